@@ -1,0 +1,368 @@
+//! In-memory storage: conversations with their messages, uploaded files, pending actions and
+//! the per-conversation "busy" flags.
+
+use std::collections::{HashMap, HashSet};
+
+use chrono::{DateTime, Utc};
+use serde_json::{json, Value};
+
+use crate::model::{now_iso, Conversation, FileRecord, Message};
+
+/// A conversation plus its messages (oldest first).
+#[derive(Debug, Clone)]
+pub struct ConversationEntry {
+    /// The conversation as sent on the wire.
+    pub conversation: Conversation,
+    /// Creation order (listing is newest-created first).
+    pub seq: u64,
+    /// Messages, oldest first.
+    pub messages: Vec<Message>,
+}
+
+/// An uploaded file and its bytes.
+#[derive(Debug, Clone)]
+pub struct FileEntry {
+    /// Metadata as sent on the wire.
+    pub record: FileRecord,
+    /// Decoded content.
+    pub bytes: Vec<u8>,
+}
+
+/// Lifecycle of a pending action (PROTOCOL §9.1 status vocabulary plus `pending`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ActionStatus {
+    /// Waiting for an answer.
+    Pending,
+    /// Answered (by a person, or denied by the server at the deadline).
+    Resolved,
+    /// Cancelled by a new message under `pendingActionPolicy: cancel`.
+    Cancelled,
+    /// Lapsed without a decision (not produced by the scripts; kept for completeness).
+    Expired,
+}
+
+impl ActionStatus {
+    /// Wire spelling.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            ActionStatus::Pending => "pending",
+            ActionStatus::Resolved => "resolved",
+            ActionStatus::Cancelled => "cancelled",
+            ActionStatus::Expired => "expired",
+        }
+    }
+}
+
+/// `resolvedBy` value of an action the server denied itself at its deadline.
+pub const TIMEOUT_RESOLVER: &str = "system:timeout";
+
+/// A pending (or settled) action raised by an agent turn.
+#[derive(Debug, Clone)]
+pub struct ActionRecord {
+    /// `act_…` id.
+    pub id: String,
+    /// Conversation the action belongs to.
+    pub conversation_id: String,
+    /// Assistant message the card sits under (the paused turn's message).
+    pub message_id: String,
+    /// Agent that raised it (decides the continuation).
+    pub agent_id: String,
+    /// `tool_approval` or `user_question`.
+    pub kind: String,
+    /// The action's own fields (id, type, toolName, args, argsSchema, questions, expiresAt, …).
+    pub body: Value,
+    /// Current status.
+    pub status: ActionStatus,
+    /// Deadline, if any.
+    pub expires_at: Option<DateTime<Utc>>,
+    /// Record version (seed 004); always 1 here.
+    pub version: u64,
+    /// The settling resolution.
+    pub resolution: Option<Value>,
+    /// Who settled it (`user:<id>`, `user`, `system:timeout`).
+    pub resolved_by: Option<String>,
+    /// `decisionKey` of the accepted answer, for idempotent retries.
+    pub decision_key: Option<String>,
+    /// seed 004 execution status of tool approvals.
+    pub execution_status: Option<String>,
+    /// Id of the assistant message that continued the turn after the answer.
+    pub continuation_message_id: Option<String>,
+    /// Creation order.
+    pub seq: u64,
+}
+
+impl ActionRecord {
+    /// True for kinds a person answers (they block the composer).
+    pub fn is_person_facing(&self) -> bool {
+        self.kind == "tool_approval" || self.kind == "user_question"
+    }
+
+    /// True when the action was denied by the server at its deadline (or lapsed).
+    pub fn is_timed_out(&self) -> bool {
+        self.status == ActionStatus::Expired
+            || self.resolved_by.as_deref() == Some(TIMEOUT_RESOLVER)
+    }
+
+    /// The action as a wire `PendingAction` (with status, resolution, resolvedBy once settled).
+    pub fn to_json(&self) -> Value {
+        let mut v = self.body.clone();
+        if let Some(obj) = v.as_object_mut() {
+            obj.insert("status".into(), json!(self.status.as_str()));
+            obj.insert("version".into(), json!(self.version));
+            if let Some(r) = &self.resolution {
+                obj.insert("resolution".into(), r.clone());
+            }
+            if let Some(by) = &self.resolved_by {
+                obj.insert("resolvedBy".into(), json!(by));
+            }
+            if let Some(es) = &self.execution_status {
+                obj.insert("executionStatus".into(), json!(es));
+            }
+        }
+        v
+    }
+}
+
+/// The whole in-memory database.
+#[derive(Debug, Default)]
+pub struct Store {
+    conversations: HashMap<String, ConversationEntry>,
+    files: HashMap<String, FileEntry>,
+    actions: HashMap<String, ActionRecord>,
+    busy: HashSet<String>,
+    seq: u64,
+}
+
+impl Store {
+    /// Next value of the global creation counter.
+    pub fn next_seq(&mut self) -> u64 {
+        self.seq += 1;
+        self.seq
+    }
+
+    /// Looks a conversation up.
+    pub fn conversation(&self, id: &str) -> Option<&ConversationEntry> {
+        self.conversations.get(id)
+    }
+
+    /// Looks a conversation up for change.
+    pub fn conversation_mut(&mut self, id: &str) -> Option<&mut ConversationEntry> {
+        self.conversations.get_mut(id)
+    }
+
+    /// All conversations, newest-created first.
+    pub fn conversations_newest_first(&self) -> Vec<&ConversationEntry> {
+        let mut all: Vec<&ConversationEntry> = self.conversations.values().collect();
+        all.sort_by_key(|e| std::cmp::Reverse(e.seq));
+        all
+    }
+
+    /// Inserts a new conversation.
+    pub fn insert_conversation(&mut self, conversation: Conversation) {
+        let seq = self.next_seq();
+        self.conversations.insert(
+            conversation.id.clone(),
+            ConversationEntry {
+                conversation,
+                seq,
+                messages: Vec::new(),
+            },
+        );
+    }
+
+    /// Deletes a conversation with its messages and actions. Returns false when unknown.
+    pub fn remove_conversation(&mut self, id: &str) -> bool {
+        let existed = self.conversations.remove(id).is_some();
+        self.actions.retain(|_, a| a.conversation_id != id);
+        existed
+    }
+
+    /// Appends a message and bumps the conversation's `updatedAt`.
+    pub fn push_message(&mut self, conversation_id: &str, message: Message) -> bool {
+        match self.conversations.get_mut(conversation_id) {
+            Some(entry) => {
+                entry.conversation.updated_at = message.created_at.clone();
+                entry.messages.push(message);
+                true
+            }
+            None => false,
+        }
+    }
+
+    /// Stores an uploaded file.
+    pub fn insert_file(&mut self, entry: FileEntry) {
+        self.files.insert(entry.record.id.clone(), entry);
+    }
+
+    /// Looks an uploaded file up.
+    pub fn file(&self, id: &str) -> Option<&FileEntry> {
+        self.files.get(id)
+    }
+
+    /// Deletes an uploaded file. Returns false when unknown.
+    pub fn remove_file(&mut self, id: &str) -> bool {
+        self.files.remove(id).is_some()
+    }
+
+    /// Registers a new action.
+    pub fn insert_action(&mut self, action: ActionRecord) {
+        self.actions.insert(action.id.clone(), action);
+    }
+
+    /// Looks an action up.
+    pub fn action(&self, id: &str) -> Option<&ActionRecord> {
+        self.actions.get(id)
+    }
+
+    /// Records the id of the continuation message of a settled action.
+    pub fn set_continuation(&mut self, action_id: &str, message_id: &str) {
+        if let Some(a) = self.actions.get_mut(action_id) {
+            a.continuation_message_id = Some(message_id.to_string());
+        }
+    }
+
+    /// Open actions of a conversation, oldest first.
+    pub fn open_actions(&self, conversation_id: &str) -> Vec<&ActionRecord> {
+        let mut open: Vec<&ActionRecord> = self
+            .actions
+            .values()
+            .filter(|a| a.conversation_id == conversation_id && a.status == ActionStatus::Pending)
+            .collect();
+        open.sort_by_key(|a| a.seq);
+        open
+    }
+
+    /// Settles an action and mirrors the outcome into the paused message's
+    /// `metadata.pendingActions` entry (§9.6). Returns the settled action as JSON.
+    pub fn settle_action(
+        &mut self,
+        action_id: &str,
+        status: ActionStatus,
+        resolution: Option<Value>,
+        resolved_by: Option<String>,
+        execution_status: Option<&str>,
+    ) -> Option<Value> {
+        let action = self.actions.get_mut(action_id)?;
+        action.status = status;
+        action.resolution = resolution;
+        action.resolved_by = resolved_by;
+        if action.kind == "tool_approval" {
+            action.execution_status = execution_status.map(str::to_string);
+        }
+        let settled = action.to_json();
+        let (conversation_id, message_id) =
+            (action.conversation_id.clone(), action.message_id.clone());
+        self.update_message_action_entry(&conversation_id, &message_id, action_id, &settled);
+        Some(settled)
+    }
+
+    /// Updates `executionStatus` of a tool approval (e.g. `completed` once the tool ran).
+    pub fn set_execution_status(&mut self, action_id: &str, execution_status: &str) {
+        let Some(action) = self.actions.get_mut(action_id) else {
+            return;
+        };
+        if action.kind != "tool_approval" {
+            return;
+        }
+        action.execution_status = Some(execution_status.to_string());
+        let settled = action.to_json();
+        let (conversation_id, message_id) =
+            (action.conversation_id.clone(), action.message_id.clone());
+        self.update_message_action_entry(&conversation_id, &message_id, action_id, &settled);
+    }
+
+    /// Records the `decisionKey` of the accepted answer.
+    pub fn set_decision_key(&mut self, action_id: &str, key: Option<String>) {
+        if let Some(a) = self.actions.get_mut(action_id) {
+            a.decision_key = key;
+        }
+    }
+
+    fn update_message_action_entry(
+        &mut self,
+        conversation_id: &str,
+        message_id: &str,
+        action_id: &str,
+        settled: &Value,
+    ) {
+        let Some(entry) = self.conversations.get_mut(conversation_id) else {
+            return;
+        };
+        let Some(message) = entry.messages.iter_mut().find(|m| m.id == message_id) else {
+            return;
+        };
+        let Some(list) = message
+            .metadata
+            .get_mut("pendingActions")
+            .and_then(Value::as_array_mut)
+        else {
+            return;
+        };
+        for item in list.iter_mut() {
+            if item.get("id").and_then(Value::as_str) == Some(action_id) {
+                *item = settled.clone();
+            }
+        }
+        message.updated_at = now_iso();
+    }
+
+    /// Denies every due pending action (of one conversation, or all) on the server's behalf:
+    /// status `resolved`, `resolvedBy: "system:timeout"`, then appends the agent's continuation
+    /// message. Nothing is emitted to any stream. Returns how many actions lapsed.
+    pub fn expire_due(&mut self, conversation_id: Option<&str>, now: DateTime<Utc>) -> usize {
+        let mut due: Vec<(u64, String)> = self
+            .actions
+            .values()
+            .filter(|a| {
+                a.status == ActionStatus::Pending
+                    && conversation_id.is_none_or(|c| a.conversation_id == c)
+                    && a.expires_at.is_some_and(|t| t <= now)
+            })
+            .map(|a| (a.seq, a.id.clone()))
+            .collect();
+        due.sort();
+        for (_, id) in &due {
+            let Some(action) = self.actions.get(id).cloned() else {
+                continue;
+            };
+            let resolution = if action.kind == "user_question" {
+                json!({ "type": "user_question", "answers": {}, "cancelled": true })
+            } else {
+                json!({ "type": "tool_approval", "decision": "deny" })
+            };
+            self.settle_action(
+                id,
+                ActionStatus::Resolved,
+                Some(resolution),
+                Some(TIMEOUT_RESOLVER.to_string()),
+                Some("expired"),
+            );
+            let text = crate::scripts::timeout_reply(&action);
+            let message_id = crate::ids::new_id("msg");
+            let message = Message::new(
+                message_id.clone(),
+                &action.conversation_id,
+                "assistant",
+                text,
+            );
+            self.push_message(&action.conversation_id, message);
+            self.set_continuation(id, &message_id);
+        }
+        due.len()
+    }
+
+    /// Marks a conversation busy; false when it already is.
+    pub fn try_acquire_busy(&mut self, conversation_id: &str) -> bool {
+        self.busy.insert(conversation_id.to_string())
+    }
+
+    /// True while a turn of the conversation runs.
+    pub fn is_busy(&self, conversation_id: &str) -> bool {
+        self.busy.contains(conversation_id)
+    }
+
+    /// Clears the busy flag.
+    pub fn release_busy(&mut self, conversation_id: &str) {
+        self.busy.remove(conversation_id);
+    }
+}

@@ -1,0 +1,115 @@
+# English: the reference locale. Every other locale has exactly these ids (tests/locales.rs).
+# Ids are the React library's keys in kebab-case: chat.input.attachFiles -> chat-input-attach-files.
+
+chat-input-placeholder = Type your message...
+chat-input-attach-files = Attach files
+chat-input-send = Send message
+chat-input-stop = Stop generating
+chat-input-remove-file = Remove file
+chat-input-helper = Press Enter to send, Shift+Enter for new line
+chat-input-label = Message
+chat-input-waiting-for-answer = The assistant is waiting for your answer above.
+chat-input-send-cancels-request = Sending a message cancels the open request.
+
+chat-history-title = Conversations
+chat-history-new-chat = New Chat
+chat-history-search-placeholder = Search conversations...
+chat-history-clear-search = Clear search
+chat-history-no-conversations = No conversations yet
+chat-history-no-matching-conversations = No matching conversations
+chat-history-load-more = Load more
+chat-history-loading = Loading...
+chat-history-delete-conversation = Delete conversation
+chat-history-close = Close conversation list
+
+chat-actions-copy = Copy
+chat-actions-copied = Copied!
+chat-actions-regenerate = Regenerate
+chat-actions-good-response = Good response
+chat-actions-bad-response = Bad response
+chat-actions-failed-to-copy = Failed to copy
+
+chat-message-sources = Sources
+chat-message-source = Source { $index }
+chat-message-show-less = Show Less
+chat-message-show-all = Show All ({ $count })
+chat-message-tool-calls = Tool calls
+chat-message-user = You
+chat-message-ai = AI
+chat-message-error = Error
+chat-message-list-label = Conversation messages
+chat-message-thinking = The assistant is thinking
+
+chat-tool-call-view-details = View details
+chat-tool-call-hide-details = Hide details
+chat-tool-call-older-calls = { $count ->
+    [one] { $count } older call
+   *[other] { $count } older calls
+}
+chat-tool-call-expand = Expand
+chat-tool-call-collapse = Collapse
+chat-tool-call-input = Input
+chat-tool-call-output = Output
+chat-tool-call-executing = Executing...
+chat-tool-call-completed = Completed
+chat-tool-call-duration = { $seconds }s
+chat-tool-call-previous-steps = { $count ->
+    [one] { $count } previous step
+   *[other] { $count } previous steps
+}
+chat-tool-call-unknown-tool = Unknown Tool
+
+chat-header-menu = Open menu
+chat-header-select-agent = Select agent
+chat-header-change-agent = Change agent
+
+chat-empty-title = Start a conversation
+chat-empty-subtitle = Type your message below to get started
+chat-empty-start-typing = Start typing...
+
+chat-loading-conversation = Loading conversation...
+
+chat-error-dismiss = Dismiss
+chat-error-load-conversation-failed = Failed to load conversation
+chat-error-load-conversations-failed = Failed to load conversations
+chat-error-load-more-failed = Failed to load more conversations
+chat-error-delete-conversation-failed = Failed to delete conversation
+chat-error-client-not-initialized = Client not initialized
+chat-error-send-failed = Failed to send message
+chat-error-retry = Retry
+chat-error-network = Could not reach the agent server. Check your connection and try again.
+chat-error-stream-cut = The connection dropped before the reply finished.
+chat-error-bad-frame = The server sent a part of the reply that could not be read ({ $detail }).
+chat-error-bad-response = The server sent a response that could not be read.
+chat-error-request-failed = Request failed
+chat-error-no-agent = No agent is available on this server.
+
+chat-error-code-action-expired = That request has expired.
+chat-error-code-action-cancelled = That request was cancelled.
+chat-error-code-action-not-pending = That request was already answered.
+chat-error-code-action-forbidden = Only the person who started this chat can answer this request.
+chat-error-code-action-pending = The assistant is waiting for your answer above. Answer it before sending a new message.
+chat-error-code-pending-action = The assistant is waiting for your answer above. Answer it before sending a new message.
+chat-error-code-conversation-busy = The assistant is still working on this conversation. Try again in a moment.
+chat-error-code-rate-limited = Too many requests. Wait a moment and try again.
+chat-error-code-quota-exceeded = The usage quota has been reached.
+chat-error-code-message-too-long = The message is too long.
+chat-error-code-guardrail-blocked = The request was blocked by a safety rule.
+chat-error-code-file-too-large = A file is too large.
+chat-error-code-unsupported-file-type = This file type is not supported.
+chat-error-code-attachments-disabled = Attachments are turned off for this assistant.
+chat-error-code-action-version-conflict = This request changed in the meantime. It has been reloaded.
+
+chat-file-too-large = { $name } is too large (max { $max })
+chat-file-too-many = You can attach at most { $max } files
+chat-file-invalid-type = { $name } is not an allowed file type
+chat-file-upload-failed = Upload failed
+chat-file-download = Download
+
+chat-time-just-now = Just now
+chat-time-minutes-ago = { $count }m ago
+chat-time-hours-ago = { $count }h ago
+chat-time-days-ago = { $count }d ago
+
+chat-theme-toggle-light = Switch to light theme
+chat-theme-toggle-dark = Switch to dark theme

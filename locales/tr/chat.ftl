@@ -1,0 +1,112 @@
+# Türkçe. Ids match locales/en/chat.ftl exactly (tests/locales.rs).
+
+chat-input-placeholder = Mesajınızı yazın...
+chat-input-attach-files = Dosya ekle
+chat-input-send = Mesaj gönder
+chat-input-stop = Durdur
+chat-input-remove-file = Dosyayı kaldır
+chat-input-helper = Göndermek için Enter, yeni satır için Shift+Enter
+chat-input-label = Mesaj
+chat-input-waiting-for-answer = Asistan yukarıdaki soruya cevabınızı bekliyor.
+chat-input-send-cancels-request = Mesaj göndermek açık isteği iptal eder.
+
+chat-history-title = Sohbetler
+chat-history-new-chat = Yeni Sohbet
+chat-history-search-placeholder = Sohbetlerde ara...
+chat-history-clear-search = Aramayı temizle
+chat-history-no-conversations = Henüz sohbet yok
+chat-history-no-matching-conversations = Eşleşen sohbet yok
+chat-history-load-more = Daha fazla yükle
+chat-history-loading = Yükleniyor...
+chat-history-delete-conversation = Sohbeti sil
+chat-history-close = Sohbet listesini kapat
+
+chat-actions-copy = Kopyala
+chat-actions-copied = Kopyalandı!
+chat-actions-regenerate = Yeniden oluştur
+chat-actions-good-response = İyi yanıt
+chat-actions-bad-response = Kötü yanıt
+chat-actions-failed-to-copy = Kopyalanamadı
+
+chat-message-sources = Kaynaklar
+chat-message-source = Kaynak { $index }
+chat-message-show-less = Daha Az Göster
+chat-message-show-all = Tümünü Göster ({ $count })
+chat-message-tool-calls = Araç çağrıları
+chat-message-user = Siz
+chat-message-ai = YZ
+chat-message-error = Hata
+chat-message-list-label = Sohbet mesajları
+chat-message-thinking = Asistan düşünüyor
+
+chat-tool-call-view-details = Ayrıntıları göster
+chat-tool-call-hide-details = Ayrıntıları gizle
+chat-tool-call-older-calls = { $count ->
+   *[other] { $count } eski çağrı
+}
+chat-tool-call-expand = Genişlet
+chat-tool-call-collapse = Daralt
+chat-tool-call-input = Girdi
+chat-tool-call-output = Çıktı
+chat-tool-call-executing = Çalıştırılıyor...
+chat-tool-call-completed = Tamamlandı
+chat-tool-call-duration = { $seconds } sn
+chat-tool-call-previous-steps = { $count ->
+   *[other] { $count } önceki adım
+}
+chat-tool-call-unknown-tool = Bilinmeyen Araç
+
+chat-header-menu = Menüyü aç
+chat-header-select-agent = Asistan seç
+chat-header-change-agent = Asistanı değiştir
+
+chat-empty-title = Bir sohbet başlatın
+chat-empty-subtitle = Başlamak için aşağıya mesajınızı yazın
+chat-empty-start-typing = Yazmaya başlayın...
+
+chat-loading-conversation = Sohbet yükleniyor...
+
+chat-error-dismiss = Kapat
+chat-error-load-conversation-failed = Sohbet yüklenemedi
+chat-error-load-conversations-failed = Sohbetler yüklenemedi
+chat-error-load-more-failed = Daha fazla sohbet yüklenemedi
+chat-error-delete-conversation-failed = Sohbet silinemedi
+chat-error-client-not-initialized = İstemci başlatılmadı
+chat-error-send-failed = Mesaj gönderilemedi
+chat-error-retry = Tekrar dene
+chat-error-network = Asistan sunucusuna ulaşılamadı. Bağlantınızı kontrol edip tekrar deneyin.
+chat-error-stream-cut = Yanıt bitmeden bağlantı koptu.
+chat-error-bad-frame = Sunucunun gönderdiği yanıtın bir kısmı okunamadı ({ $detail }).
+chat-error-bad-response = Sunucunun gönderdiği yanıt okunamadı.
+chat-error-request-failed = İstek başarısız oldu
+chat-error-no-agent = Bu sunucuda kullanılabilir asistan yok.
+
+chat-error-code-action-expired = Bu isteğin süresi doldu.
+chat-error-code-action-cancelled = Bu istek iptal edildi.
+chat-error-code-action-not-pending = Bu istek zaten yanıtlandı.
+chat-error-code-action-forbidden = Bu isteği yalnızca sohbeti başlatan kişi yanıtlayabilir.
+chat-error-code-action-pending = Asistan yukarıdaki soruya cevabınızı bekliyor. Yeni mesaj göndermeden önce yanıtlayın.
+chat-error-code-pending-action = Asistan yukarıdaki soruya cevabınızı bekliyor. Yeni mesaj göndermeden önce yanıtlayın.
+chat-error-code-conversation-busy = Asistan bu sohbet üzerinde hâlâ çalışıyor. Biraz sonra tekrar deneyin.
+chat-error-code-rate-limited = Çok fazla istek. Biraz bekleyip tekrar deneyin.
+chat-error-code-quota-exceeded = Kullanım kotasına ulaşıldı.
+chat-error-code-message-too-long = Mesaj çok uzun.
+chat-error-code-guardrail-blocked = İstek bir güvenlik kuralı tarafından engellendi.
+chat-error-code-file-too-large = Bir dosya çok büyük.
+chat-error-code-unsupported-file-type = Bu dosya türü desteklenmiyor.
+chat-error-code-attachments-disabled = Bu asistan için ekler kapalı.
+chat-error-code-action-version-conflict = Bu istek bu arada değişti. Yeniden yüklendi.
+
+chat-file-too-large = { $name } çok büyük (en fazla { $max })
+chat-file-too-many = En fazla { $max } dosya ekleyebilirsiniz
+chat-file-invalid-type = { $name } izin verilen bir dosya türü değil
+chat-file-upload-failed = Yükleme başarısız oldu
+chat-file-download = İndir
+
+chat-time-just-now = Az önce
+chat-time-minutes-ago = { $count } dk önce
+chat-time-hours-ago = { $count } sa önce
+chat-time-days-ago = { $count } gün önce
+
+chat-theme-toggle-light = Açık temaya geç
+chat-theme-toggle-dark = Koyu temaya geç

@@ -1,0 +1,17 @@
+//! Sans-IO core: protocol types, SSE decoder, the `Session` state machine and the i18n
+//! catalog. Only std, serde, serde_json, thiserror, chrono and fluent here: no browser, no
+//! view crates, no clocks (time is an input). Checked by tests/layering.rs.
+
+pub mod error;
+pub mod i18n;
+pub mod session;
+pub mod sse;
+pub mod time;
+pub mod wire;
+
+pub use error::*;
+pub use i18n::{match_locale, react_key_to_id, Arg, Catalog, DEFAULT_LOCALE, LOCALES};
+pub use session::*;
+pub use sse::*;
+pub use time::*;
+pub use wire::*;

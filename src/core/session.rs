@@ -1,0 +1,1467 @@
+//! The chat `Session`: one sans-IO state machine for everything a chat does over the wire.
+//!
+//! Shape borrowed from quinn-proto / str0m (DESIGN.md §3): the outside world calls
+//! [`Session::handle`] with one [`Input`] (a user [`Command`], an HTTP response, a chunk of a
+//! streaming body, a closed stream or a timer tick), then drains [`Session::poll_output`] and
+//! re-arms one timer from [`Session::poll_timeout`]. Time is an input, ids come from a counter,
+//! nothing here blocks, sleeps or touches the network, so every rule is tested natively.
+
+use std::collections::VecDeque;
+
+use serde_json::{json, Map, Value};
+
+use super::error::ApiError;
+use super::i18n::{Arg, Catalog};
+use super::sse::SseDecoder;
+use super::time::Millis;
+use super::wire::{
+    ActionKind, ActionStatus, AgentInfo, AgentList, ComposerMode, Conversation,
+    ConversationList, ConversationListItem, ConversationWithMessages, Message, MessageContent,
+    PendingAction, Role, StreamEvent, TurnStatus,
+};
+
+/// Identifies one request the session asked the io layer to run.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct RequestId(pub u64);
+
+/// HTTP method of a request.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Method {
+    /// `GET`
+    Get,
+    /// `POST`
+    Post,
+    /// `PATCH`
+    Patch,
+    /// `DELETE`
+    Delete,
+}
+
+impl Method {
+    /// The method as written on the wire.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Method::Get => "GET",
+            Method::Post => "POST",
+            Method::Patch => "PATCH",
+            Method::Delete => "DELETE",
+        }
+    }
+}
+
+/// A request for the io layer. `path` is appended to the configured base URL; headers
+/// (`Content-Type`, `Authorization`, custom ones) are added by the io layer (PROTOCOL §1).
+#[derive(Clone, Debug, PartialEq)]
+pub struct HttpRequest {
+    /// Id the result must be reported under.
+    pub id: RequestId,
+    /// HTTP method.
+    pub method: Method,
+    /// Path and query below the base URL, starting with `/`.
+    pub path: String,
+    /// JSON body, if any.
+    pub body: Option<String>,
+}
+
+/// A complete (non-streamed) HTTP response.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct HttpResponse {
+    /// Status code.
+    pub status: u16,
+    /// Body text (may be empty, e.g. for 204).
+    pub body: String,
+}
+
+impl HttpResponse {
+    fn ok(&self) -> bool {
+        (200..300).contains(&self.status)
+    }
+}
+
+/// Why a request produced no HTTP response.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum TransportError {
+    /// The network failed (offline, DNS, CORS, connection reset…).
+    #[error("network error: {0}")]
+    Network(String),
+    /// The session (or the page) aborted it.
+    #[error("aborted")]
+    Aborted,
+}
+
+/// Everything that can happen to a session.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Input {
+    /// The person did something.
+    User(Command),
+    /// A request finished. For a stream request this means the server answered with something
+    /// other than an event stream (usually an error envelope).
+    Response {
+        /// The request.
+        id: RequestId,
+        /// Its response, or why there is none.
+        result: Result<HttpResponse, TransportError>,
+    },
+    /// Bytes of a streaming (SSE) body. Chunks may split lines or UTF-8 sequences anywhere.
+    StreamChunk {
+        /// The stream.
+        id: RequestId,
+        /// Raw body bytes.
+        bytes: Vec<u8>,
+    },
+    /// A streaming body ended, normally (`None`) or not.
+    StreamClosed {
+        /// The stream.
+        id: RequestId,
+        /// Why it ended early, if it did.
+        error: Option<TransportError>,
+    },
+    /// The timer armed from [`Session::poll_timeout`] fired.
+    Timeout,
+}
+
+/// What the person (or the host page) asks the chat to do.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Command {
+    /// Start: list agents, load history and the configured conversation.
+    Start,
+    /// Pick another agent (only while the chat is empty).
+    SelectAgent(String),
+    /// Clear the chat to start a new conversation.
+    NewChat,
+    /// Load a conversation by id.
+    OpenConversation(String),
+    /// Delete a conversation.
+    DeleteConversation(String),
+    /// Send a message (trimmed; empty text is ignored).
+    Send(String),
+    /// Stop the running reply, keeping what arrived.
+    Stop,
+    /// Hide the error banner.
+    DismissError,
+    /// Reload the first page of the history quietly.
+    RefreshHistory,
+    /// Load the next page of the history.
+    LoadMoreHistory,
+}
+
+/// Things the host should know about (callbacks, URL updates). Produced as [`Output::Event`].
+#[derive(Clone, Debug, PartialEq)]
+pub enum SessionEvent {
+    /// An optimistic user message was added (F12).
+    MessageSent(Message),
+    /// A final assistant message arrived (F13).
+    MessageReceived(Message),
+    /// A streamed text chunk, with the text so far (F14).
+    StreamText {
+        /// The new chunk.
+        chunk: String,
+        /// The whole streamed text so far.
+        full: String,
+    },
+    /// A tool call started (F15).
+    ToolCall {
+        /// Tool name.
+        name: String,
+        /// Its arguments.
+        args: Value,
+    },
+    /// A tool call finished (F16).
+    ToolResult {
+        /// Tool name.
+        name: String,
+        /// Its result.
+        result: Value,
+    },
+    /// Something failed (F17).
+    Error(ChatError),
+    /// A conversation was created (F18).
+    ConversationCreated(Conversation),
+    /// The open conversation changed (created, opened, cleared). Lets a page keep it in its URL.
+    ConversationChanged(Option<String>),
+    /// The selected agent changed (F20).
+    AgentChanged(String),
+    /// A refused send hands its text back to the composer (F197, C29).
+    DraftReturned(String),
+}
+
+/// What the session asks of the outside world.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Output {
+    /// Run a request and report [`Input::Response`].
+    Send(HttpRequest),
+    /// Run a request whose success is an event stream: report chunks with
+    /// [`Input::StreamChunk`] and the end with [`Input::StreamClosed`]; a non-stream answer
+    /// (any non-2xx) as [`Input::Response`].
+    OpenStream(HttpRequest),
+    /// Abort a running request; no further input for it is expected.
+    Abort(RequestId),
+    /// Tell the host something happened.
+    Event(SessionEvent),
+}
+
+/// Where a failure happened; picks the generic wording when the server gave no known code.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ErrorContext {
+    /// Listing agents.
+    Agents,
+    /// Sending a message (or creating its conversation).
+    Send,
+    /// Loading a conversation.
+    LoadConversation,
+    /// Listing conversations.
+    LoadConversations,
+    /// Loading more conversations.
+    LoadMore,
+    /// Deleting a conversation.
+    Delete,
+}
+
+impl ErrorContext {
+    fn generic_id(self) -> &'static str {
+        match self {
+            ErrorContext::Agents | ErrorContext::LoadConversations => {
+                "chat-error-load-conversations-failed"
+            }
+            ErrorContext::Send => "chat-error-send-failed",
+            ErrorContext::LoadConversation => "chat-error-load-conversation-failed",
+            ErrorContext::LoadMore => "chat-error-load-more-failed",
+            ErrorContext::Delete => "chat-error-delete-conversation-failed",
+        }
+    }
+}
+
+/// A failure as the UI shows it. Keeps the server's wording (`server_message`) and the
+/// lower-case code (F194) next to what [`ChatError::describe`] makes of them.
+#[derive(Clone, Debug, PartialEq, thiserror::Error)]
+pub enum ChatError {
+    /// The server refused a request (error envelope, any status).
+    #[error("{context:?} failed: {error:?}")]
+    Api {
+        /// What was being done.
+        context: ErrorContext,
+        /// The parsed envelope.
+        error: ApiError,
+    },
+    /// The server sent `stream.error`.
+    #[error("stream error {code:?}: {message}")]
+    Stream {
+        /// Lower-case code, if any.
+        code: Option<String>,
+        /// Server wording.
+        message: String,
+    },
+    /// No response at all.
+    #[error("network failure: {detail}")]
+    Network {
+        /// What was being done.
+        context: ErrorContext,
+        /// Browser wording.
+        detail: String,
+    },
+    /// A response body did not have the expected shape.
+    #[error("unreadable response: {detail}")]
+    BadResponse {
+        /// What was being done.
+        context: ErrorContext,
+        /// Parser wording.
+        detail: String,
+    },
+    /// One SSE frame could not be read; the stream went on.
+    #[error("unreadable stream frame: {detail}")]
+    BadFrame {
+        /// Decoder wording.
+        detail: String,
+    },
+    /// The stream ended without `stream.done` and the conversation did not show the reply.
+    #[error("stream cut")]
+    StreamCut,
+    /// The server lists no agent and none was configured.
+    #[error("no agent")]
+    NoAgent,
+}
+
+impl ChatError {
+    /// Lower-case error code, when the server gave one.
+    pub fn code(&self) -> Option<&str> {
+        match self {
+            ChatError::Api { error, .. } => error.code.as_deref(),
+            ChatError::Stream { code, .. } => code.as_deref(),
+            _ => None,
+        }
+    }
+
+    /// The server's own wording, when there is one.
+    pub fn server_message(&self) -> Option<&str> {
+        match self {
+            ChatError::Api { error, .. } => Some(&error.server_message),
+            ChatError::Stream { message, .. } => Some(message),
+            _ => None,
+        }
+    }
+
+    /// HTTP status, when there was a response.
+    pub fn status(&self) -> Option<u16> {
+        match self {
+            ChatError::Api { error, .. } => Some(error.status),
+            _ => None,
+        }
+    }
+
+    /// The text to show: the localized text of a known code (PROTOCOL §9.10), else the server's
+    /// wording, else the localized generic text for what failed.
+    pub fn describe(&self, catalog: &Catalog) -> String {
+        if let Some(code) = self.code() {
+            let id = format!("chat-error-code-{}", code.replace('_', "-"));
+            if catalog.has(&id) {
+                return catalog.tr(&id);
+            }
+        }
+        match self {
+            ChatError::Api { context, error } => {
+                if error.server_message.is_empty() || error.server_message == "Request failed" {
+                    catalog.tr(context.generic_id())
+                } else {
+                    error.server_message.clone()
+                }
+            }
+            ChatError::Stream { message, .. } if !message.is_empty() => message.clone(),
+            ChatError::Stream { .. } => catalog.tr("chat-error-send-failed"),
+            ChatError::Network { .. } => catalog.tr("chat-error-network"),
+            ChatError::BadResponse { .. } => catalog.tr("chat-error-bad-response"),
+            ChatError::BadFrame { detail } => {
+                catalog.tr_args("chat-error-bad-frame", &[("detail", Arg::from(detail.as_str()))])
+            }
+            ChatError::StreamCut => catalog.tr("chat-error-stream-cut"),
+            ChatError::NoAgent => catalog.tr("chat-error-no-agent"),
+        }
+    }
+}
+
+/// The lifecycle of the chat's current turn; rendered as `data-state` on the chat root.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum Run {
+    /// Nothing running.
+    #[default]
+    Idle,
+    /// A conversation is being loaded (F46).
+    Loading,
+    /// A message is on its way or its reply is streaming.
+    Streaming,
+    /// The turn paused: a person-facing action waits for an answer.
+    AwaitingAction,
+}
+
+impl Run {
+    /// Name used for `data-state`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Run::Idle => "idle",
+            Run::Loading => "loading",
+            Run::Streaming => "streaming",
+            Run::AwaitingAction => "awaiting-action",
+        }
+    }
+}
+
+/// A tool call seen while a reply streams (F54).
+#[derive(Clone, Debug, PartialEq)]
+pub struct ActiveToolCall {
+    /// Call id.
+    pub id: String,
+    /// Tool name.
+    pub name: String,
+    /// Arguments.
+    pub args: Value,
+    /// Result, once it arrived.
+    pub result: Option<Value>,
+    /// Why the agent called it, when given.
+    pub reasoning: Option<String>,
+    /// Friendly label, when given.
+    pub display_name: Option<String>,
+}
+
+/// The reply being streamed right now.
+#[derive(Clone, Debug, PartialEq, Default)]
+pub struct StreamingTurn {
+    /// Text so far.
+    pub text: String,
+    /// Tool calls so far, in order.
+    pub tool_calls: Vec<ActiveToolCall>,
+    /// Latest progress line; cleared by text (F64).
+    pub progress: Option<String>,
+    first_tool_call_at: Option<Millis>,
+}
+
+/// Static options of a session (the relevant `Chat` props).
+#[derive(Clone, Debug, PartialEq)]
+pub struct SessionConfig {
+    /// Agent to talk to; `None` = first of `GET /agents` (F2).
+    pub agent_id: Option<String>,
+    /// Conversation to load at start (F10).
+    pub conversation_id: Option<String>,
+    /// SSE (`true`, default) or one JSON reply (F5).
+    pub streaming: bool,
+    /// Whether the history sidebar is used (F22): gates history requests.
+    pub show_history: bool,
+    /// Composer mode prop; the agent's metadata wins (F179).
+    pub composer_mode: ComposerMode,
+}
+
+impl Default for SessionConfig {
+    fn default() -> Self {
+        SessionConfig {
+            agent_id: None,
+            conversation_id: None,
+            streaming: true,
+            show_history: true,
+            composer_mode: ComposerMode::Block,
+        }
+    }
+}
+
+/// How long after a lost connection the session keeps looking for the reply (C17).
+const RUNNING_TURN_POLL_MS: u64 = 2_000;
+const RUNNING_TURN_MAX_MS: u64 = 30_000;
+const HISTORY_PAGE: usize = 20;
+
+/// A send in flight: what to give back if it is refused.
+#[derive(Clone, Debug, PartialEq)]
+struct OutgoingMessage {
+    text: String,
+    optimistic_id: String,
+}
+
+#[derive(Debug)]
+enum Pending {
+    Agents,
+    History { append: bool },
+    Create { outgoing: OutgoingMessage },
+    Load { conversation_id: String, purpose: LoadPurpose },
+    Send { outgoing: OutgoingMessage },
+    Stream { outgoing: OutgoingMessage, decoder: Box<SseDecoder>, started: bool, finished: bool },
+    Delete { conversation_id: String },
+}
+
+/// Why a conversation is (re)loaded.
+#[derive(Clone, Debug, PartialEq)]
+enum LoadPurpose {
+    /// The person opened it: show the loading state.
+    Open,
+    /// Quiet refresh after a refusal (`action_pending`, …).
+    Refresh,
+    /// Looking for a reply after the connection dropped (C17).
+    RunningTurn { outgoing: OutgoingMessage, first: bool },
+}
+
+#[derive(Debug, Clone)]
+struct RunningTurn {
+    outgoing: OutgoingMessage,
+    conversation_id: String,
+    message_count: usize,
+    deadline: Millis,
+    next_poll: Millis,
+}
+
+/// Revision counters, one per slice the UI renders, so a driver republishes only what changed.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Revisions {
+    /// Messages list.
+    pub messages: u64,
+    /// Streaming turn.
+    pub streaming: u64,
+    /// Conversation, run state, error, agents.
+    pub status: u64,
+    /// History list.
+    pub history: u64,
+}
+
+/// The chat state machine. See the module docs.
+#[derive(Debug)]
+pub struct Session {
+    config: SessionConfig,
+    now: Millis,
+    next_request: u64,
+    next_local_id: u64,
+    outputs: VecDeque<Output>,
+    pending: Vec<(RequestId, Pending)>,
+
+    agents: Vec<AgentInfo>,
+    agents_loaded: bool,
+    selected_agent: Option<String>,
+    conversation: Option<Conversation>,
+    messages: Vec<Message>,
+    actions: Vec<PendingAction>,
+    streaming: Option<StreamingTurn>,
+    stream_request: Option<RequestId>,
+    run: Run,
+    error: Option<ChatError>,
+    running_turn: Option<RunningTurn>,
+
+    history: Vec<ConversationListItem>,
+    history_has_more: bool,
+    history_loading: bool,
+    history_started: bool,
+
+    revisions: Revisions,
+}
+
+impl Session {
+    /// A new idle session. Nothing is requested until [`Command::Start`].
+    pub fn new(config: SessionConfig) -> Self {
+        Session {
+            selected_agent: config.agent_id.clone(),
+            config,
+            now: Millis(0),
+            next_request: 1,
+            next_local_id: 1,
+            outputs: VecDeque::new(),
+            pending: Vec::new(),
+            agents: Vec::new(),
+            agents_loaded: false,
+            conversation: None,
+            messages: Vec::new(),
+            actions: Vec::new(),
+            streaming: None,
+            stream_request: None,
+            run: Run::Idle,
+            error: None,
+            running_turn: None,
+            history: Vec::new(),
+            history_has_more: false,
+            history_loading: false,
+            history_started: false,
+            revisions: Revisions::default(),
+        }
+    }
+
+    // ----- getters -------------------------------------------------------------------------
+
+    /// Options the session was built with.
+    pub fn config(&self) -> &SessionConfig {
+        &self.config
+    }
+    /// Messages of the open conversation, oldest first (optimistic ones included).
+    pub fn messages(&self) -> &[Message] {
+        &self.messages
+    }
+    /// The reply streaming right now.
+    pub fn streaming(&self) -> Option<&StreamingTurn> {
+        self.streaming.as_ref()
+    }
+    /// Current run state.
+    pub fn run(&self) -> Run {
+        self.run
+    }
+    /// Whether a reply is on its way (F51).
+    pub fn is_streaming(&self) -> bool {
+        self.run == Run::Streaming
+    }
+    /// The error to show, if any (F47).
+    pub fn error(&self) -> Option<&ChatError> {
+        self.error.as_ref()
+    }
+    /// Agents from `GET /agents` (F42).
+    pub fn agents(&self) -> &[AgentInfo] {
+        &self.agents
+    }
+    /// Whether `GET /agents` has answered (successfully or not).
+    pub fn agents_loaded(&self) -> bool {
+        self.agents_loaded
+    }
+    /// Effective agent id.
+    pub fn agent_id(&self) -> Option<&str> {
+        self.selected_agent.as_deref()
+    }
+    /// The effective agent's description, when listed.
+    pub fn agent(&self) -> Option<&AgentInfo> {
+        let id = self.selected_agent.as_deref()?;
+        self.agents.iter().find(|a| a.id == id)
+    }
+    /// The open conversation.
+    pub fn conversation(&self) -> Option<&Conversation> {
+        self.conversation.as_ref()
+    }
+    /// Actions of the open conversation (open and settled), as last known.
+    pub fn actions(&self) -> &[PendingAction] {
+        &self.actions
+    }
+    /// History list (F96).
+    pub fn history(&self) -> &[ConversationListItem] {
+        &self.history
+    }
+    /// More history pages exist (F99).
+    pub fn history_has_more(&self) -> bool {
+        self.history_has_more
+    }
+    /// A history page is loading (F98).
+    pub fn history_loading(&self) -> bool {
+        self.history_loading
+    }
+    /// Slice revisions, for drivers that republish only what changed.
+    pub fn revisions(&self) -> Revisions {
+        self.revisions
+    }
+    /// Effective composer mode: agent metadata wins over the prop (F179).
+    pub fn composer_mode(&self) -> ComposerMode {
+        self.agent()
+            .and_then(|a| a.metadata.pending_action_composer_mode())
+            .unwrap_or(self.config.composer_mode)
+    }
+    /// Whether the composer may send now: not while a reply runs, and not while a
+    /// person-facing action waits in block mode (F179).
+    pub fn can_send(&self) -> bool {
+        match self.run {
+            Run::Idle => true,
+            Run::AwaitingAction => self.composer_mode() == ComposerMode::Cancel,
+            Run::Loading | Run::Streaming => false,
+        }
+    }
+
+    // ----- the sans-IO contract -------------------------------------------------------------
+
+    /// Feeds one input at time `now`.
+    pub fn handle(&mut self, now: Millis, input: Input) {
+        self.now = self.now.max(now);
+        match input {
+            Input::User(cmd) => self.handle_command(cmd),
+            Input::Response { id, result } => self.handle_response(id, result),
+            Input::StreamChunk { id, bytes } => self.handle_chunk(id, &bytes),
+            Input::StreamClosed { id, error } => self.handle_stream_closed(id, error),
+            Input::Timeout => self.handle_timeout(),
+        }
+    }
+
+    /// Next thing for the outside world to do.
+    #[must_use]
+    pub fn poll_output(&mut self) -> Option<Output> {
+        self.outputs.pop_front()
+    }
+
+    /// When to call `handle(now, Input::Timeout)` next, if at all.
+    #[must_use]
+    pub fn poll_timeout(&self) -> Option<Millis> {
+        self.running_turn.as_ref().map(|t| t.next_poll)
+    }
+
+    // ----- commands -------------------------------------------------------------------------
+
+    fn handle_command(&mut self, cmd: Command) {
+        match cmd {
+            Command::Start => self.start(),
+            Command::SelectAgent(id) => self.select_agent(id),
+            Command::NewChat => {
+                self.clear_chat();
+                self.emit(SessionEvent::ConversationChanged(None));
+            }
+            Command::OpenConversation(id) => self.open_conversation(id, LoadPurpose::Open),
+            Command::DeleteConversation(id) => {
+                let path = format!("/conversations/{}", encode(&id));
+                self.request(Method::Delete, path, None, Pending::Delete { conversation_id: id });
+            }
+            Command::Send(text) => self.send(text),
+            Command::Stop => self.stop(),
+            Command::DismissError => {
+                if self.error.take().is_some() {
+                    self.revisions.status += 1;
+                }
+            }
+            Command::RefreshHistory => self.load_history(false),
+            Command::LoadMoreHistory => {
+                if self.history_has_more && !self.history_loading {
+                    self.load_history(true);
+                }
+            }
+        }
+    }
+
+    fn start(&mut self) {
+        self.request(Method::Get, "/agents".into(), None, Pending::Agents);
+        if let Some(id) = self.config.conversation_id.clone() {
+            self.open_conversation(id, LoadPurpose::Open);
+        }
+    }
+
+    fn select_agent(&mut self, id: String) {
+        if self.selected_agent.as_deref() == Some(id.as_str()) {
+            return;
+        }
+        self.selected_agent = Some(id.clone());
+        self.revisions.status += 1;
+        self.emit(SessionEvent::AgentChanged(id));
+        if self.history_started && self.agents.len() <= 1 {
+            self.load_history(false);
+        }
+    }
+
+    fn clear_chat(&mut self) {
+        self.abort_stream();
+        self.running_turn = None;
+        self.conversation = None;
+        self.messages.clear();
+        self.actions.clear();
+        self.error = None;
+        self.run = Run::Idle;
+        self.revisions.messages += 1;
+        self.revisions.status += 1;
+    }
+
+    fn open_conversation(&mut self, id: String, purpose: LoadPurpose) {
+        if purpose == LoadPurpose::Open {
+            self.clear_chat();
+            self.run = Run::Loading;
+            self.revisions.status += 1;
+        }
+        let path = format!("/conversations/{}", encode(&id));
+        self.request(Method::Get, path, None, Pending::Load { conversation_id: id, purpose });
+    }
+
+    fn send(&mut self, text: String) {
+        let text = text.trim().to_owned();
+        if text.is_empty() || !self.can_send() {
+            return;
+        }
+        self.error = None;
+        self.running_turn = None;
+        let optimistic_id = self.local_id();
+        let message = Message {
+            id: optimistic_id.clone(),
+            conversation_id: self.conversation.as_ref().map(|c| c.id.clone()).unwrap_or_default(),
+            role: Role::User,
+            content: MessageContent::Text(text.clone()),
+            created_at: Some(self.now),
+            updated_at: Some(self.now),
+            ..Message::default()
+        };
+        self.messages.push(message.clone());
+        self.revisions.messages += 1;
+        self.emit(SessionEvent::MessageSent(message));
+        self.run = Run::Streaming;
+        self.streaming = Some(StreamingTurn::default());
+        self.revisions.streaming += 1;
+        self.revisions.status += 1;
+        let outgoing = OutgoingMessage { text, optimistic_id };
+        match self.conversation.as_ref().map(|c| c.id.clone()) {
+            Some(conversation_id) => self.post_message(conversation_id, outgoing),
+            None => match self.selected_agent.clone() {
+                Some(agent_id) => {
+                    let body = json!({ "agentId": agent_id }).to_string();
+                    self.request(
+                        Method::Post,
+                        "/conversations".into(),
+                        Some(body),
+                        Pending::Create { outgoing },
+                    );
+                }
+                None => self.refuse_send(outgoing, ChatError::NoAgent),
+            },
+        }
+    }
+
+    fn post_message(&mut self, conversation_id: String, outgoing: OutgoingMessage) {
+        let path = format!("/conversations/{}/messages", encode(&conversation_id));
+        let body = json!({ "message": outgoing.text, "stream": self.config.streaming }).to_string();
+        if self.config.streaming {
+            let id = self.next_id();
+            self.stream_request = Some(id);
+            self.pending.push((
+                id,
+                Pending::Stream {
+                    outgoing,
+                    decoder: Box::default(),
+                    started: false,
+                    finished: false,
+                },
+            ));
+            self.outputs.push_back(Output::OpenStream(HttpRequest {
+                id,
+                method: Method::Post,
+                path,
+                body: Some(body),
+            }));
+        } else {
+            self.request(Method::Post, path, Some(body), Pending::Send { outgoing });
+        }
+    }
+
+    fn stop(&mut self) {
+        let Some(turn) = self.streaming.take() else { return };
+        self.abort_stream();
+        // PROTOCOL §7: keep the partial text as a local assistant message, no duration.
+        if !turn.text.is_empty() || !turn.tool_calls.is_empty() {
+            let id = self.local_id();
+            let message = self.assistant_message(id, turn.text.clone(), &turn, false);
+            self.messages.push(message);
+            self.revisions.messages += 1;
+        }
+        self.finish_turn();
+    }
+
+    fn abort_stream(&mut self) {
+        if let Some(id) = self.stream_request.take() {
+            self.pending.retain(|(rid, _)| *rid != id);
+            self.outputs.push_back(Output::Abort(id));
+        }
+        if self.streaming.take().is_some() {
+            self.revisions.streaming += 1;
+        }
+    }
+
+    fn load_history(&mut self, append: bool) {
+        if !self.config.show_history {
+            return;
+        }
+        self.history_started = true;
+        let mut query = vec![format!("limit={HISTORY_PAGE}")];
+        // F45: filter by agent unless the server offers several agents.
+        if self.agents.len() <= 1 {
+            if let Some(agent) = &self.selected_agent {
+                query.push(format!("agentId={}", encode(agent)));
+            }
+        }
+        if append && !self.history.is_empty() {
+            query.push(format!("offset={}", self.history.len()));
+        }
+        self.history_loading = true;
+        self.revisions.history += 1;
+        let path = format!("/conversations?{}", query.join("&"));
+        self.request(Method::Get, path, None, Pending::History { append });
+    }
+
+    // ----- responses ------------------------------------------------------------------------
+
+    fn handle_response(&mut self, id: RequestId, result: Result<HttpResponse, TransportError>) {
+        let Some(pos) = self.pending.iter().position(|(rid, _)| *rid == id) else {
+            return; // aborted or superseded
+        };
+        let (_, pending) = self.pending.remove(pos);
+        match pending {
+            Pending::Agents => self.on_agents(result),
+            Pending::History { append } => self.on_history(append, result),
+            Pending::Create { outgoing } => self.on_created(outgoing, result),
+            Pending::Load { conversation_id, purpose } => {
+                self.on_loaded(conversation_id, purpose, result)
+            }
+            Pending::Send { outgoing } => self.on_sent(outgoing, result),
+            Pending::Stream { outgoing, .. } => {
+                // Not an event stream: an error envelope (or a server that ignored `stream`).
+                self.stream_request = None;
+                self.on_sent(outgoing, result)
+            }
+            Pending::Delete { conversation_id } => self.on_deleted(conversation_id, result),
+        }
+    }
+
+    fn on_agents(&mut self, result: Result<HttpResponse, TransportError>) {
+        self.agents_loaded = true;
+        // F42: the endpoint is optional; failures are swallowed.
+        if let Ok(resp) = result.as_ref() {
+            if resp.ok() {
+                if let Ok(list) = serde_json::from_str::<AgentList>(&resp.body) {
+                    self.agents = list.agents;
+                }
+            }
+        }
+        if self.selected_agent.is_none() {
+            if let Some(first) = self.agents.first() {
+                let id = first.id.clone();
+                self.selected_agent = Some(id.clone());
+                self.emit(SessionEvent::AgentChanged(id));
+            }
+        }
+        self.revisions.status += 1;
+        self.load_history(false);
+    }
+
+    fn on_history(&mut self, append: bool, result: Result<HttpResponse, TransportError>) {
+        self.history_loading = false;
+        self.revisions.history += 1;
+        let context = if append { ErrorContext::LoadMore } else { ErrorContext::LoadConversations };
+        match parse_json::<ConversationList>(result, context) {
+            Ok(list) => {
+                if append {
+                    for item in list.conversations {
+                        if !self.history.iter().any(|h| h.id == item.id) {
+                            self.history.push(item);
+                        }
+                    }
+                } else {
+                    self.history = list.conversations;
+                }
+                self.history_has_more = list.has_more;
+            }
+            Err(err) => self.set_error(err),
+        }
+    }
+
+    fn on_created(&mut self, outgoing: OutgoingMessage, result: Result<HttpResponse, TransportError>) {
+        match parse_json::<Value>(result, ErrorContext::Send)
+            .and_then(|v| conversation_from(v, ErrorContext::Send))
+        {
+            Ok(conversation) => {
+                let conversation_id = conversation.id.clone();
+                if let Some(m) = self.messages.iter_mut().find(|m| m.id == outgoing.optimistic_id) {
+                    m.conversation_id = conversation_id.clone();
+                }
+                self.conversation = Some(conversation.clone());
+                self.revisions.status += 1;
+                self.emit(SessionEvent::ConversationCreated(conversation));
+                self.emit(SessionEvent::ConversationChanged(Some(conversation_id.clone())));
+                self.load_history(false);
+                self.post_message(conversation_id, outgoing);
+            }
+            Err(err) => self.refuse_send(outgoing, err),
+        }
+    }
+
+    fn on_sent(&mut self, outgoing: OutgoingMessage, result: Result<HttpResponse, TransportError>) {
+        if let Err(TransportError::Network(_)) = &result {
+            // C17: the request may have reached the server; look before reporting a failure.
+            self.begin_running_turn(outgoing);
+            return;
+        }
+        let value = match parse_json::<Value>(result, ErrorContext::Send) {
+            Ok(v) => v,
+            Err(err) => return self.refuse_send(outgoing, err),
+        };
+        // Non-streaming reply: `{ message, response, conversationTitle?, status?, pendingActions? }`.
+        let parsed = serde_json::from_value::<super::wire::SendMessageResponse>(value);
+        let Ok(reply) = parsed else {
+            let err = ChatError::BadResponse {
+                context: ErrorContext::Send,
+                detail: "unexpected send response".into(),
+            };
+            return self.refuse_send(outgoing, err);
+        };
+        if let Some(pos) = self.messages.iter().position(|m| m.id == outgoing.optimistic_id) {
+            self.messages[pos] = reply.message;
+        }
+        if let Some(title) = reply.conversation_title {
+            self.set_title(title);
+        }
+        let received = reply.response;
+        self.messages.push(received.clone());
+        self.revisions.messages += 1;
+        if let Some(actions) = reply.pending_actions {
+            self.merge_open_actions(actions);
+        }
+        self.streaming = None;
+        self.revisions.streaming += 1;
+        self.finish_turn();
+        self.emit(SessionEvent::MessageReceived(received));
+        self.load_history(false);
+    }
+
+    fn on_loaded(
+        &mut self,
+        conversation_id: String,
+        purpose: LoadPurpose,
+        result: Result<HttpResponse, TransportError>,
+    ) {
+        let still_current = match &purpose {
+            LoadPurpose::Open => true,
+            _ => self.conversation.as_ref().is_some_and(|c| c.id == conversation_id),
+        };
+        if !still_current {
+            return;
+        }
+        let loaded = parse_json::<ConversationWithMessages>(result, ErrorContext::LoadConversation);
+        match (purpose, loaded) {
+            (LoadPurpose::Open, Ok(loaded)) => {
+                self.apply_loaded(loaded);
+                self.emit(SessionEvent::ConversationChanged(Some(conversation_id)));
+            }
+            (LoadPurpose::Open, Err(err)) => {
+                self.run = Run::Idle;
+                self.revisions.status += 1;
+                self.set_error(err);
+                self.emit(SessionEvent::ConversationChanged(None));
+            }
+            (LoadPurpose::Refresh, Ok(loaded)) => {
+                if !self.is_streaming() {
+                    self.apply_loaded(loaded);
+                }
+            }
+            (LoadPurpose::Refresh, Err(_)) => {}
+            (LoadPurpose::RunningTurn { outgoing, first }, loaded) => {
+                self.on_running_turn_look(outgoing, first, loaded)
+            }
+        }
+    }
+
+    fn apply_loaded(&mut self, loaded: ConversationWithMessages) {
+        let last_assistant_actions = loaded
+            .messages
+            .iter()
+            .rev()
+            .find(|m| m.role == Role::Assistant)
+            .map(|m| m.metadata_pending_actions())
+            .unwrap_or_default();
+        // §9.6 step 1: E5's list is authoritative; without it, the last assistant message's.
+        let open = match loaded.pending_actions {
+            Some(list) => list,
+            None => last_assistant_actions
+                .into_iter()
+                .filter(|a| a.status == ActionStatus::Pending)
+                .collect(),
+        };
+        self.conversation = Some(loaded.conversation);
+        self.messages = loaded.messages;
+        self.actions = open;
+        self.run = if self.has_open_person_action() { Run::AwaitingAction } else { Run::Idle };
+        self.revisions.messages += 1;
+        self.revisions.status += 1;
+    }
+
+    fn on_deleted(&mut self, conversation_id: String, result: Result<HttpResponse, TransportError>) {
+        match result {
+            Ok(resp) if resp.ok() => {
+                self.history.retain(|h| h.id != conversation_id);
+                self.revisions.history += 1;
+                if self.conversation.as_ref().is_some_and(|c| c.id == conversation_id) {
+                    self.clear_chat();
+                    self.emit(SessionEvent::ConversationChanged(None));
+                }
+            }
+            other => {
+                if let Err(err) = parse_json::<Value>(other, ErrorContext::Delete) {
+                    self.set_error(err);
+                }
+            }
+        }
+    }
+
+    // ----- streaming ------------------------------------------------------------------------
+
+    fn handle_chunk(&mut self, id: RequestId, bytes: &[u8]) {
+        let mut events = Vec::new();
+        {
+            let Some((_, Pending::Stream { decoder, .. })) =
+                self.pending.iter_mut().find(|(rid, _)| *rid == id)
+            else {
+                return;
+            };
+            decoder.push(bytes);
+            while let Some(ev) = decoder.next_event() {
+                events.push(ev);
+            }
+        }
+        for ev in events {
+            self.apply_stream_item(id, ev);
+        }
+    }
+
+    fn handle_stream_closed(&mut self, id: RequestId, error: Option<TransportError>) {
+        let Some(pos) = self.pending.iter().position(|(rid, _)| *rid == id) else { return };
+        let mut tail = Vec::new();
+        if let (_, Pending::Stream { decoder, .. }) = &mut self.pending[pos] {
+            while let Some(ev) = decoder.next_event() {
+                tail.push(ev);
+            }
+            if let Some(ev) = decoder.finish() {
+                tail.push(ev);
+            }
+        }
+        for ev in tail {
+            self.apply_stream_item(id, ev);
+        }
+        let Some(pos) = self.pending.iter().position(|(rid, _)| *rid == id) else { return };
+        let (_, pending) = self.pending.remove(pos);
+        if self.stream_request == Some(id) {
+            self.stream_request = None;
+        }
+        let Pending::Stream { outgoing, finished, .. } = pending else { return };
+        if finished || error == Some(TransportError::Aborted) {
+            return;
+        }
+        // C17 / §9.9: the server took the message but the stream was cut. Look, don't fail.
+        self.begin_running_turn(outgoing);
+    }
+
+    fn apply_stream_item(&mut self, id: RequestId, item: Result<StreamEvent, super::error::DecodeError>) {
+        match item {
+            Ok(event) => self.apply_stream_event(id, event),
+            Err(err) => self.set_error(ChatError::BadFrame { detail: err.to_string() }),
+        }
+    }
+
+    fn stream_state(&mut self, id: RequestId) -> Option<(&mut OutgoingMessage, &mut bool, &mut bool)> {
+        self.pending.iter_mut().find(|(rid, _)| *rid == id).and_then(|(_, p)| match p {
+            Pending::Stream { outgoing, started, finished, .. } => Some((outgoing, started, finished)),
+            _ => None,
+        })
+    }
+
+    fn apply_stream_event(&mut self, id: RequestId, event: StreamEvent) {
+        if self.stream_state(id).is_some_and(|(_, _, finished)| *finished) {
+            return; // nothing counts after done/error
+        }
+        let now = self.now;
+        match event {
+            StreamEvent::Start { conversation_id, .. } => {
+                if let Some((_, started, _)) = self.stream_state(id) {
+                    *started = true;
+                }
+                if let (Some(cid), Some(conv)) = (conversation_id, self.conversation.as_ref()) {
+                    if conv.id != cid {
+                        // A server that moved the message elsewhere; trust it.
+                        if let Some(c) = self.conversation.as_mut() {
+                            c.id = cid;
+                        }
+                    }
+                }
+            }
+            StreamEvent::Text { text, .. } | StreamEvent::Thinking { thinking: text } => {
+                let turn = self.streaming.get_or_insert_with(StreamingTurn::default);
+                turn.text.push_str(&text);
+                turn.progress = None;
+                let full = turn.text.clone();
+                self.revisions.streaming += 1;
+                self.emit(SessionEvent::StreamText { chunk: text, full });
+            }
+            StreamEvent::ToolCall { tool_name, tool_call_id, args, reasoning, display_name } => {
+                let turn = self.streaming.get_or_insert_with(StreamingTurn::default);
+                turn.first_tool_call_at.get_or_insert(now);
+                if let Some(existing) = turn.tool_calls.iter_mut().find(|c| c.id == tool_call_id) {
+                    existing.args = args.clone();
+                } else {
+                    turn.tool_calls.push(ActiveToolCall {
+                        id: tool_call_id,
+                        name: tool_name.clone(),
+                        args: args.clone(),
+                        result: None,
+                        reasoning,
+                        display_name,
+                    });
+                }
+                self.revisions.streaming += 1;
+                self.emit(SessionEvent::ToolCall { name: tool_name, args });
+            }
+            StreamEvent::ToolResult { tool_name, tool_call_id, result } => {
+                let turn = self.streaming.get_or_insert_with(StreamingTurn::default);
+                if let Some(call) = turn.tool_calls.iter_mut().find(|c| c.id == tool_call_id) {
+                    call.result = Some(result.clone());
+                }
+                self.revisions.streaming += 1;
+                self.emit(SessionEvent::ToolResult { name: tool_name, result });
+            }
+            StreamEvent::Progress { message, stage, .. } => {
+                let turn = self.streaming.get_or_insert_with(StreamingTurn::default);
+                turn.progress = message.or(stage);
+                self.revisions.streaming += 1;
+            }
+            StreamEvent::Error { error, code } => {
+                let started = self.stream_state(id).map(|(_, s, _)| *s).unwrap_or(true);
+                let outgoing = self.stream_state(id).map(|(o, _, finished)| {
+                    *finished = true;
+                    o.clone()
+                });
+                let err = ChatError::Stream { code: code.map(|c| c.to_ascii_lowercase()), message: error };
+                self.streaming = None;
+                self.revisions.streaming += 1;
+                match outgoing {
+                    // Refused before the server stored anything: the draft goes back (C29).
+                    Some(outgoing) if !started => self.refuse_send(outgoing, err),
+                    _ => {
+                        self.finish_turn();
+                        self.set_error(err);
+                    }
+                }
+            }
+            StreamEvent::Done {
+                conversation_id: _,
+                message_id,
+                content,
+                title,
+                status,
+                pending_actions,
+                ..
+            } => {
+                if let Some((_, _, finished)) = self.stream_state(id) {
+                    *finished = true;
+                }
+                let turn = self.streaming.take().unwrap_or_default();
+                let text = if content.is_empty() { turn.text.clone() } else { content };
+                let id = message_id.unwrap_or_else(|| self.local_id());
+                let message = self.assistant_message(id, text, &turn, true);
+                self.messages.push(message.clone());
+                self.revisions.messages += 1;
+                self.revisions.streaming += 1;
+                if let Some(title) = title {
+                    self.set_title(title);
+                }
+                if status == Some(TurnStatus::RequiresAction) || pending_actions.is_some() {
+                    self.merge_open_actions(pending_actions.unwrap_or_default());
+                }
+                self.finish_turn();
+                self.emit(SessionEvent::MessageReceived(message));
+                self.load_history(false);
+            }
+            StreamEvent::ActionRequired { action, .. } => {
+                self.merge_open_actions(vec![action]);
+            }
+            StreamEvent::ActionResolved { action_id, status, resolution, resolved_by, .. } => {
+                if let Some(a) = self.actions.iter_mut().find(|a| a.id == action_id) {
+                    a.status = status;
+                    a.resolution = resolution;
+                    a.resolved_by = resolved_by;
+                    self.revisions.status += 1;
+                }
+            }
+            StreamEvent::Unknown { .. } => {}
+        }
+    }
+
+    fn assistant_message(&self, id: String, text: String, turn: &StreamingTurn, done: bool) -> Message {
+        let mut metadata = Map::new();
+        if !turn.tool_calls.is_empty() {
+            let details: Vec<Value> = turn
+                .tool_calls
+                .iter()
+                .map(|c| json!({ "id": c.id, "name": c.name, "args": c.args, "result": c.result }))
+                .collect();
+            metadata.insert("toolCallDetails".into(), Value::Array(details));
+            if let (true, Some(first)) = (done, turn.first_tool_call_at) {
+                let secs = (self.now.0.saturating_sub(first.0) + 500) / 1000;
+                metadata.insert("toolCallDurationSeconds".into(), json!(secs));
+            }
+        }
+        Message {
+            id,
+            conversation_id: self.conversation.as_ref().map(|c| c.id.clone()).unwrap_or_default(),
+            role: Role::Assistant,
+            content: MessageContent::Text(text),
+            metadata,
+            created_at: Some(self.now),
+            updated_at: Some(self.now),
+            ..Message::default()
+        }
+    }
+
+    fn merge_open_actions(&mut self, actions: Vec<PendingAction>) {
+        for action in actions {
+            if matches!(action.kind, ActionKind::Unknown(_)) {
+                continue;
+            }
+            match self.actions.iter_mut().find(|a| a.id == action.id) {
+                Some(existing) if existing.status == ActionStatus::Pending => *existing = action,
+                Some(_) => {}
+                None => self.actions.push(action),
+            }
+        }
+        self.revisions.status += 1;
+    }
+
+    fn has_open_person_action(&self) -> bool {
+        self.actions.iter().any(|a| {
+            a.status == ActionStatus::Pending
+                && matches!(a.kind, ActionKind::ToolApproval(_) | ActionKind::UserQuestion(_))
+        })
+    }
+
+    fn finish_turn(&mut self) {
+        self.run = if self.has_open_person_action() { Run::AwaitingAction } else { Run::Idle };
+        self.revisions.status += 1;
+    }
+
+    fn set_title(&mut self, title: String) {
+        if let Some(c) = self.conversation.as_mut() {
+            c.title = Some(title.clone());
+            self.revisions.status += 1;
+            let id = c.id.clone();
+            if let Some(item) = self.history.iter_mut().find(|h| h.id == id) {
+                item.conversation.title = Some(title);
+                self.revisions.history += 1;
+            }
+        }
+    }
+
+    // ----- refusals and running turns ------------------------------------------------------
+
+    /// The send was refused (or never reached the server): remove the optimistic message, give
+    /// the text back to the composer and show why (C29). Busy / waiting refusals also refetch
+    /// the conversation so the card or the latest answer shows (§9.9).
+    fn refuse_send(&mut self, outgoing: OutgoingMessage, err: ChatError) {
+        self.messages.retain(|m| m.id != outgoing.optimistic_id);
+        self.revisions.messages += 1;
+        if self.streaming.take().is_some() {
+            self.revisions.streaming += 1;
+        }
+        self.finish_turn();
+        let refetch = matches!(err.code(), Some("action_pending" | "pending_action" | "conversation_busy"));
+        self.emit(SessionEvent::DraftReturned(outgoing.text));
+        self.set_error(err);
+        if refetch {
+            if let Some(id) = self.conversation.as_ref().map(|c| c.id.clone()) {
+                self.open_conversation(id, LoadPurpose::Refresh);
+            }
+        }
+    }
+
+    fn begin_running_turn(&mut self, outgoing: OutgoingMessage) {
+        let Some(conversation_id) = self.conversation.as_ref().map(|c| c.id.clone()) else {
+            let err = ChatError::Network { context: ErrorContext::Send, detail: "no conversation".into() };
+            return self.refuse_send(outgoing, err);
+        };
+        self.running_turn = Some(RunningTurn {
+            outgoing: outgoing.clone(),
+            conversation_id: conversation_id.clone(),
+            message_count: self.messages.len(),
+            deadline: self.now.saturating_add(RUNNING_TURN_MAX_MS),
+            next_poll: self.now.saturating_add(RUNNING_TURN_POLL_MS),
+        });
+        let path = format!("/conversations/{}", encode(&conversation_id));
+        self.request(
+            Method::Get,
+            path,
+            None,
+            Pending::Load { conversation_id, purpose: LoadPurpose::RunningTurn { outgoing, first: true } },
+        );
+    }
+
+    fn on_running_turn_look(
+        &mut self,
+        outgoing: OutgoingMessage,
+        first: bool,
+        loaded: Result<ConversationWithMessages, ChatError>,
+    ) {
+        let Some(turn) = self.running_turn.clone() else { return };
+        match loaded {
+            Ok(loaded) => {
+                let user_seen = loaded
+                    .messages
+                    .iter()
+                    .any(|m| m.role == Role::User && m.content.display_text() == outgoing.text);
+                let last_is_reply = loaded
+                    .messages
+                    .last()
+                    .is_some_and(|m| m.role == Role::Assistant)
+                    && loaded.messages.len() >= turn.message_count;
+                let paused = loaded.pending_actions.as_ref().is_some_and(|p| !p.is_empty());
+                if first && !user_seen {
+                    // The server never took it: a real failure; the draft goes back.
+                    self.running_turn = None;
+                    let err = ChatError::Network {
+                        context: ErrorContext::Send,
+                        detail: "message not received".into(),
+                    };
+                    return self.refuse_send(outgoing, err);
+                }
+                if user_seen && (last_is_reply || paused) {
+                    self.running_turn = None;
+                    self.streaming = None;
+                    self.revisions.streaming += 1;
+                    self.apply_loaded(loaded);
+                    return;
+                }
+                // Still running: keep the optimistic view and look again at the next poll.
+            }
+            Err(err) => {
+                if first {
+                    self.running_turn = None;
+                    return self.refuse_send(outgoing, err);
+                }
+            }
+        }
+    }
+
+    fn handle_timeout(&mut self) {
+        let Some(turn) = self.running_turn.as_mut() else { return };
+        if self.now < turn.next_poll {
+            return;
+        }
+        if self.now >= turn.deadline {
+            self.running_turn = None;
+            self.streaming = None;
+            self.revisions.streaming += 1;
+            self.finish_turn();
+            self.set_error(ChatError::StreamCut);
+            return;
+        }
+        turn.next_poll = self.now.saturating_add(RUNNING_TURN_POLL_MS);
+        let (conversation_id, outgoing) = (turn.conversation_id.clone(), turn.outgoing.clone());
+        let path = format!("/conversations/{}", encode(&conversation_id));
+        self.request(
+            Method::Get,
+            path,
+            None,
+            Pending::Load { conversation_id, purpose: LoadPurpose::RunningTurn { outgoing, first: false } },
+        );
+    }
+
+    // ----- helpers --------------------------------------------------------------------------
+
+    fn set_error(&mut self, err: ChatError) {
+        self.error = Some(err.clone());
+        self.revisions.status += 1;
+        self.emit(SessionEvent::Error(err));
+    }
+
+    fn emit(&mut self, event: SessionEvent) {
+        self.outputs.push_back(Output::Event(event));
+    }
+
+    fn next_id(&mut self) -> RequestId {
+        let id = RequestId(self.next_request);
+        self.next_request += 1;
+        id
+    }
+
+    /// Client-side id in the React library's format: `<ms>_<9 base36 chars>` (PROTOCOL §1).
+    fn local_id(&mut self) -> String {
+        let n = self.next_local_id;
+        self.next_local_id += 1;
+        format!("{}_{}", self.now.0, base36_padded(n, 9))
+    }
+
+    fn request(&mut self, method: Method, path: String, body: Option<String>, pending: Pending) {
+        let id = self.next_id();
+        self.pending.push((id, pending));
+        self.outputs.push_back(Output::Send(HttpRequest { id, method, path, body }));
+    }
+}
+
+fn base36_padded(mut n: u64, width: usize) -> String {
+    const DIGITS: &[u8; 36] = b"0123456789abcdefghijklmnopqrstuvwxyz";
+    let mut out = vec![b'0'; width];
+    for slot in out.iter_mut().rev() {
+        *slot = DIGITS[(n % 36) as usize];
+        n /= 36;
+    }
+    String::from_utf8(out).unwrap_or_default()
+}
+
+/// Percent-encodes a path segment or query value (RFC 3986 unreserved characters pass).
+pub fn encode(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    for b in s.bytes() {
+        match b {
+            b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' | b'-' | b'_' | b'.' | b'~' => out.push(b as char),
+            _ => out.push_str(&format!("%{b:02X}")),
+        }
+    }
+    out
+}
+
+/// Turns a response into `T`, or into the error the UI shows. 204 / empty bodies read as
+/// JSON `null` (C23).
+fn parse_json<T: serde::de::DeserializeOwned>(
+    result: Result<HttpResponse, TransportError>,
+    context: ErrorContext,
+) -> Result<T, ChatError> {
+    let resp = result.map_err(|e| ChatError::Network { context, detail: e.to_string() })?;
+    if !resp.ok() {
+        return Err(ChatError::Api { context, error: ApiError::from_body(resp.status, &resp.body) });
+    }
+    let body = if resp.body.trim().is_empty() { "null" } else { resp.body.as_str() };
+    serde_json::from_str(body).map_err(|e| ChatError::BadResponse { context, detail: e.to_string() })
+}
+
+/// `{ conversation }` or a bare conversation (C23).
+fn conversation_from(value: Value, context: ErrorContext) -> Result<Conversation, ChatError> {
+    let inner = match value.get("conversation") {
+        Some(c) if c.is_object() => c.clone(),
+        _ => value,
+    };
+    serde_json::from_value(inner).map_err(|e| ChatError::BadResponse { context, detail: e.to_string() })
+}

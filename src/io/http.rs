@@ -1,0 +1,142 @@
+//! `fetch` with streaming bodies and aborts, for the requests the core emits.
+//!
+//! Raw `web-sys` instead of gloo-net: we need the body as a `ReadableStream` of bytes and an
+//! `AbortController` per request, which is a few lines here and keeps the wasm smaller.
+
+use wasm_bindgen::{JsCast, JsValue};
+use wasm_bindgen_futures::JsFuture;
+use web_sys::{AbortController, Headers, ReadableStreamDefaultReader, Request, RequestInit, Response};
+
+use crate::core::{HttpRequest, HttpResponse, Input, TransportError};
+
+/// Where and how to talk to the agent server (PROTOCOL §1).
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct TransportConfig {
+    /// Server origin + base path, without a trailing `/`.
+    pub base_url: String,
+    /// Sent verbatim as `Authorization` when set (F3).
+    pub authorization: Option<String>,
+    /// Extra headers; they override the two above (F4).
+    pub headers: Vec<(String, String)>,
+}
+
+impl TransportConfig {
+    /// Builds a config, stripping trailing slashes from `base_url`.
+    pub fn new(base_url: &str) -> Self {
+        TransportConfig { base_url: base_url.trim_end_matches('/').to_owned(), ..Default::default() }
+    }
+}
+
+fn js_error_text(err: &JsValue) -> String {
+    err.dyn_ref::<js_sys::Error>()
+        .map(|e| String::from(e.message()))
+        .or_else(|| err.as_string())
+        .unwrap_or_else(|| "fetch failed".to_owned())
+}
+
+fn is_abort(err: &JsValue) -> bool {
+    js_sys::Reflect::get(err, &JsValue::from_str("name"))
+        .ok()
+        .and_then(|n| n.as_string())
+        .is_some_and(|n| n == "AbortError")
+}
+
+fn transport_error(err: JsValue) -> TransportError {
+    if is_abort(&err) {
+        TransportError::Aborted
+    } else {
+        TransportError::Network(js_error_text(&err))
+    }
+}
+
+async fn fetch(
+    config: &TransportConfig,
+    req: &HttpRequest,
+    controller: &AbortController,
+) -> Result<Response, TransportError> {
+    let headers = Headers::new().map_err(transport_error)?;
+    headers.set("Content-Type", "application/json").map_err(transport_error)?;
+    if let Some(auth) = &config.authorization {
+        headers.set("Authorization", auth).map_err(transport_error)?;
+    }
+    for (name, value) in &config.headers {
+        headers.set(name, value).map_err(transport_error)?;
+    }
+    let init = RequestInit::new();
+    init.set_method(req.method.as_str());
+    init.set_headers(&headers);
+    init.set_signal(Some(&controller.signal()));
+    if let Some(body) = &req.body {
+        init.set_body(&JsValue::from_str(body));
+    }
+    let url = format!("{}{}", config.base_url, req.path);
+    let request = Request::new_with_str_and_init(&url, &init).map_err(transport_error)?;
+    let window = web_sys::window().ok_or_else(|| TransportError::Network("no window".into()))?;
+    let resp = JsFuture::from(window.fetch_with_request(&request)).await.map_err(transport_error)?;
+    resp.dyn_into::<Response>().map_err(transport_error)
+}
+
+async fn read_text(resp: &Response) -> Result<String, TransportError> {
+    let promise = resp.text().map_err(transport_error)?;
+    let text = JsFuture::from(promise).await.map_err(transport_error)?;
+    Ok(text.as_string().unwrap_or_default())
+}
+
+/// Runs a plain request and returns the [`Input`] to feed back.
+pub async fn run_request(config: &TransportConfig, req: HttpRequest, controller: AbortController) -> Input {
+    let result = match fetch(config, &req, &controller).await {
+        Ok(resp) => match read_text(&resp).await {
+            Ok(body) => Ok(HttpResponse { status: resp.status(), body }),
+            Err(e) => Err(e),
+        },
+        Err(e) => Err(e),
+    };
+    Input::Response { id: req.id, result }
+}
+
+/// Runs a streaming request, feeding every body chunk to `feed` as it arrives. A response that
+/// is not a 2xx event stream is read whole and fed as [`Input::Response`].
+pub async fn run_stream(
+    config: &TransportConfig,
+    req: HttpRequest,
+    controller: AbortController,
+    feed: impl Fn(Input),
+) {
+    let id = req.id;
+    let resp = match fetch(config, &req, &controller).await {
+        Ok(resp) => resp,
+        Err(e) => return feed(Input::Response { id, result: Err(e) }),
+    };
+    let is_stream = resp
+        .headers()
+        .get("content-type")
+        .ok()
+        .flatten()
+        .is_some_and(|ct| ct.contains("text/event-stream"));
+    if !resp.ok() || !is_stream {
+        let result = read_text(&resp).await.map(|body| HttpResponse { status: resp.status(), body });
+        return feed(Input::Response { id, result });
+    }
+    let Some(body) = resp.body() else {
+        return feed(Input::StreamClosed { id, error: None });
+    };
+    let reader: ReadableStreamDefaultReader = body.get_reader().unchecked_into();
+    loop {
+        let chunk = match JsFuture::from(reader.read()).await {
+            Ok(chunk) => chunk,
+            Err(e) => return feed(Input::StreamClosed { id, error: Some(transport_error(e)) }),
+        };
+        let done = js_sys::Reflect::get(&chunk, &JsValue::from_str("done"))
+            .ok()
+            .and_then(|v| v.as_bool())
+            .unwrap_or(true);
+        if done {
+            return feed(Input::StreamClosed { id, error: None });
+        }
+        if let Ok(value) = js_sys::Reflect::get(&chunk, &JsValue::from_str("value")) {
+            if let Some(bytes) = value.dyn_ref::<js_sys::Uint8Array>() {
+                feed(Input::StreamChunk { id, bytes: bytes.to_vec() });
+            }
+        }
+    }
+}

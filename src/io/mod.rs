@@ -1,0 +1,5 @@
+//! Browser edge: runs what the core asks for (fetch, streaming bodies, aborts, the clock) and
+//! turns the results back into [`crate::core::Input`]s. Nothing here decides anything.
+
+pub mod clock;
+pub mod http;

@@ -1,0 +1,320 @@
+//! `ChatStore` (the `use_chat` of this port): owns one core `Session`, runs the single drive
+//! loop (DESIGN.md §3) and publishes render-ready slices as signals.
+//!
+//! Publishing is coalesced to one update per animation frame, so a stream of hundreds of tiny
+//! `stream.text` events costs one DOM update per frame, not one per token.
+
+use std::collections::HashMap;
+
+use leptos::prelude::*;
+
+use crate::core::{
+    AgentInfo, ChatError, Command, ComposerMode, Conversation, ConversationListItem, Input,
+    Message, Output, RequestId, Run, Session, SessionConfig, SessionEvent, StreamingTurn,
+};
+use crate::io::http::TransportConfig;
+
+/// Callbacks a host registers (the `on_*` props of `Chat`).
+#[derive(Clone, Default)]
+pub struct ChatCallbacks {
+    /// F12: after the optimistic user message was added.
+    pub on_message_sent: Option<Callback<Message>>,
+    /// F13: a final assistant message arrived.
+    pub on_message_received: Option<Callback<Message>>,
+    /// F14: a streamed text chunk `(chunk, full_text)`.
+    pub on_stream_text: Option<Callback<(String, String)>>,
+    /// F15: a tool call `(tool_name, args)`.
+    pub on_tool_call: Option<Callback<(String, serde_json::Value)>>,
+    /// F16: a tool result `(tool_name, result)`.
+    pub on_tool_result: Option<Callback<(String, serde_json::Value)>>,
+    /// F17: any failure.
+    pub on_error: Option<Callback<ChatError>>,
+    /// F18: a conversation was created.
+    pub on_conversation_created: Option<Callback<Conversation>>,
+    /// F20: the selected agent changed.
+    pub on_agent_change: Option<Callback<String>>,
+    /// The open conversation changed (created, opened, cleared); `None` = new chat.
+    pub on_conversation_change: Option<Callback<Option<String>>>,
+}
+
+/// Status slice: everything small the header, banner and composer read.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct StatusSlice {
+    /// Current run state.
+    pub run: Run,
+    /// Error to show.
+    pub error: Option<ChatError>,
+    /// Listed agents.
+    pub agents: Vec<AgentInfo>,
+    /// Whether `GET /agents` has answered.
+    pub agents_loaded: bool,
+    /// Effective agent id.
+    pub agent_id: Option<String>,
+    /// Open conversation.
+    pub conversation: Option<Conversation>,
+    /// Whether the composer may send.
+    pub can_send: bool,
+    /// Effective composer mode.
+    pub composer_mode: ComposerMode,
+}
+
+/// History slice.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct HistorySlice {
+    /// Conversations, newest first.
+    pub items: Vec<ConversationListItem>,
+    /// More pages exist.
+    pub has_more: bool,
+    /// A page is loading.
+    pub loading: bool,
+}
+
+struct Driver {
+    session: Session,
+    transport: TransportConfig,
+    callbacks: ChatCallbacks,
+    controllers: HashMap<RequestId, web_sys::AbortController>,
+    timer: Option<TimeoutHandle>,
+    frame_pending: bool,
+    published: crate::core::Revisions,
+}
+
+/// Handle to one chat's state. `Copy`; get it from context with [`ChatStore::expect`].
+#[derive(Clone, Copy)]
+pub struct ChatStore {
+    driver: StoredValue<Driver, LocalStorage>,
+    /// Messages of the open conversation.
+    pub messages: RwSignal<Vec<Message>>,
+    /// The streaming reply, if any.
+    pub streaming: RwSignal<Option<StreamingTurn>>,
+    /// Run state, error, agents, conversation.
+    pub status: RwSignal<StatusSlice>,
+    /// History list.
+    pub history: RwSignal<HistorySlice>,
+    /// The composer's text. Lives here so a refused send can hand it back (F197).
+    pub draft: RwSignal<String>,
+}
+
+impl ChatStore {
+    /// Creates a store and provides it as context. Call [`ChatStore::dispatch`] with
+    /// [`Command::Start`] once mounted.
+    pub fn new(config: SessionConfig, transport: TransportConfig, callbacks: ChatCallbacks) -> Self {
+        let driver = Driver {
+            session: Session::new(config),
+            transport,
+            callbacks,
+            controllers: HashMap::new(),
+            timer: None,
+            frame_pending: false,
+            published: Default::default(),
+        };
+        let store = ChatStore {
+            driver: StoredValue::new_local(driver),
+            messages: RwSignal::new(Vec::new()),
+            streaming: RwSignal::new(None),
+            status: RwSignal::new(StatusSlice { can_send: true, ..Default::default() }),
+            history: RwSignal::new(HistorySlice::default()),
+            draft: RwSignal::new(String::new()),
+        };
+        provide_context(store);
+        on_cleanup(move || store.shutdown());
+        store
+    }
+
+    /// The store of the enclosing `Chat`.
+    ///
+    /// # Panics
+    /// Outside a `Chat` (a programming error in a custom layout).
+    pub fn expect() -> Self {
+        expect_context::<ChatStore>()
+    }
+
+    /// Sends a user intent to the session.
+    pub fn dispatch(&self, command: Command) {
+        self.handle(Input::User(command));
+    }
+
+    /// The one drive loop: handle, drain outputs, re-arm the timer, schedule a publish, then
+    /// run host callbacks (after every borrow is released, so they may dispatch again).
+    fn handle(&self, input: Input) {
+        let now = crate::io::clock::now();
+        let mut outputs = Vec::new();
+        let Some(next_timeout) = self.driver.try_update_value(|d| {
+            d.session.handle(now, input);
+            while let Some(out) = d.session.poll_output() {
+                outputs.push(out);
+            }
+            d.session.poll_timeout()
+        }) else {
+            return; // disposed
+        };
+        self.arm_timer(next_timeout.map(|t| t.0.saturating_sub(now.0)));
+        let mut events = Vec::new();
+        for out in outputs {
+            match out {
+                Output::Send(req) => self.spawn_request(req, false),
+                Output::OpenStream(req) => self.spawn_request(req, true),
+                Output::Abort(id) => {
+                    if let Some(Some(c)) = self.driver.try_update_value(|d| d.controllers.remove(&id)) {
+                        c.abort();
+                    }
+                }
+                Output::Event(ev) => events.push(ev),
+            }
+        }
+        self.schedule_publish();
+        for ev in events {
+            self.emit(ev);
+        }
+    }
+
+    fn spawn_request(&self, req: crate::core::HttpRequest, stream: bool) {
+        let Ok(controller) = web_sys::AbortController::new() else {
+            let id = req.id;
+            let err = crate::core::TransportError::Network("AbortController unavailable".into());
+            return self.handle(Input::Response { id, result: Err(err) });
+        };
+        let Some(transport) = self.driver.try_update_value(|d| {
+            d.controllers.insert(req.id, controller.clone());
+            d.transport.clone()
+        }) else {
+            return;
+        };
+        let store = *self;
+        let id = req.id;
+        leptos::task::spawn_local(async move {
+            if stream {
+                crate::io::http::run_stream(&transport, req, controller, move |input| {
+                    let closing = !matches!(input, Input::StreamChunk { .. });
+                    if closing {
+                        store.forget_controller(id);
+                    }
+                    store.handle(input)
+                })
+                .await;
+            } else {
+                let input = crate::io::http::run_request(&transport, req, controller).await;
+                store.forget_controller(id);
+                store.handle(input);
+            }
+        });
+    }
+
+    fn forget_controller(&self, id: RequestId) {
+        self.driver.try_update_value(|d| d.controllers.remove(&id));
+    }
+
+    fn arm_timer(&self, delay_ms: Option<u64>) {
+        let old = self.driver.try_update_value(|d| d.timer.take()).flatten();
+        if let Some(handle) = old {
+            handle.clear();
+        }
+        let Some(delay) = delay_ms else { return };
+        let store = *self;
+        let delay = std::time::Duration::from_millis(delay);
+        if let Ok(handle) = set_timeout_with_handle(move || store.handle(Input::Timeout), delay) {
+            self.driver.try_update_value(|d| d.timer = Some(handle));
+        }
+    }
+
+    fn schedule_publish(&self) {
+        let already = self
+            .driver
+            .try_update_value(|d| std::mem::replace(&mut d.frame_pending, true))
+            .unwrap_or(true);
+        if already {
+            return;
+        }
+        let store = *self;
+        request_animation_frame(move || store.publish());
+    }
+
+    /// Copies changed slices from the session into signals (once per frame).
+    fn publish(&self) {
+        let Some((revs, published)) = self.driver.try_update_value(|d| {
+            d.frame_pending = false;
+            let revs = d.session.revisions();
+            (revs, std::mem::replace(&mut d.published, revs))
+        }) else {
+            return;
+        };
+        if revs.messages != published.messages {
+            if let Some(m) = self.driver.try_with_value(|d| d.session.messages().to_vec()) {
+                self.messages.set(m);
+            }
+        }
+        if revs.streaming != published.streaming {
+            if let Some(s) = self.driver.try_with_value(|d| d.session.streaming().cloned()) {
+                self.streaming.set(s);
+            }
+        }
+        if revs.status != published.status {
+            if let Some(s) = self.driver.try_with_value(|d| status_of(&d.session)) {
+                self.status.set(s);
+            }
+        }
+        if revs.history != published.history {
+            if let Some(h) = self.driver.try_with_value(|d| HistorySlice {
+                items: d.session.history().to_vec(),
+                has_more: d.session.history_has_more(),
+                loading: d.session.history_loading(),
+            }) {
+                self.history.set(h);
+            }
+        }
+    }
+
+    fn emit(&self, event: SessionEvent) {
+        let Some(cb) = self.driver.try_with_value(|d| d.callbacks.clone()) else { return };
+        match event {
+            SessionEvent::MessageSent(m) => run(&cb.on_message_sent, m),
+            SessionEvent::MessageReceived(m) => run(&cb.on_message_received, m),
+            SessionEvent::StreamText { chunk, full } => run(&cb.on_stream_text, (chunk, full)),
+            SessionEvent::ToolCall { name, args } => run(&cb.on_tool_call, (name, args)),
+            SessionEvent::ToolResult { name, result } => run(&cb.on_tool_result, (name, result)),
+            SessionEvent::Error(e) => run(&cb.on_error, e),
+            SessionEvent::ConversationCreated(c) => run(&cb.on_conversation_created, c),
+            SessionEvent::ConversationChanged(id) => run(&cb.on_conversation_change, id),
+            SessionEvent::AgentChanged(id) => run(&cb.on_agent_change, id),
+            SessionEvent::DraftReturned(text) => {
+                // Never overwrite what the person typed since (C29).
+                if self.draft.get_untracked().trim().is_empty() {
+                    self.draft.set(text);
+                }
+            }
+        }
+    }
+
+    fn shutdown(&self) {
+        let parts = self.driver.try_update_value(|d| {
+            (std::mem::take(&mut d.controllers), d.timer.take())
+        });
+        if let Some((controllers, timer)) = parts {
+            for c in controllers.values() {
+                c.abort();
+            }
+            if let Some(t) = timer {
+                t.clear();
+            }
+        }
+    }
+}
+
+fn run<T: 'static>(cb: &Option<Callback<T>>, value: T) {
+    if let Some(cb) = cb {
+        cb.run(value);
+    }
+}
+
+fn status_of(s: &Session) -> StatusSlice {
+    StatusSlice {
+        run: s.run(),
+        error: s.error().cloned(),
+        agents: s.agents().to_vec(),
+        agents_loaded: s.agents_loaded(),
+        agent_id: s.agent_id().map(str::to_owned),
+        conversation: s.conversation().cloned(),
+        can_send: s.can_send(),
+        composer_mode: s.composer_mode(),
+    }
+}

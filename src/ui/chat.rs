@@ -1,0 +1,297 @@
+//! `<Chat/>`: the full chat (history sidebar, header with agent picker, messages, composer).
+
+use std::collections::HashMap;
+
+use leptos::prelude::*;
+
+use crate::core::{ChatError, Command, ComposerMode, Conversation, Message, SessionConfig};
+use crate::io::http::TransportConfig;
+use crate::store::{ChatCallbacks, ChatStore};
+use crate::ui::chat_input::ChatInput;
+use crate::ui::history::ChatHistory;
+use crate::ui::i18n::I18n;
+use crate::ui::message_list::ChatMessageList;
+use crate::ui::style::Styles;
+
+/// Light or dark colours (F24).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Theme {
+    /// Dark (default).
+    #[default]
+    Dark,
+    /// Light: adds `.chat-theme-light`.
+    Light,
+}
+
+impl Theme {
+    /// Parses `light` / `dark` (anything else is dark).
+    pub fn parse(s: &str) -> Theme {
+        if s.eq_ignore_ascii_case("light") {
+            Theme::Light
+        } else {
+            Theme::Dark
+        }
+    }
+}
+
+/// A complete chat bound to an agent server.
+///
+/// Talks to `base_url` (PROTOCOL §1), lists agents, keeps a history sidebar, streams replies.
+#[component]
+pub fn Chat(
+    /// API root including the base path, e.g. `https://host/api/agents` (F1).
+    #[prop(into)]
+    base_url: String,
+    /// Agent to talk to; default: the first agent the server lists (F2).
+    #[prop(optional, into)]
+    agent_id: MaybeProp<String>,
+    /// Sent verbatim as the `Authorization` header (F3).
+    #[prop(optional, into)]
+    authorization: MaybeProp<String>,
+    /// Extra headers on every request (F4).
+    #[prop(optional)]
+    headers: Vec<(String, String)>,
+    /// Stream replies over SSE (default) or wait for one JSON reply (F5).
+    #[prop(default = true)]
+    streaming: bool,
+    /// Conversation to open on mount (F10).
+    #[prop(optional, into)]
+    conversation_id: MaybeProp<String>,
+    /// Show the history sidebar (F22).
+    #[prop(default = true)]
+    show_history: bool,
+    /// Start with the mobile history drawer open (F23).
+    #[prop(optional)]
+    default_history_open: bool,
+    /// Colour theme (F24).
+    #[prop(optional)]
+    theme: Theme,
+    /// Composer placeholder (F34); default from the locale.
+    #[prop(optional, into)]
+    input_placeholder: MaybeProp<String>,
+    /// Locale (`en`, `tr`, or a tag like `tr-TR`) (F39).
+    #[prop(optional, into)]
+    locale: MaybeProp<String>,
+    /// Replace any message by id (F184, C27).
+    #[prop(optional)]
+    custom_messages: HashMap<String, String>,
+    /// While an action waits: `Block` closes the composer, `Cancel` lets a message cancel it (F179).
+    #[prop(optional)]
+    pending_action_composer_mode: ComposerMode,
+    /// After the optimistic user message was added (F12).
+    #[prop(optional, into)]
+    on_message_sent: Option<Callback<Message>>,
+    /// A final assistant message arrived (F13).
+    #[prop(optional, into)]
+    on_message_received: Option<Callback<Message>>,
+    /// Any failure (F17).
+    #[prop(optional, into)]
+    on_error: Option<Callback<ChatError>>,
+    /// A conversation was created (F18).
+    #[prop(optional, into)]
+    on_conversation_created: Option<Callback<Conversation>>,
+    /// The selected agent changed (F20).
+    #[prop(optional, into)]
+    on_agent_change: Option<Callback<String>>,
+    /// The open conversation changed (`None` = new chat); lets a page keep it in its URL.
+    #[prop(optional, into)]
+    on_conversation_change: Option<Callback<Option<String>>>,
+    /// Extra classes for the root element (F21).
+    #[prop(optional, into)]
+    class: MaybeProp<String>,
+) -> impl IntoView {
+    let i18n = I18n::provide(locale.get_untracked().as_deref(), custom_messages);
+    let mut transport = TransportConfig::new(&base_url);
+    transport.authorization = authorization.get_untracked();
+    transport.headers = headers;
+    let config = SessionConfig {
+        agent_id: agent_id.get_untracked(),
+        conversation_id: conversation_id.get_untracked(),
+        streaming,
+        show_history,
+        composer_mode: pending_action_composer_mode,
+    };
+    let callbacks = ChatCallbacks {
+        on_message_sent,
+        on_message_received,
+        on_error,
+        on_conversation_created,
+        on_agent_change,
+        on_conversation_change,
+        ..Default::default()
+    };
+    let store = ChatStore::new(config, transport, callbacks);
+    let drawer_open = RwSignal::new(default_history_open);
+    Effect::new(move |started: Option<()>| {
+        if started.is_none() {
+            store.dispatch(Command::Start);
+        }
+    });
+
+    let root_class = move || {
+        let mut c = String::from("chat-root");
+        if theme == Theme::Light {
+            c.push_str(" chat-theme-light");
+        }
+        if let Some(extra) = class.get() {
+            c.push(' ');
+            c.push_str(&extra);
+        }
+        c
+    };
+    let run_state = move || store.status.with(|s| s.run.as_str());
+    let lang = move || i18n.locale.get();
+
+    view! {
+        <div class=root_class data-state=run_state lang=lang>
+            <Styles/>
+            <div class="chat-layout">
+                <Show when=move || show_history>
+                    <ChatHistory
+                        open=drawer_open
+                        on_close=Callback::new(move |_| drawer_open.set(false))
+                    />
+                </Show>
+                <main class="chat-main">
+                    <ChatHeader show_menu=show_history on_menu=Callback::new(move |_| drawer_open.set(true))/>
+                    <ChatMessageList/>
+                    <ErrorBanner/>
+                    <ChatInput placeholder=input_placeholder/>
+                </main>
+            </div>
+        </div>
+    }
+}
+
+/// Header: title (F44), agent picker (F43), mobile menu button.
+#[component]
+fn ChatHeader(show_menu: bool, on_menu: Callback<()>) -> impl IntoView {
+    let store = ChatStore::expect();
+    let i18n = I18n::get();
+    let title = move || {
+        store.status.with(|s| {
+            let agent = s.agent_id.as_ref().and_then(|id| s.agents.iter().find(|a| &a.id == id));
+            agent
+                .map(|a| a.name.clone())
+                .or_else(|| (s.agents.len() == 1).then(|| s.agents[0].name.clone()))
+                .or_else(|| s.conversation.as_ref().and_then(|c| c.title.clone()))
+                .unwrap_or_else(|| i18n.t("chat-history-new-chat"))
+        })
+    };
+    view! {
+        <header class="chat-header">
+            <Show when=move || show_menu>
+                <button
+                    type="button"
+                    class="chat-header__menu chat-icon-button"
+                    aria-label=move || i18n.t("chat-header-menu")
+                    on:click=move |_| on_menu.run(())
+                >
+                    <crate::ui::icons::MenuIcon/>
+                </button>
+            </Show>
+            <h1 class="chat-header__title">{title}</h1>
+            <AgentPicker/>
+        </header>
+    }
+}
+
+/// F43: shown with more than one agent while the chat is empty and idle.
+#[component]
+fn AgentPicker() -> impl IntoView {
+    let store = ChatStore::expect();
+    let i18n = I18n::get();
+    let open = RwSignal::new(false);
+    let visible = move || {
+        let empty = store.messages.with(|m| m.is_empty());
+        store.status.with(|s| s.agents.len() > 1 && s.run == crate::core::Run::Idle) && empty
+    };
+    let current = move || store.status.with(|s| s.agent_id.clone().unwrap_or_default());
+    let pick = move |id: String| {
+        open.set(false);
+        store.dispatch(Command::SelectAgent(id));
+    };
+    view! {
+        <Show when=visible>
+            <div
+                class="chat-agent-picker"
+                on:focusout=move |ev: leptos::ev::FocusEvent| {
+                    // Close when focus leaves the picker (outside click or Tab away).
+                    let leaving = ev
+                        .related_target()
+                        .and_then(|t| wasm_bindgen::JsCast::dyn_into::<web_sys::Node>(t).ok())
+                        .is_none_or(|t| {
+                            let cur = ev.current_target().and_then(|c| wasm_bindgen::JsCast::dyn_into::<web_sys::Node>(c).ok());
+                            !cur.is_some_and(|c| c.contains(Some(&t)))
+                        });
+                    if leaving { open.set(false); }
+                }
+                on:keydown=move |ev: leptos::ev::KeyboardEvent| {
+                    if ev.key() == "Escape" { open.set(false); }
+                }
+            >
+                <button
+                    type="button"
+                    class="chat-agent-picker__toggle"
+                    aria-haspopup="true"
+                    aria-expanded=move || open.get().to_string()
+                    on:click=move |_| open.update(|o| *o = !*o)
+                >
+                    <span class="chat-agent-picker__label">{move || i18n.t("chat-header-change-agent")}</span>
+                    <crate::ui::icons::ChevronDownIcon/>
+                </button>
+                <Show when=move || open.get()>
+                    <div class="chat-agent-picker__menu" role="menu" aria-label=move || i18n.t("chat-header-select-agent")>
+                        <For
+                            each=move || store.status.with(|s| s.agents.clone())
+                            key=|a| a.id.clone()
+                            children=move |agent| {
+                                let id = agent.id.clone();
+                                let id_attr = agent.id.clone();
+                                let id_cur = agent.id.clone();
+                                view! {
+                                    <button
+                                        type="button"
+                                        role="menuitemradio"
+                                        class="chat-agent-picker__option"
+                                        data-agent-id=id_attr
+                                        aria-checked=move || (current() == id_cur).to_string()
+                                        on:click=move |_| pick(id.clone())
+                                    >
+                                        <span class="chat-agent-picker__name">{agent.name.clone()}</span>
+                                        {agent.description.clone().map(|d| view! {
+                                            <span class="chat-agent-picker__description">{d}</span>
+                                        })}
+                                    </button>
+                                }
+                            }
+                        />
+                    </div>
+                </Show>
+            </div>
+        </Show>
+    }
+}
+
+/// F47: the error above the composer, with Dismiss.
+#[component]
+fn ErrorBanner() -> impl IntoView {
+    let store = ChatStore::expect();
+    let i18n = I18n::get();
+    let text = move || store.status.with(|s| s.error.as_ref().map(|e| i18n.error(e)));
+    view! {
+        <Show when=move || text().is_some()>
+            <div class="chat-error" role="alert">
+                <crate::ui::icons::AlertIcon/>
+                <span class="chat-error__text">{move || text().unwrap_or_default()}</span>
+                <button
+                    type="button"
+                    class="chat-error__dismiss"
+                    on:click=move |_| store.dispatch(Command::DismissError)
+                >
+                    {move || i18n.t("chat-error-dismiss")}
+                </button>
+            </div>
+        </Show>
+    }
+}

@@ -1,0 +1,109 @@
+//! `<ChatInput/>`: the composer. Enter sends, Shift+Enter adds a line, the draft lives in the
+//! store so a refused send can hand it back.
+
+use leptos::html::Textarea;
+use leptos::prelude::*;
+
+use crate::core::{Command, Run};
+use crate::store::ChatStore;
+use crate::ui::i18n::I18n;
+use crate::ui::icons::{SendIcon, StopIcon};
+
+/// Largest height (px) the textarea grows to before it scrolls (F95).
+const MAX_HEIGHT_PX: i32 = 200;
+
+/// The composer of the enclosing `Chat`.
+#[component]
+pub fn ChatInput(
+    /// Placeholder; default from the locale (F85).
+    #[prop(optional, into)]
+    placeholder: MaybeProp<String>,
+) -> impl IntoView {
+    let store = ChatStore::expect();
+    let i18n = I18n::get();
+    let textarea = NodeRef::<Textarea>::new();
+    let streaming = move || store.status.with(|s| s.run == Run::Streaming);
+    let can_send = move || store.status.with(|s| s.can_send);
+    let has_text = move || store.draft.with(|d| !d.trim().is_empty());
+
+    let grow = move || {
+        if let Some(el) = textarea.get_untracked() {
+            let style = web_sys::HtmlElement::style(&el);
+            let _ = style.set_property("height", "auto");
+            let h = el.scroll_height().min(MAX_HEIGHT_PX);
+            let _ = style.set_property("height", &format!("{h}px"));
+        }
+    };
+    // The draft can change without typing (cleared after send, handed back after a refusal).
+    Effect::new(move |_| {
+        store.draft.track();
+        request_animation_frame(grow);
+    });
+
+    let submit = move || {
+        if !can_send() {
+            return;
+        }
+        let text = store.draft.get_untracked();
+        if text.trim().is_empty() {
+            return;
+        }
+        store.draft.set(String::new());
+        store.dispatch(Command::Send(text));
+    };
+    let placeholder_text = move || placeholder.get().unwrap_or_else(|| i18n.t("chat-input-placeholder"));
+
+    view! {
+        <form
+            class="chat-input"
+            on:submit=move |ev| {
+                ev.prevent_default();
+                submit();
+            }
+        >
+            <div class="chat-input__box">
+                <textarea
+                    class="chat-input__textarea"
+                    node_ref=textarea
+                    rows="1"
+                    aria-label=move || i18n.t("chat-input-label")
+                    placeholder=placeholder_text
+                    prop:value=move || store.draft.get()
+                    on:input=move |ev| {
+                        store.draft.set(event_target_value(&ev));
+                        grow();
+                    }
+                    on:keydown=move |ev: leptos::ev::KeyboardEvent| {
+                        if ev.key() == "Enter" && !ev.shift_key() && !ev.is_composing() {
+                            ev.prevent_default();
+                            submit();
+                        }
+                    }
+                ></textarea>
+                <Show
+                    when=streaming
+                    fallback=move || view! {
+                        <button
+                            type="submit"
+                            class="chat-input__send"
+                            aria-label=move || i18n.t("chat-input-send")
+                            disabled=move || !(can_send() && has_text())
+                        >
+                            <SendIcon/>
+                        </button>
+                    }
+                >
+                    <button
+                        type="button"
+                        class="chat-input__stop"
+                        aria-label=move || i18n.t("chat-input-stop")
+                        on:click=move |_| store.dispatch(Command::Stop)
+                    >
+                        <StopIcon/>
+                    </button>
+                </Show>
+            </div>
+            <p class="chat-input__helper">{move || i18n.t("chat-input-helper")}</p>
+        </form>
+    }
+}

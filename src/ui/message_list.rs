@@ -1,0 +1,86 @@
+//! `<ChatMessageList/>`: the scrolling, announced list of messages plus the streaming reply.
+
+use leptos::html::Div;
+use leptos::prelude::*;
+
+use crate::core::Run;
+use crate::store::ChatStore;
+use crate::ui::i18n::I18n;
+use crate::ui::message::{ChatMessage, StreamingMessage};
+
+/// Distance from the bottom (px) within which the list keeps following new content (F56).
+const STICK_PX: i32 = 80;
+
+/// Messages of the enclosing `Chat`, the streaming reply, and the empty / loading states.
+#[component]
+pub fn ChatMessageList() -> impl IntoView {
+    let store = ChatStore::expect();
+    let i18n = I18n::get();
+    let scroller = NodeRef::<Div>::new();
+    // Follow new content only while the reader is at the bottom: never yank someone who
+    // scrolled up to read.
+    let stick = StoredValue::new(true);
+
+    Effect::new(move |_| {
+        store.messages.track();
+        store.streaming.track();
+        if !stick.get_value() {
+            return;
+        }
+        request_animation_frame(move || {
+            if let Some(el) = scroller.get_untracked() {
+                el.set_scroll_top(el.scroll_height());
+            }
+        });
+    });
+
+    let loading = move || store.status.with(|s| s.run == Run::Loading);
+    let empty = move || {
+        store.messages.with(|m| m.is_empty()) && store.streaming.with(|s| s.is_none()) && !loading()
+    };
+    let busy = move || store.status.with(|s| s.run == Run::Streaming).to_string();
+
+    view! {
+        <div
+            class="chat-message-list"
+            node_ref=scroller
+            on:scroll=move |_| {
+                if let Some(el) = scroller.get_untracked() {
+                    let gap = el.scroll_height() - el.scroll_top() - el.client_height();
+                    stick.set_value(gap <= STICK_PX);
+                }
+            }
+        >
+            <div
+                class="chat-message-list__inner"
+                role="log"
+                aria-live="polite"
+                aria-relevant="additions"
+                aria-busy=busy
+                aria-label=move || i18n.t("chat-message-list-label")
+            >
+                <Show when=empty>
+                    <div class="chat-empty">
+                        <div class="chat-empty__icon"><crate::ui::icons::ChatIcon/></div>
+                        <h2 class="chat-empty__title">{move || i18n.t("chat-empty-title")}</h2>
+                        <p class="chat-empty__subtitle">{move || i18n.t("chat-empty-subtitle")}</p>
+                    </div>
+                </Show>
+                <Show when=loading>
+                    <div class="chat-loading" role="status">
+                        <div class="chat-dots"><span></span><span></span><span></span></div>
+                        <p>{move || i18n.t("chat-loading-conversation")}</p>
+                    </div>
+                </Show>
+                <For
+                    each=move || store.messages.get()
+                    key=|m| m.id.clone()
+                    children=move |m| view! { <ChatMessage message=m/> }
+                />
+                <Show when=move || store.streaming.with(|s| s.is_some())>
+                    <StreamingMessage/>
+                </Show>
+            </div>
+        </div>
+    }
+}

@@ -1,0 +1,157 @@
+//! Browser tests (wasm-bindgen-test in headless Chromium): the components mounted into a real
+//! DOM, and the io edge reading a real `fetch` body. No server: the base URL points at a closed
+//! port or the body comes from a `data:` URL.
+#![cfg(target_arch = "wasm32")]
+
+use agent_chat_ui::core::{HttpRequest, Input, Method, RequestId, StreamEvent};
+use agent_chat_ui::io::http::{run_stream, TransportConfig};
+use agent_chat_ui::{Chat, Theme};
+use leptos::prelude::*;
+use wasm_bindgen::JsCast;
+use wasm_bindgen_test::*;
+
+wasm_bindgen_test_configure!(run_in_browser);
+
+/// A server address nothing listens on: fetch fails fast with a network error.
+const DEAD: &str = "http://127.0.0.1:9/api/agents";
+
+async fn sleep(ms: i32) {
+    let promise = js_sys::Promise::new(&mut |resolve, _| {
+        web_sys::window()
+            .unwrap()
+            .set_timeout_with_callback_and_timeout_and_arguments_0(&resolve, ms)
+            .unwrap();
+    });
+    wasm_bindgen_futures::JsFuture::from(promise).await.unwrap();
+}
+
+fn section() -> web_sys::HtmlElement {
+    let doc = web_sys::window().unwrap().document().unwrap();
+    let el: web_sys::HtmlElement = doc.create_element("section").unwrap().unchecked_into();
+    el.style().set_property("height", "600px").unwrap();
+    doc.body().unwrap().append_child(&el).unwrap();
+    el
+}
+
+fn query(root: &web_sys::HtmlElement, sel: &str) -> Option<web_sys::HtmlElement> {
+    root.query_selector(sel).unwrap().map(|e| e.unchecked_into())
+}
+
+/// Polls (ticks + short sleeps) until `sel` matches, up to ~3 s.
+async fn wait_for(root: &web_sys::HtmlElement, sel: &str) -> web_sys::HtmlElement {
+    for _ in 0..150 {
+        leptos::task::tick().await;
+        if let Some(el) = query(root, sel) {
+            return el;
+        }
+        sleep(20).await;
+    }
+    panic!("timed out waiting for {sel}; DOM: {}", root.inner_html());
+}
+
+fn type_and_enter(textarea: &web_sys::HtmlTextAreaElement, text: &str) {
+    textarea.set_value(text);
+    let input = web_sys::InputEvent::new("input").unwrap();
+    textarea.dispatch_event(&input).unwrap();
+    let init = web_sys::KeyboardEventInit::new();
+    init.set_key("Enter");
+    init.set_bubbles(true);
+    init.set_cancelable(true);
+    let key = web_sys::KeyboardEvent::new_with_keyboard_event_init_dict("keydown", &init).unwrap();
+    textarea.dispatch_event(&key).unwrap();
+}
+
+#[wasm_bindgen_test]
+async fn f63_empty_chat_shows_the_empty_state_and_an_accessible_composer() {
+    let root = section();
+    let _handle = mount_to(root.clone(), || view! { <Chat base_url=DEAD/> });
+    let title = wait_for(&root, ".chat-empty__title").await;
+    assert_eq!(title.text_content().unwrap(), "Start a conversation");
+    let textarea = wait_for(&root, "textarea.chat-input__textarea").await;
+    assert_eq!(textarea.get_attribute("aria-label").as_deref(), Some("Message"));
+    let send = wait_for(&root, "button.chat-input__send").await;
+    assert!(send.has_attribute("disabled"), "send disabled while the draft is empty");
+    let log = wait_for(&root, "[role=log]").await;
+    assert_eq!(log.get_attribute("aria-live").as_deref(), Some("polite"));
+    let chat = wait_for(&root, ".chat-root").await;
+    assert_eq!(chat.get_attribute("data-state").as_deref(), Some("idle"));
+    assert!(!chat.class_list().contains("chat-theme-light"));
+}
+
+#[wasm_bindgen_test]
+async fn c29_unreachable_server_shows_a_clear_error_and_gives_the_draft_back() {
+    let root = section();
+    let _handle = mount_to(root.clone(), || view! { <Chat base_url=DEAD agent_id="echo"/> });
+    let textarea: web_sys::HtmlTextAreaElement =
+        wait_for(&root, "textarea.chat-input__textarea").await.unchecked_into();
+    type_and_enter(&textarea, "keep me");
+    let alert = wait_for(&root, ".chat-error[role=alert]").await;
+    let text = alert.text_content().unwrap();
+    assert!(text.contains("Could not reach the agent server"), "got {text}");
+    // The refused optimistic message is gone and the text is back in the composer.
+    assert!(query(&root, "article.chat-message[data-role=user]").is_none());
+    assert_eq!(textarea.value(), "keep me");
+    // Dismiss hides the banner.
+    let dismiss = wait_for(&root, ".chat-error__dismiss").await;
+    dismiss.click();
+    for _ in 0..50 {
+        leptos::task::tick().await;
+        if query(&root, ".chat-error").is_none() {
+            break;
+        }
+        sleep(20).await;
+    }
+    assert!(query(&root, ".chat-error").is_none());
+}
+
+#[wasm_bindgen_test]
+async fn f24_f39_light_theme_and_turkish_locale() {
+    let root = section();
+    let _handle = mount_to(root.clone(), || {
+        view! { <Chat base_url=DEAD theme=Theme::Light locale="tr-TR"/> }
+    });
+    let chat = wait_for(&root, ".chat-root").await;
+    assert!(chat.class_list().contains("chat-theme-light"));
+    assert_eq!(chat.get_attribute("lang").as_deref(), Some("tr"));
+    let title = wait_for(&root, ".chat-empty__title").await;
+    assert_eq!(title.text_content().unwrap(), "Bir sohbet başlatın");
+    let new_chat = wait_for(&root, ".chat-history__new").await;
+    assert!(new_chat.text_content().unwrap().contains("Yeni Sohbet"));
+}
+
+#[wasm_bindgen_test]
+async fn io_stream_reads_a_real_fetch_body_into_session_inputs() {
+    // A recorded stream served by the browser itself (data: URL), read through the real
+    // fetch + ReadableStream path, then replayed into a Session.
+    let body = concat!(
+        "data: {\"type\":\"stream.start\",\"timestamp\":1,\"conversationId\":\"conv_a\",\"messageId\":\"msg_u\"}\n\n",
+        "data: {\"type\":\"stream.text\",\"timestamp\":2,\"text\":\"It is 24 °C\"}\n\n",
+        "data: {\"type\":\"stream.done\",\"timestamp\":3,\"conversationId\":\"conv_a\",\"messageId\":\"msg_a\",\"content\":\"It is 24 °C\"}\n\n",
+    );
+    let url = format!("data:text/event-stream;charset=utf-8,{}", js_sys::encode_uri_component(body));
+    let config = TransportConfig::new(&url);
+    let req = HttpRequest { id: RequestId(7), method: Method::Get, path: String::new(), body: None };
+    let inputs = std::rc::Rc::new(std::cell::RefCell::new(Vec::new()));
+    let sink = inputs.clone();
+    let controller = web_sys::AbortController::new().unwrap();
+    run_stream(&config, req, controller, move |i| sink.borrow_mut().push(i)).await;
+    let inputs = inputs.borrow();
+    assert!(matches!(inputs.last(), Some(Input::StreamClosed { id: RequestId(7), error: None })));
+    let bytes: Vec<u8> = inputs
+        .iter()
+        .filter_map(|i| match i {
+            Input::StreamChunk { bytes, .. } => Some(bytes.clone()),
+            _ => None,
+        })
+        .flatten()
+        .collect();
+    assert_eq!(String::from_utf8(bytes.clone()).unwrap(), body);
+
+    // What came through fetch decodes to the three events, the last one final.
+    let events: Vec<StreamEvent> = agent_chat_ui::core::decode_all(&bytes)
+        .into_iter()
+        .map(|e| e.expect("every frame decodes"))
+        .collect();
+    assert_eq!(events.len(), 3);
+    assert!(matches!(&events[2], StreamEvent::Done { content, .. } if content == "It is 24 °C"));
+}

@@ -1,0 +1,159 @@
+//! `cargo xtask`: the only commands a newcomer needs (`setup`, `demo`, `test`, `bench`).
+//!
+//! Plain std on purpose: the xtask must build in seconds on a fresh checkout, before any of
+//! the tools it installs exist. `cargo xtask` is an alias in `.cargo/config.toml` for
+//! `cargo run --package xtask --`.
+
+mod demo;
+mod run;
+mod setup;
+mod test;
+
+use std::{
+    env,
+    ffi::OsStr,
+    path::{Path, PathBuf},
+    process::{Command, ExitCode},
+};
+
+/// Printed for `help`, `--help`, no arguments and unknown subcommands.
+const USAGE: &str = "\
+usage: cargo xtask <command>
+
+commands:
+  setup               install what is missing (wasm32 target, wasm-bindgen-cli, trunk,
+                      wasm-opt via npm, chromium + chromedriver), then `cargo fetch`
+  demo [--port N]     setup, build the page with Trunk, serve it with the dev-server
+                      on http://127.0.0.1:N/ (default port 8080)
+  test                setup, fmt, clippy (native + wasm32), native tests, browser tests,
+                      trunk build, end-to-end test; prints `N passed, M failed`
+  bench               (not written yet)
+
+environment:
+  CI=true             print tool versions first
+  CHROMEDRIVER=path   chromedriver to use (default: `chromedriver` on PATH)
+";
+
+fn main() -> ExitCode {
+    let args: Vec<String> = env::args().skip(1).collect();
+    let ctx = Ctx::new();
+    match args.first().map(String::as_str) {
+        Some("setup") if args.len() == 1 => setup::main(&ctx),
+        Some("demo") => match demo::parse_port(&args[1..]) {
+            Ok(port) => demo::main(&ctx, port),
+            Err(msg) => usage_error(&msg),
+        },
+        Some("test") if args.len() == 1 => test::main(&ctx),
+        Some("bench") => {
+            eprintln!(
+                "cargo xtask bench: not written yet (sizes and browser timings will go here)"
+            );
+            ExitCode::FAILURE
+        }
+        None | Some("help" | "-h" | "--help") => {
+            print!("{USAGE}");
+            ExitCode::SUCCESS
+        }
+        Some(other) => usage_error(&format!(
+            "unknown command or arguments: {other} {}",
+            args[1..].join(" ")
+        )),
+    }
+}
+
+/// Prints `msg` and the usage text, and returns the usage exit code (2).
+fn usage_error(msg: &str) -> ExitCode {
+    eprintln!("error: {}\n", msg.trim_end());
+    eprint!("{USAGE}");
+    ExitCode::from(2)
+}
+
+/// Paths shared by every subcommand, and a factory for child processes that see them.
+pub struct Ctx {
+    /// The workspace root (parent of `xtask/`).
+    pub root: PathBuf,
+    /// The `cargo` that runs us (`$CARGO`), so children use the same toolchain.
+    pub cargo: PathBuf,
+    /// `PATH` for children: `node_modules/.bin` and cargo's bin dir first, so Trunk finds the
+    /// pinned wasm-opt and wasm-bindgen even on a shell that never sourced `~/.cargo/env`.
+    pub path: std::ffi::OsString,
+}
+
+impl Ctx {
+    /// Works out the root from where this crate was compiled and builds the child `PATH`.
+    fn new() -> Self {
+        let root = Path::new(env!("CARGO_MANIFEST_DIR"))
+            .parent()
+            .expect("xtask lives one level below the workspace root")
+            .to_path_buf();
+        let cargo = env::var_os("CARGO").map_or_else(|| PathBuf::from("cargo"), PathBuf::from);
+        let mut dirs = vec![root.join("node_modules").join(".bin"), cargo_bin_dir()];
+        dirs.extend(env::var_os("PATH").iter().flat_map(env::split_paths));
+        let path = env::join_paths(dirs).expect("PATH entries contain no separator");
+        Ctx { root, cargo, path }
+    }
+
+    /// A command for `program`, run in the root with the tool `PATH`, and without the
+    /// `CARGO_PKG_*`-style variables `cargo run` gave us (they describe xtask, not the child).
+    pub fn command(&self, program: impl AsRef<OsStr>) -> Command {
+        let mut cmd = Command::new(program);
+        cmd.current_dir(&self.root).env("PATH", &self.path);
+        for (key, _) in env::vars_os() {
+            let key = key.to_string_lossy();
+            let from_cargo_run = key.starts_with("CARGO_PKG_")
+                || key.starts_with("CARGO_MANIFEST_")
+                || matches!(
+                    key.as_ref(),
+                    "CARGO_CRATE_NAME" | "CARGO_BIN_NAME" | "CARGO_PRIMARY_PACKAGE"
+                );
+            if from_cargo_run {
+                cmd.env_remove(key.as_ref());
+            }
+        }
+        cmd
+    }
+
+    /// `cargo <args>` with the same cargo that runs us.
+    pub fn cargo<I, S>(&self, args: I) -> Command
+    where
+        I: IntoIterator<Item = S>,
+        S: AsRef<OsStr>,
+    {
+        let mut cmd = self.command(&self.cargo);
+        cmd.args(args);
+        cmd
+    }
+
+    /// Where Trunk writes the page (`dist/`, Trunk's default).
+    pub fn dist(&self) -> PathBuf {
+        self.root.join("dist")
+    }
+
+    /// `trunk build --release`, with the tool `PATH` so it finds the pinned wasm-opt.
+    pub fn trunk_build(&self) -> Command {
+        let mut cmd = self.command("trunk");
+        cmd.args(["build", "--release"]);
+        cmd
+    }
+}
+
+/// `$CARGO_HOME/bin`, or `~/.cargo/bin`, where `cargo install` puts binaries.
+pub fn cargo_bin_dir() -> PathBuf {
+    env::var_os("CARGO_HOME")
+        .map(PathBuf::from)
+        .or_else(|| env::var_os("HOME").map(|home| PathBuf::from(home).join(".cargo")))
+        .unwrap_or_else(|| PathBuf::from(".cargo"))
+        .join("bin")
+}
+
+/// The first executable called `name` on `path` (like `which`).
+pub fn which(name: &str, path: &OsStr) -> Option<PathBuf> {
+    use std::os::unix::fs::PermissionsExt;
+    env::split_paths(path)
+        .map(|dir| dir.join(name))
+        .find(|candidate| {
+            candidate
+                .metadata()
+                .is_ok_and(|m| m.is_file() && m.permissions().mode() & 0o111 != 0)
+        })
+}

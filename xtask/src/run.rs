@@ -1,0 +1,197 @@
+//! Running child processes: plainly, quietly for a version string, or streamed while the
+//! libtest `test result:` lines are counted.
+
+use std::{
+    io::{self, Read, Write},
+    process::{Command, ExitStatus, Stdio},
+    time::Duration,
+};
+
+/// What a streamed command did.
+#[derive(Debug, Default, Clone, Copy, PartialEq, Eq)]
+pub struct TestCounts {
+    /// Sum of `N passed` over all `test result:` lines seen.
+    pub passed: u64,
+    /// Sum of `N failed` over all `test result:` lines seen.
+    pub failed: u64,
+    /// How many `test result:` lines were seen (0 means no test binary reported).
+    pub results: u64,
+}
+
+/// A one-line rendering of `cmd` for banners and error messages.
+pub fn display(cmd: &Command) -> String {
+    let mut parts = vec![cmd.get_program().to_string_lossy().into_owned()];
+    if parts[0].ends_with("/cargo") {
+        parts[0] = "cargo".into();
+    }
+    parts.extend(cmd.get_args().map(|a| a.to_string_lossy().into_owned()));
+    parts.join(" ")
+}
+
+/// Runs `cmd` with inherited stdio; `Err` says why it could not be started.
+pub fn status(cmd: &mut Command) -> Result<ExitStatus, String> {
+    cmd.status()
+        .map_err(|e| format!("could not start `{}`: {e}", display(cmd)))
+}
+
+/// Runs `cmd` with inherited stdio and reports success.
+pub fn ok(cmd: &mut Command) -> bool {
+    match status(cmd) {
+        Ok(st) => st.success(),
+        Err(msg) => {
+            eprintln!("{msg}");
+            false
+        }
+    }
+}
+
+/// The trimmed first line of `cmd`'s stdout if it ran successfully (for `--version`).
+pub fn first_line(cmd: &mut Command) -> Option<String> {
+    let out = cmd
+        .stdin(Stdio::null())
+        .stderr(Stdio::null())
+        .output()
+        .ok()?;
+    if !out.status.success() {
+        return None;
+    }
+    let text = String::from_utf8_lossy(&out.stdout);
+    text.lines()
+        .map(str::trim)
+        .find(|l| !l.is_empty())
+        .map(str::to_owned)
+}
+
+/// Runs `cmd`, copying its stdout to ours as it arrives while summing the libtest
+/// `test result:` lines in it; stderr (cargo's progress, panics) is inherited untouched.
+pub fn streamed(cmd: &mut Command) -> Result<(ExitStatus, TestCounts), String> {
+    let mut child = cmd
+        .stdout(Stdio::piped())
+        .spawn()
+        .map_err(|e| format!("could not start `{}`: {e}", display(cmd)))?;
+    let mut pipe = child.stdout.take().expect("stdout was piped");
+    let mut counts = TestCounts::default();
+    let mut line = Vec::new();
+    let mut buf = [0u8; 8192];
+    let stdout = io::stdout();
+    loop {
+        let n = match pipe.read(&mut buf) {
+            Ok(0) => break,
+            Ok(n) => n,
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+            Err(_) => break,
+        };
+        {
+            // Forward immediately, even half a line: `test foo ... ` comes before its `ok`.
+            let mut out = stdout.lock();
+            let _ = out.write_all(&buf[..n]);
+            let _ = out.flush();
+        }
+        for &byte in &buf[..n] {
+            if byte == b'\n' {
+                counts.add_line(&String::from_utf8_lossy(&line));
+                line.clear();
+            } else {
+                line.push(byte);
+            }
+        }
+    }
+    counts.add_line(&String::from_utf8_lossy(&line));
+    let status = child
+        .wait()
+        .map_err(|e| format!("waiting for `{}`: {e}", display(cmd)))?;
+    Ok((status, counts))
+}
+
+impl TestCounts {
+    /// Adds one output line if it is a libtest summary, e.g.
+    /// `test result: FAILED. 3 passed; 1 failed; 0 ignored; 0 measured; 0 filtered out; ...`.
+    pub fn add_line(&mut self, raw: &str) {
+        let line = strip_ansi(raw);
+        let Some(at) = line.find("test result:") else {
+            return;
+        };
+        let rest = &line[at..];
+        let (Some(passed), Some(failed)) =
+            (count_before(rest, " passed"), count_before(rest, " failed"))
+        else {
+            return;
+        };
+        self.passed += passed;
+        self.failed += failed;
+        self.results += 1;
+    }
+}
+
+/// The number right before the first `word` in `text` (`"3 passed"` → 3).
+fn count_before(text: &str, word: &str) -> Option<u64> {
+    let head = &text[..text.find(word)?];
+    let digits_at = head.trim_end_matches(|c: char| c.is_ascii_digit()).len();
+    head[digits_at..].parse().ok()
+}
+
+/// `text` without ANSI colour escapes (`ESC [ ... letter`).
+fn strip_ansi(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut chars = text.chars();
+    while let Some(c) = chars.next() {
+        if c == '\u{1b}' {
+            for c in chars.by_ref() {
+                if c.is_ascii_alphabetic() {
+                    break;
+                }
+            }
+        } else if c != '\r' {
+            out.push(c);
+        }
+    }
+    out
+}
+
+/// `4.2s`, or `3m 07s` past a minute.
+pub fn fmt_duration(d: Duration) -> String {
+    let secs = d.as_secs_f64();
+    if secs < 60.0 {
+        format!("{secs:.1}s")
+    } else {
+        let whole = d.as_secs();
+        format!("{}m {:02}s", whole / 60, whole % 60)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn sums_libtest_summaries() {
+        let mut c = TestCounts::default();
+        c.add_line("test result: ok. 12 passed; 0 failed; 1 ignored; 0 measured; 0 filtered out; finished in 0.01s");
+        c.add_line(
+            "\u{1b}[31mtest result: FAILED\u{1b}[0m. 3 passed; 2 failed; 0 ignored; 0 measured",
+        );
+        c.add_line("running 4 tests");
+        c.add_line("test parses_passed_words ... ok");
+        assert_eq!(
+            c,
+            TestCounts {
+                passed: 15,
+                failed: 2,
+                results: 2
+            }
+        );
+    }
+
+    #[test]
+    fn ignores_lines_without_counts() {
+        let mut c = TestCounts::default();
+        c.add_line("test result: something odd");
+        assert_eq!(c, TestCounts::default());
+    }
+
+    #[test]
+    fn formats_durations() {
+        assert_eq!(fmt_duration(Duration::from_millis(4_240)), "4.2s");
+        assert_eq!(fmt_duration(Duration::from_secs(187)), "3m 07s");
+    }
+}

@@ -1,0 +1,343 @@
+//! `cargo xtask setup`: finds the pinned tools and installs what is missing, saying so.
+//!
+//! Idempotent: a second run only prints `present` lines and a quiet `cargo fetch`. Tools come
+//! only from crates.io, npm and apt, because Trunk's own download of wasm-bindgen/wasm-opt
+//! from GitHub is not reachable everywhere (Trunk.toml sets `offline = true`).
+
+use std::{
+    fs,
+    path::PathBuf,
+    process::{Command, ExitCode},
+};
+
+use crate::{run, which, Ctx};
+
+/// The Trunk release the page is built with.
+pub const TRUNK_VERSION: &str = "0.21.14";
+/// The wasm-bindgen CLI must equal the `wasm-bindgen` crate in Cargo.lock; this is used only
+/// when Cargo.lock can't be read.
+const WASM_BINDGEN_FALLBACK: &str = "0.2.130";
+/// binaryen release pinned in package.json. Debian's binaryen 108 miscompiles the page.
+const WASM_OPT_VERSION: &str = "132";
+/// The browser target.
+const WASM_TARGET: &str = "wasm32-unknown-unknown";
+
+/// What `setup` found usable after it ran.
+#[derive(Debug, Default)]
+pub struct Tools {
+    /// `rustup target add wasm32-unknown-unknown` done.
+    pub wasm_target: bool,
+    /// `wasm-bindgen --version` matches Cargo.lock.
+    pub wasm_bindgen: bool,
+    /// `trunk --version` is [`TRUNK_VERSION`].
+    pub trunk: bool,
+    /// `node_modules/.bin/wasm-opt` is binaryen 132.
+    pub wasm_opt: bool,
+    /// The Chromium binary, if any.
+    pub chromium: Option<PathBuf>,
+    /// The chromedriver binary, if any (`$CHROMEDRIVER` wins over `PATH`).
+    pub chromedriver: Option<PathBuf>,
+    /// `cargo fetch` succeeded, so offline Trunk builds can resolve every crate.
+    pub fetched: bool,
+}
+
+impl Tools {
+    /// Everything `trunk build --release` needs.
+    pub fn page_ready(&self) -> bool {
+        self.wasm_target && self.wasm_bindgen && self.trunk && self.wasm_opt && self.fetched
+    }
+
+    /// Everything the wasm-bindgen-test runner needs besides the page tools.
+    pub fn browser_tests_ready(&self) -> bool {
+        self.wasm_target
+            && self.wasm_bindgen
+            && self.fetched
+            && self.chromium.is_some()
+            && self.chromedriver.is_some()
+    }
+
+    /// Nothing is missing.
+    pub fn all_ready(&self) -> bool {
+        self.page_ready() && self.browser_tests_ready()
+    }
+}
+
+/// Entry point of `cargo xtask setup`: non-zero when something is still missing.
+pub fn main(ctx: &Ctx) -> ExitCode {
+    let tools = ensure(ctx);
+    if tools.all_ready() {
+        println!("[setup] all tools present");
+        ExitCode::SUCCESS
+    } else {
+        println!("[setup] some tools are missing (see the lines above)");
+        ExitCode::FAILURE
+    }
+}
+
+/// Checks every tool, installs what is missing and reports what is usable now.
+pub fn ensure(ctx: &Ctx) -> Tools {
+    let mut tools = Tools {
+        wasm_target: ensure_wasm_target(ctx),
+        wasm_bindgen: ensure_wasm_bindgen(ctx),
+        trunk: ensure_trunk(ctx),
+        ..Tools::default()
+    };
+    ensure_system_packages(ctx, &mut tools);
+    tools.wasm_opt = ensure_wasm_opt(ctx);
+    println!("[setup] cargo fetch: running");
+    tools.fetched = run::ok(&mut ctx.cargo(["fetch"]));
+    println!(
+        "[setup] cargo fetch: {}",
+        if tools.fetched { "done" } else { "FAILED" }
+    );
+    tools
+}
+
+/// The wasm32 standard library, through rustup.
+fn ensure_wasm_target(ctx: &Ctx) -> bool {
+    let installed = || {
+        run::first_line(ctx.command("rustc").args(["--print", "sysroot"])).is_some_and(|sysroot| {
+            PathBuf::from(sysroot)
+                .join("lib/rustlib")
+                .join(WASM_TARGET)
+                .is_dir()
+        })
+    };
+    if installed() {
+        println!("[setup] wasm32 target: present");
+        return true;
+    }
+    if which("rustup", &ctx.path).is_none() {
+        println!("[setup] wasm32 target: missing, and rustup is not installed; install the {WASM_TARGET} std for your toolchain");
+        return false;
+    }
+    println!("[setup] wasm32 target: installing… (rustup target add {WASM_TARGET})");
+    let done = run::ok(ctx.command("rustup").args(["target", "add", WASM_TARGET])) && installed();
+    println!(
+        "[setup] wasm32 target: {}",
+        if done { "installed" } else { "FAILED" }
+    );
+    done
+}
+
+/// wasm-bindgen-cli at exactly the version of the `wasm-bindgen` crate in Cargo.lock: any other
+/// version refuses to process the wasm (schema mismatch).
+fn ensure_wasm_bindgen(ctx: &Ctx) -> bool {
+    let version =
+        locked_version(ctx, "wasm-bindgen").unwrap_or_else(|| WASM_BINDGEN_FALLBACK.to_owned());
+    let wanted = format!("wasm-bindgen {version}");
+    let found = || run::first_line(ctx.command("wasm-bindgen").arg("--version"));
+    let label = format!("wasm-bindgen-cli {version}");
+    match found() {
+        Some(line) if line == wanted => {
+            println!("[setup] {label}: present");
+            return true;
+        }
+        Some(line) => println!("[setup] {label}: found `{line}`, installing… (~6 min)"),
+        None => println!("[setup] {label}: installing… (~6 min)"),
+    }
+    // No `--locked`: the CLI's own lock file of that release does not build on current Rust.
+    let ok = run::ok(&mut ctx.cargo(["install", "wasm-bindgen-cli", "--version", &version]))
+        && found().as_deref() == Some(wanted.as_str());
+    println!(
+        "[setup] {label}: {}",
+        if ok { "installed" } else { "FAILED" }
+    );
+    ok
+}
+
+/// Trunk at [`TRUNK_VERSION`].
+fn ensure_trunk(ctx: &Ctx) -> bool {
+    let wanted = format!("trunk {TRUNK_VERSION}");
+    let found = || run::first_line(ctx.command("trunk").arg("--version"));
+    let label = format!("trunk {TRUNK_VERSION}");
+    match found() {
+        Some(line) if line == wanted => {
+            println!("[setup] {label}: present");
+            return true;
+        }
+        Some(line) => println!("[setup] {label}: found `{line}`, installing… (~12 min)"),
+        None => println!("[setup] {label}: installing… (~12 min)"),
+    }
+    let ok = run::ok(&mut ctx.cargo(["install", "trunk", "--version", TRUNK_VERSION, "--locked"]))
+        && found().as_deref() == Some(wanted.as_str());
+    println!(
+        "[setup] {label}: {}",
+        if ok { "installed" } else { "FAILED" }
+    );
+    ok
+}
+
+/// Chromium, chromedriver and npm come from apt: installed directly as root, otherwise the
+/// exact commands are printed and the tools stay missing.
+fn ensure_system_packages(ctx: &Ctx, tools: &mut Tools) {
+    let mut packages = Vec::new();
+    tools.chromium = find_chromium(ctx);
+    report_binary("chromium", tools.chromium.as_ref(), || {
+        packages.push("chromium")
+    });
+    tools.chromedriver = find_chromedriver(ctx);
+    report_binary("chromedriver", tools.chromedriver.as_ref(), || {
+        packages.push("chromium-driver")
+    });
+    let npm = which("npm", &ctx.path);
+    report_binary("npm", npm.as_ref(), || packages.extend(["nodejs", "npm"]));
+    if packages.is_empty() {
+        return;
+    }
+    let install = format!("apt-get install -y {}", packages.join(" "));
+    if !is_root(ctx) {
+        println!("[setup] missing system packages; install them with:");
+        println!("    sudo apt-get update && sudo {install}");
+        return;
+    }
+    println!("[setup] {install}: installing…");
+    let ok = run::ok(ctx.command("apt-get").arg("update"))
+        && run::ok(
+            ctx.command("apt-get")
+                .args(["install", "-y"])
+                .args(&packages)
+                .env("DEBIAN_FRONTEND", "noninteractive"),
+        );
+    println!(
+        "[setup] {install}: {}",
+        if ok { "installed" } else { "FAILED" }
+    );
+    tools.chromium = find_chromium(ctx);
+    tools.chromedriver = find_chromedriver(ctx);
+}
+
+/// Prints `present (version)` for a found binary, or `missing` and calls `on_missing`.
+fn report_binary(name: &str, path: Option<&PathBuf>, on_missing: impl FnOnce()) {
+    match path {
+        Some(path) => {
+            let version = run::first_line(Command::new(path).arg("--version")).unwrap_or_default();
+            println!("[setup] {name}: present ({} {version})", path.display());
+        }
+        None => {
+            println!("[setup] {name}: missing");
+            on_missing();
+        }
+    }
+}
+
+/// binaryen's wasm-opt from npm, project-local (`npm ci` from package-lock.json).
+fn ensure_wasm_opt(ctx: &Ctx) -> bool {
+    let wasm_opt = ctx.root.join("node_modules/.bin/wasm-opt");
+    let label = format!("wasm-opt {WASM_OPT_VERSION} (node_modules)");
+    let right_version = || {
+        run::first_line(ctx.command(&wasm_opt).arg("--version"))
+            .is_some_and(|line| line.contains(&format!("version {WASM_OPT_VERSION} ")))
+    };
+    if right_version() {
+        println!("[setup] {label}: present");
+        return true;
+    }
+    if which("npm", &ctx.path).is_none() {
+        println!("[setup] {label}: missing, and npm is not installed");
+        return false;
+    }
+    println!("[setup] {label}: installing… (npm ci)");
+    let ok = run::ok(ctx.command("npm").args(["ci", "--no-audit", "--no-fund"])) && right_version();
+    println!(
+        "[setup] {label}: {}",
+        if ok { "installed" } else { "FAILED" }
+    );
+    ok
+}
+
+/// `chromium` on `PATH`.
+pub fn find_chromium(ctx: &Ctx) -> Option<PathBuf> {
+    which("chromium", &ctx.path)
+}
+
+/// `$CHROMEDRIVER` if it names a file, else `chromedriver` on `PATH`.
+pub fn find_chromedriver(ctx: &Ctx) -> Option<PathBuf> {
+    match std::env::var_os("CHROMEDRIVER").map(PathBuf::from) {
+        Some(path) if path.is_file() => Some(path),
+        _ => which("chromedriver", &ctx.path),
+    }
+}
+
+/// `id -u` is 0.
+fn is_root(ctx: &Ctx) -> bool {
+    run::first_line(ctx.command("id").arg("-u")).as_deref() == Some("0")
+}
+
+/// The version of `package` in Cargo.lock (the first one, if several).
+fn locked_version(ctx: &Ctx, package: &str) -> Option<String> {
+    let lock = fs::read_to_string(ctx.root.join("Cargo.lock")).ok()?;
+    let name_line = format!("name = \"{package}\"");
+    let mut lines = lock.lines();
+    lines.by_ref().find(|line| line.trim() == name_line)?;
+    let version = lines
+        .next()?
+        .trim()
+        .strip_prefix("version = \"")?
+        .strip_suffix('"')?;
+    Some(version.to_owned())
+}
+
+/// Under `CI=true`: the machine and tool versions, so a red CI log says what it ran with.
+pub fn print_environment(ctx: &Ctx) {
+    println!("==> environment");
+    let os = fs::read_to_string("/etc/os-release")
+        .ok()
+        .and_then(|text| {
+            text.lines().find_map(|l| {
+                l.strip_prefix("PRETTY_NAME=")
+                    .map(|v| v.trim_matches('"').to_owned())
+            })
+        })
+        .unwrap_or_else(|| std::env::consts::OS.to_owned());
+    let cpus = std::thread::available_parallelism().map_or(0, usize::from);
+    println!("  os: {os}, {cpus} cpus");
+    println!("  root: {}", ctx.root.display());
+    let chromedriver = find_chromedriver(ctx).unwrap_or_else(|| "chromedriver".into());
+    let wasm_opt = ctx.root.join("node_modules/.bin/wasm-opt");
+    let probes: [(&str, Command); 10] = [
+        ("rustc", with_args(ctx.command("rustc"), &["--version"])),
+        ("cargo", with_args(ctx.cargo(["--version"]), &[])),
+        (
+            "rustup",
+            with_args(ctx.command("rustup"), &["show", "active-toolchain"]),
+        ),
+        (
+            "wasm-bindgen",
+            with_args(ctx.command("wasm-bindgen"), &["--version"]),
+        ),
+        ("trunk", with_args(ctx.command("trunk"), &["--version"])),
+        ("node", with_args(ctx.command("node"), &["--version"])),
+        ("npm", with_args(ctx.command("npm"), &["--version"])),
+        ("wasm-opt", with_args(ctx.command(wasm_opt), &["--version"])),
+        (
+            "chromium",
+            with_args(ctx.command("chromium"), &["--version"]),
+        ),
+        (
+            "chromedriver",
+            with_args(ctx.command(chromedriver), &["--version"]),
+        ),
+    ];
+    for (name, mut cmd) in probes {
+        let version = run::first_line(&mut cmd).unwrap_or_else(|| "(not found)".into());
+        println!("  {name}: {version}");
+    }
+}
+
+/// `cmd` with `args` appended (keeps the probe table above on one line each).
+fn with_args(mut cmd: Command, args: &[&str]) -> Command {
+    cmd.args(args);
+    cmd
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn reads_locked_versions() {
+        let ctx = crate::Ctx::new();
+        let version =
+            super::locked_version(&ctx, "wasm-bindgen").expect("wasm-bindgen is in Cargo.lock");
+        assert!(version.starts_with("0.2."), "{version}");
+    }
+}
