@@ -44,10 +44,13 @@ extern "C" {
     fn define_element(
         tag: &str,
         attrs: js_sys::Array,
-        mount: &Closure<dyn Fn(web_sys::HtmlElement, web_sys::HtmlElement) -> u32>,
+        mount: &MountFn,
         unmount: &Closure<dyn Fn(u32)>,
     );
 }
+
+/// `(host element, mount point in its shadow root) -> handle id`.
+type MountFn = Closure<dyn Fn(web_sys::HtmlElement, web_sys::HtmlElement) -> u32>;
 
 /// Attributes the element watches; a change remounts the chat with the new props.
 pub const OBSERVED_ATTRIBUTES: &[&str] = &[
@@ -61,18 +64,27 @@ pub const OBSERVED_ATTRIBUTES: &[&str] = &[
     "streaming",
 ];
 
+/// Live chats by handle id; dropping a handle unmounts its chat.
+#[derive(Default)]
+struct Mounted {
+    last_id: u32,
+    handles: HashMap<u32, Box<dyn std::any::Any>>,
+}
+
 thread_local! {
-    // Each handle unmounts its chat when dropped.
-    static MOUNTED: RefCell<(u32, HashMap<u32, Box<dyn std::any::Any>>)> = RefCell::new((0, HashMap::new()));
+    static MOUNTED: RefCell<Mounted> = RefCell::new(Mounted::default());
 }
 
 /// Registers `<agent-chat>` (idempotent). Call once after the wasm module is initialised.
 #[wasm_bindgen]
 pub fn define_agent_chat() {
-    let attrs: js_sys::Array = OBSERVED_ATTRIBUTES.iter().map(|a| JsValue::from_str(a)).collect();
-    let mount = Closure::<dyn Fn(web_sys::HtmlElement, web_sys::HtmlElement) -> u32>::new(mount_into);
+    let attrs: js_sys::Array = OBSERVED_ATTRIBUTES
+        .iter()
+        .map(|a| JsValue::from_str(a))
+        .collect();
+    let mount = MountFn::new(mount_into);
     let unmount = Closure::<dyn Fn(u32)>::new(|id: u32| {
-        MOUNTED.with(|m| m.borrow_mut().1.remove(&id));
+        MOUNTED.with(|m| m.borrow_mut().handles.remove(&id));
     });
     define_element(TAG, attrs, &mount, &unmount);
     // The registration lives as long as the page: the one place closures are leaked on purpose.
@@ -93,14 +105,18 @@ fn flag(el: &web_sys::HtmlElement, name: &str, default: bool) -> bool {
 
 fn mount_into(host: web_sys::HtmlElement, target: web_sys::HtmlElement) -> u32 {
     let base_url = attr(&host, "base-url").unwrap_or_else(|| {
-        let origin = web_sys::window().and_then(|w| w.location().origin().ok()).unwrap_or_default();
+        let origin = web_sys::window()
+            .and_then(|w| w.location().origin().ok())
+            .unwrap_or_default();
         format!("{origin}{}", crate::page::DEFAULT_BASE_PATH)
     });
     let agent_id = attr(&host, "agent-id");
     let conversation_id = attr(&host, "conversation-id");
-    let theme = attr(&host, "theme").map(|t| Theme::parse(&t)).unwrap_or_default();
-    let lang = attr(&host, "lang")
-        .or_else(|| web_sys::window().and_then(|w| w.navigator().language()));
+    let theme = attr(&host, "theme")
+        .map(|t| Theme::parse(&t))
+        .unwrap_or_default();
+    let lang =
+        attr(&host, "lang").or_else(|| web_sys::window().and_then(|w| w.navigator().language()));
     let authorization = attr(&host, "authorization");
     let show_history = flag(&host, "show-history", true);
     let streaming = flag(&host, "streaming", true);
@@ -129,9 +145,9 @@ fn mount_into(host: web_sys::HtmlElement, target: web_sys::HtmlElement) -> u32 {
     });
     MOUNTED.with(|m| {
         let mut m = m.borrow_mut();
-        m.0 += 1;
-        let id = m.0;
-        m.1.insert(id, Box::new(handle));
+        m.last_id += 1;
+        let id = m.last_id;
+        m.handles.insert(id, Box::new(handle));
         id
     })
 }
@@ -147,7 +163,9 @@ impl EventSink {
         init.set_bubbles(true);
         init.set_composed(true);
         init.set_detail(&detail);
-        if let Ok(ev) = web_sys::CustomEvent::new_with_event_init_dict(&format!("agent-chat:{name}"), &init) {
+        if let Ok(ev) =
+            web_sys::CustomEvent::new_with_event_init_dict(&format!("agent-chat:{name}"), &init)
+        {
             let _ = self.0.dispatch_event(&ev);
         }
     }

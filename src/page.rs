@@ -89,7 +89,9 @@ fn decode(s: &str) -> String {
 
 /// Mounts the page into `<body>`. Called by the page binary (`src/main.rs`).
 pub fn mount() {
-    let Some(window) = web_sys::window() else { return };
+    let Some(window) = web_sys::window() else {
+        return;
+    };
     let location = window.location();
     let origin = location.origin().unwrap_or_default();
     let query = location.search().unwrap_or_default();
@@ -114,9 +116,15 @@ pub fn mount() {
 
 /// Keeps `conversationId` in the address bar without reloading.
 fn remember_conversation(id: Option<&str>) {
-    let Some(window) = web_sys::window() else { return };
-    let Ok(href) = window.location().href() else { return };
-    let Ok(url) = web_sys::Url::new(&href) else { return };
+    let Some(window) = web_sys::window() else {
+        return;
+    };
+    let Ok(href) = window.location().href() else {
+        return;
+    };
+    let Ok(url) = web_sys::Url::new(&href) else {
+        return;
+    };
     let params = url.search_params();
     match id {
         Some(id) => params.set("conversationId", id),

@@ -98,7 +98,11 @@ pub struct ChatStore {
 impl ChatStore {
     /// Creates a store and provides it as context. Call [`ChatStore::dispatch`] with
     /// [`Command::Start`] once mounted.
-    pub fn new(config: SessionConfig, transport: TransportConfig, callbacks: ChatCallbacks) -> Self {
+    pub fn new(
+        config: SessionConfig,
+        transport: TransportConfig,
+        callbacks: ChatCallbacks,
+    ) -> Self {
         let driver = Driver {
             session: Session::new(config),
             transport,
@@ -112,7 +116,10 @@ impl ChatStore {
             driver: StoredValue::new_local(driver),
             messages: RwSignal::new(Vec::new()),
             streaming: RwSignal::new(None),
-            status: RwSignal::new(StatusSlice { can_send: true, ..Default::default() }),
+            status: RwSignal::new(StatusSlice {
+                can_send: true,
+                ..Default::default()
+            }),
             history: RwSignal::new(HistorySlice::default()),
             draft: RwSignal::new(String::new()),
         };
@@ -155,7 +162,9 @@ impl ChatStore {
                 Output::Send(req) => self.spawn_request(req, false),
                 Output::OpenStream(req) => self.spawn_request(req, true),
                 Output::Abort(id) => {
-                    if let Some(Some(c)) = self.driver.try_update_value(|d| d.controllers.remove(&id)) {
+                    if let Some(Some(c)) =
+                        self.driver.try_update_value(|d| d.controllers.remove(&id))
+                    {
                         c.abort();
                     }
                 }
@@ -172,7 +181,10 @@ impl ChatStore {
         let Ok(controller) = web_sys::AbortController::new() else {
             let id = req.id;
             let err = crate::core::TransportError::Network("AbortController unavailable".into());
-            return self.handle(Input::Response { id, result: Err(err) });
+            return self.handle(Input::Response {
+                id,
+                result: Err(err),
+            });
         };
         let Some(transport) = self.driver.try_update_value(|d| {
             d.controllers.insert(req.id, controller.clone());
@@ -239,12 +251,18 @@ impl ChatStore {
             return;
         };
         if revs.messages != published.messages {
-            if let Some(m) = self.driver.try_with_value(|d| d.session.messages().to_vec()) {
+            if let Some(m) = self
+                .driver
+                .try_with_value(|d| d.session.messages().to_vec())
+            {
                 self.messages.set(m);
             }
         }
         if revs.streaming != published.streaming {
-            if let Some(s) = self.driver.try_with_value(|d| d.session.streaming().cloned()) {
+            if let Some(s) = self
+                .driver
+                .try_with_value(|d| d.session.streaming().cloned())
+            {
                 self.streaming.set(s);
             }
         }
@@ -265,7 +283,9 @@ impl ChatStore {
     }
 
     fn emit(&self, event: SessionEvent) {
-        let Some(cb) = self.driver.try_with_value(|d| d.callbacks.clone()) else { return };
+        let Some(cb) = self.driver.try_with_value(|d| d.callbacks.clone()) else {
+            return;
+        };
         match event {
             SessionEvent::MessageSent(m) => run(&cb.on_message_sent, m),
             SessionEvent::MessageReceived(m) => run(&cb.on_message_received, m),
@@ -286,9 +306,9 @@ impl ChatStore {
     }
 
     fn shutdown(&self) {
-        let parts = self.driver.try_update_value(|d| {
-            (std::mem::take(&mut d.controllers), d.timer.take())
-        });
+        let parts = self
+            .driver
+            .try_update_value(|d| (std::mem::take(&mut d.controllers), d.timer.take()));
         if let Some((controllers, timer)) = parts {
             for c in controllers.values() {
                 c.abort();

@@ -34,7 +34,9 @@ fn section() -> web_sys::HtmlElement {
 }
 
 fn query(root: &web_sys::HtmlElement, sel: &str) -> Option<web_sys::HtmlElement> {
-    root.query_selector(sel).unwrap().map(|e| e.unchecked_into())
+    root.query_selector(sel)
+        .unwrap()
+        .map(|e| e.unchecked_into())
 }
 
 /// Polls (ticks + short sleeps) until `sel` matches, up to ~3 s.
@@ -68,9 +70,15 @@ async fn f63_empty_chat_shows_the_empty_state_and_an_accessible_composer() {
     let title = wait_for(&root, ".chat-empty__title").await;
     assert_eq!(title.text_content().unwrap(), "Start a conversation");
     let textarea = wait_for(&root, "textarea.chat-input__textarea").await;
-    assert_eq!(textarea.get_attribute("aria-label").as_deref(), Some("Message"));
+    assert_eq!(
+        textarea.get_attribute("aria-label").as_deref(),
+        Some("Message")
+    );
     let send = wait_for(&root, "button.chat-input__send").await;
-    assert!(send.has_attribute("disabled"), "send disabled while the draft is empty");
+    assert!(
+        send.has_attribute("disabled"),
+        "send disabled while the draft is empty"
+    );
     let log = wait_for(&root, "[role=log]").await;
     assert_eq!(log.get_attribute("aria-live").as_deref(), Some("polite"));
     let chat = wait_for(&root, ".chat-root").await;
@@ -81,13 +89,20 @@ async fn f63_empty_chat_shows_the_empty_state_and_an_accessible_composer() {
 #[wasm_bindgen_test]
 async fn c29_unreachable_server_shows_a_clear_error_and_gives_the_draft_back() {
     let root = section();
-    let _handle = mount_to(root.clone(), || view! { <Chat base_url=DEAD agent_id="echo"/> });
-    let textarea: web_sys::HtmlTextAreaElement =
-        wait_for(&root, "textarea.chat-input__textarea").await.unchecked_into();
+    let _handle = mount_to(
+        root.clone(),
+        || view! { <Chat base_url=DEAD agent_id="echo"/> },
+    );
+    let textarea: web_sys::HtmlTextAreaElement = wait_for(&root, "textarea.chat-input__textarea")
+        .await
+        .unchecked_into();
     type_and_enter(&textarea, "keep me");
     let alert = wait_for(&root, ".chat-error[role=alert]").await;
     let text = alert.text_content().unwrap();
-    assert!(text.contains("Could not reach the agent server"), "got {text}");
+    assert!(
+        text.contains("Could not reach the agent server"),
+        "got {text}"
+    );
     // The refused optimistic message is gone and the text is back in the composer.
     assert!(query(&root, "article.chat-message[data-role=user]").is_none());
     assert_eq!(textarea.value(), "keep me");
@@ -128,15 +143,29 @@ async fn io_stream_reads_a_real_fetch_body_into_session_inputs() {
         "data: {\"type\":\"stream.text\",\"timestamp\":2,\"text\":\"It is 24 °C\"}\n\n",
         "data: {\"type\":\"stream.done\",\"timestamp\":3,\"conversationId\":\"conv_a\",\"messageId\":\"msg_a\",\"content\":\"It is 24 °C\"}\n\n",
     );
-    let url = format!("data:text/event-stream;charset=utf-8,{}", js_sys::encode_uri_component(body));
+    let url = format!(
+        "data:text/event-stream;charset=utf-8,{}",
+        js_sys::encode_uri_component(body)
+    );
     let config = TransportConfig::new(&url);
-    let req = HttpRequest { id: RequestId(7), method: Method::Get, path: String::new(), body: None };
+    let req = HttpRequest {
+        id: RequestId(7),
+        method: Method::Get,
+        path: String::new(),
+        body: None,
+    };
     let inputs = std::rc::Rc::new(std::cell::RefCell::new(Vec::new()));
     let sink = inputs.clone();
     let controller = web_sys::AbortController::new().unwrap();
     run_stream(&config, req, controller, move |i| sink.borrow_mut().push(i)).await;
     let inputs = inputs.borrow();
-    assert!(matches!(inputs.last(), Some(Input::StreamClosed { id: RequestId(7), error: None })));
+    assert!(matches!(
+        inputs.last(),
+        Some(Input::StreamClosed {
+            id: RequestId(7),
+            error: None
+        })
+    ));
     let bytes: Vec<u8> = inputs
         .iter()
         .filter_map(|i| match i {

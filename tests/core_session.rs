@@ -59,7 +59,10 @@ impl Harness {
         let req = self.requests.remove(pos);
         self.feed(Input::Response {
             id: req.id,
-            result: Ok(HttpResponse { status, body: body.into() }),
+            result: Ok(HttpResponse {
+                status,
+                body: body.into(),
+            }),
         });
         req
     }
@@ -74,7 +77,10 @@ impl Harness {
 
     fn chunk(&mut self, stream: usize, text: &str) {
         let id = self.streams[stream].id;
-        self.feed(Input::StreamChunk { id, bytes: text.as_bytes().to_vec() });
+        self.feed(Input::StreamChunk {
+            id,
+            bytes: text.as_bytes().to_vec(),
+        });
     }
 
     fn close(&mut self, stream: usize, error: Option<TransportError>) {
@@ -104,16 +110,26 @@ fn f42_start_lists_agents_picks_the_first_and_loads_its_history() {
     assert_eq!(h.requests.len(), 1);
     h.answer(Method::Get, "/agents", 200, AGENTS);
     assert_eq!(h.s.agent_id(), Some("echo"));
-    assert!(h.events.contains(&SessionEvent::AgentChanged("echo".into())));
+    assert!(h
+        .events
+        .contains(&SessionEvent::AgentChanged("echo".into())));
     let hist = h.answer(Method::Get, "/conversations?", 200, EMPTY_LIST);
     assert_eq!(hist.path, "/conversations?limit=20&agentId=echo");
 }
 
 #[test]
 fn f42_a_failing_agents_endpoint_is_swallowed() {
-    let mut h = Harness::new(SessionConfig { agent_id: Some("ops".into()), ..Default::default() });
+    let mut h = Harness::new(SessionConfig {
+        agent_id: Some("ops".into()),
+        ..Default::default()
+    });
     h.cmd(Command::Start);
-    h.answer(Method::Get, "/agents", 404, r#"{"error":{"code":"NOT_FOUND","message":"x"}}"#);
+    h.answer(
+        Method::Get,
+        "/agents",
+        404,
+        r#"{"error":{"code":"NOT_FOUND","message":"x"}}"#,
+    );
     assert!(h.s.error().is_none());
     assert_eq!(h.s.agent_id(), Some("ops"));
     assert!(h.s.agents_loaded());
@@ -127,21 +143,33 @@ fn f12_first_send_creates_the_conversation_then_streams_the_reply() {
     assert_eq!(h.s.messages().len(), 1);
     assert_eq!(h.s.messages()[0].role, Role::User);
     assert_eq!(h.s.messages()[0].content.display_text(), "hello there");
-    assert!(matches!(h.events.iter().find(|e| matches!(e, SessionEvent::MessageSent(_))), Some(_)));
+    assert!(h.events.iter().any(|e| matches!(e, SessionEvent::MessageSent(_))));
     assert_eq!(h.s.run(), Run::Streaming);
     let create = h.answer(Method::Post, "/conversations", 201, CONV);
     assert_eq!(create.body.as_deref(), Some(r#"{"agentId":"echo"}"#));
-    assert!(h.events.contains(&SessionEvent::ConversationChanged(Some("conv_1".into()))));
+    assert!(h
+        .events
+        .contains(&SessionEvent::ConversationChanged(Some("conv_1".into()))));
     assert_eq!(h.streams.len(), 1);
     assert_eq!(h.streams[0].path, "/conversations/conv_1/messages");
-    let body: serde_json::Value = serde_json::from_str(h.streams[0].body.as_deref().unwrap()).unwrap();
-    assert_eq!(body, serde_json::json!({"message": "hello there", "stream": true}));
+    let body: serde_json::Value =
+        serde_json::from_str(h.streams[0].body.as_deref().unwrap()).unwrap();
+    assert_eq!(
+        body,
+        serde_json::json!({"message": "hello there", "stream": true})
+    );
 
     h.chunk(0, &frame(r#"{"type":"stream.start","timestamp":1,"conversationId":"conv_1","messageId":"msg_u"}"#));
-    h.chunk(0, &frame(r#"{"type":"stream.text","timestamp":2,"text":"You said: "}"#));
+    h.chunk(
+        0,
+        &frame(r#"{"type":"stream.text","timestamp":2,"text":"You said: "}"#),
+    );
     h.chunk(0, "data: {\"type\":\"stream.text\",\"timestamp\":3,\"te");
     h.chunk(0, "xt\":\"hello there\"}\n\n");
-    assert_eq!(h.s.streaming().map(|t| t.text.as_str()), Some("You said: hello there"));
+    assert_eq!(
+        h.s.streaming().map(|t| t.text.as_str()),
+        Some("You said: hello there")
+    );
     h.chunk(0, &frame(r#"{"type":"stream.done","timestamp":4,"conversationId":"conv_1","messageId":"msg_a","content":"You said: hello there","title":"hello there"}"#));
     h.close(0, None);
 
@@ -150,10 +178,19 @@ fn f12_first_send_creates_the_conversation_then_streams_the_reply() {
     let last = h.s.messages().last().unwrap();
     assert_eq!(last.id, "msg_a");
     assert_eq!(last.content.display_text(), "You said: hello there");
-    assert_eq!(h.s.conversation().and_then(|c| c.title.as_deref()), Some("hello there"));
-    assert!(h.events.iter().any(|e| matches!(e, SessionEvent::MessageReceived(m) if m.id == "msg_a")));
+    assert_eq!(
+        h.s.conversation().and_then(|c| c.title.as_deref()),
+        Some("hello there")
+    );
+    assert!(h
+        .events
+        .iter()
+        .any(|e| matches!(e, SessionEvent::MessageReceived(m) if m.id == "msg_a")));
     // F13: the history is refreshed after a reply.
-    assert!(h.requests.iter().any(|r| r.path.starts_with("/conversations?")));
+    assert!(h
+        .requests
+        .iter()
+        .any(|r| r.path.starts_with("/conversations?")));
     assert!(h.s.error().is_none());
 }
 
@@ -162,8 +199,14 @@ fn f14_every_text_chunk_is_reported_with_the_text_so_far() {
     let mut h = Harness::started_with_agent(SessionConfig::default());
     h.cmd(Command::Send("x".into()));
     h.answer(Method::Post, "/conversations", 201, CONV);
-    h.chunk(0, &frame(r#"{"type":"stream.text","timestamp":2,"text":"a"}"#));
-    h.chunk(0, &frame(r#"{"type":"stream.text","timestamp":3,"text":"b"}"#));
+    h.chunk(
+        0,
+        &frame(r#"{"type":"stream.text","timestamp":2,"text":"a"}"#),
+    );
+    h.chunk(
+        0,
+        &frame(r#"{"type":"stream.text","timestamp":3,"text":"b"}"#),
+    );
     let texts: Vec<_> = h
         .events
         .iter()
@@ -172,7 +215,10 @@ fn f14_every_text_chunk_is_reported_with_the_text_so_far() {
             _ => None,
         })
         .collect();
-    assert_eq!(texts, vec![("a".into(), "a".into()), ("b".into(), "ab".into())]);
+    assert_eq!(
+        texts,
+        vec![("a".into(), "a".into()), ("b".into(), "ab".into())]
+    );
 }
 
 #[test]
@@ -184,7 +230,10 @@ fn protocol_s7_tool_calls_are_snapshotted_into_the_final_message() {
     assert_eq!(h.s.streaming().unwrap().tool_calls.len(), 1);
     h.now += 2_400;
     h.chunk(0, &frame(r#"{"type":"stream.tool_result","timestamp":3,"toolName":"get_weather","toolCallId":"call_9","result":{"tempC":24}}"#));
-    assert_eq!(h.s.streaming().unwrap().tool_calls[0].result, Some(serde_json::json!({"tempC": 24})));
+    assert_eq!(
+        h.s.streaming().unwrap().tool_calls[0].result,
+        Some(serde_json::json!({"tempC": 24}))
+    );
     h.chunk(0, &frame(r#"{"type":"stream.done","timestamp":4,"conversationId":"conv_1","messageId":"msg_a","content":"It is 24"}"#));
     let last = h.s.messages().last().unwrap();
     let details = last.tool_call_details();
@@ -192,7 +241,10 @@ fn protocol_s7_tool_calls_are_snapshotted_into_the_final_message() {
     assert_eq!(details[0].name, "get_weather");
     assert_eq!(details[0].result, Some(serde_json::json!({"tempC": 24})));
     assert_eq!(last.tool_call_duration_seconds(), Some(2));
-    assert!(h.events.contains(&SessionEvent::ToolCall { name: "get_weather".into(), args: serde_json::json!({"city":"Izmir"}) }));
+    assert!(h.events.contains(&SessionEvent::ToolCall {
+        name: "get_weather".into(),
+        args: serde_json::json!({"city":"Izmir"})
+    }));
 }
 
 #[test]
@@ -201,8 +253,14 @@ fn f64_progress_shows_until_text_arrives() {
     h.cmd(Command::Send("x".into()));
     h.answer(Method::Post, "/conversations", 201, CONV);
     h.chunk(0, &frame(r#"{"type":"stream.progress","timestamp":2,"stage":"processing","message":"Reading files"}"#));
-    assert_eq!(h.s.streaming().unwrap().progress.as_deref(), Some("Reading files"));
-    h.chunk(0, &frame(r#"{"type":"stream.text","timestamp":3,"text":"ok"}"#));
+    assert_eq!(
+        h.s.streaming().unwrap().progress.as_deref(),
+        Some("Reading files")
+    );
+    h.chunk(
+        0,
+        &frame(r#"{"type":"stream.text","timestamp":3,"text":"ok"}"#),
+    );
     assert_eq!(h.s.streaming().unwrap().progress, None);
 }
 
@@ -219,13 +277,23 @@ fn c29_send_refused_with_action_pending_returns_the_draft_and_refetches() {
             body: r#"{"error":{"code":"ACTION_PENDING","message":"An action is pending"}}"#.into(),
         }),
     });
-    assert!(h.s.messages().is_empty(), "refused optimistic message removed");
+    assert!(
+        h.s.messages().is_empty(),
+        "refused optimistic message removed"
+    );
     assert_eq!(h.drafts(), vec!["first".to_owned()]);
     let err = h.s.error().expect("error shown");
-    assert_eq!(err.code(), Some("action_pending"), "codes compare lower-case");
+    assert_eq!(
+        err.code(),
+        Some("action_pending"),
+        "codes compare lower-case"
+    );
     assert_eq!(err.server_message(), Some("An action is pending"));
     assert_eq!(h.s.run(), Run::Idle);
-    assert!(h.requests.iter().any(|r| r.method == Method::Get && r.path == "/conversations/conv_1"));
+    assert!(h
+        .requests
+        .iter()
+        .any(|r| r.method == Method::Get && r.path == "/conversations/conv_1"));
 }
 
 #[test]
@@ -236,13 +304,22 @@ fn c29_a_stream_error_before_start_is_a_refusal_and_after_start_keeps_the_messag
     h.chunk(0, &frame(r#"{"type":"stream.error","timestamp":1,"error":"Conversation not found","code":"NOT_FOUND"}"#));
     assert!(h.s.messages().is_empty());
     assert_eq!(h.drafts(), vec!["one".to_owned()]);
-    assert!(matches!(h.s.error(), Some(ChatError::Stream { code: Some(c), .. }) if c == "not_found"));
+    assert!(
+        matches!(h.s.error(), Some(ChatError::Stream { code: Some(c), .. }) if c == "not_found")
+    );
 
     h.cmd(Command::Send("two".into()));
     h.chunk(1, &frame(r#"{"type":"stream.start","timestamp":1,"conversationId":"conv_1","messageId":"msg_u"}"#));
-    h.chunk(1, &frame(r#"{"type":"stream.error","timestamp":2,"error":"model down"}"#));
+    h.chunk(
+        1,
+        &frame(r#"{"type":"stream.error","timestamp":2,"error":"model down"}"#),
+    );
     assert_eq!(h.s.messages().len(), 1, "stored user message stays");
-    assert_eq!(h.drafts().len(), 1, "no draft returned for a failure after start");
+    assert_eq!(
+        h.drafts().len(),
+        1,
+        "no draft returned for a failure after start"
+    );
     assert_eq!(h.s.run(), Run::Idle);
     assert!(h.s.streaming().is_none());
 }
@@ -254,10 +331,16 @@ fn issue3_a_malformed_frame_is_shown_and_the_stream_goes_on() {
     h.answer(Method::Post, "/conversations", 201, CONV);
     h.chunk(0, "data: {not json\n\n");
     assert!(matches!(h.s.error(), Some(ChatError::BadFrame { .. })));
-    h.chunk(0, &frame(r#"{"type":"stream.text","timestamp":2,"text":"still here"}"#));
+    h.chunk(
+        0,
+        &frame(r#"{"type":"stream.text","timestamp":2,"text":"still here"}"#),
+    );
     h.chunk(0, &frame(r#"{"type":"stream.mystery","timestamp":2}"#));
     h.chunk(0, &frame(r#"{"type":"stream.done","timestamp":4,"conversationId":"conv_1","messageId":"msg_a","content":"still here"}"#));
-    assert_eq!(h.s.messages().last().unwrap().content.display_text(), "still here");
+    assert_eq!(
+        h.s.messages().last().unwrap().content.display_text(),
+        "still here"
+    );
 }
 
 #[test]
@@ -266,7 +349,10 @@ fn protocol_s7_stop_keeps_partial_text_without_duration() {
     h.cmd(Command::Send("x".into()));
     h.answer(Method::Post, "/conversations", 201, CONV);
     h.chunk(0, &frame(r#"{"type":"stream.tool_call","timestamp":2,"toolName":"t","toolCallId":"c1","args":{}}"#));
-    h.chunk(0, &frame(r#"{"type":"stream.text","timestamp":3,"text":"partial"}"#));
+    h.chunk(
+        0,
+        &frame(r#"{"type":"stream.text","timestamp":3,"text":"partial"}"#),
+    );
     h.cmd(Command::Stop);
     assert_eq!(h.aborted, vec![h.streams[0].id.0]);
     let last = h.s.messages().last().unwrap();
@@ -288,7 +374,10 @@ fn c17_cut_stream_is_looked_up_and_the_stored_reply_shown_without_error() {
     h.cmd(Command::Send("hi".into()));
     h.answer(Method::Post, "/conversations", 201, CONV);
     h.chunk(0, &frame(r#"{"type":"stream.start","timestamp":1,"conversationId":"conv_1","messageId":"msg_u"}"#));
-    h.chunk(0, &frame(r#"{"type":"stream.text","timestamp":2,"text":"You s"}"#));
+    h.chunk(
+        0,
+        &frame(r#"{"type":"stream.text","timestamp":2,"text":"You s"}"#),
+    );
     h.close(0, None);
     assert!(h.s.error().is_none(), "no failure shown for a cut stream");
     // Not there yet: the server is still working.
@@ -322,7 +411,10 @@ fn c17_network_failure_before_the_server_took_the_message_returns_the_draft() {
     h.cmd(Command::Send("hi".into()));
     h.answer(Method::Post, "/conversations", 201, CONV);
     let id = h.streams[0].id;
-    h.feed(Input::Response { id, result: Err(TransportError::Network("Failed to fetch".into())) });
+    h.feed(Input::Response {
+        id,
+        result: Err(TransportError::Network("Failed to fetch".into())),
+    });
     assert!(h.s.error().is_none(), "looks first");
     h.answer(
         Method::Get,
@@ -358,7 +450,10 @@ fn c17_gives_up_after_thirty_seconds_with_the_stream_cut_error() {
 
 #[test]
 fn f5_non_streaming_send_replaces_the_optimistic_message_and_appends_the_reply() {
-    let mut h = Harness::started_with_agent(SessionConfig { streaming: false, ..Default::default() });
+    let mut h = Harness::started_with_agent(SessionConfig {
+        streaming: false,
+        ..Default::default()
+    });
     h.cmd(Command::Send("hi".into()));
     h.answer(Method::Post, "/conversations", 201, CONV);
     assert!(h.streams.is_empty());
@@ -371,13 +466,19 @@ fn f5_non_streaming_send_replaces_the_optimistic_message_and_appends_the_reply()
     assert!(req.body.unwrap().contains(r#""stream":false"#));
     let ids: Vec<_> = h.s.messages().iter().map(|m| m.id.as_str()).collect();
     assert_eq!(ids, vec!["msg_u", "msg_a"]);
-    assert_eq!(h.s.conversation().and_then(|c| c.title.as_deref()), Some("hi"));
+    assert_eq!(
+        h.s.conversation().and_then(|c| c.title.as_deref()),
+        Some("hi")
+    );
     assert_eq!(h.s.run(), Run::Idle);
 }
 
 #[test]
 fn f10_open_conversation_shows_loading_then_the_messages() {
-    let mut h = Harness::new(SessionConfig { conversation_id: Some("conv_9".into()), ..Default::default() });
+    let mut h = Harness::new(SessionConfig {
+        conversation_id: Some("conv_9".into()),
+        ..Default::default()
+    });
     h.cmd(Command::Start);
     assert_eq!(h.s.run(), Run::Loading);
     h.answer(
@@ -388,15 +489,29 @@ fn f10_open_conversation_shows_loading_then_the_messages() {
     );
     assert_eq!(h.s.run(), Run::Idle);
     assert_eq!(h.s.messages().len(), 2);
-    assert_eq!(h.s.messages()[1].content.display_text(), "bc", "F75 content parts");
-    assert!(h.events.contains(&SessionEvent::ConversationChanged(Some("conv_9".into()))));
+    assert_eq!(
+        h.s.messages()[1].content.display_text(),
+        "bc",
+        "F75 content parts"
+    );
+    assert!(h
+        .events
+        .contains(&SessionEvent::ConversationChanged(Some("conv_9".into()))));
 }
 
 #[test]
 fn f10_a_missing_conversation_shows_the_error_and_clears_the_url() {
-    let mut h = Harness::new(SessionConfig { conversation_id: Some("conv_gone".into()), ..Default::default() });
+    let mut h = Harness::new(SessionConfig {
+        conversation_id: Some("conv_gone".into()),
+        ..Default::default()
+    });
     h.cmd(Command::Start);
-    h.answer(Method::Get, "/conversations/conv_gone", 404, r#"{"error":{"code":"NOT_FOUND","message":"Conversation not found"}}"#);
+    h.answer(
+        Method::Get,
+        "/conversations/conv_gone",
+        404,
+        r#"{"error":{"code":"NOT_FOUND","message":"Conversation not found"}}"#,
+    );
     assert_eq!(h.s.run(), Run::Idle);
     assert!(matches!(h.s.error(), Some(ChatError::Api { .. })));
     assert!(h.events.contains(&SessionEvent::ConversationChanged(None)));
@@ -415,7 +530,10 @@ fn f45_deleting_the_open_conversation_clears_the_chat() {
     assert!(h.s.history().is_empty());
     assert!(h.s.messages().is_empty());
     assert!(h.s.conversation().is_none());
-    assert_eq!(h.events.last(), Some(&SessionEvent::ConversationChanged(None)));
+    assert_eq!(
+        h.events.last(),
+        Some(&SessionEvent::ConversationChanged(None))
+    );
 }
 
 #[test]
@@ -450,17 +568,32 @@ fn no_agent_at_all_is_a_clear_error_and_keeps_the_draft() {
     assert_eq!(h.s.error(), Some(&ChatError::NoAgent));
     assert_eq!(h.drafts(), vec!["hello".to_owned()]);
     let catalog = agent_chat_ui::core::Catalog::new("en");
-    assert_eq!(h.s.error().unwrap().describe(&catalog), "No agent is available on this server.");
+    assert_eq!(
+        h.s.error().unwrap().describe(&catalog),
+        "No agent is available on this server."
+    );
 }
 
 #[test]
 fn f231_known_codes_read_friendly_and_unknown_codes_keep_the_server_words() {
     let catalog = agent_chat_ui::core::Catalog::new("en");
-    let known = ChatError::Stream { code: Some("rate_limited".into()), message: "slow down".into() };
-    assert_eq!(known.describe(&catalog), "Too many requests. Wait a moment and try again.");
+    let known = ChatError::Stream {
+        code: Some("rate_limited".into()),
+        message: "slow down".into(),
+    };
+    assert_eq!(
+        known.describe(&catalog),
+        "Too many requests. Wait a moment and try again."
+    );
     assert_eq!(known.server_message(), Some("slow down"));
-    let unknown = ChatError::Stream { code: Some("weird_thing".into()), message: "Weird thing happened".into() };
+    let unknown = ChatError::Stream {
+        code: Some("weird_thing".into()),
+        message: "Weird thing happened".into(),
+    };
     assert_eq!(unknown.describe(&catalog), "Weird thing happened");
     let tr = agent_chat_ui::core::Catalog::new("tr");
-    assert_eq!(known.describe(&tr), "Çok fazla istek. Biraz bekleyip tekrar deneyin.");
+    assert_eq!(
+        known.describe(&tr),
+        "Çok fazla istek. Biraz bekleyip tekrar deneyin."
+    );
 }

@@ -33,8 +33,14 @@ fn find_word(text: &str, word: &str) -> Option<usize> {
 #[test]
 fn core_names_no_browser_or_view_crate() {
     let mut files = Vec::new();
-    rust_files(&Path::new(env!("CARGO_MANIFEST_DIR")).join("src/core"), &mut files);
-    assert!(files.len() >= 5, "expected the core modules, found {files:?}");
+    rust_files(
+        &Path::new(env!("CARGO_MANIFEST_DIR")).join("src/core"),
+        &mut files,
+    );
+    assert!(
+        files.len() >= 5,
+        "expected the core modules, found {files:?}"
+    );
     let mut offences = Vec::new();
     for file in &files {
         let text = std::fs::read_to_string(file).expect("readable source");
@@ -46,7 +52,11 @@ fn core_names_no_browser_or_view_crate() {
             }
         }
     }
-    assert!(offences.is_empty(), "src/core must stay sans-IO:\n{}", offences.join("\n"));
+    assert!(
+        offences.is_empty(),
+        "src/core must stay sans-IO:\n{}",
+        offences.join("\n")
+    );
 }
 
 #[test]
@@ -60,14 +70,40 @@ fn word_finder_catches_a_use_line_and_ignores_longer_names() {
 #[test]
 fn core_dependencies_are_the_allowed_ones() {
     // Every `use` of an external crate in src/core is one of the crates DESIGN.md §2 allows.
-    let allowed = ["std", "serde", "serde_json", "thiserror", "chrono", "fluent_bundle", "unic_langid", "super", "crate", "self"];
+    let allowed = [
+        "std",
+        "serde",
+        "serde_json",
+        "thiserror",
+        "chrono",
+        "fluent_bundle",
+        "unic_langid",
+        "super",
+        "crate",
+        "self",
+    ];
     let mut files = Vec::new();
-    rust_files(&Path::new(env!("CARGO_MANIFEST_DIR")).join("src/core"), &mut files);
+    rust_files(
+        &Path::new(env!("CARGO_MANIFEST_DIR")).join("src/core"),
+        &mut files,
+    );
     for file in files {
         let text = std::fs::read_to_string(&file).expect("readable source");
-        for line in text.lines().map(str::trim).filter(|l| l.starts_with("use ")) {
-            let root = line["use ".len()..].split("::").next().unwrap_or_default().trim_matches(|c| c == '{' || c == ';');
-            assert!(allowed.contains(&root), "{}: `{line}` uses a crate the core may not use", file.display());
+        for line in text
+            .lines()
+            .map(str::trim)
+            .filter(|l| l.starts_with("use "))
+        {
+            let root = line["use ".len()..]
+                .split("::")
+                .next()
+                .unwrap_or_default()
+                .trim_matches(|c| c == '{' || c == ';');
+            assert!(
+                allowed.contains(&root),
+                "{}: `{line}` uses a crate the core may not use",
+                file.display()
+            );
         }
     }
 }

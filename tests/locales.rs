@@ -5,7 +5,7 @@
 use std::collections::BTreeSet;
 
 use agent_chat_ui::core::{Arg, Catalog, LOCALES};
-use fluent_bundle::{FluentResource, FluentBundle};
+use fluent_bundle::{FluentBundle, FluentResource};
 
 fn ids(source: &str) -> BTreeSet<String> {
     let res = match FluentResource::try_new(source.to_owned()) {
@@ -25,12 +25,19 @@ fn every_locale_has_exactly_the_reference_ids() {
     let (ref_tag, ref_src) = LOCALES[0];
     assert_eq!(ref_tag, "en");
     let reference = ids(ref_src);
-    assert!(reference.len() > 80, "reference locale looks truncated: {}", reference.len());
+    assert!(
+        reference.len() > 80,
+        "reference locale looks truncated: {}",
+        reference.len()
+    );
     for (tag, src) in LOCALES {
         let these = ids(src);
         let missing: Vec<_> = reference.difference(&these).collect();
         let extra: Vec<_> = these.difference(&reference).collect();
-        assert!(missing.is_empty() && extra.is_empty(), "{tag}: missing {missing:?}, extra {extra:?}");
+        assert!(
+            missing.is_empty() && extra.is_empty(),
+            "{tag}: missing {missing:?}, extra {extra:?}"
+        );
     }
 }
 
@@ -43,8 +50,12 @@ fn every_id_formats_cleanly_in_every_locale() {
         bundle.set_use_isolating(false);
         bundle.add_resource(res).expect("no duplicate ids");
         for id in &reference {
-            let msg = bundle.get_message(id).unwrap_or_else(|| panic!("{tag}: {id} missing"));
-            let pattern = msg.value().unwrap_or_else(|| panic!("{tag}: {id} has no value"));
+            let msg = bundle
+                .get_message(id)
+                .unwrap_or_else(|| panic!("{tag}: {id} missing"));
+            let pattern = msg
+                .value()
+                .unwrap_or_else(|| panic!("{tag}: {id} has no value"));
             let mut args = fluent_bundle::FluentArgs::new();
             for name in ["count", "name", "max", "index", "seconds", "detail"] {
                 args.set(name, 2);
@@ -61,8 +72,20 @@ fn every_id_formats_cleanly_in_every_locale() {
 fn catalog_falls_back_and_plurals_select() {
     let en = Catalog::new("en-US");
     assert_eq!(en.locale(), "en");
-    assert_eq!(en.tr_args("chat-tool-call-previous-steps", &[("count", Arg::from(1u64))]), "1 previous step");
-    assert_eq!(en.tr_args("chat-tool-call-previous-steps", &[("count", Arg::from(3u64))]), "3 previous steps");
+    assert_eq!(
+        en.tr_args(
+            "chat-tool-call-previous-steps",
+            &[("count", Arg::from(1u64))]
+        ),
+        "1 previous step"
+    );
+    assert_eq!(
+        en.tr_args(
+            "chat-tool-call-previous-steps",
+            &[("count", Arg::from(3u64))]
+        ),
+        "3 previous steps"
+    );
     let tr = Catalog::new("tr-TR");
     assert_eq!(tr.locale(), "tr");
     assert_eq!(tr.tr("chat-history-new-chat"), "Yeni Sohbet");
@@ -75,5 +98,8 @@ fn catalog_falls_back_and_plurals_select() {
 fn overrides_accept_react_keys() {
     let mut c = Catalog::new("en");
     c.set_overrides([("chat.input.placeholder".to_owned(), "Ask {name}".to_owned())].into());
-    assert_eq!(c.tr_args("chat-input-placeholder", &[("name", Arg::from("Ops"))]), "Ask Ops");
+    assert_eq!(
+        c.tr_args("chat-input-placeholder", &[("name", Arg::from("Ops"))]),
+        "Ask Ops"
+    );
 }

@@ -5,6 +5,8 @@
 //! taken from `Authorization: Bearer <user id>` (the token *is* the user id), else from an
 //! `x-user-id` header; without either the caller is anonymous.
 
+#![warn(missing_docs)]
+
 pub mod agents;
 pub mod b64;
 pub mod error;

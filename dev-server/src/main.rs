@@ -16,6 +16,11 @@ Options:
   --chunk-delay-ms N        delay between streamed text chunks (default 20)
   --long-chunk-delay-ms N   delay between the long agent's deltas (default 2)
   --slow-ms N               how long #slow holds a turn (default 1500)
+  --max-message-chars N     longer messages get 413 message_too_long (default 100000)
+  --max-file-size BYTES     larger files get 413 file_too_large (default 10485760)
+  --deny-mime A,B,...       MIME types refused with 415 unsupported_file_type
+                            (default application/x-msdownload,application/x-msdos-program,
+                            application/x-executable,application/x-sh)
   --require-auth            refuse API requests without an Authorization header (401)
   -h, --help                show this help
 
@@ -45,6 +50,16 @@ fn parse_args(args: impl Iterator<Item = String>) -> Result<Option<Config>, Stri
             "--chunk-delay-ms" => config.chunk_delay_ms = number(&flag, value())?,
             "--long-chunk-delay-ms" => config.long_chunk_delay_ms = number(&flag, value())?,
             "--slow-ms" => config.slow_ms = number(&flag, value())?,
+            "--max-message-chars" => config.max_message_chars = number(&flag, value())?,
+            "--max-file-size" => config.max_file_size = number(&flag, value())?,
+            "--deny-mime" => {
+                config.denied_mime_types = value()
+                    .ok_or("--deny-mime needs a value")?
+                    .split(',')
+                    .map(|m| m.trim().to_string())
+                    .filter(|m| !m.is_empty())
+                    .collect();
+            }
             "--require-auth" => config.require_auth = true,
             other => return Err(format!("unknown argument `{other}`")),
         }
@@ -67,10 +82,7 @@ async fn main() -> ExitCode {
     };
     if let Some(dir) = &config.dist {
         if !dir.join("index.html").is_file() {
-            eprintln!(
-                "dev-server: warning: {} has no index.html",
-                dir.display()
-            );
+            eprintln!("dev-server: warning: {} has no index.html", dir.display());
         }
     }
     let listener = match tokio::net::TcpListener::bind((config.host.as_str(), config.port)).await {
@@ -92,5 +104,49 @@ async fn main() -> ExitCode {
             }
         },
         _ = tokio::signal::ctrl_c() => ExitCode::SUCCESS,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn parse(args: &[&str]) -> Result<Option<Config>, String> {
+        parse_args(args.iter().map(|s| s.to_string()))
+    }
+
+    #[test]
+    fn parses_flags() {
+        let c = parse(&[
+            "--port",
+            "9000",
+            "--host=0.0.0.0",
+            "--dist",
+            "dist",
+            "--hasty-expiry-secs",
+            "2",
+            "--deny-mime",
+            "a/b, c/d",
+        ])
+        .unwrap()
+        .unwrap();
+        assert_eq!(c.port, 9000);
+        assert_eq!(c.host, "0.0.0.0");
+        assert_eq!(c.dist, Some(PathBuf::from("dist")));
+        assert_eq!(c.hasty_expiry_secs, 2);
+        assert_eq!(c.denied_mime_types, vec!["a/b", "c/d"]);
+    }
+
+    #[test]
+    fn defaults_help_and_errors() {
+        let c = parse(&[]).unwrap().unwrap();
+        assert_eq!(
+            (c.port, c.host.as_str(), c.hasty_expiry_secs),
+            (8080, "127.0.0.1", 5)
+        );
+        assert!(parse(&["--help"]).unwrap().is_none());
+        assert!(parse(&["--port", "x"]).is_err());
+        assert!(parse(&["--port"]).is_err());
+        assert!(parse(&["--bogus"]).is_err());
     }
 }

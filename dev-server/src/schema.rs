@@ -54,7 +54,12 @@ fn check(schema: &Value, v: &Value, path: &str, out: &mut Vec<String>) {
             out.push(format!("{path}: expected {t}"));
             return;
         }
-        Some(Value::Array(ts)) if !ts.iter().filter_map(Value::as_str).any(|t| type_matches(t, v)) => {
+        Some(Value::Array(ts))
+            if !ts
+                .iter()
+                .filter_map(Value::as_str)
+                .any(|t| type_matches(t, v)) =>
+        {
             out.push(format!("{path}: wrong type"));
             return;
         }
@@ -161,7 +166,10 @@ mod tests {
         });
         assert!(validate(&schema, &json!({ "to": "x@y.zz" })).is_empty());
         assert_eq!(validate(&schema, &json!({})).len(), 1);
-        assert_eq!(validate(&schema, &json!({ "to": "x@y.zz", "cc": 1 })).len(), 1);
+        assert_eq!(
+            validate(&schema, &json!({ "to": "x@y.zz", "cc": 1 })).len(),
+            1
+        );
         assert_eq!(validate(&schema, &json!({ "to": 5 })).len(), 1);
         assert_eq!(validate(&schema, &json!("no")).len(), 1);
     }

@@ -9,7 +9,8 @@
 //!   ``I did not run `<cmd>`.`` (+ ` Reason: <comment>`).
 //! * `survey`: `Before I set up your workspace, I have a few questions.`; then
 //!   `Thanks for your answers.` + a list / `No problem, I skipped the survey.`
-//! * `hasty`: `I want to restart the web service. Approve within N seconds, or I will give up.`; then
+//! * `hasty`: `I want to restart the web service. Approve within N seconds, or I will give up.`
+//!   (`1 second` when N is 1); then
 //!   `Restarted the web service.` / `OK, I did not restart the web service.`; at the deadline the
 //!   server appends `The request expired, so I did not run it.`
 //! * `long`: a ~2,000-word markdown answer ending with `That is the end of the long answer.`
@@ -35,7 +36,8 @@ pub const THINK: &str = "#think";
 /// Text appended by the server when it denies an approval at its deadline.
 pub const EXPIRED_APPROVAL_REPLY: &str = "The request expired, so I did not run it.";
 /// Text appended by the server when a question card lapses.
-pub const EXPIRED_QUESTION_REPLY: &str = "The questions expired, so I went ahead without your answers.";
+pub const EXPIRED_QUESTION_REPLY: &str =
+    "The questions expired, so I went ahead without your answers.";
 
 /// Default recipient of the `support` agent's email.
 pub const SUPPORT_DEFAULT_TO: &str = "customer@example.com";
@@ -67,11 +69,18 @@ pub async fn continue_after(
     if action.kind == "user_question" {
         return survey_continue(turn, action, resolution).await;
     }
-    let tool = action.body["toolName"].as_str().unwrap_or("tool").to_string();
+    let tool = action.body["toolName"]
+        .as_str()
+        .unwrap_or("tool")
+        .to_string();
     let allowed = resolution["decision"] == json!("allow");
     let edited = resolution.get("approvedArgs").filter(|v| v.is_object());
-    let args = edited.cloned().unwrap_or_else(|| action.body["args"].clone());
-    let comment = resolution["comment"].as_str().filter(|c| !c.trim().is_empty());
+    let args = edited
+        .cloned()
+        .unwrap_or_else(|| action.body["args"].clone());
+    let comment = resolution["comment"]
+        .as_str()
+        .filter(|c| !c.trim().is_empty());
     if allowed && resolution["rememberForSession"] == json!(true) {
         turn.remember(&tool);
     }
@@ -81,7 +90,8 @@ pub async fn continue_after(
             turn.set_execution_status(&action.id, "completed");
         }
         ("send_email", false) => {
-            turn.say(&with_reason("I did not send the email.", comment)).await;
+            turn.say(&with_reason("I did not send the email.", comment))
+                .await;
         }
         ("sandbox_exec", true) => {
             let cmd = args["cmd"].as_str().unwrap_or("ls").to_string();
@@ -90,7 +100,8 @@ pub async fn continue_after(
         }
         ("sandbox_exec", false) => {
             let cmd = args["cmd"].as_str().unwrap_or("ls");
-            turn.say(&with_reason(&format!("I did not run `{cmd}`."), comment)).await;
+            turn.say(&with_reason(&format!("I did not run `{cmd}`."), comment))
+                .await;
         }
         ("restart_service", true) => {
             let call = turn.tool_call("restart_service", args.clone());
@@ -105,7 +116,8 @@ pub async fn continue_after(
             turn.set_execution_status(&action.id, "completed");
         }
         (_, false) => {
-            turn.say(&with_reason(&format!("OK, I did not run {tool}."), comment)).await;
+            turn.say(&with_reason(&format!("OK, I did not run {tool}."), comment))
+                .await;
         }
     }
     Ok(())
@@ -159,7 +171,11 @@ async fn echo(turn: &mut Turn, text: &str, files: &[FileAttachment]) -> Result<(
 /// First thing in `text` that looks like an e-mail address.
 fn find_email(text: &str) -> Option<String> {
     text.split_whitespace()
-        .map(|w| w.trim_matches(|c: char| !c.is_alphanumeric() && c != '@' && c != '.' && c != '_' && c != '-' && c != '+'))
+        .map(|w| {
+            w.trim_matches(|c: char| {
+                !c.is_alphanumeric() && c != '@' && c != '.' && c != '_' && c != '-' && c != '+'
+            })
+        })
         .map(|w| w.trim_end_matches('.'))
         .find(|w| crate::schema::is_email(w))
         .map(str::to_string)
@@ -180,7 +196,10 @@ fn email_schema() -> Value {
 }
 
 async fn send_email(turn: &mut Turn, args: &Value, edited: bool) {
-    let to = args["to"].as_str().unwrap_or(SUPPORT_DEFAULT_TO).to_string();
+    let to = args["to"]
+        .as_str()
+        .unwrap_or(SUPPORT_DEFAULT_TO)
+        .to_string();
     let subject = args["subject"].as_str().unwrap_or("").to_string();
     let call = turn.tool_call("send_email", args.clone());
     turn.sleep_ms(turn.config().chunk_delay_ms).await;
@@ -205,8 +224,10 @@ async fn support(turn: &mut Turn, text: &str) -> Result<(), String> {
         ),
     });
     if turn.remembers("send_email") {
-        turn.say(&format!("Sending the email to {to} (approval remembered for this chat). "))
-            .await;
+        turn.say(&format!(
+            "Sending the email to {to} (approval remembered for this chat). "
+        ))
+        .await;
         send_email(turn, &args, false).await;
         return Ok(());
     }
@@ -252,7 +273,8 @@ async fn run_sandbox(turn: &mut Turn, cmd: &str) {
 
 async fn ops(turn: &mut Turn) -> Result<(), String> {
     if turn.remembers("sandbox_exec") {
-        turn.say("Running `ls` (approval remembered for this chat). ").await;
+        turn.say("Running `ls` (approval remembered for this chat). ")
+            .await;
         run_sandbox(turn, "ls").await;
         return Ok(());
     }
@@ -329,9 +351,8 @@ fn answer_labels(question: &Value, answer: &Value) -> Vec<String> {
         question["options"]
             .as_array()
             .and_then(|opts| {
-                opts.iter().find(|o| {
-                    o["value"].as_str().or_else(|| o["label"].as_str()) == Some(v)
-                })
+                opts.iter()
+                    .find(|o| o["value"].as_str().or_else(|| o["label"].as_str()) == Some(v))
             })
             .and_then(|o| o["label"].as_str())
             .unwrap_or(v)
@@ -339,7 +360,11 @@ fn answer_labels(question: &Value, answer: &Value) -> Vec<String> {
     };
     match answer {
         Value::String(s) => vec![label_of(s)],
-        Value::Array(items) => items.iter().filter_map(Value::as_str).map(label_of).collect(),
+        Value::Array(items) => items
+            .iter()
+            .filter_map(Value::as_str)
+            .map(label_of)
+            .collect(),
         Value::Object(o) => {
             let mut out: Vec<String> = o
                 .get("values")
@@ -384,8 +409,9 @@ async fn survey_continue(
 
 async fn hasty(turn: &mut Turn) -> Result<(), String> {
     let secs = turn.config().hasty_expiry_secs;
+    let unit = if secs == 1 { "second" } else { "seconds" };
     turn.say(&format!(
-        "I want to restart the web service. Approve within {secs} seconds, or I will give up."
+        "I want to restart the web service. Approve within {secs} {unit}, or I will give up."
     ))
     .await;
     turn.request_action(ActionRequest {
@@ -418,8 +444,15 @@ pub const LONG_END: &str = "That is the end of the long answer.";
 /// The `long` agent's deterministic ~2,000-word markdown answer.
 pub fn long_text() -> String {
     const TOPICS: [&str; 9] = [
-        "Planning", "Architecture", "Storage", "Streaming", "Approvals", "Testing", "Deployment",
-        "Monitoring", "Maintenance",
+        "Planning",
+        "Architecture",
+        "Storage",
+        "Streaming",
+        "Approvals",
+        "Testing",
+        "Deployment",
+        "Monitoring",
+        "Maintenance",
     ];
     const SENTENCES: [&str; 12] = [
         "A good plan starts with a clear statement of the problem and the people it affects.",
@@ -441,7 +474,9 @@ pub fn long_text() -> String {
         out.push_str(&format!("\n## {}. {topic}\n", i + 1));
         for _ in 0..2 {
             out.push('\n');
-            let sentences: Vec<&str> = (0..4).map(|j| SENTENCES[(k + j * 5) % SENTENCES.len()]).collect();
+            let sentences: Vec<&str> = (0..4)
+                .map(|j| SENTENCES[(k + j * 5) % SENTENCES.len()])
+                .collect();
             k += 1;
             out.push_str(&sentences.join(" "));
             out.push('\n');
@@ -482,7 +517,10 @@ mod tests {
 
     #[test]
     fn finds_email_in_text() {
-        assert_eq!(find_email("mail bob@example.org, please").as_deref(), Some("bob@example.org"));
+        assert_eq!(
+            find_email("mail bob@example.org, please").as_deref(),
+            Some("bob@example.org")
+        );
         assert_eq!(find_email("no address here"), None);
     }
 }

@@ -41,8 +41,8 @@ pub fn channel() -> (EventSender, UnboundedReceiver<Value>) {
 
 /// A 200 `text/event-stream` response that relays every event sent on the channel.
 pub fn response(rx: UnboundedReceiver<Value>) -> Response {
-    let stream = UnboundedReceiverStream::new(rx)
-        .map(|ev| Ok::<Bytes, Infallible>(Bytes::from(frame(&ev))));
+    let stream =
+        UnboundedReceiverStream::new(rx).map(|ev| Ok::<Bytes, Infallible>(Bytes::from(frame(&ev))));
     let mut res = Response::new(Body::from_stream(stream));
     *res.status_mut() = StatusCode::OK;
     let headers = res.headers_mut();

@@ -440,7 +440,11 @@ fn generate_title(store: &mut crate::store::Store, conversation_id: &str) -> Opt
         return None;
     }
     let first = entry.messages.iter().find(|m| m.role == "user")?;
-    let flat = first.content.split_whitespace().collect::<Vec<_>>().join(" ");
+    let flat = first
+        .content
+        .split_whitespace()
+        .collect::<Vec<_>>()
+        .join(" ");
     let title: String = flat.chars().take(TITLE_CHARS).collect();
     let title = if title.is_empty() {
         "New conversation".to_string()
@@ -456,7 +460,8 @@ fn generate_title(store: &mut crate::store::Store, conversation_id: &str) -> Opt
 pub fn schedule_expiry(app: &AppState, conversation_id: &str, deadline: chrono::DateTime<Utc>) {
     let app = app.clone();
     let conversation_id = conversation_id.to_string();
-    let wait = (deadline - Utc::now()).to_std().unwrap_or(Duration::ZERO) + Duration::from_millis(5);
+    let wait =
+        (deadline - Utc::now()).to_std().unwrap_or(Duration::ZERO) + Duration::from_millis(5);
     tokio::spawn(async move {
         tokio::time::sleep(wait).await;
         app.lock().expire_due(Some(&conversation_id), Utc::now());

@@ -83,6 +83,7 @@ async fn echo_reply_survives_reload() {
     harness.finish("echo_reply_survives_reload", outcome).await;
 }
 
+/// The steps of [`echo_reply_survives_reload`].
 async fn echo_reply_survives_reload_journey(page: &ChatPage) -> Step {
     const TEXT: &str = "hello from e2e";
     page.open().await?;
@@ -185,7 +186,7 @@ impl ChatPage {
                     .client
                     .find(Locator::Css(sel::TEXTAREA))
                     .await
-                    .map_err(|e| e.to_string())?;
+                    .map_err(miss)?;
                 match el.is_enabled().await {
                     Ok(true) => Ok(el),
                     Ok(false) => Err("present but disabled".to_owned()),
@@ -287,11 +288,7 @@ impl ChatPage {
     /// a just-opened popover may still be moving or covered).
     pub async fn click(&self, css: &str) -> Step {
         self.wait_until(&format!("`{css}` to be clickable"), async || {
-            let el = self
-                .client
-                .find(Locator::Css(css))
-                .await
-                .map_err(|e| e.to_string())?;
+            let el = self.client.find(Locator::Css(css)).await.map_err(miss)?;
             el.click().await.map_err(|e| e.to_string())
         })
         .await
@@ -300,11 +297,7 @@ impl ChatPage {
     /// Waits until an element matching `css` exists and is displayed.
     pub async fn wait_for_visible(&self, css: &str) -> Step {
         self.wait_until(&format!("`{css}` to be visible"), async || {
-            let el = self
-                .client
-                .find(Locator::Css(css))
-                .await
-                .map_err(|e| e.to_string())?;
+            let el = self.client.find(Locator::Css(css)).await.map_err(miss)?;
             match el.is_displayed().await {
                 Ok(true) => Ok(()),
                 Ok(false) => Err("present but hidden".to_owned()),
@@ -364,6 +357,15 @@ impl ChatPage {
             }
             tokio::time::sleep(POLL).await;
         }
+    }
+}
+
+/// A failed `find` as a "not yet" note: short for the usual case, no such element.
+fn miss(error: fantoccini::error::CmdError) -> String {
+    if error.is_no_such_element() {
+        "no element matches".to_owned()
+    } else {
+        error.to_string()
     }
 }
 
@@ -498,6 +500,8 @@ impl Harness {
         );
 
         let artifacts = if problems.is_empty() {
+            // A pass clears what an earlier failing run of this journey left behind.
+            let _ = std::fs::remove_dir_all(artifacts_dir(name));
             None
         } else {
             Some(self.save_artifacts(name, &console_text).await)
@@ -518,7 +522,7 @@ impl Harness {
     /// Saves a screenshot, the page source, the console and the chromedriver log; returns
     /// where (or why not).
     async fn save_artifacts(&self, name: &str, console: &str) -> String {
-        let dir = workspace_root().join(".e2e-artifacts").join(name);
+        let dir = artifacts_dir(name);
         if let Err(e) = std::fs::create_dir_all(&dir) {
             return format!("not saved ({}: {e})", dir.display());
         }
@@ -548,6 +552,11 @@ fn dist_dir() -> PathBuf {
         dist.display()
     );
     dist
+}
+
+/// Where a failing journey leaves its screenshot, page source and logs.
+fn artifacts_dir(journey: &str) -> PathBuf {
+    workspace_root().join(".e2e-artifacts").join(journey)
 }
 
 /// The workspace root (parent of `dev-server/`).

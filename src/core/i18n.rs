@@ -75,7 +75,9 @@ pub struct Catalog {
 
 impl std::fmt::Debug for Catalog {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("Catalog").field("locale", &self.locale).finish()
+        f.debug_struct("Catalog")
+            .field("locale", &self.locale)
+            .finish()
     }
 }
 
@@ -191,7 +193,11 @@ fn fill_placeholders(text: &str, args: &[(&str, Arg)]) -> String {
             Arg::Str(s) => s.clone(),
             Arg::Num(n) => format!("{n}"),
         };
-        for pat in [format!("{{ ${name} }}"), format!("{{${name}}}"), format!("{{{name}}}")] {
+        for pat in [
+            format!("{{ ${name} }}"),
+            format!("{{${name}}}"),
+            format!("{{{name}}}"),
+        ] {
             out = out.replace(&pat, &value);
         }
     }

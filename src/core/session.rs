@@ -15,9 +15,9 @@ use super::i18n::{Arg, Catalog};
 use super::sse::SseDecoder;
 use super::time::Millis;
 use super::wire::{
-    ActionKind, ActionStatus, AgentInfo, AgentList, ComposerMode, Conversation,
-    ConversationList, ConversationListItem, ConversationWithMessages, Message, MessageContent,
-    PendingAction, Role, StreamEvent, TurnStatus,
+    ActionKind, ActionStatus, AgentInfo, AgentList, ComposerMode, Conversation, ConversationList,
+    ConversationListItem, ConversationWithMessages, Message, MessageContent, PendingAction, Role,
+    StreamEvent, TurnStatus,
 };
 
 /// Identifies one request the session asked the io layer to run.
@@ -186,6 +186,9 @@ pub enum SessionEvent {
 }
 
 /// What the session asks of the outside world.
+// Outputs are drained right after `handle`, never stored in bulk: boxing the event would only
+// add an allocation per output.
+#[allow(clippy::large_enum_variant)]
 #[derive(Clone, Debug, PartialEq)]
 pub enum Output {
     /// Run a request and report [`Input::Response`].
@@ -329,9 +332,10 @@ impl ChatError {
             ChatError::Stream { .. } => catalog.tr("chat-error-send-failed"),
             ChatError::Network { .. } => catalog.tr("chat-error-network"),
             ChatError::BadResponse { .. } => catalog.tr("chat-error-bad-response"),
-            ChatError::BadFrame { detail } => {
-                catalog.tr_args("chat-error-bad-frame", &[("detail", Arg::from(detail.as_str()))])
-            }
+            ChatError::BadFrame { detail } => catalog.tr_args(
+                "chat-error-bad-frame",
+                &[("detail", Arg::from(detail.as_str()))],
+            ),
             ChatError::StreamCut => catalog.tr("chat-error-stream-cut"),
             ChatError::NoAgent => catalog.tr("chat-error-no-agent"),
         }
@@ -435,12 +439,28 @@ struct OutgoingMessage {
 #[derive(Debug)]
 enum Pending {
     Agents,
-    History { append: bool },
-    Create { outgoing: OutgoingMessage },
-    Load { conversation_id: String, purpose: LoadPurpose },
-    Send { outgoing: OutgoingMessage },
-    Stream { outgoing: OutgoingMessage, decoder: Box<SseDecoder>, started: bool, finished: bool },
-    Delete { conversation_id: String },
+    History {
+        append: bool,
+    },
+    Create {
+        outgoing: OutgoingMessage,
+    },
+    Load {
+        conversation_id: String,
+        purpose: LoadPurpose,
+    },
+    Send {
+        outgoing: OutgoingMessage,
+    },
+    Stream {
+        outgoing: OutgoingMessage,
+        decoder: Box<SseDecoder>,
+        started: bool,
+        finished: bool,
+    },
+    Delete {
+        conversation_id: String,
+    },
 }
 
 /// Why a conversation is (re)loaded.
@@ -451,7 +471,10 @@ enum LoadPurpose {
     /// Quiet refresh after a refusal (`action_pending`, …).
     Refresh,
     /// Looking for a reply after the connection dropped (C17).
-    RunningTurn { outgoing: OutgoingMessage, first: bool },
+    RunningTurn {
+        outgoing: OutgoingMessage,
+        first: bool,
+    },
 }
 
 #[derive(Debug, Clone)]
@@ -657,7 +680,14 @@ impl Session {
             Command::OpenConversation(id) => self.open_conversation(id, LoadPurpose::Open),
             Command::DeleteConversation(id) => {
                 let path = format!("/conversations/{}", encode(&id));
-                self.request(Method::Delete, path, None, Pending::Delete { conversation_id: id });
+                self.request(
+                    Method::Delete,
+                    path,
+                    None,
+                    Pending::Delete {
+                        conversation_id: id,
+                    },
+                );
             }
             Command::Send(text) => self.send(text),
             Command::Stop => self.stop(),
@@ -713,7 +743,15 @@ impl Session {
             self.revisions.status += 1;
         }
         let path = format!("/conversations/{}", encode(&id));
-        self.request(Method::Get, path, None, Pending::Load { conversation_id: id, purpose });
+        self.request(
+            Method::Get,
+            path,
+            None,
+            Pending::Load {
+                conversation_id: id,
+                purpose,
+            },
+        );
     }
 
     fn send(&mut self, text: String) {
@@ -726,7 +764,11 @@ impl Session {
         let optimistic_id = self.local_id();
         let message = Message {
             id: optimistic_id.clone(),
-            conversation_id: self.conversation.as_ref().map(|c| c.id.clone()).unwrap_or_default(),
+            conversation_id: self
+                .conversation
+                .as_ref()
+                .map(|c| c.id.clone())
+                .unwrap_or_default(),
             role: Role::User,
             content: MessageContent::Text(text.clone()),
             created_at: Some(self.now),
@@ -740,7 +782,10 @@ impl Session {
         self.streaming = Some(StreamingTurn::default());
         self.revisions.streaming += 1;
         self.revisions.status += 1;
-        let outgoing = OutgoingMessage { text, optimistic_id };
+        let outgoing = OutgoingMessage {
+            text,
+            optimistic_id,
+        };
         match self.conversation.as_ref().map(|c| c.id.clone()) {
             Some(conversation_id) => self.post_message(conversation_id, outgoing),
             None => match self.selected_agent.clone() {
@@ -785,7 +830,9 @@ impl Session {
     }
 
     fn stop(&mut self) {
-        let Some(turn) = self.streaming.take() else { return };
+        let Some(turn) = self.streaming.take() else {
+            return;
+        };
         self.abort_stream();
         // PROTOCOL §7: keep the partial text as a local assistant message, no duration.
         if !turn.text.is_empty() || !turn.tool_calls.is_empty() {
@@ -839,9 +886,10 @@ impl Session {
             Pending::Agents => self.on_agents(result),
             Pending::History { append } => self.on_history(append, result),
             Pending::Create { outgoing } => self.on_created(outgoing, result),
-            Pending::Load { conversation_id, purpose } => {
-                self.on_loaded(conversation_id, purpose, result)
-            }
+            Pending::Load {
+                conversation_id,
+                purpose,
+            } => self.on_loaded(conversation_id, purpose, result),
             Pending::Send { outgoing } => self.on_sent(outgoing, result),
             Pending::Stream { outgoing, .. } => {
                 // Not an event stream: an error envelope (or a server that ignored `stream`).
@@ -876,7 +924,11 @@ impl Session {
     fn on_history(&mut self, append: bool, result: Result<HttpResponse, TransportError>) {
         self.history_loading = false;
         self.revisions.history += 1;
-        let context = if append { ErrorContext::LoadMore } else { ErrorContext::LoadConversations };
+        let context = if append {
+            ErrorContext::LoadMore
+        } else {
+            ErrorContext::LoadConversations
+        };
         match parse_json::<ConversationList>(result, context) {
             Ok(list) => {
                 if append {
@@ -894,19 +946,29 @@ impl Session {
         }
     }
 
-    fn on_created(&mut self, outgoing: OutgoingMessage, result: Result<HttpResponse, TransportError>) {
+    fn on_created(
+        &mut self,
+        outgoing: OutgoingMessage,
+        result: Result<HttpResponse, TransportError>,
+    ) {
         match parse_json::<Value>(result, ErrorContext::Send)
             .and_then(|v| conversation_from(v, ErrorContext::Send))
         {
             Ok(conversation) => {
                 let conversation_id = conversation.id.clone();
-                if let Some(m) = self.messages.iter_mut().find(|m| m.id == outgoing.optimistic_id) {
+                if let Some(m) = self
+                    .messages
+                    .iter_mut()
+                    .find(|m| m.id == outgoing.optimistic_id)
+                {
                     m.conversation_id = conversation_id.clone();
                 }
                 self.conversation = Some(conversation.clone());
                 self.revisions.status += 1;
                 self.emit(SessionEvent::ConversationCreated(conversation));
-                self.emit(SessionEvent::ConversationChanged(Some(conversation_id.clone())));
+                self.emit(SessionEvent::ConversationChanged(Some(
+                    conversation_id.clone(),
+                )));
                 self.load_history(false);
                 self.post_message(conversation_id, outgoing);
             }
@@ -933,7 +995,11 @@ impl Session {
             };
             return self.refuse_send(outgoing, err);
         };
-        if let Some(pos) = self.messages.iter().position(|m| m.id == outgoing.optimistic_id) {
+        if let Some(pos) = self
+            .messages
+            .iter()
+            .position(|m| m.id == outgoing.optimistic_id)
+        {
             self.messages[pos] = reply.message;
         }
         if let Some(title) = reply.conversation_title {
@@ -960,7 +1026,10 @@ impl Session {
     ) {
         let still_current = match &purpose {
             LoadPurpose::Open => true,
-            _ => self.conversation.as_ref().is_some_and(|c| c.id == conversation_id),
+            _ => self
+                .conversation
+                .as_ref()
+                .is_some_and(|c| c.id == conversation_id),
         };
         if !still_current {
             return;
@@ -1008,17 +1077,29 @@ impl Session {
         self.conversation = Some(loaded.conversation);
         self.messages = loaded.messages;
         self.actions = open;
-        self.run = if self.has_open_person_action() { Run::AwaitingAction } else { Run::Idle };
+        self.run = if self.has_open_person_action() {
+            Run::AwaitingAction
+        } else {
+            Run::Idle
+        };
         self.revisions.messages += 1;
         self.revisions.status += 1;
     }
 
-    fn on_deleted(&mut self, conversation_id: String, result: Result<HttpResponse, TransportError>) {
+    fn on_deleted(
+        &mut self,
+        conversation_id: String,
+        result: Result<HttpResponse, TransportError>,
+    ) {
         match result {
             Ok(resp) if resp.ok() => {
                 self.history.retain(|h| h.id != conversation_id);
                 self.revisions.history += 1;
-                if self.conversation.as_ref().is_some_and(|c| c.id == conversation_id) {
+                if self
+                    .conversation
+                    .as_ref()
+                    .is_some_and(|c| c.id == conversation_id)
+                {
                     self.clear_chat();
                     self.emit(SessionEvent::ConversationChanged(None));
                 }
@@ -1052,7 +1133,9 @@ impl Session {
     }
 
     fn handle_stream_closed(&mut self, id: RequestId, error: Option<TransportError>) {
-        let Some(pos) = self.pending.iter().position(|(rid, _)| *rid == id) else { return };
+        let Some(pos) = self.pending.iter().position(|(rid, _)| *rid == id) else {
+            return;
+        };
         let mut tail = Vec::new();
         if let (_, Pending::Stream { decoder, .. }) = &mut self.pending[pos] {
             while let Some(ev) = decoder.next_event() {
@@ -1065,12 +1148,19 @@ impl Session {
         for ev in tail {
             self.apply_stream_item(id, ev);
         }
-        let Some(pos) = self.pending.iter().position(|(rid, _)| *rid == id) else { return };
+        let Some(pos) = self.pending.iter().position(|(rid, _)| *rid == id) else {
+            return;
+        };
         let (_, pending) = self.pending.remove(pos);
         if self.stream_request == Some(id) {
             self.stream_request = None;
         }
-        let Pending::Stream { outgoing, finished, .. } = pending else { return };
+        let Pending::Stream {
+            outgoing, finished, ..
+        } = pending
+        else {
+            return;
+        };
         if finished || error == Some(TransportError::Aborted) {
             return;
         }
@@ -1078,27 +1168,49 @@ impl Session {
         self.begin_running_turn(outgoing);
     }
 
-    fn apply_stream_item(&mut self, id: RequestId, item: Result<StreamEvent, super::error::DecodeError>) {
+    fn apply_stream_item(
+        &mut self,
+        id: RequestId,
+        item: Result<StreamEvent, super::error::DecodeError>,
+    ) {
         match item {
             Ok(event) => self.apply_stream_event(id, event),
-            Err(err) => self.set_error(ChatError::BadFrame { detail: err.to_string() }),
+            Err(err) => self.set_error(ChatError::BadFrame {
+                detail: err.to_string(),
+            }),
         }
     }
 
-    fn stream_state(&mut self, id: RequestId) -> Option<(&mut OutgoingMessage, &mut bool, &mut bool)> {
-        self.pending.iter_mut().find(|(rid, _)| *rid == id).and_then(|(_, p)| match p {
-            Pending::Stream { outgoing, started, finished, .. } => Some((outgoing, started, finished)),
-            _ => None,
-        })
+    fn stream_state(
+        &mut self,
+        id: RequestId,
+    ) -> Option<(&mut OutgoingMessage, &mut bool, &mut bool)> {
+        self.pending
+            .iter_mut()
+            .find(|(rid, _)| *rid == id)
+            .and_then(|(_, p)| match p {
+                Pending::Stream {
+                    outgoing,
+                    started,
+                    finished,
+                    ..
+                } => Some((outgoing, started, finished)),
+                _ => None,
+            })
     }
 
     fn apply_stream_event(&mut self, id: RequestId, event: StreamEvent) {
-        if self.stream_state(id).is_some_and(|(_, _, finished)| *finished) {
+        if self
+            .stream_state(id)
+            .is_some_and(|(_, _, finished)| *finished)
+        {
             return; // nothing counts after done/error
         }
         let now = self.now;
         match event {
-            StreamEvent::Start { conversation_id, .. } => {
+            StreamEvent::Start {
+                conversation_id, ..
+            } => {
                 if let Some((_, started, _)) = self.stream_state(id) {
                     *started = true;
                 }
@@ -1119,7 +1231,13 @@ impl Session {
                 self.revisions.streaming += 1;
                 self.emit(SessionEvent::StreamText { chunk: text, full });
             }
-            StreamEvent::ToolCall { tool_name, tool_call_id, args, reasoning, display_name } => {
+            StreamEvent::ToolCall {
+                tool_name,
+                tool_call_id,
+                args,
+                reasoning,
+                display_name,
+            } => {
                 let turn = self.streaming.get_or_insert_with(StreamingTurn::default);
                 turn.first_tool_call_at.get_or_insert(now);
                 if let Some(existing) = turn.tool_calls.iter_mut().find(|c| c.id == tool_call_id) {
@@ -1135,15 +1253,25 @@ impl Session {
                     });
                 }
                 self.revisions.streaming += 1;
-                self.emit(SessionEvent::ToolCall { name: tool_name, args });
+                self.emit(SessionEvent::ToolCall {
+                    name: tool_name,
+                    args,
+                });
             }
-            StreamEvent::ToolResult { tool_name, tool_call_id, result } => {
+            StreamEvent::ToolResult {
+                tool_name,
+                tool_call_id,
+                result,
+            } => {
                 let turn = self.streaming.get_or_insert_with(StreamingTurn::default);
                 if let Some(call) = turn.tool_calls.iter_mut().find(|c| c.id == tool_call_id) {
                     call.result = Some(result.clone());
                 }
                 self.revisions.streaming += 1;
-                self.emit(SessionEvent::ToolResult { name: tool_name, result });
+                self.emit(SessionEvent::ToolResult {
+                    name: tool_name,
+                    result,
+                });
             }
             StreamEvent::Progress { message, stage, .. } => {
                 let turn = self.streaming.get_or_insert_with(StreamingTurn::default);
@@ -1156,7 +1284,10 @@ impl Session {
                     *finished = true;
                     o.clone()
                 });
-                let err = ChatError::Stream { code: code.map(|c| c.to_ascii_lowercase()), message: error };
+                let err = ChatError::Stream {
+                    code: code.map(|c| c.to_ascii_lowercase()),
+                    message: error,
+                };
                 self.streaming = None;
                 self.revisions.streaming += 1;
                 match outgoing {
@@ -1181,7 +1312,11 @@ impl Session {
                     *finished = true;
                 }
                 let turn = self.streaming.take().unwrap_or_default();
-                let text = if content.is_empty() { turn.text.clone() } else { content };
+                let text = if content.is_empty() {
+                    turn.text.clone()
+                } else {
+                    content
+                };
                 let id = message_id.unwrap_or_else(|| self.local_id());
                 let message = self.assistant_message(id, text, &turn, true);
                 self.messages.push(message.clone());
@@ -1200,7 +1335,13 @@ impl Session {
             StreamEvent::ActionRequired { action, .. } => {
                 self.merge_open_actions(vec![action]);
             }
-            StreamEvent::ActionResolved { action_id, status, resolution, resolved_by, .. } => {
+            StreamEvent::ActionResolved {
+                action_id,
+                status,
+                resolution,
+                resolved_by,
+                ..
+            } => {
                 if let Some(a) = self.actions.iter_mut().find(|a| a.id == action_id) {
                     a.status = status;
                     a.resolution = resolution;
@@ -1212,7 +1353,13 @@ impl Session {
         }
     }
 
-    fn assistant_message(&self, id: String, text: String, turn: &StreamingTurn, done: bool) -> Message {
+    fn assistant_message(
+        &self,
+        id: String,
+        text: String,
+        turn: &StreamingTurn,
+        done: bool,
+    ) -> Message {
         let mut metadata = Map::new();
         if !turn.tool_calls.is_empty() {
             let details: Vec<Value> = turn
@@ -1228,7 +1375,11 @@ impl Session {
         }
         Message {
             id,
-            conversation_id: self.conversation.as_ref().map(|c| c.id.clone()).unwrap_or_default(),
+            conversation_id: self
+                .conversation
+                .as_ref()
+                .map(|c| c.id.clone())
+                .unwrap_or_default(),
             role: Role::Assistant,
             content: MessageContent::Text(text),
             metadata,
@@ -1255,12 +1406,19 @@ impl Session {
     fn has_open_person_action(&self) -> bool {
         self.actions.iter().any(|a| {
             a.status == ActionStatus::Pending
-                && matches!(a.kind, ActionKind::ToolApproval(_) | ActionKind::UserQuestion(_))
+                && matches!(
+                    a.kind,
+                    ActionKind::ToolApproval(_) | ActionKind::UserQuestion(_)
+                )
         })
     }
 
     fn finish_turn(&mut self) {
-        self.run = if self.has_open_person_action() { Run::AwaitingAction } else { Run::Idle };
+        self.run = if self.has_open_person_action() {
+            Run::AwaitingAction
+        } else {
+            Run::Idle
+        };
         self.revisions.status += 1;
     }
 
@@ -1288,7 +1446,10 @@ impl Session {
             self.revisions.streaming += 1;
         }
         self.finish_turn();
-        let refetch = matches!(err.code(), Some("action_pending" | "pending_action" | "conversation_busy"));
+        let refetch = matches!(
+            err.code(),
+            Some("action_pending" | "pending_action" | "conversation_busy")
+        );
         self.emit(SessionEvent::DraftReturned(outgoing.text));
         self.set_error(err);
         if refetch {
@@ -1300,7 +1461,10 @@ impl Session {
 
     fn begin_running_turn(&mut self, outgoing: OutgoingMessage) {
         let Some(conversation_id) = self.conversation.as_ref().map(|c| c.id.clone()) else {
-            let err = ChatError::Network { context: ErrorContext::Send, detail: "no conversation".into() };
+            let err = ChatError::Network {
+                context: ErrorContext::Send,
+                detail: "no conversation".into(),
+            };
             return self.refuse_send(outgoing, err);
         };
         self.running_turn = Some(RunningTurn {
@@ -1315,7 +1479,13 @@ impl Session {
             Method::Get,
             path,
             None,
-            Pending::Load { conversation_id, purpose: LoadPurpose::RunningTurn { outgoing, first: true } },
+            Pending::Load {
+                conversation_id,
+                purpose: LoadPurpose::RunningTurn {
+                    outgoing,
+                    first: true,
+                },
+            },
         );
     }
 
@@ -1325,7 +1495,9 @@ impl Session {
         first: bool,
         loaded: Result<ConversationWithMessages, ChatError>,
     ) {
-        let Some(turn) = self.running_turn.clone() else { return };
+        let Some(turn) = self.running_turn.clone() else {
+            return;
+        };
         match loaded {
             Ok(loaded) => {
                 let user_seen = loaded
@@ -1337,7 +1509,10 @@ impl Session {
                     .last()
                     .is_some_and(|m| m.role == Role::Assistant)
                     && loaded.messages.len() >= turn.message_count;
-                let paused = loaded.pending_actions.as_ref().is_some_and(|p| !p.is_empty());
+                let paused = loaded
+                    .pending_actions
+                    .as_ref()
+                    .is_some_and(|p| !p.is_empty());
                 if first && !user_seen {
                     // The server never took it: a real failure; the draft goes back.
                     self.running_turn = None;
@@ -1352,21 +1527,22 @@ impl Session {
                     self.streaming = None;
                     self.revisions.streaming += 1;
                     self.apply_loaded(loaded);
-                    return;
                 }
-                // Still running: keep the optimistic view and look again at the next poll.
+                // Otherwise still running: keep the optimistic view, look again at the next poll.
             }
             Err(err) => {
                 if first {
                     self.running_turn = None;
-                    return self.refuse_send(outgoing, err);
+                    self.refuse_send(outgoing, err);
                 }
             }
         }
     }
 
     fn handle_timeout(&mut self) {
-        let Some(turn) = self.running_turn.as_mut() else { return };
+        let Some(turn) = self.running_turn.as_mut() else {
+            return;
+        };
         if self.now < turn.next_poll {
             return;
         }
@@ -1385,7 +1561,13 @@ impl Session {
             Method::Get,
             path,
             None,
-            Pending::Load { conversation_id, purpose: LoadPurpose::RunningTurn { outgoing, first: false } },
+            Pending::Load {
+                conversation_id,
+                purpose: LoadPurpose::RunningTurn {
+                    outgoing,
+                    first: false,
+                },
+            },
         );
     }
 
@@ -1417,7 +1599,12 @@ impl Session {
     fn request(&mut self, method: Method, path: String, body: Option<String>, pending: Pending) {
         let id = self.next_id();
         self.pending.push((id, pending));
-        self.outputs.push_back(Output::Send(HttpRequest { id, method, path, body }));
+        self.outputs.push_back(Output::Send(HttpRequest {
+            id,
+            method,
+            path,
+            body,
+        }));
     }
 }
 
@@ -1436,7 +1623,9 @@ pub fn encode(s: &str) -> String {
     let mut out = String::with_capacity(s.len());
     for b in s.bytes() {
         match b {
-            b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' | b'-' | b'_' | b'.' | b'~' => out.push(b as char),
+            b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' | b'-' | b'_' | b'.' | b'~' => {
+                out.push(b as char)
+            }
             _ => out.push_str(&format!("%{b:02X}")),
         }
     }
@@ -1449,12 +1638,25 @@ fn parse_json<T: serde::de::DeserializeOwned>(
     result: Result<HttpResponse, TransportError>,
     context: ErrorContext,
 ) -> Result<T, ChatError> {
-    let resp = result.map_err(|e| ChatError::Network { context, detail: e.to_string() })?;
+    let resp = result.map_err(|e| ChatError::Network {
+        context,
+        detail: e.to_string(),
+    })?;
     if !resp.ok() {
-        return Err(ChatError::Api { context, error: ApiError::from_body(resp.status, &resp.body) });
+        return Err(ChatError::Api {
+            context,
+            error: ApiError::from_body(resp.status, &resp.body),
+        });
     }
-    let body = if resp.body.trim().is_empty() { "null" } else { resp.body.as_str() };
-    serde_json::from_str(body).map_err(|e| ChatError::BadResponse { context, detail: e.to_string() })
+    let body = if resp.body.trim().is_empty() {
+        "null"
+    } else {
+        resp.body.as_str()
+    };
+    serde_json::from_str(body).map_err(|e| ChatError::BadResponse {
+        context,
+        detail: e.to_string(),
+    })
 }
 
 /// `{ conversation }` or a bare conversation (C23).
@@ -1463,5 +1665,8 @@ fn conversation_from(value: Value, context: ErrorContext) -> Result<Conversation
         Some(c) if c.is_object() => c.clone(),
         _ => value,
     };
-    serde_json::from_value(inner).map_err(|e| ChatError::BadResponse { context, detail: e.to_string() })
+    serde_json::from_value(inner).map_err(|e| ChatError::BadResponse {
+        context,
+        detail: e.to_string(),
+    })
 }

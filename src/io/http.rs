@@ -5,7 +5,9 @@
 
 use wasm_bindgen::{JsCast, JsValue};
 use wasm_bindgen_futures::JsFuture;
-use web_sys::{AbortController, Headers, ReadableStreamDefaultReader, Request, RequestInit, Response};
+use web_sys::{
+    AbortController, Headers, ReadableStreamDefaultReader, Request, RequestInit, Response,
+};
 
 use crate::core::{HttpRequest, HttpResponse, Input, TransportError};
 
@@ -23,7 +25,10 @@ pub struct TransportConfig {
 impl TransportConfig {
     /// Builds a config, stripping trailing slashes from `base_url`.
     pub fn new(base_url: &str) -> Self {
-        TransportConfig { base_url: base_url.trim_end_matches('/').to_owned(), ..Default::default() }
+        TransportConfig {
+            base_url: base_url.trim_end_matches('/').to_owned(),
+            ..Default::default()
+        }
     }
 }
 
@@ -55,9 +60,13 @@ async fn fetch(
     controller: &AbortController,
 ) -> Result<Response, TransportError> {
     let headers = Headers::new().map_err(transport_error)?;
-    headers.set("Content-Type", "application/json").map_err(transport_error)?;
+    headers
+        .set("Content-Type", "application/json")
+        .map_err(transport_error)?;
     if let Some(auth) = &config.authorization {
-        headers.set("Authorization", auth).map_err(transport_error)?;
+        headers
+            .set("Authorization", auth)
+            .map_err(transport_error)?;
     }
     for (name, value) in &config.headers {
         headers.set(name, value).map_err(transport_error)?;
@@ -72,7 +81,9 @@ async fn fetch(
     let url = format!("{}{}", config.base_url, req.path);
     let request = Request::new_with_str_and_init(&url, &init).map_err(transport_error)?;
     let window = web_sys::window().ok_or_else(|| TransportError::Network("no window".into()))?;
-    let resp = JsFuture::from(window.fetch_with_request(&request)).await.map_err(transport_error)?;
+    let resp = JsFuture::from(window.fetch_with_request(&request))
+        .await
+        .map_err(transport_error)?;
     resp.dyn_into::<Response>().map_err(transport_error)
 }
 
@@ -83,10 +94,17 @@ async fn read_text(resp: &Response) -> Result<String, TransportError> {
 }
 
 /// Runs a plain request and returns the [`Input`] to feed back.
-pub async fn run_request(config: &TransportConfig, req: HttpRequest, controller: AbortController) -> Input {
+pub async fn run_request(
+    config: &TransportConfig,
+    req: HttpRequest,
+    controller: AbortController,
+) -> Input {
     let result = match fetch(config, &req, &controller).await {
         Ok(resp) => match read_text(&resp).await {
-            Ok(body) => Ok(HttpResponse { status: resp.status(), body }),
+            Ok(body) => Ok(HttpResponse {
+                status: resp.status(),
+                body,
+            }),
             Err(e) => Err(e),
         },
         Err(e) => Err(e),
@@ -114,7 +132,10 @@ pub async fn run_stream(
         .flatten()
         .is_some_and(|ct| ct.contains("text/event-stream"));
     if !resp.ok() || !is_stream {
-        let result = read_text(&resp).await.map(|body| HttpResponse { status: resp.status(), body });
+        let result = read_text(&resp).await.map(|body| HttpResponse {
+            status: resp.status(),
+            body,
+        });
         return feed(Input::Response { id, result });
     }
     let Some(body) = resp.body() else {
@@ -124,7 +145,12 @@ pub async fn run_stream(
     loop {
         let chunk = match JsFuture::from(reader.read()).await {
             Ok(chunk) => chunk,
-            Err(e) => return feed(Input::StreamClosed { id, error: Some(transport_error(e)) }),
+            Err(e) => {
+                return feed(Input::StreamClosed {
+                    id,
+                    error: Some(transport_error(e)),
+                })
+            }
         };
         let done = js_sys::Reflect::get(&chunk, &JsValue::from_str("done"))
             .ok()
@@ -135,7 +161,10 @@ pub async fn run_stream(
         }
         if let Ok(value) = js_sys::Reflect::get(&chunk, &JsValue::from_str("value")) {
             if let Some(bytes) = value.dyn_ref::<js_sys::Uint8Array>() {
-                feed(Input::StreamChunk { id, bytes: bytes.to_vec() });
+                feed(Input::StreamChunk {
+                    id,
+                    bytes: bytes.to_vec(),
+                });
             }
         }
     }

@@ -170,7 +170,10 @@ fn ChatHeader(show_menu: bool, on_menu: Callback<()>) -> impl IntoView {
     let i18n = I18n::get();
     let title = move || {
         store.status.with(|s| {
-            let agent = s.agent_id.as_ref().and_then(|id| s.agents.iter().find(|a| &a.id == id));
+            let agent = s
+                .agent_id
+                .as_ref()
+                .and_then(|id| s.agents.iter().find(|a| &a.id == id));
             agent
                 .map(|a| a.name.clone())
                 .or_else(|| (s.agents.len() == 1).then(|| s.agents[0].name.clone()))
@@ -204,9 +207,16 @@ fn AgentPicker() -> impl IntoView {
     let open = RwSignal::new(false);
     let visible = move || {
         let empty = store.messages.with(|m| m.is_empty());
-        store.status.with(|s| s.agents.len() > 1 && s.run == crate::core::Run::Idle) && empty
+        store
+            .status
+            .with(|s| s.agents.len() > 1 && s.run == crate::core::Run::Idle)
+            && empty
     };
-    let current = move || store.status.with(|s| s.agent_id.clone().unwrap_or_default());
+    let current = move || {
+        store
+            .status
+            .with(|s| s.agent_id.clone().unwrap_or_default())
+    };
     let pick = move |id: String| {
         open.set(false);
         store.dispatch(Command::SelectAgent(id));
@@ -278,7 +288,11 @@ fn AgentPicker() -> impl IntoView {
 fn ErrorBanner() -> impl IntoView {
     let store = ChatStore::expect();
     let i18n = I18n::get();
-    let text = move || store.status.with(|s| s.error.as_ref().map(|e| i18n.error(e)));
+    let text = move || {
+        store
+            .status
+            .with(|s| s.error.as_ref().map(|e| i18n.error(e)))
+    };
     view! {
         <Show when=move || text().is_some()>
             <div class="chat-error" role="alert">

@@ -51,7 +51,11 @@ pub fn ChatInput(
         store.draft.set(String::new());
         store.dispatch(Command::Send(text));
     };
-    let placeholder_text = move || placeholder.get().unwrap_or_else(|| i18n.t("chat-input-placeholder"));
+    let placeholder_text = move || {
+        placeholder
+            .get()
+            .unwrap_or_else(|| i18n.t("chat-input-placeholder"))
+    };
 
     view! {
         <form

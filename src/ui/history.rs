@@ -19,7 +19,11 @@ pub fn ChatHistory(
 ) -> impl IntoView {
     let store = ChatStore::expect();
     let i18n = I18n::get();
-    let selected = move || store.status.with(|s| s.conversation.as_ref().map(|c| c.id.clone()));
+    let selected = move || {
+        store
+            .status
+            .with(|s| s.conversation.as_ref().map(|c| c.id.clone()))
+    };
     let new_chat = move |_| {
         store.dispatch(Command::NewChat);
         on_close.run(());

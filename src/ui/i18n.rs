@@ -40,7 +40,10 @@ impl I18n {
             .into_iter()
             .map(|(k, v)| (crate::core::react_key_to_id(&k), v))
             .collect();
-        let i18n = I18n { locale: RwSignal::new(locale), overrides: StoredValue::new(overrides) };
+        let i18n = I18n {
+            locale: RwSignal::new(locale),
+            overrides: StoredValue::new(overrides),
+        };
         provide_context(i18n);
         i18n
     }

@@ -20,7 +20,12 @@ pub fn ChatMessage(
     let steps: Vec<ToolCallView> = message
         .tool_call_details()
         .into_iter()
-        .map(|d| ToolCallView { id: d.id, name: d.name, args: d.args, result: d.result })
+        .map(|d| ToolCallView {
+            id: d.id,
+            name: d.name,
+            args: d.args,
+            result: d.result,
+        })
         .collect();
     let duration = message.tool_call_duration_seconds();
     view! {
@@ -42,8 +47,16 @@ pub fn ChatMessage(
 pub fn StreamingMessage() -> impl IntoView {
     let store = ChatStore::expect();
     let i18n = I18n::get();
-    let text = move || store.streaming.with(|s| s.as_ref().map(|t| t.text.clone()).unwrap_or_default());
-    let has_text = move || store.streaming.with(|s| s.as_ref().is_some_and(|t| !t.text.is_empty()));
+    let text = move || {
+        store
+            .streaming
+            .with(|s| s.as_ref().map(|t| t.text.clone()).unwrap_or_default())
+    };
+    let has_text = move || {
+        store
+            .streaming
+            .with(|s| s.as_ref().is_some_and(|t| !t.text.is_empty()))
+    };
     let calls = move || {
         store.streaming.with(|s| {
             s.as_ref()
@@ -61,7 +74,11 @@ pub fn StreamingMessage() -> impl IntoView {
                 .unwrap_or_default()
         })
     };
-    let progress = move || store.streaming.with(|s| s.as_ref().and_then(|t| t.progress.clone()));
+    let progress = move || {
+        store
+            .streaming
+            .with(|s| s.as_ref().and_then(|t| t.progress.clone()))
+    };
     view! {
         <article class="chat-message" data-role="assistant" data-streaming="true" data-message-id="streaming">
             <Avatar is_user=false/>

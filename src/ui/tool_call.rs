@@ -61,12 +61,23 @@ pub fn ToolCalls(
             }
         })
         .collect_view();
-    let footer = duration.filter(|_| !executing).map(|secs| {
+    // F113/F117: "{n} previous steps · Ns" under the latest step; nothing to say for a single
+    // instant step.
+    let older = count.saturating_sub(1);
+    let secs = duration.filter(|_| !executing).unwrap_or(0);
+    let footer = (older > 0 || secs > 0).then(|| {
         view! {
             <p class="chat-tool-calls__duration">
-                {move || i18n.t_args("chat-tool-call-previous-steps", &[("count", count.into())])}
-                " · "
-                {move || i18n.t_args("chat-tool-call-duration", &[("seconds", secs.into())])}
+                {move || {
+                    let mut parts = Vec::new();
+                    if older > 0 {
+                        parts.push(i18n.t_args("chat-tool-call-previous-steps", &[("count", older.into())]));
+                    }
+                    if secs > 0 {
+                        parts.push(i18n.t_args("chat-tool-call-duration", &[("seconds", secs.into())]));
+                    }
+                    parts.join(" · ")
+                }}
             </p>
         }
     });

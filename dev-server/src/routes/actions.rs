@@ -124,9 +124,9 @@ pub fn normalise_resolution(action: &ActionRecord, resolution: &Value) -> Result
         if let (true, Some(Value::String(s)), Some(options)) =
             (closed, answer, q["options"].as_array())
         {
-            let known = options.iter().any(|o| {
-                o["value"].as_str().or_else(|| o["label"].as_str()) == Some(s.as_str())
-            });
+            let known = options
+                .iter()
+                .any(|o| o["value"].as_str().or_else(|| o["label"].as_str()) == Some(s.as_str()));
             if !known {
                 return Err(ApiError::validation(format!(
                     "\"{s}\" is not an option of: {key}"

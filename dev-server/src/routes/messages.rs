@@ -26,7 +26,11 @@ struct IncomingFile {
 pub fn check_file(app: &AppState, name: &str, mime: &str, size: usize) -> Result<(), ApiError> {
     let cfg = app.config();
     let mime_lc = mime.to_ascii_lowercase();
-    if cfg.denied_mime_types.iter().any(|d| d.eq_ignore_ascii_case(&mime_lc)) {
+    if cfg
+        .denied_mime_types
+        .iter()
+        .any(|d| d.eq_ignore_ascii_case(&mime_lc))
+    {
         return Err(ApiError::unsupported_file_type(mime));
     }
     if size > cfg.max_file_size {
@@ -136,7 +140,10 @@ enum Admission {
 /// Reports an access problem: inside the stream when streaming (PROTOCOL §5), else as JSON.
 fn access_problem(stream: bool, err: ApiError) -> Result<Admission, ApiError> {
     if stream {
-        Ok(Admission::InStream(sse::error_response(&err.message, err.code)))
+        Ok(Admission::InStream(sse::error_response(
+            &err.message,
+            err.code,
+        )))
     } else {
         Err(err)
     }
@@ -223,8 +230,8 @@ async fn send_inner(
     body: Result<Bytes, BytesRejection>,
 ) -> Result<Response, ApiError> {
     let body = json_body(body)?;
-    let stream = body.get("stream") == Some(&json!(true))
-        || body.get("streaming") == Some(&json!(true));
+    let stream =
+        body.get("stream") == Some(&json!(true)) || body.get("streaming") == Some(&json!(true));
     let text = body
         .get("message")
         .and_then(Value::as_str)
@@ -238,7 +245,15 @@ async fn send_inner(
     let metadata = opt_object(&body, "metadata")?;
     let files = parse_files(&app, &body)?;
 
-    let admitted = match admit(&app, &caller, &conversation_id, stream, &text, files, metadata)? {
+    let admitted = match admit(
+        &app,
+        &caller,
+        &conversation_id,
+        stream,
+        &text,
+        files,
+        metadata,
+    )? {
         Admission::Go(a) => a,
         Admission::InStream(response) => return Ok(response),
     };

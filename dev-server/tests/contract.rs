@@ -1,0 +1,1666 @@
+//! Contract tests: every endpoint (E1–E14 + dev seed), every stream event type and every error
+//! code of PROTOCOL §2 / §9.10 with its status, against a real server listening on 127.0.0.1:0.
+
+use std::time::Duration;
+
+use dev_server::Config;
+use reqwest::header::HeaderMap;
+use serde_json::{json, Value};
+
+/// Starts a server in-process with fast test settings; returns the API base URL.
+async fn start_with(config: Config) -> Api {
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
+        .await
+        .expect("bind test listener");
+    let addr = listener.local_addr().expect("local addr");
+    tokio::spawn(dev_server::serve(listener, config));
+    Api {
+        root: format!("http://{addr}"),
+        base: format!("http://{addr}/api/agents"),
+        http: reqwest::Client::new(),
+    }
+}
+
+fn test_config() -> Config {
+    Config {
+        port: 0,
+        hasty_expiry_secs: 1,
+        chunk_delay_ms: 0,
+        long_chunk_delay_ms: 0,
+        slow_ms: 600,
+        ..Config::default()
+    }
+}
+
+async fn start() -> Api {
+    start_with(test_config()).await
+}
+
+/// A response: status, headers, raw body text and the body parsed as JSON (Null when not JSON).
+struct Res {
+    status: u16,
+    headers: HeaderMap,
+    text: String,
+    json: Value,
+}
+
+impl Res {
+    fn header(&self, name: &str) -> &str {
+        self.headers
+            .get(name)
+            .and_then(|v| v.to_str().ok())
+            .unwrap_or("")
+    }
+
+    /// Asserts the exact error envelope `{ error: { code, message } }` and the status.
+    fn assert_error(&self, status: u16, code: &str) {
+        assert_eq!(self.status, status, "status of {}", self.text);
+        assert_eq!(
+            self.json["error"]["code"],
+            json!(code),
+            "code of {}",
+            self.text
+        );
+        assert!(
+            self.json["error"]["message"]
+                .as_str()
+                .is_some_and(|m| !m.is_empty()),
+            "message of {}",
+            self.text
+        );
+        let keys: Vec<&String> = self.json.as_object().expect("object").keys().collect();
+        assert_eq!(keys, vec!["error"]);
+        assert!(self.header("content-type").starts_with("application/json"));
+    }
+
+    /// Parses the body as SSE, checking the framing of PROTOCOL §6.
+    fn events(&self) -> Vec<Value> {
+        assert_eq!(self.status, 200, "{}", self.text);
+        assert!(self.header("content-type").starts_with("text/event-stream"));
+        assert_eq!(self.header("cache-control"), "no-cache");
+        parse_sse(&self.text)
+    }
+}
+
+/// Parses an SSE body strictly: events are `data: <json>` + blank line, nothing else.
+fn parse_sse(body: &str) -> Vec<Value> {
+    assert!(
+        body.is_empty() || body.ends_with("\n\n"),
+        "body must end with a blank line"
+    );
+    let mut out = Vec::new();
+    for block in body.split("\n\n").filter(|b| !b.is_empty()) {
+        let lines: Vec<&str> = block.split('\n').collect();
+        assert_eq!(lines.len(), 1, "one line per event: {block:?}");
+        let payload = lines[0]
+            .strip_prefix("data: ")
+            .unwrap_or_else(|| panic!("not a data line: {block:?}"));
+        let v: Value = serde_json::from_str(payload).expect("event JSON");
+        assert!(!payload.contains("\n"));
+        assert!(v["type"].is_string(), "type in {payload}");
+        assert!(v["timestamp"].is_i64(), "numeric timestamp in {payload}");
+        out.push(v);
+    }
+    out
+}
+
+fn types(events: &[Value]) -> Vec<&str> {
+    events
+        .iter()
+        .map(|e| e["type"].as_str().unwrap_or(""))
+        .collect()
+}
+
+fn find<'a>(events: &'a [Value], kind: &str) -> &'a Value {
+    events
+        .iter()
+        .find(|e| e["type"] == json!(kind))
+        .unwrap_or_else(|| panic!("no {kind} in {:?}", types(events)))
+}
+
+fn last(events: &[Value]) -> &Value {
+    events.last().expect("at least one event")
+}
+
+struct Api {
+    root: String,
+    base: String,
+    http: reqwest::Client,
+}
+
+impl Api {
+    async fn send(&self, req: reqwest::RequestBuilder) -> Res {
+        let res = req.send().await.expect("request");
+        let status = res.status().as_u16();
+        let headers = res.headers().clone();
+        let text = res.text().await.expect("body");
+        let json = serde_json::from_str(&text).unwrap_or(Value::Null);
+        Res {
+            status,
+            headers,
+            text,
+            json,
+        }
+    }
+
+    fn req(
+        &self,
+        method: reqwest::Method,
+        path: &str,
+        user: Option<&str>,
+    ) -> reqwest::RequestBuilder {
+        let mut r = self
+            .http
+            .request(method, format!("{}{path}", self.base))
+            .header("content-type", "application/json");
+        if let Some(u) = user {
+            r = r.header("x-user-id", u);
+        }
+        r
+    }
+
+    async fn get(&self, path: &str) -> Res {
+        self.send(self.req(reqwest::Method::GET, path, None)).await
+    }
+
+    async fn get_as(&self, path: &str, user: &str) -> Res {
+        self.send(self.req(reqwest::Method::GET, path, Some(user)))
+            .await
+    }
+
+    async fn post(&self, path: &str, body: Value) -> Res {
+        self.send(
+            self.req(reqwest::Method::POST, path, None)
+                .body(body.to_string()),
+        )
+        .await
+    }
+
+    async fn post_as(&self, path: &str, body: Value, user: &str) -> Res {
+        self.send(
+            self.req(reqwest::Method::POST, path, Some(user))
+                .body(body.to_string()),
+        )
+        .await
+    }
+
+    async fn patch(&self, path: &str, body: Value) -> Res {
+        self.send(
+            self.req(reqwest::Method::PATCH, path, None)
+                .body(body.to_string()),
+        )
+        .await
+    }
+
+    async fn delete(&self, path: &str) -> Res {
+        self.send(self.req(reqwest::Method::DELETE, path, None))
+            .await
+    }
+
+    async fn create(&self, agent: &str) -> String {
+        let r = self
+            .post("/conversations", json!({ "agentId": agent }))
+            .await;
+        assert_eq!(r.status, 201, "{}", r.text);
+        r.json["conversation"]["id"]
+            .as_str()
+            .expect("id")
+            .to_string()
+    }
+
+    async fn create_for(&self, agent: &str, user: &str) -> String {
+        let r = self
+            .post(
+                "/conversations",
+                json!({ "agentId": agent, "userId": user }),
+            )
+            .await;
+        assert_eq!(r.status, 201);
+        r.json["conversation"]["id"]
+            .as_str()
+            .expect("id")
+            .to_string()
+    }
+
+    async fn say(&self, cid: &str, text: &str) -> Res {
+        self.post(
+            &format!("/conversations/{cid}/messages"),
+            json!({ "message": text }),
+        )
+        .await
+    }
+
+    async fn say_stream(&self, cid: &str, text: &str) -> Vec<Value> {
+        self.post(
+            &format!("/conversations/{cid}/messages"),
+            json!({ "message": text, "stream": true }),
+        )
+        .await
+        .events()
+    }
+
+    async fn answer(&self, cid: &str, aid: &str, body: Value) -> Res {
+        self.post(&format!("/conversations/{cid}/actions/{aid}"), body)
+            .await
+    }
+
+    async fn conversation(&self, cid: &str) -> Value {
+        let r = self.get(&format!("/conversations/{cid}")).await;
+        assert_eq!(r.status, 200, "{}", r.text);
+        r.json
+    }
+
+    /// Sends a message to a pausing agent and returns the open action.
+    async fn pause(&self, cid: &str, text: &str) -> Value {
+        let r = self.say(cid, text).await;
+        assert_eq!(r.status, 200, "{}", r.text);
+        assert_eq!(r.json["status"], "requires_action");
+        r.json["pendingActions"][0].clone()
+    }
+}
+
+fn is_id(v: &Value, prefix: &str) -> bool {
+    v.as_str().is_some_and(|s| {
+        s.len() == prefix.len() + 1 + 21
+            && s.starts_with(&format!("{prefix}_"))
+            && s[prefix.len() + 1..]
+                .bytes()
+                .all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'-')
+    })
+}
+
+fn b64(bytes: &[u8]) -> String {
+    const A: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+    let mut out = String::new();
+    for chunk in bytes.chunks(3) {
+        let n = chunk
+            .iter()
+            .enumerate()
+            .fold(0u32, |acc, (i, b)| acc | (u32::from(*b) << (16 - 8 * i)));
+        for i in 0..4 {
+            if i <= chunk.len() {
+                out.push(char::from(A[((n >> (18 - 6 * i)) & 63) as usize]));
+            } else {
+                out.push('=');
+            }
+        }
+    }
+    out
+}
+
+// ---------------------------------------------------------------- agents, routing, CORS
+
+#[tokio::test]
+async fn e1_e2_agents() {
+    let api = start().await;
+    let r = api.get("/agents").await;
+    assert_eq!(r.status, 200);
+    let agents = r.json["agents"].as_array().expect("agents");
+    let ids: Vec<&str> = agents.iter().filter_map(|a| a["id"].as_str()).collect();
+    assert_eq!(ids, ["echo", "support", "ops", "survey", "hasty", "long"]);
+    for a in agents {
+        assert!(a["name"].is_string() && a["description"].is_string());
+    }
+    assert_eq!(agents[0]["metadata"]["enableFileUpload"], true);
+    assert_eq!(agents[1]["metadata"]["enableFileUpload"], true);
+    let ops = api.get("/agents/ops").await;
+    assert_eq!(ops.status, 200);
+    assert_eq!(ops.json["metadata"]["pendingActionComposerMode"], "cancel");
+    assert_eq!(ops.json["capabilities"]["approvalArgsEdit"], true);
+    api.get("/agents/nobody")
+        .await
+        .assert_error(404, "NOT_FOUND");
+}
+
+#[tokio::test]
+async fn unknown_routes_are_404_with_envelope() {
+    let api = start().await;
+    let r = api.get("/x").await;
+    r.assert_error(404, "NOT_FOUND");
+    assert_eq!(r.json["error"]["message"], "Route not found: GET /x");
+    let r = api
+        .send(api.req(reqwest::Method::PUT, "/conversations", None))
+        .await;
+    r.assert_error(404, "NOT_FOUND");
+    assert_eq!(
+        r.json["error"]["message"],
+        "Route not found: PUT /conversations"
+    );
+    let r = api
+        .send(api.http.get(format!("{}/elsewhere", api.root)))
+        .await;
+    r.assert_error(404, "NOT_FOUND");
+}
+
+#[tokio::test]
+async fn cors_preflight_allows_the_client() {
+    let api = start().await;
+    let r = api
+        .send(
+            api.http
+                .request(
+                    reqwest::Method::OPTIONS,
+                    format!("{}/conversations", api.base),
+                )
+                .header("origin", "http://page.example")
+                .header("access-control-request-method", "PATCH")
+                .header(
+                    "access-control-request-headers",
+                    "content-type,authorization",
+                ),
+        )
+        .await;
+    assert_eq!(r.status, 200);
+    assert_eq!(r.header("access-control-allow-origin"), "*");
+    let methods = r
+        .header("access-control-allow-methods")
+        .to_ascii_uppercase();
+    for m in ["GET", "POST", "PATCH", "DELETE", "OPTIONS"] {
+        assert!(methods.contains(m), "{methods}");
+    }
+    let headers = r
+        .header("access-control-allow-headers")
+        .to_ascii_lowercase();
+    assert!(headers.contains("content-type") && headers.contains("authorization"));
+    let r = api
+        .send(
+            api.http
+                .get(format!("{}/agents", api.base))
+                .header("origin", "http://page.example"),
+        )
+        .await;
+    assert_eq!(r.header("access-control-allow-origin"), "*");
+}
+
+#[tokio::test]
+async fn invalid_json_is_a_validation_error() {
+    let api = start().await;
+    let r = api
+        .send(
+            api.req(reqwest::Method::POST, "/conversations", None)
+                .body("{nope"),
+        )
+        .await;
+    r.assert_error(400, "VALIDATION_ERROR");
+}
+
+#[tokio::test]
+async fn optional_auth_mode() {
+    let api = start_with(Config {
+        require_auth: true,
+        ..test_config()
+    })
+    .await;
+    api.get("/agents")
+        .await
+        .assert_error(401, "AUTHENTICATION_ERROR");
+    let r = api
+        .send(
+            api.req(reqwest::Method::GET, "/agents", None)
+                .header("authorization", "Bearer invalid"),
+        )
+        .await;
+    r.assert_error(401, "AUTHENTICATION_ERROR");
+    assert_eq!(r.json["error"]["message"], "Invalid token");
+    let r = api
+        .send(
+            api.req(reqwest::Method::GET, "/agents", None)
+                .header("authorization", "Bearer u1"),
+        )
+        .await;
+    assert_eq!(r.status, 200);
+}
+
+#[tokio::test]
+async fn serves_the_built_page() {
+    let dir = std::env::temp_dir().join(format!("dev-server-dist-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("dist dir");
+    std::fs::write(dir.join("index.html"), "<html>chat page</html>").expect("index");
+    let api = start_with(Config {
+        dist: Some(dir.clone()),
+        ..test_config()
+    })
+    .await;
+    let r = api.send(api.http.get(format!("{}/", api.root))).await;
+    assert_eq!(r.status, 200);
+    assert!(r.text.contains("chat page"));
+    assert!(r.header("content-type").starts_with("text/html"));
+    let r = api.get("/agents").await;
+    assert_eq!(r.status, 200);
+    let r = api.get("/nothing").await;
+    r.assert_error(404, "NOT_FOUND");
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+// ---------------------------------------------------------------- conversations E3–E8
+
+#[tokio::test]
+async fn e3_to_e8_conversation_crud() {
+    let api = start().await;
+    // E4
+    let r = api
+        .post(
+            "/conversations",
+            json!({ "agentId": "echo", "title": "First", "metadata": { "k": 1 } }),
+        )
+        .await;
+    assert_eq!(r.status, 201);
+    let first = &r.json["conversation"];
+    assert!(is_id(&first["id"], "conv"), "{first}");
+    assert_eq!(first["agentId"], "echo");
+    assert_eq!(first["title"], "First");
+    assert_eq!(first["metadata"]["k"], 1);
+    assert!(first["state"].is_object());
+    assert!(first["createdAt"]
+        .as_str()
+        .is_some_and(|s| s.ends_with('Z')));
+    assert!(first["updatedAt"].is_string());
+    let first_id = first["id"].as_str().expect("id").to_string();
+    let second_id = api.create("support").await;
+    let r = api.post("/conversations", json!({})).await;
+    r.assert_error(400, "VALIDATION_ERROR");
+    assert_eq!(r.json["error"]["message"], "agentId is required");
+    api.post("/conversations", json!({ "agentId": "ghost" }))
+        .await
+        .assert_error(404, "NOT_FOUND");
+
+    // E3: newest-created first, agentName, paging and query parsing
+    let r = api.get("/conversations").await;
+    assert_eq!(r.status, 200);
+    let list = &r.json;
+    assert_eq!(list["total"], 2);
+    assert_eq!(list["limit"], 20);
+    assert_eq!(list["offset"], 0);
+    assert_eq!(list["hasMore"], false);
+    assert_eq!(list["conversations"][0]["id"], json!(second_id));
+    assert_eq!(list["conversations"][0]["agentName"], "Support");
+    assert_eq!(list["conversations"][1]["agentName"], "Echo");
+    let r = api.get("/conversations?limit=1").await;
+    assert_eq!(r.json["conversations"].as_array().map(Vec::len), Some(1));
+    assert_eq!(r.json["hasMore"], true);
+    let r = api.get("/conversations?limit=1&offset=1").await;
+    assert_eq!(r.json["conversations"][0]["id"], json!(first_id));
+    assert_eq!(r.json["hasMore"], false);
+    assert_eq!(api.get("/conversations?limit=0").await.json["limit"], 20);
+    assert_eq!(api.get("/conversations?limit=abc").await.json["limit"], 20);
+    assert_eq!(api.get("/conversations?limit=5x").await.json["limit"], 5);
+    let r = api.get("/conversations?agentId=echo").await;
+    assert_eq!(r.json["total"], 1);
+
+    // E5
+    let r = api.get(&format!("/conversations/{first_id}")).await;
+    assert_eq!(r.status, 200);
+    assert_eq!(r.json["conversation"]["id"], json!(first_id));
+    assert_eq!(r.json["messages"], json!([]));
+    assert_eq!(r.json["pendingActions"], json!([]));
+    api.get("/conversations/conv_missing")
+        .await
+        .assert_error(404, "NOT_FOUND");
+
+    // E6: bare conversation
+    let r = api
+        .patch(
+            &format!("/conversations/{first_id}"),
+            json!({ "title": "Renamed" }),
+        )
+        .await;
+    assert_eq!(r.status, 200);
+    assert_eq!(r.json["id"], json!(first_id));
+    assert_eq!(r.json["title"], "Renamed");
+    assert_eq!(r.json["metadata"]["k"], 1);
+    api.patch("/conversations/conv_missing", json!({ "title": "x" }))
+        .await
+        .assert_error(404, "NOT_FOUND");
+    api.patch(&format!("/conversations/{first_id}"), json!({ "title": 5 }))
+        .await
+        .assert_error(400, "VALIDATION_ERROR");
+
+    // E8
+    for i in 0..3 {
+        assert_eq!(api.say(&first_id, &format!("m{i}")).await.status, 200);
+    }
+    let r = api
+        .get(&format!("/conversations/{first_id}/messages"))
+        .await;
+    assert_eq!(r.status, 200);
+    assert_eq!(r.json["total"], 6);
+    assert_eq!(r.json["limit"], 100);
+    assert_eq!(r.json["offset"], 0);
+    assert_eq!(r.json["hasMore"], false);
+    assert_eq!(r.json["messages"][0]["content"], "m0");
+    assert_eq!(r.json["messages"][0]["role"], "user");
+    let r = api
+        .get(&format!(
+            "/conversations/{first_id}/messages?limit=2&offset=1&order=desc"
+        ))
+        .await;
+    assert_eq!(r.json["messages"][0]["content"], "m2");
+    assert_eq!(r.json["messages"][1]["content"], "You said: m1");
+    assert_eq!(r.json["hasMore"], true);
+    let r = api
+        .get(&format!("/conversations/{first_id}/messages?order=DESC"))
+        .await;
+    assert_eq!(
+        r.json["messages"][0]["content"], "m0",
+        "only exactly `desc` reverses"
+    );
+    api.get("/conversations/conv_missing/messages")
+        .await
+        .assert_error(404, "NOT_FOUND");
+
+    // E7: 204 with an empty body
+    let r = api.delete(&format!("/conversations/{first_id}")).await;
+    assert_eq!(r.status, 204);
+    assert!(r.text.is_empty());
+    api.get(&format!("/conversations/{first_id}"))
+        .await
+        .assert_error(404, "NOT_FOUND");
+    api.delete(&format!("/conversations/{first_id}"))
+        .await
+        .assert_error(404, "NOT_FOUND");
+}
+
+#[tokio::test]
+async fn conversation_owner_is_enforced() {
+    let api = start().await;
+    let r = api
+        .post_as("/conversations", json!({ "agentId": "echo" }), "alice")
+        .await;
+    assert_eq!(r.json["conversation"]["userId"], "alice");
+    let cid = r.json["conversation"]["id"]
+        .as_str()
+        .expect("id")
+        .to_string();
+    let path = format!("/conversations/{cid}");
+    api.get_as(&path, "bob")
+        .await
+        .assert_error(403, "FORBIDDEN");
+    assert_eq!(api.get_as(&path, "alice").await.status, 200);
+    // Bearer token = user id
+    let r = api
+        .send(
+            api.req(reqwest::Method::GET, &path, None)
+                .header("authorization", "Bearer bob"),
+        )
+        .await;
+    r.assert_error(403, "FORBIDDEN");
+    // anonymous callers are let through
+    assert_eq!(api.get(&path).await.status, 200);
+    let r = api
+        .send(api.req(reqwest::Method::DELETE, &path, Some("bob")))
+        .await;
+    r.assert_error(403, "FORBIDDEN");
+    let r = api
+        .send(
+            api.req(reqwest::Method::PATCH, &path, Some("bob"))
+                .body("{}"),
+        )
+        .await;
+    r.assert_error(403, "FORBIDDEN");
+    api.get_as(&format!("{path}/messages"), "bob")
+        .await
+        .assert_error(403, "FORBIDDEN");
+    // non-streaming send → JSON 403; streaming → stream.error FORBIDDEN
+    api.post_as(
+        &format!("{path}/messages"),
+        json!({ "message": "hi" }),
+        "bob",
+    )
+    .await
+    .assert_error(403, "FORBIDDEN");
+    let ev = api
+        .post_as(
+            &format!("{path}/messages"),
+            json!({ "message": "hi", "stream": true }),
+            "bob",
+        )
+        .await
+        .events();
+    assert_eq!(types(&ev), ["stream.error"]);
+    assert_eq!(ev[0]["code"], "FORBIDDEN");
+    // listing is per user
+    let r = api.get_as("/conversations", "alice").await;
+    assert_eq!(r.json["total"], 1);
+    let r = api.get_as("/conversations", "bob").await;
+    assert_eq!(r.json["total"], 0);
+}
+
+#[tokio::test]
+async fn seed_creates_many_messages() {
+    let api = start().await;
+    let r = api
+        .post("/_dev/seed", json!({ "agentId": "echo", "messages": 1000 }))
+        .await;
+    assert_eq!(r.status, 201, "{}", r.text);
+    let cid = r.json["conversation"]["id"]
+        .as_str()
+        .expect("id")
+        .to_string();
+    let conv = api.conversation(&cid).await;
+    assert_eq!(conv["messages"].as_array().map(Vec::len), Some(100));
+    assert_eq!(conv["messages"][0]["role"], "user");
+    assert_eq!(conv["messages"][1]["role"], "assistant");
+    let r = api
+        .get(&format!(
+            "/conversations/{cid}/messages?limit=10&order=desc"
+        ))
+        .await;
+    assert_eq!(r.json["total"], 1000);
+    assert_eq!(r.json["hasMore"], true);
+    assert_eq!(r.json["messages"][0]["role"], "assistant");
+    api.post("/_dev/seed", json!({ "agentId": "ghost" }))
+        .await
+        .assert_error(404, "NOT_FOUND");
+    api.post("/_dev/seed", json!({ "messages": "lots" }))
+        .await
+        .assert_error(400, "VALIDATION_ERROR");
+}
+
+// ---------------------------------------------------------------- E9 messages and streams
+
+#[tokio::test]
+async fn echo_streams_text_and_tool_events() {
+    let api = start().await;
+    let cid = api.create("echo").await;
+    let ev = api.say_stream(&cid, "hello streaming world #think").await;
+    let t = types(&ev);
+    assert_eq!(t[0], "stream.start");
+    assert_eq!(*t.last().expect("last"), "stream.done");
+    for kind in [
+        "stream.progress",
+        "stream.thinking",
+        "stream.tool_call",
+        "stream.tool_result",
+    ] {
+        assert!(t.contains(&kind), "{kind} missing from {t:?}");
+    }
+    let start = &ev[0];
+    assert_eq!(start["conversationId"], json!(cid));
+    let call = find(&ev, "stream.tool_call");
+    assert_eq!(call["toolName"], "count_words");
+    assert_eq!(call["args"]["text"], "hello streaming world #think");
+    let result = find(&ev, "stream.tool_result");
+    assert_eq!(result["toolCallId"], call["toolCallId"]);
+    assert_eq!(result["result"]["words"], 4);
+    let texts: Vec<&str> = ev
+        .iter()
+        .filter(|e| e["type"] == "stream.text")
+        .filter_map(|e| e["text"].as_str())
+        .collect();
+    assert!(texts.len() > 5, "several small chunks");
+    assert!(texts.iter().all(|t| t.chars().count() <= 4));
+    let done = last(&ev);
+    assert_eq!(done["content"], json!(texts.concat()));
+    assert!(done["content"]
+        .as_str()
+        .is_some_and(|c| c.contains("You said: hello streaming world")));
+    assert_eq!(done["status"], "completed");
+    assert_eq!(done["title"], "hello streaming world #think");
+    assert!(done["usage"]["totalTokens"].is_u64());
+    assert!(is_id(&done["messageId"], "msg"));
+
+    // stored: start.messageId is the user message, done.messageId the assistant message
+    let conv = api.conversation(&cid).await;
+    assert_eq!(
+        conv["conversation"]["title"],
+        "hello streaming world #think"
+    );
+    let msgs = conv["messages"].as_array().expect("messages");
+    assert_eq!(msgs.len(), 2);
+    assert_eq!(msgs[0]["id"], start["messageId"]);
+    assert_eq!(msgs[0]["role"], "user");
+    assert_eq!(msgs[1]["id"], done["messageId"]);
+    assert_eq!(msgs[1]["content"], done["content"]);
+    let details = &msgs[1]["metadata"]["toolCallDetails"][0];
+    assert_eq!(details["name"], "count_words");
+    assert_eq!(details["result"]["words"], 4);
+    assert!(msgs[1]["metadata"]["toolCallDurationSeconds"].is_u64());
+    let tc = &msgs[1]["toolCalls"][0];
+    assert_eq!(tc["name"], "count_words");
+    let args: Value =
+        serde_json::from_str(tc["arguments"].as_str().expect("string")).expect("json");
+    assert_eq!(args["text"], "hello streaming world #think");
+
+    // title only after the first exchange
+    let ev = api.say_stream(&cid, "again").await;
+    assert!(last(&ev).get("title").is_none());
+}
+
+#[tokio::test]
+async fn echo_without_streaming() {
+    let api = start().await;
+    let cid = api.create("echo").await;
+    let r = api.say(&cid, "plain request").await;
+    assert_eq!(r.status, 200);
+    assert_eq!(r.json["message"]["role"], "user");
+    assert_eq!(r.json["message"]["content"], "plain request");
+    assert!(is_id(&r.json["message"]["id"], "msg"));
+    assert_eq!(r.json["response"]["role"], "assistant");
+    assert_eq!(r.json["response"]["content"], "You said: plain request");
+    assert_eq!(r.json["conversationTitle"], "plain request");
+    assert_eq!(r.json["status"], "completed");
+    assert!(r.json.get("pendingActions").is_none());
+    // tolerated docs variant `streaming: true`
+    let ev = api
+        .post(
+            &format!("/conversations/{cid}/messages"),
+            json!({ "message": "hi", "streaming": true }),
+        )
+        .await
+        .events();
+    assert_eq!(last(&ev)["type"], "stream.done");
+}
+
+#[tokio::test]
+async fn long_titles_are_cut_to_forty_chars() {
+    let api = start().await;
+    let cid = api.create("echo").await;
+    let text = "This is a rather long first message that goes on and on";
+    let r = api.say(&cid, text).await;
+    assert_eq!(
+        r.json["conversationTitle"],
+        json!(text.chars().take(40).collect::<String>())
+    );
+}
+
+#[tokio::test]
+async fn send_validation_and_not_found() {
+    let api = start().await;
+    let cid = api.create("echo").await;
+    let path = format!("/conversations/{cid}/messages");
+    let r = api.post(&path, json!({ "stream": true })).await;
+    r.assert_error(400, "VALIDATION_ERROR");
+    assert_eq!(r.json["error"]["message"], "message is required");
+    api.post(&path, json!({ "message": "   " }))
+        .await
+        .assert_error(400, "VALIDATION_ERROR");
+    api.post(
+        "/conversations/conv_nope/messages",
+        json!({ "message": "x" }),
+    )
+    .await
+    .assert_error(404, "NOT_FOUND");
+    let ev = api
+        .post(
+            "/conversations/conv_nope/messages",
+            json!({ "message": "x", "stream": true }),
+        )
+        .await
+        .events();
+    assert_eq!(types(&ev), ["stream.error"]);
+    assert_eq!(ev[0]["code"], "NOT_FOUND");
+    assert!(ev[0]["error"].is_string());
+}
+
+#[tokio::test]
+async fn scripted_failure_is_a_stream_error() {
+    let api = start().await;
+    let cid = api.create("echo").await;
+    let ev = api.say_stream(&cid, "please #fail").await;
+    let err = last(&ev);
+    assert_eq!(err["type"], "stream.error");
+    assert_eq!(err["code"], "INTERNAL_ERROR");
+    assert!(!types(&ev).contains(&"stream.done"));
+    let conv = api.conversation(&cid).await;
+    assert_eq!(
+        conv["messages"].as_array().map(Vec::len),
+        Some(1),
+        "no reply stored"
+    );
+    api.say(&cid, "again #fail")
+        .await
+        .assert_error(500, "INTERNAL_ERROR");
+}
+
+#[tokio::test]
+async fn cut_stream_still_completes_the_turn() {
+    let api = start().await;
+    let cid = api.create("echo").await;
+    let ev = api.say_stream(&cid, "drop me #cut").await;
+    let t = types(&ev);
+    assert!(!t.contains(&"stream.done") && !t.contains(&"stream.error"));
+    assert_eq!(t.last(), Some(&"stream.tool_result"));
+    let mut stored = false;
+    for _ in 0..50 {
+        let conv = api.conversation(&cid).await;
+        if conv["messages"][1]["content"] == "You said: drop me #cut" {
+            stored = true;
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    assert!(stored, "the reply is stored although the stream was cut");
+}
+
+#[tokio::test]
+async fn long_agent_streams_many_deltas() {
+    let api = start().await;
+    let cid = api.create("long").await;
+    let ev = api.say_stream(&cid, "tell me everything").await;
+    let n = ev.iter().filter(|e| e["type"] == "stream.text").count();
+    assert!(n >= 1000, "{n} text events");
+    let content = last(&ev)["content"].as_str().expect("content").to_string();
+    let words = content.split_whitespace().count();
+    assert!((1800..=2600).contains(&words), "{words} words");
+    assert!(content
+        .trim_end()
+        .ends_with("That is the end of the long answer."));
+    assert!(content.starts_with("# A long answer"));
+}
+
+#[tokio::test]
+async fn message_limits_and_magic_words() {
+    let api = start().await;
+    let cid = api.create("echo").await;
+    let long = "a".repeat(100_001);
+    api.say(&cid, &long)
+        .await
+        .assert_error(413, "message_too_long");
+    assert_eq!(api.say(&cid, &"b".repeat(100_000)).await.status, 200);
+    api.say(&cid, "hi #guardrail")
+        .await
+        .assert_error(422, "guardrail_blocked");
+    api.say(&cid, "hi #ratelimit")
+        .await
+        .assert_error(429, "rate_limited");
+    api.say(&cid, "hi #quota")
+        .await
+        .assert_error(429, "quota_exceeded");
+    // refusals come before streaming, also with stream: true
+    let r = api
+        .post(
+            &format!("/conversations/{cid}/messages"),
+            json!({ "message": "x #quota", "stream": true }),
+        )
+        .await;
+    r.assert_error(429, "quota_exceeded");
+}
+
+#[tokio::test]
+async fn busy_conversation_refuses_messages() {
+    let api = start().await;
+    let cid = api.create("echo").await;
+    // The response headers arrive once the turn runs; #slow keeps it running for a while.
+    let slow = api
+        .req(
+            reqwest::Method::POST,
+            &format!("/conversations/{cid}/messages"),
+            None,
+        )
+        .body(json!({ "message": "take your time #slow", "stream": true }).to_string())
+        .send()
+        .await
+        .expect("slow request");
+    assert_eq!(slow.status(), 200);
+    api.say(&cid, "are you there?")
+        .await
+        .assert_error(409, "conversation_busy");
+    let body = slow.text().await.expect("slow body");
+    let ev = parse_sse(&body);
+    assert_eq!(last(&ev)["type"], "stream.done");
+    assert_eq!(api.say(&cid, "now?").await.status, 200);
+}
+
+// ---------------------------------------------------------------- files E9 + E10–E13
+
+#[tokio::test]
+async fn e10_to_e13_files() {
+    let api = start().await;
+    let r = api
+        .post(
+            "/files",
+            json!({ "file": { "name": "a.txt", "content": b64(b"hello"), "mimeType": "text/plain" },
+                    "metadata": { "purpose": "test" } }),
+        )
+        .await;
+    assert_eq!(r.status, 201, "{}", r.text);
+    let file = &r.json["file"];
+    assert!(is_id(&file["id"], "file"));
+    assert_eq!(file["name"], "a.txt");
+    assert_eq!(file["mimeType"], "text/plain");
+    assert_eq!(file["size"], 5);
+    assert!(file["storageKey"].is_string());
+    assert!(file["createdAt"].is_string());
+    let fid = file["id"].as_str().expect("id").to_string();
+
+    let r = api.get(&format!("/files/{fid}")).await;
+    assert_eq!(r.status, 200);
+    assert_eq!(r.json["id"], json!(fid));
+    assert_eq!(r.json["metadata"]["purpose"], "test");
+
+    let r = api.get(&format!("/files/{fid}/content")).await;
+    assert_eq!(r.status, 200);
+    assert_eq!(r.text, "hello");
+    assert_eq!(r.header("content-type"), "text/plain");
+    assert_eq!(r.header("content-length"), "5");
+    assert_eq!(
+        r.header("content-disposition"),
+        "attachment; filename=\"a.txt\""
+    );
+
+    let r = api.delete(&format!("/files/{fid}")).await;
+    assert_eq!(r.status, 204);
+    assert!(r.text.is_empty());
+    api.get(&format!("/files/{fid}"))
+        .await
+        .assert_error(404, "NOT_FOUND");
+    api.get(&format!("/files/{fid}/content"))
+        .await
+        .assert_error(404, "NOT_FOUND");
+    api.delete(&format!("/files/{fid}"))
+        .await
+        .assert_error(404, "NOT_FOUND");
+
+    // refusals
+    api.post("/files", json!({}))
+        .await
+        .assert_error(400, "VALIDATION_ERROR");
+    api.post(
+        "/files",
+        json!({ "file": { "name": "a", "mimeType": "text/plain" } }),
+    )
+    .await
+    .assert_error(400, "VALIDATION_ERROR");
+    api.post(
+        "/files",
+        json!({ "file": { "name": "a", "content": "***", "mimeType": "text/plain" } }),
+    )
+    .await
+    .assert_error(400, "VALIDATION_ERROR");
+    api.post(
+        "/files",
+        json!({ "file": { "name": "x.exe", "content": b64(b"MZ"), "mimeType": "application/x-msdownload" } }),
+    )
+    .await
+    .assert_error(415, "unsupported_file_type");
+    let big = b64(&vec![0u8; 10 * 1024 * 1024 + 3]);
+    api.post(
+        "/files",
+        json!({ "file": { "name": "big.bin", "content": big, "mimeType": "application/octet-stream" } }),
+    )
+    .await
+    .assert_error(413, "file_too_large");
+    let survey = api.create("survey").await;
+    api.post(
+        "/files",
+        json!({ "file": { "name": "a.txt", "content": b64(b"x"), "mimeType": "text/plain" },
+                "conversationId": survey }),
+    )
+    .await
+    .assert_error(422, "attachments_disabled");
+    let echo = api.create("echo").await;
+    let r = api
+        .post(
+            "/files",
+            json!({ "file": { "name": "a.txt", "content": b64(b"x"), "mimeType": "text/plain" },
+                    "conversationId": echo }),
+        )
+        .await;
+    assert_eq!(r.status, 201);
+    assert_eq!(r.json["file"]["conversationId"], json!(echo));
+}
+
+#[tokio::test]
+async fn message_attachments() {
+    let api = start().await;
+    let cid = api.create("echo").await;
+    let path = format!("/conversations/{cid}/messages");
+    let r = api
+        .post(
+            &path,
+            json!({ "message": "see file",
+                    "files": [{ "name": "a.txt", "content": b64(b"hello"), "mimeType": "text/plain" }] }),
+        )
+        .await;
+    assert_eq!(r.status, 200, "{}", r.text);
+    let f = &r.json["message"]["files"][0];
+    assert!(f["id"].as_str().is_some_and(|s| s.starts_with("file_")));
+    assert_eq!(f["name"], "a.txt");
+    assert_eq!(f["mimeType"], "text/plain");
+    assert_eq!(f["size"], 5);
+    assert!(r.json["response"]["content"]
+        .as_str()
+        .is_some_and(|c| c.contains("a.txt (text/plain, 5 bytes)")));
+
+    let big = b64(&vec![1u8; 10 * 1024 * 1024 + 1]);
+    api.post(
+        &path,
+        json!({ "message": "big", "files": [{ "name": "b.bin", "content": big, "mimeType": "application/octet-stream" }] }),
+    )
+    .await
+    .assert_error(413, "file_too_large");
+    api.post(
+        &path,
+        json!({ "message": "exe", "files": [{ "name": "x.exe", "content": b64(b"MZ"), "mimeType": "application/x-msdownload" }] }),
+    )
+    .await
+    .assert_error(415, "unsupported_file_type");
+    api.post(
+        &path,
+        json!({ "message": "bad", "files": [{ "name": "x", "content": "!!", "mimeType": "text/plain" }] }),
+    )
+    .await
+    .assert_error(400, "VALIDATION_ERROR");
+    let survey = api.create("survey").await;
+    api.post(
+        &format!("/conversations/{survey}/messages"),
+        json!({ "message": "hi", "stream": true,
+                "files": [{ "name": "a.txt", "content": b64(b"x"), "mimeType": "text/plain" }] }),
+    )
+    .await
+    .assert_error(422, "attachments_disabled");
+}
+
+// ---------------------------------------------------------------- approvals & questions E14
+
+fn assert_action_shape(a: &Value, kind: &str) {
+    assert!(is_id(&a["id"], "act"), "{a}");
+    assert_eq!(a["type"], kind);
+    assert_eq!(a["status"], "pending");
+    assert_eq!(a["version"], 1);
+    assert!(is_id(&a["messageId"], "msg"));
+    assert!(a["createdAt"].is_string());
+    assert!(a["expiresAt"].is_string());
+}
+
+#[tokio::test]
+async fn support_approval_streams_and_allows() {
+    let api = start().await;
+    let cid = api.create("support").await;
+    let ev = api.say_stream(&cid, "My order never arrived").await;
+    assert_eq!(
+        types(&ev)
+            .iter()
+            .filter(|t| **t != "stream.text")
+            .copied()
+            .collect::<Vec<_>>(),
+        ["stream.start", "stream.action_required", "stream.done"]
+    );
+    let required = find(&ev, "stream.action_required");
+    assert_eq!(required["conversationId"], json!(cid));
+    let action = &required["action"];
+    assert_action_shape(action, "tool_approval");
+    assert_eq!(action["toolName"], "send_email");
+    assert_eq!(action["args"]["to"], "customer@example.com");
+    assert!(action["args"]["subject"].is_string() && action["args"]["body"].is_string());
+    let schema = &action["argsSchema"];
+    assert_eq!(schema["type"], "object");
+    assert_eq!(schema["required"], json!(["to", "subject", "body"]));
+    assert_eq!(schema["additionalProperties"], false);
+    assert!(schema["properties"]["to"]["pattern"].is_string());
+    // expiresAt is about 24 h ahead
+    let expires =
+        chrono::DateTime::parse_from_rfc3339(action["expiresAt"].as_str().expect("expiresAt"))
+            .expect("iso");
+    let hours =
+        (expires.with_timezone(&chrono::Utc) - chrono::Utc::now()).num_minutes() as f64 / 60.0;
+    assert!((23.9..=24.1).contains(&hours), "{hours}");
+
+    let done = last(&ev);
+    assert_eq!(done["status"], "requires_action");
+    assert_eq!(done["pendingActions"][0]["id"], action["id"]);
+    assert_eq!(done["messageId"], action["messageId"]);
+    assert_eq!(
+        done["content"],
+        "I drafted an email to customer@example.com. I need your approval before sending it."
+    );
+
+    // E5 restores the open action
+    let conv = api.conversation(&cid).await;
+    assert_eq!(conv["pendingActions"][0]["id"], action["id"]);
+    let paused = &conv["messages"][1];
+    assert_eq!(paused["id"], action["messageId"]);
+    assert_eq!(paused["metadata"]["pendingActions"][0]["status"], "pending");
+
+    // block policy
+    api.say(&cid, "hello?")
+        .await
+        .assert_error(409, "action_pending");
+
+    // non-streaming answer
+    let aid = action["id"].as_str().expect("id");
+    let r = api
+        .answer(
+            &cid,
+            aid,
+            json!({ "resolution": { "type": "tool_approval", "decision": "allow" } }),
+        )
+        .await;
+    assert_eq!(r.status, 200, "{}", r.text);
+    assert_eq!(r.json["status"], "completed");
+    assert_eq!(r.json["action"]["id"], action["id"]);
+    assert_eq!(r.json["action"]["status"], "resolved");
+    assert_eq!(r.json["action"]["resolution"]["decision"], "allow");
+    assert_eq!(r.json["action"]["executionStatus"], "completed");
+    assert_eq!(
+        r.json["message"]["content"],
+        "Email sent to customer@example.com."
+    );
+    assert_ne!(r.json["message"]["id"], action["messageId"]);
+    assert_eq!(
+        r.json["message"]["metadata"]["toolCallDetails"][0]["name"],
+        "send_email"
+    );
+
+    let conv = api.conversation(&cid).await;
+    assert_eq!(conv["pendingActions"], json!([]));
+    let entry = &conv["messages"][1]["metadata"]["pendingActions"][0];
+    assert_eq!(entry["status"], "resolved");
+    assert_eq!(entry["resolution"]["decision"], "allow");
+    assert_eq!(entry["resolvedBy"], "user");
+    assert_eq!(
+        conv["messages"][2]["content"],
+        "Email sent to customer@example.com."
+    );
+
+    // answering again
+    api.answer(&cid, aid, json!({ "resolution": { "decision": "deny" } }))
+        .await
+        .assert_error(409, "action_not_pending");
+    api.answer(
+        &cid,
+        "act_unknown",
+        json!({ "resolution": { "decision": "deny" } }),
+    )
+    .await
+    .assert_error(404, "NOT_FOUND");
+    api.answer(
+        "conv_unknown",
+        aid,
+        json!({ "resolution": { "decision": "deny" } }),
+    )
+    .await
+    .assert_error(404, "NOT_FOUND");
+    // the conversation is free again
+    assert_eq!(
+        api.pause(&cid, "another one").await["toolName"],
+        "send_email"
+    );
+}
+
+#[tokio::test]
+async fn support_allow_with_edited_args_streams_the_continuation() {
+    let api = start().await;
+    let cid = api.create("support").await;
+    let action = api.pause(&cid, "Refund please").await;
+    let aid = action["id"].as_str().expect("id");
+    let mut edited = action["args"].clone();
+    edited["to"] = json!("dana@example.org");
+    edited["subject"] = json!("Your refund");
+
+    // server-side validation of the edit
+    let mut bad = edited.clone();
+    bad["to"] = json!("not an address");
+    api.answer(
+        &cid,
+        aid,
+        json!({ "resolution": { "decision": "allow", "approvedArgs": bad } }),
+    )
+    .await
+    .assert_error(400, "VALIDATION_ERROR");
+    let mut extra = edited.clone();
+    extra["cc"] = json!("x@y.zz");
+    api.answer(
+        &cid,
+        aid,
+        json!({ "resolution": { "decision": "allow", "approvedArgs": extra } }),
+    )
+    .await
+    .assert_error(400, "VALIDATION_ERROR");
+    api.answer(&cid, aid, json!({ "resolution": { "decision": "maybe" } }))
+        .await
+        .assert_error(400, "VALIDATION_ERROR");
+    api.answer(
+        &cid,
+        aid,
+        json!({ "resolution": { "type": "user_question", "answers": {} } }),
+    )
+    .await
+    .assert_error(400, "VALIDATION_ERROR");
+    api.answer(&cid, aid, json!({}))
+        .await
+        .assert_error(400, "VALIDATION_ERROR");
+
+    let ev = api
+        .answer(
+            &cid,
+            aid,
+            json!({ "resolution": { "type": "tool_approval", "decision": "allow", "approvedArgs": edited },
+                    "stream": true }),
+        )
+        .await
+        .events();
+    let t = types(&ev);
+    assert_eq!(t[0], "stream.action_resolved");
+    assert_eq!(t[1], "stream.start");
+    assert_eq!(*t.last().expect("last"), "stream.done");
+    let resolved = &ev[0];
+    assert_eq!(resolved["actionId"], action["id"]);
+    assert_eq!(resolved["conversationId"], json!(cid));
+    assert_eq!(resolved["status"], "resolved");
+    assert_eq!(
+        resolved["resolution"]["approvedArgs"]["to"],
+        "dana@example.org"
+    );
+    assert_eq!(
+        find(&ev, "stream.tool_call")["args"]["to"],
+        "dana@example.org"
+    );
+    let done = last(&ev);
+    assert_eq!(done["status"], "completed");
+    assert_ne!(done["messageId"], action["messageId"]);
+    assert_eq!(
+        done["content"],
+        "Email sent to dana@example.org with the subject \"Your refund\" (you edited the draft)."
+    );
+    let conv = api.conversation(&cid).await;
+    let entry = &conv["messages"][1]["metadata"]["pendingActions"][0];
+    assert_eq!(
+        entry["resolution"]["approvedArgs"]["subject"],
+        "Your refund"
+    );
+}
+
+#[tokio::test]
+async fn unchanged_edit_is_not_an_edit() {
+    let api = start().await;
+    let cid = api.create("support").await;
+    let action = api.pause(&cid, "hello").await;
+    let r = api
+        .answer(
+            &cid,
+            action["id"].as_str().expect("id"),
+            json!({ "resolution": { "decision": "allow", "approvedArgs": action["args"] } }),
+        )
+        .await;
+    assert_eq!(r.status, 200);
+    assert!(r.json["action"]["resolution"].get("approvedArgs").is_none());
+    assert_eq!(
+        r.json["message"]["content"],
+        "Email sent to customer@example.com."
+    );
+}
+
+#[tokio::test]
+async fn support_deny_with_comment() {
+    let api = start().await;
+    let cid = api.create_for("support", "u1").await;
+    let action = api.pause(&cid, "mail bob@example.org now").await;
+    assert_eq!(action["args"]["to"], "bob@example.org");
+    let aid = action["id"].as_str().expect("id");
+    // a different user may not answer; Bearer token = user id
+    let r = api
+        .send(
+            api.req(
+                reqwest::Method::POST,
+                &format!("/conversations/{cid}/actions/{aid}"),
+                None,
+            )
+            .header("authorization", "Bearer u2")
+            .body(json!({ "resolution": { "decision": "deny" } }).to_string()),
+        )
+        .await;
+    r.assert_error(403, "action_forbidden");
+    let r = api
+        .post_as(
+            &format!("/conversations/{cid}/actions/{aid}"),
+            json!({ "resolution": { "decision": "deny", "comment": "wrong recipient" } }),
+            "u1",
+        )
+        .await;
+    assert_eq!(r.status, 200, "{}", r.text);
+    assert_eq!(
+        r.json["message"]["content"],
+        "I did not send the email. Reason: wrong recipient"
+    );
+    assert_eq!(r.json["action"]["executionStatus"], "rejected");
+    assert_eq!(r.json["action"]["resolvedBy"], "user:u1");
+    let conv = api.conversation(&cid).await;
+    let entry = &conv["messages"][1]["metadata"]["pendingActions"][0];
+    assert_eq!(entry["resolution"]["decision"], "deny");
+    assert_eq!(entry["resolution"]["comment"], "wrong recipient");
+    assert_eq!(entry["resolvedBy"], "user:u1");
+}
+
+#[tokio::test]
+async fn answer_refusals_by_magic_words_and_version() {
+    let api = start().await;
+    let cid = api.create("support").await;
+    let action = api.pause(&cid, "hello").await;
+    let aid = action["id"].as_str().expect("id");
+    api.answer(
+        &cid,
+        aid,
+        json!({ "resolution": { "decision": "deny", "comment": "#guardrail" } }),
+    )
+    .await
+    .assert_error(422, "guardrail_blocked");
+    let mut args = action["args"].clone();
+    args["body"] = json!("#guardrail");
+    api.answer(
+        &cid,
+        aid,
+        json!({ "resolution": { "decision": "allow", "approvedArgs": args } }),
+    )
+    .await
+    .assert_error(422, "guardrail_blocked");
+    api.answer(
+        &cid,
+        aid,
+        json!({ "resolution": { "decision": "deny", "comment": "#ratelimit" } }),
+    )
+    .await
+    .assert_error(429, "rate_limited");
+    api.answer(
+        &cid,
+        aid,
+        json!({ "resolution": { "decision": "deny", "comment": "#quota" } }),
+    )
+    .await
+    .assert_error(429, "quota_exceeded");
+    api.answer(
+        &cid,
+        aid,
+        json!({ "resolution": { "decision": "allow" }, "version": 2 }),
+    )
+    .await
+    .assert_error(409, "action_version_conflict");
+    // still pending after all refusals; the right version is accepted
+    let r = api
+        .answer(
+            &cid,
+            aid,
+            json!({ "resolution": { "decision": "allow" }, "version": 1 }),
+        )
+        .await;
+    assert_eq!(r.status, 200, "{}", r.text);
+}
+
+#[tokio::test]
+async fn decision_key_retries_are_idempotent() {
+    let api = start().await;
+    let cid = api.create("support").await;
+    let action = api.pause(&cid, "hello").await;
+    let aid = action["id"].as_str().expect("id");
+    let body = json!({ "resolution": { "decision": "allow" }, "decisionKey": "k-1" });
+    let first = api.answer(&cid, aid, body.clone()).await;
+    assert_eq!(first.status, 200);
+    let again = api.answer(&cid, aid, body).await;
+    assert_eq!(again.status, 200, "{}", again.text);
+    assert_eq!(again.json["message"]["id"], first.json["message"]["id"]);
+    assert_eq!(again.json["status"], "completed");
+    let ev = api
+        .answer(
+            &cid,
+            aid,
+            json!({ "resolution": { "decision": "allow" }, "decisionKey": "k-1", "stream": true }),
+        )
+        .await
+        .events();
+    assert_eq!(types(&ev), ["stream.action_resolved", "stream.done"]);
+    assert_eq!(ev[1]["messageId"], first.json["message"]["id"]);
+    api.answer(
+        &cid,
+        aid,
+        json!({ "resolution": { "decision": "allow" }, "decisionKey": "k-2" }),
+    )
+    .await
+    .assert_error(409, "action_not_pending");
+}
+
+#[tokio::test]
+async fn busy_conversation_refuses_answers() {
+    let api = start().await;
+    let cid = api.create("support").await;
+    let action = api.pause(&cid, "hello").await;
+    let aid = action["id"].as_str().expect("id");
+    let slow = api
+        .req(reqwest::Method::POST, &format!("/conversations/{cid}/actions/{aid}"), None)
+        .body(json!({ "resolution": { "decision": "deny", "comment": "later #slow" }, "stream": true }).to_string())
+        .send()
+        .await
+        .expect("slow answer");
+    assert_eq!(slow.status(), 200);
+    api.answer(&cid, aid, json!({ "resolution": { "decision": "allow" } }))
+        .await
+        .assert_error(409, "conversation_busy");
+    api.say(&cid, "hi")
+        .await
+        .assert_error(409, "conversation_busy");
+    let ev = parse_sse(&slow.text().await.expect("body"));
+    assert_eq!(
+        last(&ev)["content"],
+        "I did not send the email. Reason: later #slow"
+    );
+}
+
+#[tokio::test]
+async fn ops_cancel_policy_and_remembered_approval() {
+    let api = start().await;
+    let cid = api.create("ops").await;
+    let ev = api.say_stream(&cid, "list files").await;
+    let first = find(&ev, "stream.action_required")["action"].clone();
+    assert_action_shape(&first, "tool_approval");
+    assert_eq!(first["toolName"], "sandbox_exec");
+    assert_eq!(first["args"], json!({ "cmd": "ls" }));
+    assert_eq!(
+        last(&ev)["content"],
+        "I'd like to run `ls` in the sandbox. Please approve."
+    );
+
+    // a new message cancels the waiting request and is processed normally
+    let ev = api.say_stream(&cid, "never mind, list again").await;
+    let t = types(&ev);
+    assert_eq!(t[0], "stream.action_resolved");
+    assert_eq!(t[1], "stream.start");
+    assert_eq!(ev[0]["actionId"], first["id"]);
+    assert_eq!(ev[0]["status"], "cancelled");
+    let second = find(&ev, "stream.action_required")["action"].clone();
+    assert_ne!(second["id"], first["id"]);
+    let first_id = first["id"].as_str().expect("id");
+    api.answer(
+        &cid,
+        first_id,
+        json!({ "resolution": { "decision": "allow" } }),
+    )
+    .await
+    .assert_error(409, "action_cancelled");
+    let conv = api.conversation(&cid).await;
+    assert_eq!(
+        conv["messages"][1]["metadata"]["pendingActions"][0]["status"],
+        "cancelled"
+    );
+    assert_eq!(conv["pendingActions"][0]["id"], second["id"]);
+
+    // approve an edited command and remember it for the session
+    let r = api
+        .answer(
+            &cid,
+            second["id"].as_str().expect("id"),
+            json!({ "resolution": { "decision": "allow", "approvedArgs": { "cmd": "ls -la" },
+                                    "rememberForSession": true } }),
+        )
+        .await;
+    assert_eq!(r.status, 200, "{}", r.text);
+    let content = r.json["message"]["content"].as_str().expect("content");
+    assert!(content.starts_with("Ran `ls -la`:"), "{content}");
+    assert_eq!(r.json["action"]["resolution"]["rememberForSession"], true);
+
+    // remembered: the next request runs without asking
+    let r = api.say(&cid, "once more").await;
+    assert_eq!(r.json["status"], "completed");
+    assert!(r.json["response"]["content"]
+        .as_str()
+        .is_some_and(|c| c.contains("Ran `ls`:")));
+    let conv = api.conversation(&cid).await;
+    assert_eq!(
+        conv["conversation"]["state"]["rememberedTools"],
+        json!(["sandbox_exec"])
+    );
+
+    // deny path of ops
+    let cid = api.create("ops").await;
+    let action = api.pause(&cid, "list").await;
+    let r = api
+        .answer(
+            &cid,
+            action["id"].as_str().expect("id"),
+            json!({ "resolution": { "decision": "deny" } }),
+        )
+        .await;
+    assert_eq!(r.json["message"]["content"], "I did not run `ls`.");
+}
+
+#[tokio::test]
+async fn cancel_policy_can_be_chosen_per_conversation() {
+    let api = start().await;
+    let r = api
+        .post(
+            "/conversations",
+            json!({ "agentId": "support", "metadata": { "pendingActionPolicy": "cancel" } }),
+        )
+        .await;
+    let cid = r.json["conversation"]["id"]
+        .as_str()
+        .expect("id")
+        .to_string();
+    api.pause(&cid, "first").await;
+    let r = api.say(&cid, "second").await;
+    assert_eq!(r.status, 200, "{}", r.text);
+}
+
+#[tokio::test]
+async fn survey_questions_round_trip() {
+    let api = start().await;
+    let cid = api.create("survey").await;
+    let ev = api.say_stream(&cid, "set me up").await;
+    let action = find(&ev, "stream.action_required")["action"].clone();
+    assert_action_shape(&action, "user_question");
+    let qs = action["questions"].as_array().expect("questions");
+    assert_eq!(qs.len(), 3);
+    assert_eq!(qs[0]["multiSelect"], false);
+    assert!(qs[0]["options"].as_array().is_some_and(|o| o.len() >= 2));
+    assert_eq!(qs[1]["multiSelect"], true);
+    assert!(qs[1]["options"]
+        .as_array()
+        .is_some_and(|o| o.iter().all(|x| x["preview"].is_string())));
+    assert_eq!(qs[2]["required"], false);
+    assert!(qs[2].get("options").is_none());
+    assert_eq!(last(&ev)["status"], "requires_action");
+
+    let aid = action["id"].as_str().expect("id");
+    let q0 = qs[0]["question"].as_str().expect("q");
+    let q1 = qs[1]["question"].as_str().expect("q");
+    let q2 = qs[2]["question"].as_str().expect("q");
+    // a required answer is missing
+    api.answer(
+        &cid,
+        aid,
+        json!({ "resolution": { "type": "user_question", "answers": { q0: "pro" } } }),
+    )
+    .await
+    .assert_error(400, "VALIDATION_ERROR");
+    // not an option of a closed single choice
+    api.answer(
+        &cid,
+        aid,
+        json!({ "resolution": { "answers": { q0: "platinum", q1: ["beta"] } } }),
+    )
+    .await
+    .assert_error(400, "VALIDATION_ERROR");
+    api.answer(&cid, aid, json!({ "resolution": { "decision": "allow" } }))
+        .await
+        .assert_error(400, "VALIDATION_ERROR");
+
+    let ev = api
+        .answer(
+            &cid,
+            aid,
+            json!({ "resolution": { "type": "user_question",
+                                    "answers": { q0: "pro", q1: ["dark_mode", "my own idea"], q2: "thanks" } },
+                    "stream": true }),
+        )
+        .await
+        .events();
+    assert_eq!(ev[0]["type"], "stream.action_resolved");
+    assert_eq!(ev[0]["resolution"]["answers"][q0], "pro");
+    let done = last(&ev);
+    assert_eq!(
+        done["content"],
+        "Thanks for your answers.\n\n- Plan: Pro\n- Features: Dark mode, my own idea\n- Notes: thanks"
+    );
+    let conv = api.conversation(&cid).await;
+    let entry = &conv["messages"][1]["metadata"]["pendingActions"][0];
+    assert_eq!(entry["status"], "resolved");
+    assert_eq!(
+        entry["resolution"]["answers"][q1],
+        json!(["dark_mode", "my own idea"])
+    );
+    assert!(entry.get("executionStatus").is_none());
+
+    // skipping
+    let action = api.pause(&cid, "again").await;
+    let r = api
+        .answer(
+            &cid,
+            action["id"].as_str().expect("id"),
+            json!({ "resolution": { "type": "user_question", "answers": {}, "cancelled": true } }),
+        )
+        .await;
+    assert_eq!(
+        r.json["message"]["content"],
+        "No problem, I skipped the survey."
+    );
+    assert_eq!(r.json["action"]["resolution"]["cancelled"], true);
+}
+
+#[tokio::test]
+async fn hasty_expires_on_its_own() {
+    let api = start().await;
+    let cid = api.create("hasty").await;
+    let ev = api.say_stream(&cid, "restart it").await;
+    let action = find(&ev, "stream.action_required")["action"].clone();
+    assert_eq!(action["toolName"], "restart_service");
+    assert_eq!(
+        last(&ev)["content"],
+        "I want to restart the web service. Approve within 1 second, or I will give up."
+    );
+    let expires =
+        chrono::DateTime::parse_from_rfc3339(action["expiresAt"].as_str().expect("expiresAt"))
+            .expect("iso");
+    let secs = (expires.with_timezone(&chrono::Utc) - chrono::Utc::now()).num_milliseconds();
+    assert!((0..=1100).contains(&secs), "{secs}");
+    // the timer settles it without any request
+    tokio::time::sleep(Duration::from_millis(1400)).await;
+    let r = api.get(&format!("/conversations/{cid}/messages")).await;
+    let msgs = r.json["messages"].as_array().expect("messages");
+    assert_eq!(msgs.len(), 3);
+    let entry = &msgs[1]["metadata"]["pendingActions"][0];
+    assert_eq!(entry["status"], "resolved");
+    assert_eq!(entry["resolvedBy"], "system:timeout");
+    assert_eq!(entry["resolution"]["decision"], "deny");
+    assert_eq!(entry["executionStatus"], "expired");
+    assert_eq!(msgs[2]["role"], "assistant");
+    assert_eq!(
+        msgs[2]["content"],
+        "The request expired, so I did not run it."
+    );
+    assert_eq!(api.conversation(&cid).await["pendingActions"], json!([]));
+    api.answer(
+        &cid,
+        action["id"].as_str().expect("id"),
+        json!({ "resolution": { "decision": "allow" } }),
+    )
+    .await
+    .assert_error(410, "action_expired");
+    // the composer is free again; approving in time runs the tool
+    let action = api.pause(&cid, "again").await;
+    let r = api
+        .answer(
+            &cid,
+            action["id"].as_str().expect("id"),
+            json!({ "resolution": { "decision": "allow" } }),
+        )
+        .await;
+    assert_eq!(r.json["message"]["content"], "Restarted the web service.");
+}
