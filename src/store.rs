@@ -241,7 +241,8 @@ impl ChatStore {
         request_animation_frame(move || store.publish());
     }
 
-    /// Copies changed slices from the session into signals (once per frame).
+    /// Copies changed slices from the session into signals (once per frame). `try_set`: the
+    /// chat may have been unmounted since the frame was requested.
     fn publish(&self) {
         let Some((revs, published)) = self.driver.try_update_value(|d| {
             d.frame_pending = false;
@@ -255,7 +256,7 @@ impl ChatStore {
                 .driver
                 .try_with_value(|d| d.session.messages().to_vec())
             {
-                self.messages.set(m);
+                let _ = self.messages.try_set(m);
             }
         }
         if revs.streaming != published.streaming {
@@ -263,12 +264,12 @@ impl ChatStore {
                 .driver
                 .try_with_value(|d| d.session.streaming().cloned())
             {
-                self.streaming.set(s);
+                let _ = self.streaming.try_set(s);
             }
         }
         if revs.status != published.status {
             if let Some(s) = self.driver.try_with_value(|d| status_of(&d.session)) {
-                self.status.set(s);
+                let _ = self.status.try_set(s);
             }
         }
         if revs.history != published.history {
@@ -277,7 +278,7 @@ impl ChatStore {
                 has_more: d.session.history_has_more(),
                 loading: d.session.history_loading(),
             }) {
-                self.history.set(h);
+                let _ = self.history.try_set(h);
             }
         }
     }
@@ -298,8 +299,12 @@ impl ChatStore {
             SessionEvent::AgentChanged(id) => run(&cb.on_agent_change, id),
             SessionEvent::DraftReturned(text) => {
                 // Never overwrite what the person typed since (C29).
-                if self.draft.get_untracked().trim().is_empty() {
-                    self.draft.set(text);
+                if self
+                    .draft
+                    .try_get_untracked()
+                    .is_some_and(|d| d.trim().is_empty())
+                {
+                    let _ = self.draft.try_set(text);
                 }
             }
         }

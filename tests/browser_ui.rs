@@ -91,7 +91,7 @@ async fn c29_unreachable_server_shows_a_clear_error_and_gives_the_draft_back() {
     let root = section();
     let _handle = mount_to(
         root.clone(),
-        || view! { <Chat base_url=DEAD agent_id="echo"/> },
+        || view! { <Chat base_url=DEAD agent_id="echo" show_history=false/> },
     );
     let textarea: web_sys::HtmlTextAreaElement = wait_for(&root, "textarea.chat-input__textarea")
         .await

@@ -143,7 +143,10 @@ fn f12_first_send_creates_the_conversation_then_streams_the_reply() {
     assert_eq!(h.s.messages().len(), 1);
     assert_eq!(h.s.messages()[0].role, Role::User);
     assert_eq!(h.s.messages()[0].content.display_text(), "hello there");
-    assert!(h.events.iter().any(|e| matches!(e, SessionEvent::MessageSent(_))));
+    assert!(h
+        .events
+        .iter()
+        .any(|e| matches!(e, SessionEvent::MessageSent(_))));
     assert_eq!(h.s.run(), Run::Streaming);
     let create = h.answer(Method::Post, "/conversations", 201, CONV);
     assert_eq!(create.body.as_deref(), Some(r#"{"agentId":"echo"}"#));

@@ -27,7 +27,8 @@ pub fn ChatInput(
     let has_text = move || store.draft.with(|d| !d.trim().is_empty());
 
     let grow = move || {
-        if let Some(el) = textarea.get_untracked() {
+        // Runs from animation frames too, when the composer may already be unmounted.
+        if let Some(el) = textarea.try_get_untracked().flatten() {
             let style = web_sys::HtmlElement::style(&el);
             let _ = style.set_property("height", "auto");
             let h = el.scroll_height().min(MAX_HEIGHT_PX);

@@ -28,7 +28,8 @@ pub fn ChatMessageList() -> impl IntoView {
             return;
         }
         request_animation_frame(move || {
-            if let Some(el) = scroller.get_untracked() {
+            // The list may be gone by the next frame (chat unmounted).
+            if let Some(el) = scroller.try_get_untracked().flatten() {
                 el.set_scroll_top(el.scroll_height());
             }
         });
@@ -45,7 +46,7 @@ pub fn ChatMessageList() -> impl IntoView {
             class="chat-message-list"
             node_ref=scroller
             on:scroll=move |_| {
-                if let Some(el) = scroller.get_untracked() {
+                if let Some(el) = scroller.try_get_untracked().flatten() {
                     let gap = el.scroll_height() - el.scroll_top() - el.client_height();
                     stick.set_value(gap <= STICK_PX);
                 }

@@ -340,4 +340,9 @@ mod tests {
             super::locked_version(&ctx, "wasm-bindgen").expect("wasm-bindgen is in Cargo.lock");
         assert!(version.starts_with("0.2."), "{version}");
     }
+
+    #[test]
+    fn prints_environment_even_with_tools_missing() {
+        super::print_environment(&crate::Ctx::new());
+    }
 }
