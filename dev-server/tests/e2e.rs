@@ -37,7 +37,7 @@ const STARTUP_TIMEOUT: Duration = Duration::from_secs(60);
 /// Upper bound of each clean-up command (console, screenshot, closing the session).
 const CLEANUP_TIMEOUT: Duration = Duration::from_secs(10);
 /// Console text that means the wasm app crashed (Rust panic, wasm trap).
-const FATAL_CONSOLE: [&str; 3] = ["panicked at", "RuntimeError", "unreachable"];
+const FATAL_CONSOLE: [&str; 3] = ["panicked at", "RuntimeError", "unreachable executed"];
 
 /// Result of one page action; the error says what was expected and what was seen.
 type Step<T = ()> = Result<T, String>;
