@@ -35,6 +35,10 @@ pub struct ChatCallbacks {
     pub on_agent_change: Option<Callback<String>>,
     /// The open conversation changed (created, opened, cleared); `None` = new chat.
     pub on_conversation_change: Option<Callback<Option<String>>>,
+    /// F181: a turn paused for a person (not for restored history or `client_tool`).
+    pub on_action_required: Option<Callback<crate::core::PendingAction>>,
+    /// F180: the server accepted an answer `(action_id, resolution)`.
+    pub on_action_resolved: Option<Callback<(String, crate::core::Resolution)>>,
 }
 
 /// Status slice: everything small the header, banner and composer read.
@@ -297,6 +301,11 @@ impl ChatStore {
             SessionEvent::ConversationCreated(c) => run(&cb.on_conversation_created, c),
             SessionEvent::ConversationChanged(id) => run(&cb.on_conversation_change, id),
             SessionEvent::AgentChanged(id) => run(&cb.on_agent_change, id),
+            SessionEvent::ActionRequired(action) => run(&cb.on_action_required, action),
+            SessionEvent::ActionResolved {
+                action_id,
+                resolution,
+            } => run(&cb.on_action_resolved, (action_id, resolution)),
             SessionEvent::DraftReturned(text) => {
                 // Never overwrite what the person typed since (C29).
                 if self

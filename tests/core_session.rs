@@ -3,105 +3,13 @@
 #![cfg(not(target_arch = "wasm32"))]
 
 use agent_chat_ui::core::{
-    ChatError, Command, HttpRequest, HttpResponse, Input, Method, Millis, Output, Role, Run,
-    Session, SessionConfig, SessionEvent, TransportError,
+    ChatError, Command, HttpResponse, Input, Method, Millis, Role, Run, SessionConfig,
+    SessionEvent, TransportError,
 };
 
-const AGENTS: &str = r#"{"agents":[{"id":"echo","name":"Echo","description":"Repeats"}]}"#;
-const CONV: &str = r#"{"conversation":{"id":"conv_1","agentId":"echo","createdAt":"2025-05-01T10:00:00.000Z","updatedAt":"2025-05-01T10:00:00.000Z"}}"#;
-const EMPTY_LIST: &str = r#"{"conversations":[],"total":0,"limit":20,"offset":0,"hasMore":false}"#;
+mod common;
 
-/// A session plus the outputs it produced, with helpers to answer requests.
-struct Harness {
-    s: Session,
-    now: u64,
-    requests: Vec<HttpRequest>,
-    streams: Vec<HttpRequest>,
-    events: Vec<SessionEvent>,
-    aborted: Vec<u64>,
-}
-
-impl Harness {
-    fn new(config: SessionConfig) -> Self {
-        Harness {
-            s: Session::new(config),
-            now: 1_000,
-            requests: vec![],
-            streams: vec![],
-            events: vec![],
-            aborted: vec![],
-        }
-    }
-
-    fn feed(&mut self, input: Input) {
-        self.s.handle(Millis(self.now), input);
-        while let Some(out) = self.s.poll_output() {
-            match out {
-                Output::Send(r) => self.requests.push(r),
-                Output::OpenStream(r) => self.streams.push(r),
-                Output::Abort(id) => self.aborted.push(id.0),
-                Output::Event(e) => self.events.push(e),
-            }
-        }
-    }
-
-    fn cmd(&mut self, c: Command) {
-        self.feed(Input::User(c));
-    }
-
-    /// Answers the oldest open plain request whose path starts with `prefix`.
-    fn answer(&mut self, method: Method, prefix: &str, status: u16, body: &str) -> HttpRequest {
-        let pos = self
-            .requests
-            .iter()
-            .position(|r| r.method == method && r.path.starts_with(prefix))
-            .unwrap_or_else(|| panic!("no {method:?} {prefix} in {:?}", self.requests));
-        let req = self.requests.remove(pos);
-        self.feed(Input::Response {
-            id: req.id,
-            result: Ok(HttpResponse {
-                status,
-                body: body.into(),
-            }),
-        });
-        req
-    }
-
-    fn started_with_agent(config: SessionConfig) -> Self {
-        let mut h = Harness::new(config);
-        h.cmd(Command::Start);
-        h.answer(Method::Get, "/agents", 200, AGENTS);
-        h.answer(Method::Get, "/conversations?", 200, EMPTY_LIST);
-        h
-    }
-
-    fn chunk(&mut self, stream: usize, text: &str) {
-        let id = self.streams[stream].id;
-        self.feed(Input::StreamChunk {
-            id,
-            bytes: text.as_bytes().to_vec(),
-        });
-    }
-
-    fn close(&mut self, stream: usize, error: Option<TransportError>) {
-        let id = self.streams[stream].id;
-        self.feed(Input::StreamClosed { id, error });
-    }
-
-    fn drafts(&self) -> Vec<String> {
-        self.events
-            .iter()
-            .filter_map(|e| match e {
-                SessionEvent::DraftReturned(t) => Some(t.clone()),
-                _ => None,
-            })
-            .collect()
-    }
-}
-
-fn frame(json: &str) -> String {
-    format!("data: {json}\n\n")
-}
+use common::{frame, Harness, AGENTS, CONV, EMPTY_LIST};
 
 #[test]
 fn f42_start_lists_agents_picks_the_first_and_loads_its_history() {

@@ -2,15 +2,19 @@
 //! catalog. Only std, serde, serde_json, thiserror, chrono and fluent here: no browser, no
 //! view crates, no clocks (time is an input). Checked by tests/layering.rs.
 
+pub mod actions;
 pub mod error;
 pub mod i18n;
+pub mod schema;
 pub mod session;
 pub mod sse;
 pub mod time;
 pub mod wire;
 
+pub use actions::*;
 pub use error::*;
 pub use i18n::{match_locale, react_key_to_id, Arg, Catalog, DEFAULT_LOCALE, LOCALES};
+pub use schema::{args_equal, check_args_text, check_value, Problem, ProblemKind};
 pub use session::*;
 pub use sse::*;
 pub use time::*;

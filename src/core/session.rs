@@ -10,14 +10,16 @@ use std::collections::VecDeque;
 
 use serde_json::{json, Map, Value};
 
+use super::actions::{restore_cards, ActionCard, CardState, ComposerState, Outcome};
 use super::error::ApiError;
 use super::i18n::{Arg, Catalog};
 use super::sse::SseDecoder;
 use super::time::Millis;
 use super::wire::{
-    ActionKind, ActionStatus, AgentInfo, AgentList, ComposerMode, Conversation, ConversationList,
-    ConversationListItem, ConversationWithMessages, Message, MessageContent, PendingAction, Role,
-    StreamEvent, TurnStatus,
+    ActionKind, ActionStateEntry, ActionStatus, AgentInfo, AgentList, AnswerValue, ComposerMode,
+    Conversation, ConversationList, ConversationListItem, ConversationWithMessages, Message,
+    MessageContent, PendingAction, Resolution, ResolveActionResponse, Role, StreamEvent,
+    TurnStatus,
 };
 
 /// Identifies one request the session asked the io layer to run.
@@ -143,6 +145,13 @@ pub enum Command {
     RefreshHistory,
     /// Load the next page of the history.
     LoadMoreHistory,
+    /// Answer an approval or a question (E14, PROTOCOL §9.5).
+    Resolve {
+        /// The action.
+        action_id: String,
+        /// The answer.
+        resolution: Resolution,
+    },
 }
 
 /// Things the host should know about (callbacks, URL updates). Produced as [`Output::Event`].
@@ -183,6 +192,15 @@ pub enum SessionEvent {
     AgentChanged(String),
     /// A refused send hands its text back to the composer (F197, C29).
     DraftReturned(String),
+    /// A turn paused for a person (F181); never for `client_tool` or restored history (C25).
+    ActionRequired(PendingAction),
+    /// The server accepted an answer (F180).
+    ActionResolved {
+        /// The action.
+        action_id: String,
+        /// The answer sent.
+        resolution: Resolution,
+    },
 }
 
 /// What the session asks of the outside world.
@@ -410,6 +428,16 @@ pub struct SessionConfig {
     pub show_history: bool,
     /// Composer mode prop; the agent's metadata wins (F179).
     pub composer_mode: ComposerMode,
+    /// Approval cards can be answered here (F175); `false` draws them read-only.
+    pub enable_tool_approvals: bool,
+    /// Question cards can be answered here (F176).
+    pub enable_questions: bool,
+    /// The transport can send answers at all (F190).
+    pub can_resolve: bool,
+    /// Argument editing prop; the agent's `capabilities.approvalArgsEdit` wins (F177).
+    pub allow_argument_edit: bool,
+    /// Delay between a local expiry and the refetch that shows a server's continuation (F186).
+    pub action_expiry_refresh_ms: u64,
 }
 
 impl Default for SessionConfig {
@@ -420,6 +448,11 @@ impl Default for SessionConfig {
             streaming: true,
             show_history: true,
             composer_mode: ComposerMode::Block,
+            enable_tool_approvals: true,
+            enable_questions: true,
+            can_resolve: true,
+            allow_argument_edit: false,
+            action_expiry_refresh_ms: 1_500,
         }
     }
 }
@@ -434,6 +467,19 @@ const HISTORY_PAGE: usize = 20;
 struct OutgoingMessage {
     text: String,
     optimistic_id: String,
+}
+
+/// What a request that may continue the conversation was for.
+#[derive(Clone, Debug, PartialEq)]
+enum Turn {
+    /// A message send.
+    Send(OutgoingMessage),
+    /// An answer to an action; `draft` is the composer text it came from (answer mode).
+    Resolve {
+        action_id: String,
+        resolution: Resolution,
+        draft: Option<String>,
+    },
 }
 
 #[derive(Debug)]
@@ -452,8 +498,11 @@ enum Pending {
     Send {
         outgoing: OutgoingMessage,
     },
+    Resolve {
+        turn: Turn,
+    },
     Stream {
-        outgoing: OutgoingMessage,
+        turn: Turn,
         decoder: Box<SseDecoder>,
         started: bool,
         finished: bool,
@@ -471,15 +520,12 @@ enum LoadPurpose {
     /// Quiet refresh after a refusal (`action_pending`, …).
     Refresh,
     /// Looking for a reply after the connection dropped (C17).
-    RunningTurn {
-        outgoing: OutgoingMessage,
-        first: bool,
-    },
+    RunningTurn { turn: Turn, first: bool },
 }
 
 #[derive(Debug, Clone)]
 struct RunningTurn {
-    outgoing: OutgoingMessage,
+    turn: Turn,
     conversation_id: String,
     message_count: usize,
     deadline: Millis,
@@ -497,6 +543,8 @@ pub struct Revisions {
     pub status: u64,
     /// History list.
     pub history: u64,
+    /// Approval and question cards.
+    pub actions: u64,
 }
 
 /// The chat state machine. See the module docs.
@@ -514,7 +562,8 @@ pub struct Session {
     selected_agent: Option<String>,
     conversation: Option<Conversation>,
     messages: Vec<Message>,
-    actions: Vec<PendingAction>,
+    cards: Vec<ActionCard>,
+    expiry_refresh_at: Option<Millis>,
     streaming: Option<StreamingTurn>,
     stream_request: Option<RequestId>,
     run: Run,
@@ -544,7 +593,8 @@ impl Session {
             agents_loaded: false,
             conversation: None,
             messages: Vec::new(),
-            actions: Vec::new(),
+            cards: Vec::new(),
+            expiry_refresh_at: None,
             streaming: None,
             stream_request: None,
             run: Run::Idle,
@@ -605,9 +655,61 @@ impl Session {
     pub fn conversation(&self) -> Option<&Conversation> {
         self.conversation.as_ref()
     }
-    /// Actions of the open conversation (open and settled), as last known.
-    pub fn actions(&self) -> &[PendingAction] {
-        &self.actions
+    /// Approval and question cards of the open conversation, open and settled (F187).
+    pub fn cards(&self) -> &[ActionCard] {
+        &self.cards
+    }
+    /// Open actions, person-facing and `client_tool` (F187).
+    pub fn pending_actions(&self) -> impl Iterator<Item = &PendingAction> {
+        self.cards
+            .iter()
+            .filter(|c| c.state.is_open())
+            .map(|c| &c.action)
+    }
+    /// Whether a person-facing action waits (F188).
+    pub fn awaiting_action(&self) -> bool {
+        self.cards.iter().any(ActionCard::is_open_for_person)
+    }
+    /// Whether an answer is on its way (F189).
+    pub fn is_resolving_action(&self) -> bool {
+        self.cards.iter().any(|c| c.state == CardState::Sending)
+    }
+    /// Whether this card can be answered here: transport and the per-kind switch (F175, F176).
+    pub fn can_resolve(&self, card: &ActionCard) -> bool {
+        self.config.can_resolve
+            && match card.action.kind {
+                ActionKind::ToolApproval(_) => self.config.enable_tool_approvals,
+                ActionKind::UserQuestion(_) => self.config.enable_questions,
+                _ => false,
+            }
+    }
+    /// Effective argument editing: the agent's capability wins over the prop (F177).
+    pub fn argument_edit_allowed(&self) -> bool {
+        self.agent()
+            .and_then(|a| a.capabilities.approval_args_edit)
+            .unwrap_or(self.config.allow_argument_edit)
+    }
+    /// §9.8 composer state (F193, C35).
+    pub fn composer_state(&self) -> ComposerState {
+        let can_answer = self.config.can_resolve && self.config.enable_questions;
+        super::actions::composer_state(&self.cards, self.composer_mode(), can_answer)
+    }
+    /// The question the composer answers, in answer mode (F191).
+    pub fn answerable_question(&self) -> Option<(&str, &super::wire::Question)> {
+        let open: Vec<&ActionCard> = self
+            .cards
+            .iter()
+            .filter(|c| c.is_open_for_person())
+            .collect();
+        match (open.as_slice(), self.composer_state()) {
+            ([card], ComposerState::Answer { .. }) => match &card.action.kind {
+                ActionKind::UserQuestion(q) => {
+                    q.questions.first().map(|q| (card.action.id.as_str(), q))
+                }
+                _ => None,
+            },
+            _ => None,
+        }
     }
     /// History list (F96).
     pub fn history(&self) -> &[ConversationListItem] {
@@ -631,14 +733,13 @@ impl Session {
             .and_then(|a| a.metadata.pending_action_composer_mode())
             .unwrap_or(self.config.composer_mode)
     }
-    /// Whether the composer may send now: not while a reply runs, and not while a
-    /// person-facing action waits in block mode (F179).
+    /// Whether the composer may send now: not while a reply runs or an answer is on its way,
+    /// and not while a person-facing action waits in block mode (F179, F196).
     pub fn can_send(&self) -> bool {
-        match self.run {
-            Run::Idle => true,
-            Run::AwaitingAction => self.composer_mode() == ComposerMode::Cancel,
-            Run::Loading | Run::Streaming => false,
+        if matches!(self.run, Run::Loading | Run::Streaming) || self.is_resolving_action() {
+            return false;
         }
+        !matches!(self.composer_state(), ComposerState::Blocked)
     }
 
     // ----- the sans-IO contract -------------------------------------------------------------
@@ -664,7 +765,18 @@ impl Session {
     /// When to call `handle(now, Input::Timeout)` next, if at all.
     #[must_use]
     pub fn poll_timeout(&self) -> Option<Millis> {
-        self.running_turn.as_ref().map(|t| t.next_poll)
+        let deadlines = self
+            .cards
+            .iter()
+            .filter(|c| c.state == CardState::Waiting)
+            .filter_map(|c| c.action.expires_at);
+        self.running_turn
+            .as_ref()
+            .map(|t| t.next_poll)
+            .into_iter()
+            .chain(self.expiry_refresh_at)
+            .chain(deadlines)
+            .min()
     }
 
     // ----- commands -------------------------------------------------------------------------
@@ -697,6 +809,10 @@ impl Session {
                 }
             }
             Command::RefreshHistory => self.load_history(false),
+            Command::Resolve {
+                action_id,
+                resolution,
+            } => self.resolve(action_id, resolution, None),
             Command::LoadMoreHistory => {
                 if self.history_has_more && !self.history_loading {
                     self.load_history(true);
@@ -729,7 +845,9 @@ impl Session {
         self.running_turn = None;
         self.conversation = None;
         self.messages.clear();
-        self.actions.clear();
+        self.cards.clear();
+        self.expiry_refresh_at = None;
+        self.revisions.actions += 1;
         self.error = None;
         self.run = Run::Idle;
         self.revisions.messages += 1;
@@ -758,6 +876,16 @@ impl Session {
         let text = text.trim().to_owned();
         if text.is_empty() || !self.can_send() {
             return;
+        }
+        // Answer mode: the composer answers the single option-less question (F196, C35).
+        if let Some((action_id, question)) = self.answerable_question() {
+            let action_id = action_id.to_owned();
+            let answers = [(question.question.clone(), AnswerValue::One(text.clone()))].into();
+            let resolution = Resolution::UserQuestion {
+                answers,
+                cancelled: false,
+            };
+            return self.resolve(action_id, resolution, Some(text));
         }
         self.error = None;
         self.running_turn = None;
@@ -807,25 +935,171 @@ impl Session {
         let path = format!("/conversations/{}/messages", encode(&conversation_id));
         let body = json!({ "message": outgoing.text, "stream": self.config.streaming }).to_string();
         if self.config.streaming {
-            let id = self.next_id();
-            self.stream_request = Some(id);
-            self.pending.push((
-                id,
-                Pending::Stream {
-                    outgoing,
-                    decoder: Box::default(),
-                    started: false,
-                    finished: false,
-                },
-            ));
-            self.outputs.push_back(Output::OpenStream(HttpRequest {
-                id,
-                method: Method::Post,
-                path,
-                body: Some(body),
-            }));
+            self.open_stream(path, body, Turn::Send(outgoing));
         } else {
             self.request(Method::Post, path, Some(body), Pending::Send { outgoing });
+        }
+    }
+
+    fn open_stream(&mut self, path: String, body: String, turn: Turn) {
+        let id = self.next_id();
+        self.stream_request = Some(id);
+        self.pending.push((
+            id,
+            Pending::Stream {
+                turn,
+                decoder: Box::default(),
+                started: false,
+                finished: false,
+            },
+        ));
+        self.outputs.push_back(Output::OpenStream(HttpRequest {
+            id,
+            method: Method::Post,
+            path,
+            body: Some(body),
+        }));
+    }
+
+    /// E14 (PROTOCOL §9.5): the card goes to Sending (its deadline no longer applies, C32),
+    /// the answer is posted, and the continuation streams in as a new assistant message.
+    fn resolve(&mut self, action_id: String, resolution: Resolution, draft: Option<String>) {
+        let Some(card) = self.cards.iter().find(|c| c.action.id == action_id) else {
+            return;
+        };
+        if card.state != CardState::Waiting || !self.can_resolve(card) || self.is_streaming() {
+            return;
+        }
+        let Some(conversation_id) = self.conversation.as_ref().map(|c| c.id.clone()) else {
+            return;
+        };
+        let version = card.action.version;
+        self.set_card_state(&action_id, CardState::Sending);
+        self.error = None;
+        self.revisions.status += 1;
+        let mut body =
+            json!({ "resolution": resolution.to_json(), "stream": self.config.streaming });
+        if let Some(v) = version {
+            body["version"] = json!(v);
+        }
+        let path = format!(
+            "/conversations/{}/actions/{}",
+            encode(&conversation_id),
+            encode(&action_id)
+        );
+        let turn = Turn::Resolve {
+            action_id,
+            resolution,
+            draft,
+        };
+        if self.config.streaming {
+            self.run = Run::Streaming;
+            self.streaming = Some(StreamingTurn::default());
+            self.revisions.streaming += 1;
+            self.open_stream(path, body.to_string(), turn);
+        } else {
+            self.request(
+                Method::Post,
+                path,
+                Some(body.to_string()),
+                Pending::Resolve { turn },
+            );
+        }
+    }
+
+    fn set_card_state(&mut self, action_id: &str, state: CardState) {
+        if let Some(card) = self.cards.iter_mut().find(|c| c.action.id == action_id) {
+            if card.state != state {
+                card.state = state;
+                self.revisions.actions += 1;
+            }
+        }
+    }
+
+    /// The server took the answer: settle the card, remember the outcome on its message
+    /// (`actionStates`, §9.6 source 1) and tell the host (F180).
+    fn on_resolve_accepted(&mut self, action_id: &str, resolution: &Resolution) {
+        let outcome = Outcome::from_settled(ActionStatus::Resolved, Some(resolution), None);
+        self.set_card_state(action_id, CardState::Settled(outcome));
+        let message_id = self
+            .cards
+            .iter()
+            .find(|c| c.action.id == action_id)
+            .and_then(|c| c.message_id.clone());
+        if let Some(m) = message_id.and_then(|id| self.messages.iter_mut().find(|m| m.id == id)) {
+            m.action_states.insert(
+                action_id.to_owned(),
+                ActionStateEntry {
+                    status: ActionStatus::Resolved,
+                    resolution: Some(resolution.clone()),
+                    resolved_by: None,
+                },
+            );
+            self.revisions.messages += 1;
+        }
+        self.emit(SessionEvent::ActionResolved {
+            action_id: action_id.to_owned(),
+            resolution: resolution.clone(),
+        });
+    }
+
+    /// An answer was refused (§9.10): expired / cancelled / already answered settle the card and
+    /// free the composer; anything else puts it back to waiting. The error shows either way and
+    /// composer text comes back (F197).
+    fn refuse_resolve(&mut self, action_id: &str, draft: Option<String>, err: ChatError) {
+        let code = err.code().map(str::to_owned);
+        let next = match code.as_deref() {
+            Some("action_expired") => CardState::Settled(Outcome::Expired),
+            Some("action_cancelled") => CardState::Settled(Outcome::Cancelled),
+            Some("action_not_pending") => CardState::Settled(Outcome::answered()),
+            _ => CardState::Waiting,
+        };
+        self.set_card_state(action_id, next);
+        if self.streaming.take().is_some() {
+            self.revisions.streaming += 1;
+        }
+        self.finish_turn();
+        if let Some(text) = draft {
+            self.emit(SessionEvent::DraftReturned(text));
+        }
+        self.set_error(err);
+        match code.as_deref() {
+            Some("action_expired") => self.schedule_expiry_refresh(),
+            Some("conversation_busy" | "action_version_conflict") => self.refresh_conversation(),
+            _ => {}
+        }
+    }
+
+    fn refuse(&mut self, turn: Turn, err: ChatError) {
+        match turn {
+            Turn::Send(outgoing) => self.refuse_send(outgoing, err),
+            Turn::Resolve {
+                action_id, draft, ..
+            } => self.refuse_resolve(&action_id, draft, err),
+        }
+    }
+
+    fn refresh_conversation(&mut self) {
+        if let Some(id) = self.conversation.as_ref().map(|c| c.id.clone()) {
+            self.open_conversation(id, LoadPurpose::Refresh);
+        }
+    }
+
+    fn schedule_expiry_refresh(&mut self) {
+        self.expiry_refresh_at = Some(
+            self.now
+                .saturating_add(self.config.action_expiry_refresh_ms),
+        );
+    }
+
+    /// Cancel mode: once a message is accepted, the waiting cards are cancelled (§9.8).
+    fn cancel_waiting_cards(&mut self) {
+        if self.composer_mode() != ComposerMode::Cancel {
+            return;
+        }
+        for card in self.cards.iter_mut().filter(|c| c.is_open_for_person()) {
+            card.state = CardState::Settled(Outcome::Cancelled);
+            self.revisions.actions += 1;
         }
     }
 
@@ -891,10 +1165,14 @@ impl Session {
                 purpose,
             } => self.on_loaded(conversation_id, purpose, result),
             Pending::Send { outgoing } => self.on_sent(outgoing, result),
-            Pending::Stream { outgoing, .. } => {
+            Pending::Resolve { turn } => self.on_resolve_response(turn, result),
+            Pending::Stream { turn, .. } => {
                 // Not an event stream: an error envelope (or a server that ignored `stream`).
                 self.stream_request = None;
-                self.on_sent(outgoing, result)
+                match turn {
+                    Turn::Send(outgoing) => self.on_sent(outgoing, result),
+                    resolve => self.on_resolve_response(resolve, result),
+                }
             }
             Pending::Delete { conversation_id } => self.on_deleted(conversation_id, result),
         }
@@ -979,7 +1257,7 @@ impl Session {
     fn on_sent(&mut self, outgoing: OutgoingMessage, result: Result<HttpResponse, TransportError>) {
         if let Err(TransportError::Network(_)) = &result {
             // C17: the request may have reached the server; look before reporting a failure.
-            self.begin_running_turn(outgoing);
+            self.begin_running_turn(Turn::Send(outgoing));
             return;
         }
         let value = match parse_json::<Value>(result, ErrorContext::Send) {
@@ -1008,14 +1286,68 @@ impl Session {
         let received = reply.response;
         self.messages.push(received.clone());
         self.revisions.messages += 1;
+        self.cancel_waiting_cards();
         if let Some(actions) = reply.pending_actions {
-            self.merge_open_actions(actions);
+            self.merge_open_actions(actions, Some(received.id.clone()));
         }
         self.streaming = None;
         self.revisions.streaming += 1;
         self.finish_turn();
         self.emit(SessionEvent::MessageReceived(received));
         self.load_history(false);
+    }
+
+    /// A non-streamed answer to E14: `{ action, status, message?, pendingActions? }` (§9.5),
+    /// or an error envelope / network failure.
+    fn on_resolve_response(&mut self, turn: Turn, result: Result<HttpResponse, TransportError>) {
+        let Turn::Resolve {
+            action_id,
+            resolution,
+            draft,
+        } = turn.clone()
+        else {
+            return;
+        };
+        if let Err(TransportError::Network(_)) = &result {
+            return self.begin_running_turn(turn);
+        }
+        let reply = match parse_json::<ResolveActionResponse>(result, ErrorContext::Send) {
+            Ok(reply) => reply,
+            Err(err) => return self.refuse_resolve(&action_id, draft, err),
+        };
+        self.on_resolve_accepted(&action_id, &resolution);
+        if let Some(settled) = reply.action.filter(|a| a.id == action_id) {
+            // The server's own record (e.g. a timeout) wins over what we sent.
+            let outcome = Outcome::from_settled(
+                settled.status,
+                settled.resolution.as_ref().or(Some(&resolution)),
+                settled.resolved_by.as_deref(),
+            );
+            self.set_card_state(&action_id, CardState::Settled(outcome));
+        }
+        if self.streaming.take().is_some() {
+            self.revisions.streaming += 1;
+        }
+        let running = reply.status == Some(TurnStatus::Running);
+        if let Some(message) = reply.message {
+            self.messages.push(message.clone());
+            self.revisions.messages += 1;
+            if let Some(actions) = reply.pending_actions {
+                self.merge_open_actions(actions, Some(message.id.clone()));
+            }
+            self.emit(SessionEvent::MessageReceived(message));
+        } else if let Some(actions) = reply.pending_actions {
+            self.merge_open_actions(actions, None);
+        }
+        self.finish_turn();
+        if running {
+            // The continuation still runs on the server: poll for it (§9.9).
+            self.begin_running_turn(Turn::Resolve {
+                action_id,
+                resolution,
+                draft: None,
+            });
+        }
     }
 
     fn on_loaded(
@@ -1052,38 +1384,43 @@ impl Session {
                 }
             }
             (LoadPurpose::Refresh, Err(_)) => {}
-            (LoadPurpose::RunningTurn { outgoing, first }, loaded) => {
-                self.on_running_turn_look(outgoing, first, loaded)
+            (LoadPurpose::RunningTurn { turn, first }, loaded) => {
+                self.on_running_turn_look(turn, first, loaded)
             }
         }
     }
 
+    /// §9.6: messages and cards from a loaded conversation (also every refetch).
     fn apply_loaded(&mut self, loaded: ConversationWithMessages) {
-        let last_assistant_actions = loaded
-            .messages
-            .iter()
-            .rev()
-            .find(|m| m.role == Role::Assistant)
-            .map(|m| m.metadata_pending_actions())
-            .unwrap_or_default();
-        // §9.6 step 1: E5's list is authoritative; without it, the last assistant message's.
-        let open = match loaded.pending_actions {
-            Some(list) => list,
-            None => last_assistant_actions
-                .into_iter()
-                .filter(|a| a.status == ActionStatus::Pending)
-                .collect(),
-        };
+        let same_conversation = self
+            .conversation
+            .as_ref()
+            .is_some_and(|c| c.id == loaded.conversation.id);
+        let known: &[ActionCard] = if same_conversation { &self.cards } else { &[] };
+        self.cards = restore_cards(&loaded.messages, loaded.pending_actions, known);
+        // Keep what this page recorded (`actionStates`, source 1) across refetches.
+        let mut messages = loaded.messages;
+        if same_conversation {
+            for m in &mut messages {
+                if let Some(old) = self.messages.iter().find(|o| o.id == m.id) {
+                    for (id, entry) in &old.action_states {
+                        m.action_states
+                            .entry(id.clone())
+                            .or_insert_with(|| entry.clone());
+                    }
+                }
+            }
+        }
         self.conversation = Some(loaded.conversation);
-        self.messages = loaded.messages;
-        self.actions = open;
-        self.run = if self.has_open_person_action() {
+        self.messages = messages;
+        self.run = if self.awaiting_action() {
             Run::AwaitingAction
         } else {
             Run::Idle
         };
         self.revisions.messages += 1;
         self.revisions.status += 1;
+        self.revisions.actions += 1;
     }
 
     fn on_deleted(
@@ -1155,17 +1492,14 @@ impl Session {
         if self.stream_request == Some(id) {
             self.stream_request = None;
         }
-        let Pending::Stream {
-            outgoing, finished, ..
-        } = pending
-        else {
+        let Pending::Stream { turn, finished, .. } = pending else {
             return;
         };
         if finished || error == Some(TransportError::Aborted) {
             return;
         }
-        // C17 / §9.9: the server took the message but the stream was cut. Look, don't fail.
-        self.begin_running_turn(outgoing);
+        // C17 / §9.9: the server took the request but the stream was cut. Look, don't fail.
+        self.begin_running_turn(turn);
     }
 
     fn apply_stream_item(
@@ -1181,22 +1515,33 @@ impl Session {
         }
     }
 
-    fn stream_state(
-        &mut self,
-        id: RequestId,
-    ) -> Option<(&mut OutgoingMessage, &mut bool, &mut bool)> {
+    fn stream_state(&mut self, id: RequestId) -> Option<(&mut Turn, &mut bool, &mut bool)> {
         self.pending
             .iter_mut()
             .find(|(rid, _)| *rid == id)
             .and_then(|(_, p)| match p {
                 Pending::Stream {
-                    outgoing,
+                    turn,
                     started,
                     finished,
                     ..
-                } => Some((outgoing, started, finished)),
+                } => Some((turn, started, finished)),
                 _ => None,
             })
+    }
+
+    /// First sign the server took the request: a send in cancel mode cancels the waiting cards.
+    fn mark_started(&mut self, id: RequestId) {
+        let first = match self.stream_state(id) {
+            Some((turn, started, _)) if !*started => {
+                *started = true;
+                matches!(turn, Turn::Send(_))
+            }
+            _ => false,
+        };
+        if first {
+            self.cancel_waiting_cards();
+        }
     }
 
     fn apply_stream_event(&mut self, id: RequestId, event: StreamEvent) {
@@ -1211,9 +1556,7 @@ impl Session {
             StreamEvent::Start {
                 conversation_id, ..
             } => {
-                if let Some((_, started, _)) = self.stream_state(id) {
-                    *started = true;
-                }
+                self.mark_started(id);
                 if let (Some(cid), Some(conv)) = (conversation_id, self.conversation.as_ref()) {
                     if conv.id != cid {
                         // A server that moved the message elsewhere; trust it.
@@ -1280,9 +1623,9 @@ impl Session {
             }
             StreamEvent::Error { error, code } => {
                 let started = self.stream_state(id).map(|(_, s, _)| *s).unwrap_or(true);
-                let outgoing = self.stream_state(id).map(|(o, _, finished)| {
+                let turn = self.stream_state(id).map(|(t, _, finished)| {
                     *finished = true;
-                    o.clone()
+                    t.clone()
                 });
                 let err = ChatError::Stream {
                     code: code.map(|c| c.to_ascii_lowercase()),
@@ -1290,9 +1633,10 @@ impl Session {
                 };
                 self.streaming = None;
                 self.revisions.streaming += 1;
-                match outgoing {
-                    // Refused before the server stored anything: the draft goes back (C29).
-                    Some(outgoing) if !started => self.refuse_send(outgoing, err),
+                match turn {
+                    // Refused before the server took anything: the draft goes back (C29) and an
+                    // answer's card follows the refusal rules (§9.10).
+                    Some(turn) if !started => self.refuse(turn, err),
                     _ => {
                         self.finish_turn();
                         self.set_error(err);
@@ -1317,23 +1661,37 @@ impl Session {
                 } else {
                     content
                 };
-                let id = message_id.unwrap_or_else(|| self.local_id());
-                let message = self.assistant_message(id, text, &turn, true);
+                self.mark_started(id);
+                let message_id = message_id.unwrap_or_else(|| self.local_id());
+                let message = self.assistant_message(message_id, text, &turn, true);
                 self.messages.push(message.clone());
                 self.revisions.messages += 1;
                 self.revisions.streaming += 1;
                 if let Some(title) = title {
                     self.set_title(title);
                 }
+                // Cards that arrived earlier in this stream belong under this message (C5).
+                for card in self
+                    .cards
+                    .iter_mut()
+                    .filter(|c| c.state.is_open() && c.message_id.is_none())
+                {
+                    card.message_id = Some(message.id.clone());
+                }
                 if status == Some(TurnStatus::RequiresAction) || pending_actions.is_some() {
-                    self.merge_open_actions(pending_actions.unwrap_or_default());
+                    self.merge_open_actions(
+                        pending_actions.unwrap_or_default(),
+                        Some(message.id.clone()),
+                    );
                 }
                 self.finish_turn();
                 self.emit(SessionEvent::MessageReceived(message));
                 self.load_history(false);
             }
-            StreamEvent::ActionRequired { action, .. } => {
-                self.merge_open_actions(vec![action]);
+            StreamEvent::ActionRequired {
+                action, message_id, ..
+            } => {
+                self.merge_open_actions(vec![action], message_id);
             }
             StreamEvent::ActionResolved {
                 action_id,
@@ -1342,12 +1700,34 @@ impl Session {
                 resolved_by,
                 ..
             } => {
-                if let Some(a) = self.actions.iter_mut().find(|a| a.id == action_id) {
-                    a.status = status;
-                    a.resolution = resolution;
-                    a.resolved_by = resolved_by;
-                    self.revisions.status += 1;
+                let ours = match self.stream_state(id) {
+                    Some((
+                        Turn::Resolve {
+                            action_id: mine,
+                            resolution: sent,
+                            ..
+                        },
+                        started,
+                        _,
+                    )) if *mine == action_id => {
+                        *started = true;
+                        Some(sent.clone())
+                    }
+                    _ => None,
+                };
+                if let Some(sent) = &ours {
+                    self.on_resolve_accepted(&action_id, sent);
                 }
+                let recorded = resolution.as_ref().or(ours.as_ref());
+                let outcome = Outcome::from_settled(status, recorded, resolved_by.as_deref());
+                let keep_local = self.cards.iter().any(|c| {
+                    c.action.id == action_id
+                        && matches!(&c.state, CardState::Settled(o) if o.is_sticky())
+                });
+                if !keep_local {
+                    self.set_card_state(&action_id, CardState::Settled(outcome));
+                }
+                self.revisions.status += 1;
             }
             StreamEvent::Unknown { .. } => {}
         }
@@ -1389,32 +1769,40 @@ impl Session {
         }
     }
 
-    fn merge_open_actions(&mut self, actions: Vec<PendingAction>) {
+    /// New open actions from a stream or a reply: cards that are announced (unlike restored
+    /// ones) and reported to the host, except `client_tool` (F181, C10).
+    fn merge_open_actions(&mut self, actions: Vec<PendingAction>, message_id: Option<String>) {
         for action in actions {
-            if matches!(action.kind, ActionKind::Unknown(_)) {
+            if matches!(action.kind, ActionKind::Unknown(_)) || !action.is_open() {
                 continue;
             }
-            match self.actions.iter_mut().find(|a| a.id == action.id) {
-                Some(existing) if existing.status == ActionStatus::Pending => *existing = action,
+            let placed = action.message_id.clone().or_else(|| message_id.clone());
+            match self.cards.iter_mut().find(|c| c.action.id == action.id) {
+                Some(card) if card.state == CardState::Waiting => {
+                    card.message_id = card.message_id.take().or(placed);
+                    card.action = action;
+                }
                 Some(_) => {}
-                None => self.actions.push(action),
+                None => {
+                    let person = action.kind.is_person_facing();
+                    self.cards.push(ActionCard {
+                        action: action.clone(),
+                        state: CardState::Waiting,
+                        message_id: placed,
+                        restored: false,
+                    });
+                    if person {
+                        self.emit(SessionEvent::ActionRequired(action));
+                    }
+                }
             }
+            self.revisions.actions += 1;
         }
         self.revisions.status += 1;
     }
 
-    fn has_open_person_action(&self) -> bool {
-        self.actions.iter().any(|a| {
-            a.status == ActionStatus::Pending
-                && matches!(
-                    a.kind,
-                    ActionKind::ToolApproval(_) | ActionKind::UserQuestion(_)
-                )
-        })
-    }
-
     fn finish_turn(&mut self) {
-        self.run = if self.has_open_person_action() {
+        self.run = if self.awaiting_action() {
             Run::AwaitingAction
         } else {
             Run::Idle
@@ -1459,87 +1847,132 @@ impl Session {
         }
     }
 
-    fn begin_running_turn(&mut self, outgoing: OutgoingMessage) {
+    /// §9.9 (C17): the request may have been taken although its answer was lost. Look at the
+    /// conversation now, then every 2 s for at most 30 s, instead of reporting a failure.
+    fn begin_running_turn(&mut self, turn: Turn) {
         let Some(conversation_id) = self.conversation.as_ref().map(|c| c.id.clone()) else {
             let err = ChatError::Network {
                 context: ErrorContext::Send,
                 detail: "no conversation".into(),
             };
-            return self.refuse_send(outgoing, err);
+            return self.refuse(turn, err);
         };
         self.running_turn = Some(RunningTurn {
-            outgoing: outgoing.clone(),
+            turn: turn.clone(),
             conversation_id: conversation_id.clone(),
             message_count: self.messages.len(),
             deadline: self.now.saturating_add(RUNNING_TURN_MAX_MS),
             next_poll: self.now.saturating_add(RUNNING_TURN_POLL_MS),
         });
+        self.look_for_running_turn(conversation_id, turn, true);
+    }
+
+    fn look_for_running_turn(&mut self, conversation_id: String, turn: Turn, first: bool) {
         let path = format!("/conversations/{}", encode(&conversation_id));
+        let purpose = LoadPurpose::RunningTurn { turn, first };
         self.request(
             Method::Get,
             path,
             None,
             Pending::Load {
                 conversation_id,
-                purpose: LoadPurpose::RunningTurn {
-                    outgoing,
-                    first: true,
-                },
+                purpose,
             },
         );
     }
 
     fn on_running_turn_look(
         &mut self,
-        outgoing: OutgoingMessage,
+        turn: Turn,
         first: bool,
         loaded: Result<ConversationWithMessages, ChatError>,
     ) {
-        let Some(turn) = self.running_turn.clone() else {
+        let Some(running) = self.running_turn.clone() else {
             return;
         };
-        match loaded {
-            Ok(loaded) => {
-                let user_seen = loaded
-                    .messages
-                    .iter()
-                    .any(|m| m.role == Role::User && m.content.display_text() == outgoing.text);
-                let last_is_reply = loaded
-                    .messages
-                    .last()
-                    .is_some_and(|m| m.role == Role::Assistant)
-                    && loaded.messages.len() >= turn.message_count;
-                let paused = loaded
-                    .pending_actions
-                    .as_ref()
-                    .is_some_and(|p| !p.is_empty());
-                if first && !user_seen {
-                    // The server never took it: a real failure; the draft goes back.
-                    self.running_turn = None;
-                    let err = ChatError::Network {
-                        context: ErrorContext::Send,
-                        detail: "message not received".into(),
-                    };
-                    return self.refuse_send(outgoing, err);
-                }
-                if user_seen && (last_is_reply || paused) {
-                    self.running_turn = None;
-                    self.streaming = None;
-                    self.revisions.streaming += 1;
-                    self.apply_loaded(loaded);
-                }
-                // Otherwise still running: keep the optimistic view, look again at the next poll.
-            }
+        let loaded = match loaded {
+            Ok(loaded) => loaded,
             Err(err) => {
                 if first {
                     self.running_turn = None;
-                    self.refuse_send(outgoing, err);
+                    self.refuse(turn, err);
                 }
+                return;
+            }
+        };
+        let open_ids: Vec<&str> = match &loaded.pending_actions {
+            Some(list) => list.iter().map(|a| a.id.as_str()).collect(),
+            None => Vec::new(),
+        };
+        // Was the request taken at all?
+        let taken = match &turn {
+            Turn::Send(outgoing) => loaded
+                .messages
+                .iter()
+                .any(|m| m.role == Role::User && m.content.display_text() == outgoing.text),
+            Turn::Resolve { action_id, .. } => !open_ids.contains(&action_id.as_str()),
+        };
+        if first && !taken {
+            self.running_turn = None;
+            let err = ChatError::Network {
+                context: ErrorContext::Send,
+                detail: "request not received".into(),
+            };
+            return self.refuse(turn, err);
+        }
+        if first {
+            if let Turn::Resolve {
+                action_id,
+                resolution,
+                ..
+            } = &turn
+            {
+                self.on_resolve_accepted(action_id, resolution);
             }
         }
+        let last_is_reply = loaded
+            .messages
+            .last()
+            .is_some_and(|m| m.role == Role::Assistant)
+            && loaded.messages.len() > running.message_count;
+        let paused_again = open_ids
+            .iter()
+            .any(|id| !self.cards.iter().any(|c| c.action.id == *id));
+        if last_is_reply || paused_again {
+            self.running_turn = None;
+            self.streaming = None;
+            self.revisions.streaming += 1;
+            self.apply_loaded(loaded);
+        }
+        // Otherwise still running: keep the optimistic view and look again at the next poll.
     }
 
     fn handle_timeout(&mut self) {
+        let now = self.now;
+        // Deadlines (§9.8): a waiting card expires by itself; one being answered does not (C32).
+        let mut expired = false;
+        for card in &mut self.cards {
+            if card.state == CardState::Waiting && card.action.expires_at.is_some_and(|t| t <= now)
+            {
+                card.state = CardState::Settled(Outcome::Expired);
+                expired = true;
+            }
+        }
+        if expired {
+            self.revisions.actions += 1;
+            self.finish_turn();
+            self.schedule_expiry_refresh();
+        }
+        if self.expiry_refresh_at.is_some_and(|t| t <= now) {
+            self.expiry_refresh_at = None;
+            if !self.is_streaming() {
+                self.refresh_conversation();
+            }
+        }
+        self.poll_running_turn();
+    }
+
+    fn poll_running_turn(&mut self) {
         let Some(turn) = self.running_turn.as_mut() else {
             return;
         };
@@ -1555,20 +1988,8 @@ impl Session {
             return;
         }
         turn.next_poll = self.now.saturating_add(RUNNING_TURN_POLL_MS);
-        let (conversation_id, outgoing) = (turn.conversation_id.clone(), turn.outgoing.clone());
-        let path = format!("/conversations/{}", encode(&conversation_id));
-        self.request(
-            Method::Get,
-            path,
-            None,
-            Pending::Load {
-                conversation_id,
-                purpose: LoadPurpose::RunningTurn {
-                    outgoing,
-                    first: false,
-                },
-            },
-        );
+        let (conversation_id, turn) = (turn.conversation_id.clone(), turn.turn.clone());
+        self.look_for_running_turn(conversation_id, turn, false);
     }
 
     // ----- helpers --------------------------------------------------------------------------

@@ -110,6 +110,7 @@ pub fn Chat(
         streaming,
         show_history,
         composer_mode: pending_action_composer_mode,
+        ..SessionConfig::default()
     };
     let callbacks = ChatCallbacks {
         on_message_sent,

@@ -1,0 +1,408 @@
+//! Approval and question cards as the chat shows them: their lifecycle, how a settled one
+//! reads (PROTOCOL §9.7), the composer state they impose (§9.8) and how a loaded conversation
+//! restores them (§9.6). Pure functions; the `Session` owns the cards and applies these rules.
+
+use std::collections::{BTreeMap, HashMap};
+
+use serde_json::Value;
+
+use super::wire::{
+    ActionKind, ActionStatus, AnswerValue, ComposerMode, Decision, Message, PendingAction,
+    Question, Resolution, Role,
+};
+
+/// How a card ended (§9.7). Rendered as its label and as `data-state` on the card.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Outcome {
+    /// Allowed as proposed.
+    Approved {
+        /// `rememberForSession` was set: "Remembered for this chat".
+        remembered: bool,
+    },
+    /// Allowed with edited arguments; Details show what was approved.
+    ApprovedEdited {
+        /// The approved arguments.
+        args: Value,
+        /// `rememberForSession` was set.
+        remembered: bool,
+    },
+    /// Denied, maybe with a reason.
+    Denied {
+        /// The reason given.
+        comment: Option<String>,
+    },
+    /// A question was answered (answers listed when known; empty = plain "Answered").
+    Answered {
+        /// Question text → answer.
+        answers: BTreeMap<String, AnswerValue>,
+    },
+    /// A question card was skipped (`cancelled: true`) (C13).
+    Skipped,
+    /// The deadline passed (locally, or `resolvedBy: "system:timeout"`, or status `expired`).
+    Expired,
+    /// The server cancelled it (e.g. a new message in cancel mode) (C13).
+    Cancelled,
+}
+
+impl Outcome {
+    /// Name used for `data-state`.
+    pub fn as_str(&self) -> &'static str {
+        match self {
+            Outcome::Approved { .. } => "approved",
+            Outcome::ApprovedEdited { .. } => "approved-edited",
+            Outcome::Denied { .. } => "denied",
+            Outcome::Answered { .. } => "answered",
+            Outcome::Skipped => "skipped",
+            Outcome::Expired => "expired",
+            Outcome::Cancelled => "cancelled",
+        }
+    }
+
+    /// Outcomes a refetch must never overwrite with a weaker "Answered" (§9.6 step 3).
+    pub fn is_sticky(&self) -> bool {
+        matches!(self, Outcome::Expired | Outcome::Cancelled)
+    }
+
+    /// The plain "Answered" used when nothing more is known.
+    pub fn answered() -> Outcome {
+        Outcome::Answered {
+            answers: BTreeMap::new(),
+        }
+    }
+
+    /// §9.7: the label of a settled action from its status, resolution and who settled it.
+    pub fn from_settled(
+        status: ActionStatus,
+        resolution: Option<&Resolution>,
+        resolved_by: Option<&str>,
+    ) -> Outcome {
+        match status {
+            ActionStatus::Cancelled => return Outcome::Cancelled,
+            ActionStatus::Expired => return Outcome::Expired,
+            ActionStatus::Pending | ActionStatus::Resolved => {}
+        }
+        // A timeout beats whatever decision the server recorded for it.
+        if resolved_by == Some(super::wire::RESOLVED_BY_TIMEOUT) {
+            return Outcome::Expired;
+        }
+        match resolution {
+            Some(Resolution::ToolApproval {
+                decision: Decision::Allow,
+                approved_args,
+                remember_for_session,
+                ..
+            }) => match approved_args {
+                Some(args) => Outcome::ApprovedEdited {
+                    args: args.clone(),
+                    remembered: *remember_for_session,
+                },
+                None => Outcome::Approved {
+                    remembered: *remember_for_session,
+                },
+            },
+            Some(Resolution::ToolApproval {
+                decision: Decision::Deny,
+                comment,
+                ..
+            }) => Outcome::Denied {
+                comment: comment.clone().filter(|c| !c.trim().is_empty()),
+            },
+            Some(Resolution::UserQuestion {
+                cancelled: true, ..
+            }) => Outcome::Skipped,
+            Some(Resolution::UserQuestion { answers, .. }) => Outcome::Answered {
+                answers: answers.clone(),
+            },
+            Some(Resolution::ClientTool { .. }) | None => Outcome::answered(),
+        }
+    }
+}
+
+/// Where a card is in its life; rendered as `data-state`.
+#[derive(Clone, Debug, PartialEq)]
+pub enum CardState {
+    /// Waits for the person.
+    Waiting,
+    /// An answer is on its way (buttons disabled; the deadline is ignored, C32).
+    Sending,
+    /// Settled.
+    Settled(Outcome),
+}
+
+impl CardState {
+    /// Name used for `data-state`.
+    pub fn as_str(&self) -> &'static str {
+        match self {
+            CardState::Waiting => "waiting",
+            CardState::Sending => "sending",
+            CardState::Settled(o) => o.as_str(),
+        }
+    }
+
+    /// Waiting or sending: the action is still open.
+    pub fn is_open(&self) -> bool {
+        !matches!(self, CardState::Settled(_))
+    }
+}
+
+/// One action as the chat shows it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ActionCard {
+    /// The action as the server described it.
+    pub action: PendingAction,
+    /// Its lifecycle.
+    pub state: CardState,
+    /// The assistant message it is drawn under (C11); `None` = under the last one.
+    pub message_id: Option<String>,
+    /// Arrived with a loaded conversation: neither announced nor focused (C25).
+    pub restored: bool,
+}
+
+impl ActionCard {
+    /// Whether a person must act on it (approval or question, still open).
+    pub fn is_open_for_person(&self) -> bool {
+        self.state.is_open() && self.action.kind.is_person_facing()
+    }
+}
+
+/// What the composer does while cards wait (§9.8, F193).
+#[derive(Clone, Debug, PartialEq, Default)]
+pub enum ComposerState {
+    /// Nothing waits.
+    #[default]
+    Normal,
+    /// Block mode: the composer is closed until the card is answered.
+    Blocked,
+    /// Cancel mode: sending a message cancels the waiting request.
+    Cancel,
+    /// The only thing waiting is one question without options: the composer answers it (C35).
+    Answer {
+        /// The question's action.
+        action_id: String,
+        /// The question (its `placeholder` becomes the composer's).
+        question: Question,
+    },
+}
+
+impl ComposerState {
+    /// Name used for `data-state` on the composer.
+    pub fn as_str(&self) -> &'static str {
+        match self {
+            ComposerState::Normal => "normal",
+            ComposerState::Blocked => "blocked",
+            ComposerState::Cancel => "cancel",
+            ComposerState::Answer { .. } => "answer",
+        }
+    }
+}
+
+/// §9.8 composerState, C35: `answer` beats block/cancel when exactly one person-facing action is
+/// open, it is a question with a single option-less question, and answering is possible.
+pub fn composer_state(
+    cards: &[ActionCard],
+    mode: ComposerMode,
+    can_answer_questions: bool,
+) -> ComposerState {
+    let open: Vec<&ActionCard> = cards.iter().filter(|c| c.is_open_for_person()).collect();
+    if open.is_empty() {
+        return ComposerState::Normal;
+    }
+    if let ([only], true) = (open.as_slice(), can_answer_questions) {
+        if let ActionKind::UserQuestion(q) = &only.action.kind {
+            if let [question] = q.questions.as_slice() {
+                if question.options.is_empty() && only.state == CardState::Waiting {
+                    return ComposerState::Answer {
+                        action_id: only.action.id.clone(),
+                        question: question.clone(),
+                    };
+                }
+            }
+        }
+    }
+    match mode {
+        ComposerMode::Block => ComposerState::Blocked,
+        ComposerMode::Cancel => ComposerState::Cancel,
+    }
+}
+
+/// Seed 000: Approve sends `approvedArgs` only when the edit differs from the proposal (deep
+/// equality, key order and `1` vs `1.0` ignored); Deny ignores the edit; remember only with allow.
+pub fn approval_resolution(
+    approve: bool,
+    proposed: &Value,
+    edited: Option<&Value>,
+    remember_for_session: bool,
+    comment: Option<String>,
+) -> Resolution {
+    if !approve {
+        return Resolution::ToolApproval {
+            decision: Decision::Deny,
+            approved_args: None,
+            remember_for_session: false,
+            comment: comment.filter(|c| !c.trim().is_empty()),
+        };
+    }
+    let approved_args = edited
+        .filter(|e| !super::schema::args_equal(e, proposed))
+        .cloned();
+    Resolution::ToolApproval {
+        decision: Decision::Allow,
+        approved_args,
+        remember_for_session,
+        comment: None,
+    }
+}
+
+/// Settled state recorded on a message, from the first source that has it (§9.6 step 2).
+fn settled_from_message(message: &Message, id: &str) -> Option<Outcome> {
+    if let Some(entry) = message.action_states.get(id) {
+        return Some(Outcome::from_settled(
+            entry.status,
+            entry.resolution.as_ref(),
+            entry.resolved_by.as_deref(),
+        ));
+    }
+    if let Some(entry) = message.metadata_action_states().get(id) {
+        return Some(Outcome::from_settled(
+            entry.status,
+            entry.resolution.as_ref(),
+            entry.resolved_by.as_deref(),
+        ));
+    }
+    message
+        .metadata_pending_actions()
+        .into_iter()
+        .find(|a| a.id == id && !a.is_open())
+        .map(|a| Outcome::from_settled(a.status, a.resolution.as_ref(), a.resolved_by.as_deref()))
+}
+
+/// §9.6: the cards of a freshly loaded conversation.
+///
+/// `open` is E5's `pendingActions` (`None` when the key was absent: then the open entries of the
+/// last assistant message's `metadata.pendingActions` wait). Every other action mentioned on a
+/// message, or already known (`known`), is settled, read from the first source that has it,
+/// else "Answered". Locally Expired/Cancelled cards stay so (sticky). Cards not known before are
+/// marked `restored` (no announcement, no focus, no `onActionRequired`).
+pub fn restore_cards(
+    messages: &[Message],
+    open: Option<Vec<PendingAction>>,
+    known: &[ActionCard],
+) -> Vec<ActionCard> {
+    let last_assistant = messages.iter().rev().find(|m| m.role == Role::Assistant);
+    let open: Vec<PendingAction> = match open {
+        Some(list) => list,
+        None => last_assistant
+            .map(|m| {
+                m.metadata_pending_actions()
+                    .into_iter()
+                    .filter(|a| a.is_open())
+                    .collect()
+            })
+            .unwrap_or_default(),
+    };
+    let known_by_id: HashMap<&str, &ActionCard> =
+        known.iter().map(|c| (c.action.id.as_str(), c)).collect();
+    let mut cards: Vec<ActionCard> = Vec::new();
+    let push = |card: ActionCard, cards: &mut Vec<ActionCard>| {
+        if matches!(card.action.kind, ActionKind::Unknown(_)) {
+            return;
+        }
+        match cards.iter_mut().find(|c| c.action.id == card.action.id) {
+            Some(existing) => *existing = card,
+            None => cards.push(card),
+        }
+    };
+
+    // Settled actions described on messages, in message order.
+    for message in messages {
+        for action in message.metadata_pending_actions() {
+            if open.iter().any(|o| o.id == action.id) {
+                continue;
+            }
+            let outcome =
+                settled_from_message(message, &action.id).unwrap_or_else(Outcome::answered);
+            let id = action.id.clone();
+            let card = settled_card(
+                action,
+                outcome,
+                Some(message.id.clone()),
+                known_by_id.get(id.as_str()).copied(),
+            );
+            push(card, &mut cards);
+        }
+    }
+    // Actions only this page knew about (e.g. answered here, not recorded by the server).
+    for card in known {
+        if cards.iter().any(|c| c.action.id == card.action.id)
+            || open.iter().any(|o| o.id == card.action.id)
+        {
+            continue;
+        }
+        let outcome = messages
+            .iter()
+            .find_map(|m| settled_from_message(m, &card.action.id))
+            .or_else(|| match &card.state {
+                CardState::Settled(o) => Some(o.clone()),
+                _ => None,
+            })
+            .unwrap_or_else(Outcome::answered);
+        let placed = card.message_id.clone();
+        push(
+            settled_card(card.action.clone(), outcome, placed, Some(card)),
+            &mut cards,
+        );
+    }
+    // The open ones, under their message or the last assistant message.
+    for action in open {
+        let known_card = known_by_id.get(action.id.as_str()).copied();
+        if let Some(k) = known_card {
+            if let CardState::Settled(o) = &k.state {
+                if o.is_sticky() {
+                    push(k.clone(), &mut cards);
+                    continue;
+                }
+            }
+        }
+        let message_id = action
+            .message_id
+            .clone()
+            .or_else(|| last_assistant.map(|m| m.id.clone()));
+        let state = match known_card.map(|k| &k.state) {
+            Some(CardState::Sending) => CardState::Sending,
+            _ => CardState::Waiting,
+        };
+        let restored = known_card.map(|k| k.restored).unwrap_or(true);
+        push(
+            ActionCard {
+                action,
+                state,
+                message_id,
+                restored,
+            },
+            &mut cards,
+        );
+    }
+    cards
+}
+
+fn settled_card(
+    mut action: PendingAction,
+    outcome: Outcome,
+    message_id: Option<String>,
+    known: Option<&ActionCard>,
+) -> ActionCard {
+    // A local Expired/Cancelled is never downgraded (§9.6 step 3).
+    let outcome = match known.map(|k| &k.state) {
+        Some(CardState::Settled(local)) if local.is_sticky() => local.clone(),
+        _ => outcome,
+    };
+    if action.status == ActionStatus::Pending {
+        action.status = ActionStatus::Resolved;
+    }
+    ActionCard {
+        action,
+        state: CardState::Settled(outcome),
+        message_id: message_id.or_else(|| known.and_then(|k| k.message_id.clone())),
+        restored: known.map(|k| k.restored).unwrap_or(true),
+    }
+}
