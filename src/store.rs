@@ -60,6 +60,19 @@ pub struct StatusSlice {
     pub can_send: bool,
     /// Effective composer mode.
     pub composer_mode: ComposerMode,
+    /// What the composer does while cards wait (F193).
+    pub composer: crate::core::ComposerState,
+    /// Effective argument editing (F177).
+    pub argument_edit: bool,
+}
+
+/// One card with what the UI needs to know about it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct CardView {
+    /// The card.
+    pub card: crate::core::ActionCard,
+    /// Whether this chat can answer it (transport + per-kind switch, F175/F176).
+    pub can_resolve: bool,
 }
 
 /// History slice.
@@ -95,6 +108,8 @@ pub struct ChatStore {
     pub status: RwSignal<StatusSlice>,
     /// History list.
     pub history: RwSignal<HistorySlice>,
+    /// Approval and question cards.
+    pub cards: RwSignal<Vec<CardView>>,
     /// The composer's text. Lives here so a refused send can hand it back (F197).
     pub draft: RwSignal<String>,
 }
@@ -125,6 +140,7 @@ impl ChatStore {
                 ..Default::default()
             }),
             history: RwSignal::new(HistorySlice::default()),
+            cards: RwSignal::new(Vec::new()),
             draft: RwSignal::new(String::new()),
         };
         provide_context(store);
@@ -271,9 +287,24 @@ impl ChatStore {
                 let _ = self.streaming.try_set(s);
             }
         }
-        if revs.status != published.status {
+        // The composer state is derived from the cards too.
+        if revs.status != published.status || revs.actions != published.actions {
             if let Some(s) = self.driver.try_with_value(|d| status_of(&d.session)) {
                 let _ = self.status.try_set(s);
+            }
+        }
+        if revs.actions != published.actions {
+            if let Some(c) = self.driver.try_with_value(|d| {
+                let s = &d.session;
+                s.cards()
+                    .iter()
+                    .map(|card| CardView {
+                        can_resolve: s.can_resolve(card),
+                        card: card.clone(),
+                    })
+                    .collect::<Vec<_>>()
+            }) {
+                let _ = self.cards.try_set(c);
             }
         }
         if revs.history != published.history {
@@ -350,5 +381,7 @@ fn status_of(s: &Session) -> StatusSlice {
         conversation: s.conversation().cloned(),
         can_send: s.can_send(),
         composer_mode: s.composer_mode(),
+        composer: s.composer_state(),
+        argument_edit: s.argument_edit_allowed(),
     }
 }

@@ -720,3 +720,15 @@ fn f191_composer_state_is_pure_over_cards() {
         ComposerState::Normal
     );
 }
+
+#[test]
+fn c28_countdown_uses_the_largest_whole_unit() {
+    use agent_chat_ui::core::{countdown, CountdownUnit};
+    assert_eq!(countdown(24 * 3_600_000 - 1), (CountdownUnit::Hours, 23));
+    assert_eq!(countdown(3_600_000), (CountdownUnit::Hours, 1));
+    assert_eq!(countdown(3_599_000), (CountdownUnit::Minutes, 59));
+    assert_eq!(countdown(61_000), (CountdownUnit::Minutes, 1));
+    assert_eq!(countdown(59_001), (CountdownUnit::Seconds, 60));
+    assert_eq!(countdown(1), (CountdownUnit::Seconds, 1));
+    assert_eq!(countdown(0), (CountdownUnit::Seconds, 1));
+}

@@ -57,7 +57,11 @@ fn every_id_formats_cleanly_in_every_locale() {
                 .value()
                 .unwrap_or_else(|| panic!("{tag}: {id} has no value"));
             let mut args = fluent_bundle::FluentArgs::new();
-            for name in ["count", "name", "max", "index", "seconds", "detail"] {
+            for name in [
+                "count", "name", "max", "index", "seconds", "detail", "tool", "n", "reason",
+                "path", "line", "column", "expected", "allowed", "property", "limit", "pattern",
+                "matched",
+            ] {
                 args.set(name, 2);
             }
             let mut errors = Vec::new();

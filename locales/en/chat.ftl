@@ -113,3 +113,65 @@ chat-time-days-ago = { $count }d ago
 
 chat-theme-toggle-light = Switch to light theme
 chat-theme-toggle-dark = Switch to dark theme
+
+chat-action-details = Details
+chat-action-approve = Approve
+chat-action-deny = Deny
+chat-action-add-reason = Add a reason
+chat-action-reason-label = Reason (optional)
+chat-action-remember = Don't ask again for this tool in this chat
+chat-action-edit-arguments = Edit arguments
+chat-action-reset-arguments = Reset arguments
+chat-action-arguments-edited = Arguments edited
+chat-action-preview = Preview
+chat-action-send = Send
+chat-action-skip = Skip
+chat-action-required = *
+chat-action-free-text-label = Your answer
+chat-action-approval-label = Approval needed: { $tool }
+chat-action-question-label = Question from the assistant
+chat-action-sending = Sending...
+chat-action-expires-hours = { $n ->
+    [one] Expires in { $n } hour
+   *[other] Expires in { $n } hours
+}
+chat-action-expires-minutes = { $n ->
+    [one] Expires in { $n } minute
+   *[other] Expires in { $n } minutes
+}
+chat-action-expires-seconds = { $n ->
+    [one] Expires in { $n } second
+   *[other] Expires in { $n } seconds
+}
+chat-action-status-approved = Approved
+chat-action-status-approved-edited = Approved with edited arguments
+chat-action-status-denied = Denied
+chat-action-status-denied-with-reason = Denied - { $reason }
+chat-action-status-answered = Answered
+chat-action-status-skipped = Skipped
+chat-action-status-expired = Expired
+chat-action-status-cancelled = Cancelled
+chat-action-status-remembered = Remembered for this chat
+chat-action-status-waiting-elsewhere = Waiting for approval in another app
+chat-action-announce-approval = The assistant needs your approval: { $tool }
+chat-action-announce-question = The assistant has a question
+chat-action-schema-invalid-json = Not valid JSON (line { $line }, column { $column })
+chat-action-schema-not-object = The arguments must be a JSON object
+chat-action-schema-type = { $path }: must be { $expected }
+chat-action-schema-enum = { $path }: must be one of { $allowed }
+chat-action-schema-const = { $path }: must be { $expected }
+chat-action-schema-required = { $path }: "{ $property }" is required
+chat-action-schema-additional-properties = { $path }: "{ $property }" is not allowed
+chat-action-schema-minimum = { $path }: must be at least { $limit }
+chat-action-schema-maximum = { $path }: must be at most { $limit }
+chat-action-schema-exclusive-minimum = { $path }: must be more than { $limit }
+chat-action-schema-exclusive-maximum = { $path }: must be less than { $limit }
+chat-action-schema-min-length = { $path }: must have at least { $limit } characters
+chat-action-schema-max-length = { $path }: must have at most { $limit } characters
+chat-action-schema-pattern = { $path }: must match { $pattern }
+chat-action-schema-min-items = { $path }: must have at least { $limit } items
+chat-action-schema-max-items = { $path }: must have at most { $limit } items
+chat-action-schema-any-of = { $path }: matches none of the allowed forms
+chat-action-schema-one-of = { $path }: must match exactly one allowed form (matches { $matched })
+chat-action-schema-too-deep = { $path }: nested too deeply (more than { $limit } levels)
+chat-action-editor-label = Arguments (JSON)

@@ -406,3 +406,27 @@ fn settled_card(
         restored: known.map(|k| k.restored).unwrap_or(true),
     }
 }
+
+/// The unit a deadline is counted down in (C28).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum CountdownUnit {
+    /// Whole hours.
+    Hours,
+    /// Whole minutes.
+    Minutes,
+    /// Whole seconds.
+    Seconds,
+}
+
+/// C28: "Expires in N hours" → minutes → seconds, the largest whole unit ≥ 1 (seconds round up,
+/// so the last second reads "1 second", never "0").
+pub fn countdown(remaining_ms: u64) -> (CountdownUnit, u64) {
+    let (hours, minutes) = (remaining_ms / 3_600_000, remaining_ms / 60_000);
+    if hours >= 1 {
+        (CountdownUnit::Hours, hours)
+    } else if minutes >= 1 {
+        (CountdownUnit::Minutes, minutes)
+    } else {
+        (CountdownUnit::Seconds, remaining_ms.div_ceil(1000).max(1))
+    }
+}

@@ -4,7 +4,7 @@
 use leptos::html::Textarea;
 use leptos::prelude::*;
 
-use crate::core::{Command, Run};
+use crate::core::{Command, ComposerState, Run};
 use crate::store::ChatStore;
 use crate::ui::i18n::I18n;
 use crate::ui::icons::{SendIcon, StopIcon};
@@ -52,15 +52,32 @@ pub fn ChatInput(
         store.draft.set(String::new());
         store.dispatch(Command::Send(text));
     };
-    let placeholder_text = move || {
-        placeholder
+    // F196: while a card waits the composer is closed (block), warns (cancel) or answers the
+    // question (answer, with the question's placeholder).
+    let composer = move || store.status.with(|s| s.composer.clone());
+    let blocked = move || {
+        store
+            .status
+            .with(|s| matches!(s.composer, ComposerState::Blocked))
+    };
+    let placeholder_text = move || match composer() {
+        ComposerState::Answer { question, .. } => question
+            .placeholder
+            .unwrap_or_else(|| i18n.t("chat-action-free-text-label")),
+        _ => placeholder
             .get()
-            .unwrap_or_else(|| i18n.t("chat-input-placeholder"))
+            .unwrap_or_else(|| i18n.t("chat-input-placeholder")),
+    };
+    let hint = move || match composer() {
+        ComposerState::Blocked => Some(i18n.t("chat-input-waiting-for-answer")),
+        ComposerState::Cancel => Some(i18n.t("chat-input-send-cancels-request")),
+        _ => None,
     };
 
     view! {
         <form
             class="chat-input"
+            data-state=move || store.status.with(|s| s.composer.as_str())
             on:submit=move |ev| {
                 ev.prevent_default();
                 submit();
@@ -71,6 +88,7 @@ pub fn ChatInput(
                     class="chat-input__textarea"
                     node_ref=textarea
                     rows="1"
+                    disabled=blocked
                     aria-label=move || i18n.t("chat-input-label")
                     placeholder=placeholder_text
                     prop:value=move || store.draft.get()
@@ -108,7 +126,9 @@ pub fn ChatInput(
                     </button>
                 </Show>
             </div>
-            <p class="chat-input__helper">{move || i18n.t("chat-input-helper")}</p>
+            <p class="chat-input__helper" data-hint=move || hint().is_some().to_string()>
+                {move || hint().unwrap_or_else(|| i18n.t("chat-input-helper"))}
+            </p>
         </form>
     }
 }

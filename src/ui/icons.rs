@@ -38,3 +38,9 @@ icon!(/// Speech bubble.
     ChatIcon, "M21 15a2 2 0 0 1-2 2H7l-4 4V5a2 2 0 0 1 2-2h14a2 2 0 0 1 2 2z");
 icon!(/// Exclamation in a circle.
     AlertIcon, "M12 2a10 10 0 1 0 0 20 10 10 0 0 0 0-20z", "M12 8v4", "M12 16h.01");
+icon!(/// Clock.
+    ClockIcon, "M12 2a10 10 0 1 0 0 20 10 10 0 0 0 0-20z", "M12 6v6l4 2");
+icon!(/// Shield with a tick: an approval.
+    ShieldIcon, "M12 22s8-4 8-10V5l-8-3-8 3v7c0 6 8 10 8 10z", "m9 12 2 2 4-4");
+icon!(/// Question mark in a circle.
+    QuestionIcon, "M12 2a10 10 0 1 0 0 20 10 10 0 0 0 0-20z", "M9.1 9a3 3 0 0 1 5.8 1c0 2-3 3-3 3", "M12 17h.01");

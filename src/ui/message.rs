@@ -37,6 +37,7 @@ pub fn ChatMessage(
                 </span>
                 {(!steps.is_empty()).then(|| view! { <ToolCalls calls=steps executing=false duration=duration/> })}
                 <div class="chat-message__content">{text}</div>
+                {(role == "assistant").then(|| view! { <crate::ui::cards::MessageCards message_id=message.id.clone()/> })}
             </div>
         </article>
     }

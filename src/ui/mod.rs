@@ -1,8 +1,10 @@
 //! Leptos components. They read signals from [`crate::store::ChatStore`] and dispatch
 //! [`crate::core::Command`]s; no I/O and no protocol parsing here.
 
+pub mod cards;
 pub mod chat;
 pub mod chat_input;
+pub mod countdown;
 pub mod format;
 pub mod history;
 pub mod i18n;
