@@ -97,6 +97,42 @@ async fn echo_reply_survives_reload_journey(page: &ChatPage) -> Step {
     Ok(())
 }
 
+/// Seed 000 approval round trip: the card waits and blocks the composer, Approve continues the
+/// turn in a new message, and a reload shows the card settled as Approved (§9.6).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn support_approval_round_trip() {
+    let harness = Harness::start().await;
+    let outcome = harness
+        .within_timeout(support_approval_round_trip_journey(&harness.page))
+        .await;
+    harness.finish("support_approval_round_trip", outcome).await;
+}
+
+/// The steps of [`support_approval_round_trip`].
+async fn support_approval_round_trip_journey(page: &ChatPage) -> Step {
+    page.open().await?;
+    page.pick_agent("support").await?;
+    page.send_message("Email bob@example.com about the launch")
+        .await?;
+    page.wait_for_visible(".chat-card[data-kind=tool_approval][data-state=waiting]")
+        .await?;
+    page.wait_for_visible(".chat-input[data-state=blocked]")
+        .await?;
+    page.click(".chat-card__approve").await?;
+    page.wait_for_visible(".chat-card[data-state=approved]")
+        .await?;
+    page.wait_for_finished_reply_containing("Email sent to bob@example.com")
+        .await?;
+    page.wait_for_visible(".chat-input[data-state=normal]")
+        .await?;
+    page.reload().await?;
+    page.wait_for_visible(".chat-card[data-state=approved]")
+        .await?;
+    page.wait_for_message("assistant", "Email sent to bob@example.com")
+        .await?;
+    Ok(())
+}
+
 // ---------------------------------------------------------------------------------------------
 // Page object
 // ---------------------------------------------------------------------------------------------
