@@ -6,11 +6,18 @@
 //! [`element`] registers the `<agent-chat>` custom element; [`page`] is the standalone page.
 
 pub mod core;
+#[cfg(feature = "ui")]
 pub mod element;
+#[cfg(feature = "ui")]
 pub mod io;
+#[cfg(feature = "ui")]
 pub mod page;
+#[cfg(feature = "ui")]
 pub mod store;
+#[cfg(feature = "ui")]
 pub mod ui;
 
+#[cfg(feature = "ui")]
 pub use store::ChatStore;
+#[cfg(feature = "ui")]
 pub use ui::{Chat, Theme};

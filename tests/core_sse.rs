@@ -556,6 +556,33 @@ fn huge_frame_is_dropped_and_reported() {
     assert_eq!(dec.finish(), None);
 }
 
+/// A line that overflows the cap exactly at its `\r` is not a blank line, however it was
+/// chunked (found by `fuzz/` target sse_decoder).
+#[test]
+fn overflow_at_carriage_return_is_chunk_agnostic() {
+    let body: &[u8] = b"data: xxxx\r\ndata: 1\n\ndata: 2\n\n";
+    let decode = |chunks: &[&[u8]]| {
+        let mut dec = SseDecoder::with_max_frame_bytes(10);
+        let mut out = Vec::new();
+        for chunk in chunks {
+            dec.push(chunk);
+            while let Some(ev) = dec.next_event() {
+                out.push(ev);
+            }
+        }
+        while let Some(ev) = dec.finish() {
+            out.push(ev);
+        }
+        out
+    };
+    let whole = decode(&[body]);
+    assert_eq!(whole.len(), 2, "{whole:?}");
+    assert_eq!(whole[0], Err(DecodeError::FrameTooLarge { limit: 10 }));
+    for at in 1..body.len() {
+        assert_eq!(decode(&[&body[..at], &body[at..]]), whole, "split at {at}");
+    }
+}
+
 /// The default cap (8 MiB) lets a 1 MiB event through and stops a 9 MiB one.
 #[test]
 fn default_cap_passes_big_and_stops_huge() {

@@ -78,6 +78,7 @@ fn core_dependencies_are_the_allowed_ones() {
         "chrono",
         "fluent_bundle",
         "unic_langid",
+        "regex_lite",
         "super",
         "crate",
         "self",

@@ -8,7 +8,7 @@ use agent_chat_ui::core::{
     decode_body, decode_optional_body, ActionStateEntry, AgentInfo, AgentList, AnswerValue,
     ApiError, ContentPart, Conversation, ConversationEnvelope, ConversationList,
     ConversationWithMessages, FileEnvelope, Message, MessageContent, MessagesPage, PendingAction,
-    Question, QuestionOption, ResolveActionRequest, ResolveActionResponse, Resolution,
+    Question, QuestionOption, Resolution, ResolveActionRequest, ResolveActionResponse,
     SendMessageResponse, StreamEvent, TimedEvent, ToolCallDetail, TurnStatus,
 };
 use libfuzzer_sys::fuzz_target;
@@ -27,9 +27,7 @@ const HINTS: [Option<&str>; 5] = [
 fuzz_target!(|data: &[u8]| {
     let text = String::from_utf8_lossy(data);
     let text: &str = &text;
-    let status = data
-        .first()
-        .map_or(500, |&b| 400 + u16::from(b) % 200);
+    let status = data.first().map_or(500, |&b| 400 + u16::from(b) % 200);
 
     // Text parsers.
     let first_line = text.lines().next();
@@ -42,7 +40,11 @@ fuzz_target!(|data: &[u8]| {
         }
     }
     let error = ApiError::from_body(status, text);
-    let _ = (error.fluent_id(), error.code_is("pending_action"), error.to_string());
+    let _ = (
+        error.fluent_id(),
+        error.code_is("pending_action"),
+        error.to_string(),
+    );
     let _ = ConversationEnvelope::parse("E4", text);
     typed_bodies(text);
 
@@ -67,7 +69,6 @@ fuzz_target!(|data: &[u8]| {
             json!({ "type": "user_question", "id": "a", "questions": [own] }),
         ] {
             value_parsers(&wrapped, None);
-            typed_bodies(&wrapped.to_string());
         }
     }
 });
@@ -153,16 +154,34 @@ fn typed_values(value: &Value) {
         )*};
     }
     each!(
-        ConversationWithMessages,
-        MessagesPage,
+        AgentInfo,
+        AgentList,
         Conversation,
+        ConversationList,
+        ConversationEnvelope,
+        ConversationWithMessages,
+        FileEnvelope,
+        MessagesPage,
+        SendMessageResponse,
+        ResolveActionRequest,
+        ResolveActionResponse,
         PendingAction,
         Resolution,
-        ResolveActionResponse,
-        SendMessageResponse,
+        Question,
+        QuestionOption,
+        AnswerValue,
+        ContentPart,
+        MessageContent,
+        TurnStatus,
+        ActionStateEntry,
     );
     if let Ok(message) = <Message as serde::Deserialize>::deserialize(value) {
         exercise_message(&message);
+    }
+    if let Ok(body) = <ConversationWithMessages as serde::Deserialize>::deserialize(value) {
+        for message in &body.messages {
+            exercise_message(message);
+        }
     }
 }
 

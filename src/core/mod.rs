@@ -1,6 +1,7 @@
-//! Sans-IO core: protocol types, SSE decoder, the `Session` state machine and the i18n
-//! catalog. Only std, serde, serde_json, thiserror, chrono and fluent here: no browser, no
-//! view crates, no clocks (time is an input). Checked by tests/layering.rs.
+//! Sans-IO core: protocol types, SSE decoder, the `Session` state machine, approval and
+//! question cards, the argsSchema checker and the i18n catalog. Only std, serde, serde_json,
+//! thiserror, chrono, fluent and regex-lite here: no browser, no view crates, no clocks (time
+//! is an input). Checked by tests/layering.rs.
 
 pub mod actions;
 pub mod error;

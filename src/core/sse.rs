@@ -174,22 +174,29 @@ impl SseFrameDecoder {
                 limit: self.max_frame_bytes,
             }));
             self.discarding = true;
-            // Free the memory now rather than at the frame's end.
-            self.line = String::new();
+            // Free the memory now rather than at the frame's end, keeping the start of the
+            // line: whether it is blank must not depend on where the chunk boundaries fell.
+            let line = std::mem::take(&mut self.line);
+            self.keep_line_head(&line);
             self.data = String::new();
             self.has_data = false;
             self.event = None;
         }
         if self.discarding {
-            // Two bytes are enough to tell a blank line ("" or "\r") from any other.
-            for c in part.chars() {
-                if self.line.len() >= 2 {
-                    break;
-                }
-                self.line.push(c);
-            }
+            self.keep_line_head(part);
         } else {
             self.line.push_str(part);
+        }
+    }
+
+    /// While discarding: appends `part` to the line only up to two bytes, which are enough to
+    /// tell a blank line ("" or "\r") from any other.
+    fn keep_line_head(&mut self, part: &str) {
+        for c in part.chars() {
+            if self.line.len() >= 2 {
+                break;
+            }
+            self.line.push(c);
         }
     }
 

@@ -22,16 +22,19 @@ usage: cargo xtask <command>
 
 commands:
   setup               install what is missing (wasm32 target, wasm-bindgen-cli, trunk,
-                      wasm-opt via npm, chromium + chromedriver), then `cargo fetch`
+                      cargo-fuzz, wasm-opt via npm, chromium + chromedriver), then
+                      `cargo fetch`
   demo [--port N]     setup, build the page with Trunk, serve it with the dev-server
                       on http://127.0.0.1:N/ (default port 8080)
-  test                setup, fmt, clippy (native + wasm32), native tests, browser tests,
-                      trunk build, end-to-end test; prints `N passed, M failed`
+  test                setup, fmt, clippy (native + wasm32), native tests, a short fuzz
+                      run, browser tests, trunk build, end-to-end test; prints
+                      `N passed, M failed`
   bench               (not written yet)
 
 environment:
   CI=true             print tool versions first
   CHROMEDRIVER=path   chromedriver to use (default: `chromedriver` on PATH)
+  FUZZ_SECONDS=N      `test`: seconds per fuzz target (default 20; 0 skips the step)
 ";
 
 fn main() -> ExitCode {

@@ -14,6 +14,8 @@ use crate::{run, which, Ctx};
 
 /// The Trunk release the page is built with.
 pub const TRUNK_VERSION: &str = "0.21.14";
+/// The cargo-fuzz release the fuzz targets (`fuzz/`) are run with.
+pub const CARGO_FUZZ_VERSION: &str = "0.13.2";
 /// The wasm-bindgen CLI must equal the `wasm-bindgen` crate in Cargo.lock; this is used only
 /// when Cargo.lock can't be read.
 const WASM_BINDGEN_FALLBACK: &str = "0.2.130";
@@ -39,6 +41,8 @@ pub struct Tools {
     pub chromedriver: Option<PathBuf>,
     /// `cargo fetch` succeeded, so offline Trunk builds can resolve every crate.
     pub fetched: bool,
+    /// `cargo fuzz --version` is [`CARGO_FUZZ_VERSION`].
+    pub cargo_fuzz: bool,
 }
 
 impl Tools {
@@ -58,7 +62,7 @@ impl Tools {
 
     /// Nothing is missing.
     pub fn all_ready(&self) -> bool {
-        self.page_ready() && self.browser_tests_ready()
+        self.page_ready() && self.browser_tests_ready() && self.cargo_fuzz
     }
 }
 
@@ -80,6 +84,7 @@ pub fn ensure(ctx: &Ctx) -> Tools {
         wasm_target: ensure_wasm_target(ctx),
         wasm_bindgen: ensure_wasm_bindgen(ctx),
         trunk: ensure_trunk(ctx),
+        cargo_fuzz: ensure_cargo_fuzz(ctx),
         ..Tools::default()
     };
     ensure_system_packages(ctx, &mut tools);
@@ -163,6 +168,33 @@ fn ensure_trunk(ctx: &Ctx) -> bool {
         && found().as_deref() == Some(wanted.as_str());
     println!(
         "[setup] {label}: {}",
+        if ok { "installed" } else { "FAILED" }
+    );
+    ok
+}
+
+/// cargo-fuzz at [`CARGO_FUZZ_VERSION`]. It runs on the stable toolchain because the fuzz
+/// step sets `RUSTC_BOOTSTRAP=1` (README, "Fuzzing").
+fn ensure_cargo_fuzz(ctx: &Ctx) -> bool {
+    let wanted = format!("cargo-fuzz {CARGO_FUZZ_VERSION}");
+    let found = || run::first_line(&mut ctx.cargo(["fuzz", "--version"]));
+    match found() {
+        Some(line) if line == wanted => {
+            println!("[setup] {wanted}: present");
+            return true;
+        }
+        Some(line) => println!("[setup] {wanted}: found `{line}`, installing… (~3 min)"),
+        None => println!("[setup] {wanted}: installing… (~3 min)"),
+    }
+    let ok = run::ok(&mut ctx.cargo([
+        "install",
+        "cargo-fuzz",
+        "--version",
+        CARGO_FUZZ_VERSION,
+        "--locked",
+    ])) && found().as_deref() == Some(wanted.as_str());
+    println!(
+        "[setup] {wanted}: {}",
         if ok { "installed" } else { "FAILED" }
     );
     ok
@@ -295,7 +327,7 @@ pub fn print_environment(ctx: &Ctx) {
     println!("  root: {}", ctx.root.display());
     let chromedriver = find_chromedriver(ctx).unwrap_or_else(|| "chromedriver".into());
     let wasm_opt = ctx.root.join("node_modules/.bin/wasm-opt");
-    let probes: [(&str, Command); 10] = [
+    let probes: [(&str, Command); 11] = [
         ("rustc", with_args(ctx.command("rustc"), &["--version"])),
         ("cargo", with_args(ctx.cargo(["--version"]), &[])),
         (
@@ -307,6 +339,10 @@ pub fn print_environment(ctx: &Ctx) {
             with_args(ctx.command("wasm-bindgen"), &["--version"]),
         ),
         ("trunk", with_args(ctx.command("trunk"), &["--version"])),
+        (
+            "cargo-fuzz",
+            with_args(ctx.cargo(["fuzz", "--version"]), &[]),
+        ),
         ("node", with_args(ctx.command("node"), &["--version"])),
         ("npm", with_args(ctx.command("npm"), &["--version"])),
         ("wasm-opt", with_args(ctx.command(wasm_opt), &["--version"])),

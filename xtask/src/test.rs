@@ -6,7 +6,7 @@
 //! non-test step) and the total wall time; the exit code is non-zero if anything failed.
 
 use std::{
-    env,
+    env, fs,
     process::{Command, ExitCode},
     time::{Duration, Instant},
 };
@@ -17,7 +17,13 @@ use crate::{
 };
 
 /// Number of steps, for the `[i/N]` banners.
-const STEPS: usize = 8;
+const STEPS: usize = 9;
+
+/// The cargo-fuzz targets in `fuzz/fuzz_targets/`; each has seeds in `fuzz/seeds/<target>/`.
+const FUZZ_TARGETS: [&str; 3] = ["sse_decoder", "wire_types", "args_schema"];
+
+/// Seconds each fuzz target runs when `FUZZ_SECONDS` is unset.
+const FUZZ_SECONDS_DEFAULT: u64 = 20;
 
 /// Entry point of `cargo xtask test`.
 pub fn main(ctx: &Ctx) -> ExitCode {
@@ -72,6 +78,8 @@ pub fn main(ctx: &Ctx) -> ExitCode {
         "native tests",
         ctx.cargo(["test", "--workspace", "--no-fail-fast"]),
     );
+
+    fuzz_short(ctx, &tools, &mut p);
 
     match (&tools.chromedriver, tools.browser_tests_ready()) {
         (Some(chromedriver), true) => {
@@ -149,6 +157,44 @@ pub fn main(ctx: &Ctx) -> ExitCode {
     p.summary(started.elapsed())
 }
 
+/// `fuzz (short)`: every cargo-fuzz target for `FUZZ_SECONDS` (default 20) each; a crash, a
+/// failed build or a leak fails the step. Stable Rust runs cargo-fuzz's nightly-only flags
+/// with `RUSTC_BOOTSTRAP=1`; its build goes to `fuzz/target`, apart from the main one.
+fn fuzz_short(ctx: &Ctx, tools: &setup::Tools, p: &mut Pipeline) {
+    const NAME: &str = "fuzz (short)";
+    let seconds = match env::var("FUZZ_SECONDS") {
+        Err(_) => FUZZ_SECONDS_DEFAULT,
+        Ok(v) => v.trim().parse().unwrap_or_else(|_| {
+            println!("FUZZ_SECONDS={v:?} is not a number of seconds; using {FUZZ_SECONDS_DEFAULT}");
+            FUZZ_SECONDS_DEFAULT
+        }),
+    };
+    if seconds == 0 {
+        p.skip(NAME, "FUZZ_SECONDS=0");
+        return;
+    }
+    if !tools.cargo_fuzz {
+        p.skip(NAME, "cargo-fuzz missing");
+        return;
+    }
+    let runs = FUZZ_TARGETS.map(|target| {
+        // libFuzzer writes new inputs to the first directory (git-ignored) and only reads the
+        // committed seeds.
+        let corpus = format!("fuzz/corpus/{target}");
+        let _ = fs::create_dir_all(ctx.root.join(&corpus));
+        let mut cmd = ctx.cargo(["fuzz", "run", target]);
+        cmd.args([corpus, format!("fuzz/seeds/{target}")])
+            .args(["--", &format!("-max_total_time={seconds}")])
+            .env("RUSTC_BOOTSTRAP", "1")
+            // Its own target dir (`fuzz/target`), even when the main build's is moved: the
+            // instrumented flags would otherwise rebuild everything there.
+            .env_remove("CARGO_TARGET_DIR")
+            .env_remove("CARGO_BUILD_TARGET_DIR");
+        (target, cmd)
+    });
+    p.check_each(NAME, "RUSTC_BOOTSTRAP=1 ", runs);
+}
+
 /// How one step ended.
 #[derive(Debug)]
 enum Outcome {
@@ -213,6 +259,32 @@ impl Pipeline {
         let passed = matches!(outcome, Outcome::Ok);
         self.end(name, started, outcome);
         passed
+    }
+
+    /// Runs several commands as one non-test step (each `$ {prefix}command` is printed); the
+    /// step fails (as one failure), naming the commands that failed.
+    fn check_each(
+        &mut self,
+        name: &str,
+        prefix: &str,
+        cmds: impl IntoIterator<Item = (&'static str, Command)>,
+    ) {
+        let started = self.begin(name);
+        let mut failed = Vec::new();
+        for (label, mut cmd) in cmds {
+            println!("$ {prefix}{}", run::display(&cmd));
+            match run::status(&mut cmd) {
+                Ok(st) if st.success() => {}
+                Ok(st) => failed.push(format!("{label}: {st}")),
+                Err(msg) => failed.push(format!("{label}: {msg}")),
+            }
+        }
+        let outcome = if failed.is_empty() {
+            Outcome::Ok
+        } else {
+            Outcome::Failed(failed.join("; "))
+        };
+        self.end(name, started, outcome);
     }
 
     /// Runs a `cargo test` streaming its output and counting libtest results.
