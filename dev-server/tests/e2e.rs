@@ -133,6 +133,73 @@ async fn support_approval_round_trip_journey(page: &ChatPage) -> Step {
     Ok(())
 }
 
+/// Seed 000 deny with a reason: the card reads "Denied - <reason>" and the agent's continuation
+/// quotes the reason.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn support_deny_with_reason() {
+    let harness = Harness::start().await;
+    let outcome = harness
+        .within_timeout(support_deny_with_reason_journey(&harness.page))
+        .await;
+    harness.finish("support_deny_with_reason", outcome).await;
+}
+
+/// The steps of [`support_deny_with_reason`].
+async fn support_deny_with_reason_journey(page: &ChatPage) -> Step {
+    page.open().await?;
+    page.pick_agent("support").await?;
+    page.send_message("Email bob@example.com about the launch")
+        .await?;
+    page.wait_for_visible(".chat-card[data-state=waiting]")
+        .await?;
+    page.click(".chat-card__add-reason").await?;
+    page.type_into(".chat-card__reason input", "wrong recipient")
+        .await?;
+    page.click(".chat-card__deny").await?;
+    page.wait_for_visible(".chat-card[data-state=denied]")
+        .await?;
+    page.wait_for_finished_reply_containing("Reason: wrong recipient")
+        .await?;
+    page.wait_for_message("assistant", "I did not send the email.")
+        .await?;
+    Ok(())
+}
+
+/// Seed 000 question card: single choice, multi-select with previews and optional free text,
+/// answered with Send; the card reads Answered and the agent lists the answers.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn survey_answered() {
+    let harness = Harness::start().await;
+    let outcome = harness
+        .within_timeout(survey_answered_journey(&harness.page))
+        .await;
+    harness.finish("survey_answered", outcome).await;
+}
+
+/// The steps of [`survey_answered`].
+async fn survey_answered_journey(page: &ChatPage) -> Step {
+    page.open().await?;
+    page.pick_agent("survey").await?;
+    page.send_message("Set me up").await?;
+    page.wait_for_visible(".chat-card[data-kind=user_question][data-state=waiting]")
+        .await?;
+    page.click(".chat-card__option input[value=pro]").await?;
+    page.click(".chat-card__option input[value=dark_mode]")
+        .await?;
+    page.click(".chat-card__preview summary").await?;
+    page.type_into(
+        ".chat-card__question:last-child .chat-card__input",
+        "ship it",
+    )
+    .await?;
+    page.click(".chat-card__send").await?;
+    page.wait_for_visible(".chat-card[data-state=answered]")
+        .await?;
+    page.wait_for_finished_reply_containing("Thanks for your answers.")
+        .await?;
+    Ok(())
+}
+
 // ---------------------------------------------------------------------------------------------
 // Page object
 // ---------------------------------------------------------------------------------------------
@@ -328,6 +395,15 @@ impl ChatPage {
             el.click().await.map_err(|e| e.to_string())
         })
         .await
+    }
+
+    /// Clicks the element matching `css`, then types `text` into it (an input of a card).
+    pub async fn type_into(&self, css: &str, text: &str) -> Step {
+        self.click(css).await?;
+        let el = self.client.find(Locator::Css(css)).await.map_err(miss)?;
+        el.send_keys(text)
+            .await
+            .map_err(|e| format!("typing into `{css}`: {e}"))
     }
 
     /// Waits until an element matching `css` exists and is displayed.

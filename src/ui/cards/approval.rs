@@ -196,7 +196,7 @@ pub fn ApprovalCard(
                                 {move || i18n.t("chat-action-deny")}
                             </button>
                             <Show when=move || !reason_open.get()>
-                                <button type="button" class="chat-card__link" disabled=sending
+                                <button type="button" class="chat-card__link chat-card__add-reason" disabled=sending
                                     on:click=move |_| reason_open.set(true)>
                                     {move || i18n.t("chat-action-add-reason")}
                                 </button>
