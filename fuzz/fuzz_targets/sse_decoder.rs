@@ -28,7 +28,7 @@ fuzz_target!(|data: &[u8]| {
     } else {
         let mut dec = new();
         dec.push(body);
-        drain(&mut dec)
+        dec.drain_to_end()
     };
     let whole = format!("{whole:?}");
 
@@ -53,24 +53,10 @@ fuzz_target!(|data: &[u8]| {
     if splits.is_empty() {
         dec.push(body);
     }
-    chunked.extend(drain(&mut dec));
+    chunked.extend(dec.drain_to_end());
     // `finish` is idempotent.
     assert!(dec.finish().is_none(), "finish yielded again after None");
     let chunked = format!("{chunked:?}");
 
     assert_eq!(whole, chunked, "chunking changed the decoded events");
 });
-
-/// Everything still queued, then everything `finish` releases.
-fn drain(
-    dec: &mut SseDecoder,
-) -> Vec<Result<agent_chat_ui::core::StreamEvent, agent_chat_ui::core::DecodeError>> {
-    let mut out = Vec::new();
-    while let Some(ev) = dec.next_event() {
-        out.push(ev);
-    }
-    while let Some(ev) = dec.finish() {
-        out.push(ev);
-    }
-    out
-}

@@ -1473,15 +1473,10 @@ impl Session {
         let Some(pos) = self.pending.iter().position(|(rid, _)| *rid == id) else {
             return;
         };
-        let mut tail = Vec::new();
-        if let (_, Pending::Stream { decoder, .. }) = &mut self.pending[pos] {
-            while let Some(ev) = decoder.next_event() {
-                tail.push(ev);
-            }
-            if let Some(ev) = decoder.finish() {
-                tail.push(ev);
-            }
-        }
+        let tail = match &mut self.pending[pos] {
+            (_, Pending::Stream { decoder, .. }) => decoder.drain_to_end(),
+            _ => Vec::new(),
+        };
         for ev in tail {
             self.apply_stream_item(id, ev);
         }

@@ -309,6 +309,18 @@ impl SseDecoder {
             .finish()
             .map(|r| parse_frame(r).map(StreamEvent::from))
     }
+
+    /// The body ended: everything still queued, then everything [`SseDecoder::finish`] releases.
+    pub fn drain_to_end(&mut self) -> Vec<Result<StreamEvent, DecodeError>> {
+        let mut out = Vec::new();
+        while let Some(ev) = self.next_event() {
+            out.push(ev);
+        }
+        while let Some(ev) = self.finish() {
+            out.push(ev);
+        }
+        out
+    }
 }
 
 /// Reads one frame's JSON.
@@ -322,12 +334,5 @@ fn parse_frame(frame: Result<SseFrame, DecodeError>) -> Result<TimedEvent, Decod
 pub fn decode_all(body: &[u8]) -> Vec<Result<StreamEvent, DecodeError>> {
     let mut dec = SseDecoder::new();
     dec.push(body);
-    let mut out = Vec::new();
-    while let Some(ev) = dec.next_event() {
-        out.push(ev);
-    }
-    while let Some(ev) = dec.finish() {
-        out.push(ev);
-    }
-    out
+    dec.drain_to_end()
 }

@@ -29,8 +29,7 @@ pub fn ApprovalCard(
         return ().into_any();
     };
     let action_id = view.card.action.id.clone();
-    let dom_id = format!("chat-card-{}", sanitize_id(&action_id));
-    let title_id = format!("{dom_id}-title");
+    let (dom_id, title_id) = super::card_ids(&action_id);
     let tool_label = title_case_tool(&approval.tool_name);
     let title = approval.title.clone().unwrap_or_else(|| tool_label.clone());
     let state = view.card.state.clone();

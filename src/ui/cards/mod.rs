@@ -52,6 +52,13 @@ pub fn MessageCards(
     }
 }
 
+/// DOM ids of a card and its title, from the (server-chosen) action id.
+pub(crate) fn card_ids(action_id: &str) -> (String, String) {
+    let dom_id = format!("chat-card-{}", approval::sanitize_id(action_id));
+    let title_id = format!("{dom_id}-title");
+    (dom_id, title_id)
+}
+
 /// The settled label (role=status) of a card, with the remembered line and answers.
 #[component]
 pub fn CardOutcome(

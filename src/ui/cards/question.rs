@@ -7,7 +7,6 @@ use leptos::prelude::*;
 
 use crate::core::{ActionKind, AnswerValue, CardState, Command, Question, Resolution};
 use crate::store::{CardView, ChatStore};
-use crate::ui::cards::approval::sanitize_id;
 use crate::ui::cards::CardOutcome;
 use crate::ui::countdown::Countdown;
 use crate::ui::i18n::I18n;
@@ -33,8 +32,7 @@ pub fn QuestionCard(
         return ().into_any();
     };
     let action_id = view.card.action.id.clone();
-    let dom_id = format!("chat-card-{}", sanitize_id(&action_id));
-    let title_id = format!("{dom_id}-title");
+    let (dom_id, title_id) = super::card_ids(&action_id);
     let state = view.card.state.clone();
     let open = state == CardState::Waiting && view.can_resolve;
     let sending = state == CardState::Sending;
