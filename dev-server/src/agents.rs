@@ -12,7 +12,9 @@ pub enum PendingActionPolicy {
 }
 
 /// Ids of all demo agents, in listing order.
-pub const AGENT_IDS: [&str; 6] = ["echo", "support", "ops", "survey", "hasty", "long"];
+pub const AGENT_IDS: [&str; 7] = [
+    "echo", "support", "ops", "survey", "feedback", "hasty", "long",
+];
 
 /// `AgentInfo` of one agent, or `None` when unknown.
 pub fn info(id: &str) -> Option<Value> {
@@ -36,6 +38,11 @@ pub fn info(id: &str) -> Option<Value> {
         "survey" => json!({
             "id": "survey", "name": "Survey", "version": "1.0.0",
             "description": "Asks a few setup questions",
+            "metadata": {}
+        }),
+        "feedback" => json!({
+            "id": "feedback", "name": "Feedback", "version": "1.0.0",
+            "description": "Asks two optional feedback questions that can be skipped",
             "metadata": {}
         }),
         "hasty" => json!({

@@ -9,6 +9,8 @@
 //!   ``I did not run `<cmd>`.`` (+ ` Reason: <comment>`).
 //! * `survey`: `Before I set up your workspace, I have a few questions.`; then
 //!   `Thanks for your answers.` + a list / `No problem, I skipped the survey.`
+//! * `feedback`: `Before you go, two optional questions about this chat.`; then
+//!   `Thanks for the feedback.` / `No problem, maybe next time.` (Skip).
 //! * `hasty`: `I want to restart the web service. Approve within N seconds, or I will give up.`
 //!   (`1 second` when N is 1); then
 //!   `Restarted the web service.` / `OK, I did not restart the web service.`; at the deadline the
@@ -51,6 +53,7 @@ pub async fn respond(turn: &mut Turn, text: &str, files: &[FileAttachment]) -> R
         "support" => support(turn, text).await,
         "ops" => ops(turn).await,
         "survey" => survey(turn).await,
+        "feedback" => feedback(turn).await,
         "hasty" => hasty(turn).await,
         "long" => long(turn).await,
         _ => echo(turn, text, files).await,
@@ -67,6 +70,9 @@ pub async fn continue_after(
         turn.hold().await;
     }
     if action.kind == "user_question" {
+        if action.agent_id == "feedback" {
+            return feedback_continue(turn, resolution).await;
+        }
         return survey_continue(turn, action, resolution).await;
     }
     let tool = action.body["toolName"]
@@ -404,6 +410,51 @@ async fn survey_continue(
         }
     }
     turn.say(&text).await;
+    Ok(())
+}
+
+/// The feedback questions: both optional (so the card offers Skip), a single choice without
+/// free text and a free-text field.
+pub fn feedback_questions() -> Value {
+    json!([
+        {
+            "question": "How was this chat?",
+            "header": "Rating",
+            "options": [
+                { "label": "Great", "value": "great" },
+                { "label": "OK", "value": "ok" },
+                { "label": "Poor", "value": "poor" }
+            ],
+            "multiSelect": false,
+            "allowFreeText": false,
+            "required": false
+        },
+        {
+            "question": "What could we do better?",
+            "header": "Comments",
+            "required": false,
+            "placeholder": "Optional comments"
+        }
+    ])
+}
+
+async fn feedback(turn: &mut Turn) -> Result<(), String> {
+    turn.say("Before you go, two optional questions about this chat.")
+        .await;
+    turn.request_action(ActionRequest {
+        kind: "user_question",
+        fields: json!({ "questions": feedback_questions() }),
+        expires_in: Some(Duration::from_secs(24 * 3600)),
+    });
+    Ok(())
+}
+
+async fn feedback_continue(turn: &mut Turn, resolution: &Value) -> Result<(), String> {
+    if resolution["cancelled"] == json!(true) {
+        turn.say("No problem, maybe next time.").await;
+    } else {
+        turn.say("Thanks for the feedback.").await;
+    }
     Ok(())
 }
 

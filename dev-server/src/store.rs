@@ -123,6 +123,35 @@ impl ActionRecord {
     }
 }
 
+/// One E14 request as the server received it, for `GET /_dev/resolutions`.
+#[derive(Debug, Clone)]
+pub struct ReceivedResolution {
+    /// `:conversationId` of the path.
+    pub conversation_id: String,
+    /// `:actionId` of the path.
+    pub action_id: String,
+    /// The caller's user id (`None` = anonymous).
+    pub user_id: Option<String>,
+    /// The body's `resolution` exactly as posted (`Null` when the body had none or was not JSON).
+    pub resolution: Value,
+    /// HTTP status of the answer; `None` while the request is still being handled (a
+    /// non-streaming answer waits for the whole continuation).
+    pub status: Option<u16>,
+}
+
+impl ReceivedResolution {
+    /// Wire form: `{ conversationId, actionId, userId, resolution, status }`.
+    pub fn to_json(&self) -> Value {
+        json!({
+            "conversationId": self.conversation_id,
+            "actionId": self.action_id,
+            "userId": self.user_id,
+            "resolution": self.resolution,
+            "status": self.status,
+        })
+    }
+}
+
 /// The whole in-memory database.
 #[derive(Debug, Default)]
 pub struct Store {
@@ -130,6 +159,7 @@ pub struct Store {
     files: HashMap<String, FileEntry>,
     actions: HashMap<String, ActionRecord>,
     busy: HashSet<String>,
+    received: Vec<ReceivedResolution>,
     seq: u64,
 }
 
@@ -364,5 +394,27 @@ impl Store {
     /// Clears the busy flag.
     pub fn release_busy(&mut self, conversation_id: &str) {
         self.busy.remove(conversation_id);
+    }
+
+    /// Logs an arriving E14 request (status still unknown); returns its slot for
+    /// [`Store::set_received_status`].
+    pub fn record_received(&mut self, entry: ReceivedResolution) -> usize {
+        self.received.push(entry);
+        self.received.len() - 1
+    }
+
+    /// Sets the HTTP status the server answered a logged E14 request with.
+    pub fn set_received_status(&mut self, slot: usize, status: u16) {
+        if let Some(entry) = self.received.get_mut(slot) {
+            entry.status = Some(status);
+        }
+    }
+
+    /// Every logged E14 request in arrival order (of one conversation when given).
+    pub fn received(&self, conversation_id: Option<&str>) -> Vec<&ReceivedResolution> {
+        self.received
+            .iter()
+            .filter(|r| conversation_id.is_none_or(|c| r.conversation_id == c))
+            .collect()
     }
 }

@@ -297,7 +297,10 @@ async fn e1_e2_agents() {
     assert_eq!(r.status, 200);
     let agents = r.json["agents"].as_array().expect("agents");
     let ids: Vec<&str> = agents.iter().filter_map(|a| a["id"].as_str()).collect();
-    assert_eq!(ids, ["echo", "support", "ops", "survey", "hasty", "long"]);
+    assert_eq!(
+        ids,
+        ["echo", "support", "ops", "survey", "feedback", "hasty", "long"]
+    );
     for a in agents {
         assert!(a["name"].is_string() && a["description"].is_string());
     }
@@ -654,6 +657,74 @@ async fn seed_creates_many_messages() {
     api.post("/_dev/seed", json!({ "messages": "lots" }))
         .await
         .assert_error(400, "VALIDATION_ERROR");
+}
+
+#[tokio::test]
+async fn dev_resolutions_log_every_answer_as_received() {
+    let api = start().await;
+    let support = api.create_for("support", "u1").await;
+    let action = api.pause(&support, "hello").await;
+    let aid = action["id"].as_str().expect("id");
+    let path = format!("/conversations/{support}/actions/{aid}");
+    // refused: a bad decision, then a body that is not JSON at all
+    api.post_as(
+        &path,
+        json!({ "resolution": { "decision": "maybe" } }),
+        "u1",
+    )
+    .await
+    .assert_error(400, "VALIDATION_ERROR");
+    let r = api
+        .send(
+            api.req(reqwest::Method::POST, &path, Some("u1"))
+                .body("{not json"),
+        )
+        .await;
+    r.assert_error(400, "VALIDATION_ERROR");
+    // accepted: an "edit" equal to the proposal is logged as posted, not as normalised
+    let posted =
+        json!({ "type": "tool_approval", "decision": "allow", "approvedArgs": action["args"] });
+    let r = api
+        .post_as(&path, json!({ "resolution": posted, "stream": true }), "u1")
+        .await;
+    assert_eq!(last(&r.events())["type"], "stream.done");
+    // a second conversation, anonymous, refused because the answer comes too late
+    let survey = api.create("survey").await;
+    let question = api.pause(&survey, "set me up").await;
+    let qid = question["id"].as_str().expect("id");
+    api.answer(&survey, qid, json!({ "resolution": { "cancelled": true } }))
+        .await;
+    api.answer(&survey, qid, json!({ "resolution": { "cancelled": true } }))
+        .await
+        .assert_error(409, "action_not_pending");
+
+    let all = api.get("/_dev/resolutions").await;
+    assert_eq!(all.status, 200, "{}", all.text);
+    assert_eq!(
+        all.json,
+        json!({ "resolutions": [
+            { "conversationId": support, "actionId": aid, "userId": "u1",
+              "resolution": { "decision": "maybe" }, "status": 400 },
+            { "conversationId": support, "actionId": aid, "userId": "u1",
+              "resolution": null, "status": 400 },
+            { "conversationId": support, "actionId": aid, "userId": "u1",
+              "resolution": posted, "status": 200 },
+            { "conversationId": survey, "actionId": qid, "userId": null,
+              "resolution": { "cancelled": true }, "status": 200 },
+            { "conversationId": survey, "actionId": qid, "userId": null,
+              "resolution": { "cancelled": true }, "status": 409 },
+        ] })
+    );
+    let only = api
+        .get(&format!("/_dev/resolutions?conversationId={survey}"))
+        .await;
+    let list = only.json["resolutions"].as_array().expect("resolutions");
+    assert_eq!(list.len(), 2);
+    assert!(list.iter().all(|r| r["conversationId"] == json!(survey)));
+    let none = api
+        .get("/_dev/resolutions?conversationId=conv_unknown")
+        .await;
+    assert_eq!(none.json, json!({ "resolutions": [] }));
 }
 
 // ---------------------------------------------------------------- E9 messages and streams
@@ -1611,6 +1682,48 @@ async fn survey_questions_round_trip() {
         r.json["message"]["content"],
         "No problem, I skipped the survey."
     );
+    assert_eq!(r.json["action"]["resolution"]["cancelled"], true);
+}
+
+#[tokio::test]
+async fn feedback_questions_are_all_optional() {
+    let api = start().await;
+    let cid = api.create("feedback").await;
+    let ev = api.say_stream(&cid, "bye").await;
+    assert_eq!(
+        last(&ev)["content"],
+        "Before you go, two optional questions about this chat."
+    );
+    let action = find(&ev, "stream.action_required")["action"].clone();
+    assert_action_shape(&action, "user_question");
+    let qs = action["questions"].as_array().expect("questions");
+    assert_eq!(qs.len(), 2);
+    assert!(qs.iter().all(|q| q["required"] == json!(false)));
+    assert!(qs[0]["options"].as_array().is_some_and(|o| o.len() == 3));
+    assert_eq!(qs[0]["allowFreeText"], false);
+    assert!(qs[1].get("options").is_none());
+    assert_eq!(qs[1]["placeholder"], "Optional comments");
+    // nothing answered is a valid answer
+    let r = api
+        .answer(
+            &cid,
+            action["id"].as_str().expect("id"),
+            json!({ "resolution": { "type": "user_question", "answers": {} } }),
+        )
+        .await;
+    assert_eq!(r.status, 200, "{}", r.text);
+    assert_eq!(r.json["message"]["content"], "Thanks for the feedback.");
+    // Skip
+    let action = api.pause(&cid, "bye again").await;
+    let r = api
+        .answer(
+            &cid,
+            action["id"].as_str().expect("id"),
+            json!({ "resolution": { "type": "user_question", "answers": {}, "cancelled": true } }),
+        )
+        .await;
+    assert_eq!(r.status, 200, "{}", r.text);
+    assert_eq!(r.json["message"]["content"], "No problem, maybe next time.");
     assert_eq!(r.json["action"]["resolution"]["cancelled"], true);
 }
 

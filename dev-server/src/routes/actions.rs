@@ -10,21 +10,39 @@ use serde_json::{json, Map, Value};
 
 use super::{denies, json_body, magic_refusal, Caller};
 use crate::error::ApiError;
-use crate::store::{ActionRecord, ActionStatus};
+use crate::store::{ActionRecord, ActionStatus, ReceivedResolution};
 use crate::turn::{BusyGuard, Trigger, Turn};
 use crate::{sse, AppState};
 
-/// E14 handler.
+/// E14 handler. Every request, accepted or refused, is logged for `GET /_dev/resolutions`
+/// in arrival order, with the status it was answered with.
 pub async fn resolve(
     State(app): State<AppState>,
     caller: Caller,
     Path((conversation_id, action_id)): Path<(String, String)>,
     body: Result<Bytes, BytesRejection>,
 ) -> Response {
-    match resolve_inner(app, caller, conversation_id, action_id, body).await {
+    let posted = body
+        .as_ref()
+        .ok()
+        .and_then(|b| serde_json::from_slice::<Value>(b).ok())
+        .and_then(|v| v.get("resolution").cloned())
+        .unwrap_or(Value::Null);
+    let slot = app.lock().record_received(ReceivedResolution {
+        conversation_id: conversation_id.clone(),
+        action_id: action_id.clone(),
+        user_id: caller.user.clone(),
+        resolution: posted,
+        status: None,
+    });
+    let response = match resolve_inner(app.clone(), caller, conversation_id, action_id, body).await
+    {
         Ok(r) => r,
         Err(e) => e.into_response(),
-    }
+    };
+    app.lock()
+        .set_received_status(slot, response.status().as_u16());
+    response
 }
 
 /// True when an answer counts as given (non-empty string, array, or SDK `{ values, freeText }`).

@@ -1,8 +1,11 @@
-//! Development helpers: `POST /_dev/seed` creates a conversation with many messages.
+//! Development helpers: `POST /_dev/seed` creates a conversation with many messages;
+//! `GET /_dev/resolutions` shows what E14 received, for tests that check the client's requests.
+
+use std::collections::HashMap;
 
 use axum::body::Bytes;
 use axum::extract::rejection::BytesRejection;
-use axum::extract::State;
+use axum::extract::{Query, State};
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
 use axum::Json;
@@ -85,4 +88,26 @@ pub async fn seed(
         Json(json!({ "conversation": conversation })),
     )
         .into_response())
+}
+
+/// `GET /_dev/resolutions?conversationId=` → 200 `{ resolutions: [{ conversationId, actionId,
+/// userId, resolution, status }] }`: every E14 request, accepted or refused, in arrival order
+/// (only those of `conversationId` when given). `resolution` is the body's `resolution` exactly
+/// as posted (`null` if absent or the body was not JSON), `userId` the caller (`null` when
+/// anonymous), `status` the HTTP status answered (`null` while the request is still handled).
+pub async fn resolutions(
+    State(app): State<AppState>,
+    Query(query): Query<HashMap<String, String>>,
+) -> Json<Value> {
+    let filter = query
+        .get("conversationId")
+        .map(String::as_str)
+        .filter(|c| !c.is_empty());
+    let list: Vec<Value> = app
+        .lock()
+        .received(filter)
+        .into_iter()
+        .map(|r| r.to_json())
+        .collect();
+    Json(json!({ "resolutions": list }))
 }

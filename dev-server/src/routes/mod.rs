@@ -61,6 +61,7 @@ pub fn router(app: AppState) -> Router {
         .route("/files/{id}", get(files::get_one).delete(files::delete))
         .route("/files/{id}/content", get(files::content))
         .route("/_dev/seed", post(dev::seed))
+        .route("/_dev/resolutions", get(dev::resolutions))
         .fallback(not_found)
         .method_not_allowed_fallback(not_found)
         .layer(middleware::from_fn_with_state(app.clone(), auth))
