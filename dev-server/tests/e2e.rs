@@ -2,7 +2,9 @@
 //! End-to-end journeys: the Trunk-built page, served in-process by the dev-server, driven in
 //! headless Chromium through chromedriver (WebDriver). One test per user journey, and every
 //! journey talks to the page only through the one page object, [`ChatPage`], so a DOM change
-//! is fixed in one place.
+//! is fixed in one place. Journeys that answer a card also check what the server received:
+//! the dev-server logs every E14 request, and [`ChatPage::expect_received`] reads that log
+//! (`GET /api/agents/_dev/resolutions`) and compares the posted `resolution` objects exactly.
 //!
 //! `cargo xtask test` builds the page and runs this with `AGENT_CHAT_DIST` set. By hand:
 //! `trunk build --release && AGENT_CHAT_DIST=$PWD/dist cargo test -p dev-server --features e2e --test e2e`.
@@ -51,11 +53,85 @@ mod sel {
     /// The message composer.
     pub const TEXTAREA: &str = "textarea.chat-input__textarea";
 
+    /// The built-in approval card.
+    pub const APPROVAL_CARD: &str = ".chat-card--approval";
+    /// Approve (disabled while an edit is invalid).
+    pub const APPROVE: &str = ".chat-card__approve";
+    /// Deny.
+    pub const DENY: &str = ".chat-card__deny";
+    /// "Add a reason" (shows the reason field).
+    pub const ADD_REASON: &str = ".chat-card__add-reason";
+    /// The deny reason field.
+    pub const REASON: &str = ".chat-card__reason input";
+    /// "Don't ask again for this tool in this chat".
+    pub const REMEMBER: &str = ".chat-card__check input";
+    /// "Edit arguments". The UI is adding the class `chat-card__edit`; until then it is the
+    /// first button of the edit row (both name the same button).
+    pub const EDIT_ARGUMENTS: &str = ".chat-card__edit, .chat-card__edit-row button:first-child";
+    /// The JSON editor of the arguments.
+    pub const EDITOR: &str = "textarea.chat-card__editor";
+    /// One problem of the edited arguments.
+    pub const PROBLEMS: &str = ".chat-card__problems li";
+    /// The "Arguments edited" mark.
+    pub const EDITED: &str = ".chat-card__edited";
+    /// How a settled card ended ("Approved", "Skipped", …).
+    pub const OUTCOME: &str = ".chat-card__outcome-label";
+    /// "Remembered for this chat" under a settled approval.
+    pub const REMEMBERED: &str = ".chat-card__remembered";
+    /// The collapsed "Preview" of an option.
+    pub const PREVIEW: &str = ".chat-card__preview summary";
+    /// Send of a question card.
+    pub const SEND: &str = ".chat-card__send";
+    /// Skip of a question card (only when no question is required).
+    pub const SKIP: &str = ".chat-card__skip";
+    /// The read-only note "Waiting for approval in another app".
+    pub const ELSEWHERE: &str = ".chat-card__elsewhere";
+
+    /// Approve of a custom approval card.
+    pub const CUSTOM_APPROVE: &str = "button.chat-custom-card__approve";
+    /// Deny of a custom approval card.
+    pub const CUSTOM_DENY: &str = "button.chat-custom-card__deny";
+
     /// One agent in the open picker.
     pub fn agent_option(agent_id: &str) -> String {
         format!("button.chat-agent-picker__option[data-agent-id=\"{agent_id}\"]")
     }
+
+    /// A built-in card of `kind` (`tool_approval`, `user_question`) in `state`.
+    pub fn card(kind: &str, state: &str) -> String {
+        format!(".chat-card[data-kind=\"{kind}\"][data-state=\"{state}\"]")
+    }
+
+    /// Any built-in card in `state` (`waiting`, `approved`, `skipped`, …).
+    pub fn card_in(state: &str) -> String {
+        format!(".chat-card[data-state=\"{state}\"]")
+    }
+
+    /// A card drawn by the page's own renderer (`customCards=1`) in `state`.
+    pub fn custom_card_in(state: &str) -> String {
+        format!(".chat-custom-card[data-action-id][data-state=\"{state}\"]")
+    }
+
+    /// The radio button or checkbox of the option with `value`.
+    pub fn option(value: &str) -> String {
+        format!(".chat-card__option input[value=\"{value}\"]")
+    }
+
+    /// The free-text field of the `n`th question (1-based) of a question card.
+    pub fn answer_field(n: usize) -> String {
+        format!(".chat-card__question:nth-child({n}) .chat-card__input")
+    }
+
+    /// The composer in `state`.
+    pub fn composer_in(state: &str) -> String {
+        format!(".chat-input[data-state=\"{state}\"]")
+    }
 }
+
+/// The survey agent's questions (dev-server `scripts::survey_questions`), the keys of its answers.
+const PLAN: &str = "Which plan do you use?";
+const FEATURES: &str = "Which features should we enable?";
+const NOTES: &str = "Anything else we should know?";
 
 /// Reads every message bubble in one round trip: `[{role, streaming, text}]`.
 const MESSAGES_JS: &str = r#"
@@ -67,6 +143,24 @@ return Array.from(document.querySelectorAll('article.chat-message')).map(functio
     text: (content.textContent || '').trim()
   };
 });
+"#;
+
+/// Trimmed text of every element matching `arguments[0]`, in document order.
+const TEXTS_JS: &str = r#"
+return Array.from(document.querySelectorAll(arguments[0])).map(function (e) {
+  return (e.textContent || '').trim();
+});
+"#;
+
+/// Replaces the value of the first field matching `arguments[0]` with `arguments[1]` and fires
+/// the `input` event a person's typing would (the UI listens to `input`); false when missing.
+const SET_VALUE_JS: &str = r#"
+var el = document.querySelector(arguments[0]);
+if (!el) { return false; }
+el.focus();
+el.value = arguments[1];
+el.dispatchEvent(new Event('input', { bubbles: true }));
+return true;
 "#;
 
 // ---------------------------------------------------------------------------------------------
@@ -97,8 +191,9 @@ async fn echo_reply_survives_reload_journey(page: &ChatPage) -> Step {
     Ok(())
 }
 
-/// Seed 000 approval round trip: the card waits and blocks the composer, Approve continues the
-/// turn in a new message, and a reload shows the card settled as Approved (§9.6).
+/// Seed 000 approval round trip: the card waits and blocks the composer, Approve sends a plain
+/// allow and continues the turn in a new message, and a reload shows the card settled as
+/// Approved (§9.6).
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn support_approval_round_trip() {
     let harness = Harness::start().await;
@@ -114,27 +209,29 @@ async fn support_approval_round_trip_journey(page: &ChatPage) -> Step {
     page.pick_agent("support").await?;
     page.send_message("Email bob@example.com about the launch")
         .await?;
-    page.wait_for_visible(".chat-card[data-kind=tool_approval][data-state=waiting]")
-        .await?;
-    page.wait_for_visible(".chat-input[data-state=blocked]")
-        .await?;
-    page.click(".chat-card__approve").await?;
-    page.wait_for_visible(".chat-card[data-state=approved]")
-        .await?;
+    let card = sel::card("tool_approval", "waiting");
+    page.wait_for_visible(&card).await?;
+    let action_id = page.action_id(&card).await?;
+    page.wait_for_visible(&sel::composer_in("blocked")).await?;
+    page.click(sel::APPROVE).await?;
+    page.wait_for_visible(&sel::card_in("approved")).await?;
     page.wait_for_finished_reply_containing("Email sent to bob@example.com")
         .await?;
-    page.wait_for_visible(".chat-input[data-state=normal]")
-        .await?;
+    page.expect_received(
+        &action_id,
+        &[json!({ "type": "tool_approval", "decision": "allow" })],
+    )
+    .await?;
+    page.wait_for_visible(&sel::composer_in("normal")).await?;
     page.reload().await?;
-    page.wait_for_visible(".chat-card[data-state=approved]")
-        .await?;
+    page.wait_for_visible(&sel::card_in("approved")).await?;
     page.wait_for_message("assistant", "Email sent to bob@example.com")
         .await?;
     Ok(())
 }
 
-/// Seed 000 deny with a reason: the card reads "Denied - <reason>" and the agent's continuation
-/// quotes the reason.
+/// Seed 000 deny with a reason: the card reads "Denied - <reason>", the server gets the
+/// reason as `comment`, and the agent's continuation quotes it.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn support_deny_with_reason() {
     let harness = Harness::start().await;
@@ -146,27 +243,33 @@ async fn support_deny_with_reason() {
 
 /// The steps of [`support_deny_with_reason`].
 async fn support_deny_with_reason_journey(page: &ChatPage) -> Step {
-    page.open().await?;
+    page.open_with_query("lang=en").await?;
     page.pick_agent("support").await?;
     page.send_message("Email bob@example.com about the launch")
         .await?;
-    page.wait_for_visible(".chat-card[data-state=waiting]")
-        .await?;
-    page.click(".chat-card__add-reason").await?;
-    page.type_into(".chat-card__reason input", "wrong recipient")
-        .await?;
-    page.click(".chat-card__deny").await?;
-    page.wait_for_visible(".chat-card[data-state=denied]")
+    let card = sel::card_in("waiting");
+    page.wait_for_visible(&card).await?;
+    let action_id = page.action_id(&card).await?;
+    page.click(sel::ADD_REASON).await?;
+    page.type_into(sel::REASON, "wrong recipient").await?;
+    page.click(sel::DENY).await?;
+    page.wait_for_visible(&sel::card_in("denied")).await?;
+    page.wait_for_text(sel::OUTCOME, "Denied - wrong recipient")
         .await?;
     page.wait_for_finished_reply_containing("Reason: wrong recipient")
         .await?;
     page.wait_for_message("assistant", "I did not send the email.")
         .await?;
-    Ok(())
+    page.expect_received(
+        &action_id,
+        &[json!({ "type": "tool_approval", "decision": "deny", "comment": "wrong recipient" })],
+    )
+    .await
 }
 
 /// Seed 000 question card: single choice, multi-select with previews and optional free text,
-/// answered with Send; the card reads Answered and the agent lists the answers.
+/// answered with Send; the card reads Answered, the server gets one answer per question and
+/// the agent lists them.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn survey_answered() {
     let harness = Harness::start().await;
@@ -181,22 +284,332 @@ async fn survey_answered_journey(page: &ChatPage) -> Step {
     page.open().await?;
     page.pick_agent("survey").await?;
     page.send_message("Set me up").await?;
-    page.wait_for_visible(".chat-card[data-kind=user_question][data-state=waiting]")
-        .await?;
-    page.click(".chat-card__option input[value=pro]").await?;
-    page.click(".chat-card__option input[value=dark_mode]")
-        .await?;
-    page.click(".chat-card__preview summary").await?;
-    page.type_into(
-        ".chat-card__question:last-child .chat-card__input",
-        "ship it",
-    )
-    .await?;
-    page.click(".chat-card__send").await?;
-    page.wait_for_visible(".chat-card[data-state=answered]")
-        .await?;
+    let card = sel::card("user_question", "waiting");
+    page.wait_for_visible(&card).await?;
+    let action_id = page.action_id(&card).await?;
+    page.click(&sel::option("pro")).await?;
+    page.click(&sel::option("dark_mode")).await?;
+    page.click(sel::PREVIEW).await?;
+    page.type_into(&sel::answer_field(3), "ship it").await?;
+    page.click(sel::SEND).await?;
+    page.wait_for_visible(&sel::card_in("answered")).await?;
     page.wait_for_finished_reply_containing("Thanks for your answers.")
         .await?;
+    page.expect_received(
+        &action_id,
+        &[json!({ "type": "user_question", "answers": {
+            PLAN: "pro",
+            FEATURES: ["dark_mode"],
+            NOTES: "ship it",
+        } })],
+    )
+    .await
+}
+
+/// Seed 000 argument editing on `ops` (capabilities.approvalArgsEdit): text that is not JSON,
+/// then JSON that breaks the tool's argsSchema, each keep Approve disabled with the problem
+/// listed; a valid edit is marked "Arguments edited" and Approve sends it as `approvedArgs`,
+/// the card reads "Approved with edited arguments" and the agent ran the edited command.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn ops_approve_with_edited_arguments() {
+    let harness = Harness::start().await;
+    let outcome = harness
+        .within_timeout(ops_approve_with_edited_arguments_journey(&harness.page))
+        .await;
+    harness
+        .finish("ops_approve_with_edited_arguments", outcome)
+        .await;
+}
+
+/// The steps of [`ops_approve_with_edited_arguments`].
+async fn ops_approve_with_edited_arguments_journey(page: &ChatPage) -> Step {
+    page.open_with_query("lang=en").await?;
+    page.pick_agent("ops").await?;
+    page.send_message("List the files").await?;
+    let card = sel::card("tool_approval", "waiting");
+    page.wait_for_visible(&card).await?;
+    let action_id = page.action_id(&card).await?;
+    page.open_argument_editor().await?;
+
+    page.edit_arguments(r#"{ "cmd": "ls -la""#).await?;
+    page.wait_for_problems(&["Not valid JSON"]).await?;
+    page.wait_for_enabled(sel::APPROVE, false).await?;
+
+    page.edit_arguments(r#"{ "command": "ls -la" }"#).await?;
+    page.wait_for_problems(&[r#""cmd" is required"#, r#""command" is not allowed"#])
+        .await?;
+    page.wait_for_enabled(sel::APPROVE, false).await?;
+
+    page.edit_arguments(r#"{ "cmd": "ls -la" }"#).await?;
+    page.wait_for_problems(&[]).await?;
+    page.wait_for_text(sel::EDITED, "Arguments edited").await?;
+    page.wait_for_enabled(sel::APPROVE, true).await?;
+    page.click(sel::APPROVE).await?;
+
+    page.wait_for_visible(&sel::card_in("approved-edited"))
+        .await?;
+    page.wait_for_text(sel::OUTCOME, "Approved with edited arguments")
+        .await?;
+    page.expect_received(
+        &action_id,
+        &[json!({ "type": "tool_approval", "decision": "allow",
+                  "approvedArgs": { "cmd": "ls -la" } })],
+    )
+    .await?;
+    // `ls -la` (not the proposed `ls`) prints a long listing starting with "total".
+    page.wait_for_finished_reply_containing("total 12").await?;
+    Ok(())
+}
+
+/// Seed 000: Approve sends `approvedArgs` only for a real edit. An edit that is changed back to
+/// the proposal (written differently) loses the "Arguments edited" mark, and Approve sends a
+/// plain allow; the card reads Approved and the proposed command ran.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn ops_unchanged_arguments_are_not_an_edit() {
+    let harness = Harness::start().await;
+    let outcome = harness
+        .within_timeout(ops_unchanged_arguments_are_not_an_edit_journey(
+            &harness.page,
+        ))
+        .await;
+    harness
+        .finish("ops_unchanged_arguments_are_not_an_edit", outcome)
+        .await;
+}
+
+/// The steps of [`ops_unchanged_arguments_are_not_an_edit`].
+async fn ops_unchanged_arguments_are_not_an_edit_journey(page: &ChatPage) -> Step {
+    page.open_with_query("lang=en").await?;
+    page.pick_agent("ops").await?;
+    page.send_message("List the files").await?;
+    let card = sel::card("tool_approval", "waiting");
+    page.wait_for_visible(&card).await?;
+    let action_id = page.action_id(&card).await?;
+    page.open_argument_editor().await?;
+    page.edit_arguments(r#"{ "cmd": "pwd" }"#).await?;
+    page.wait_for_text(sel::EDITED, "Arguments edited").await?;
+    // The proposal again, on one line instead of pretty-printed.
+    page.edit_arguments(r#"{"cmd":"ls"}"#).await?;
+    page.wait_for_count(sel::EDITED, 0).await?;
+    page.wait_for_problems(&[]).await?;
+    page.wait_for_enabled(sel::APPROVE, true).await?;
+    page.click(sel::APPROVE).await?;
+    page.wait_for_visible(&sel::card_in("approved")).await?;
+    page.wait_for_text(sel::OUTCOME, "Approved").await?;
+    page.expect_received(
+        &action_id,
+        &[json!({ "type": "tool_approval", "decision": "allow" })],
+    )
+    .await?;
+    page.wait_for_finished_reply_containing("Cargo.toml")
+        .await?;
+    Ok(())
+}
+
+/// Seed 000 "Don't ask again for this tool in this chat": Approve sends
+/// `rememberForSession: true`, the card reads "Remembered for this chat", and the next request
+/// for the same tool runs without a card.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn support_remember_for_this_chat() {
+    let harness = Harness::start().await;
+    let outcome = harness
+        .within_timeout(support_remember_for_this_chat_journey(&harness.page))
+        .await;
+    harness
+        .finish("support_remember_for_this_chat", outcome)
+        .await;
+}
+
+/// The steps of [`support_remember_for_this_chat`].
+async fn support_remember_for_this_chat_journey(page: &ChatPage) -> Step {
+    page.open_with_query("lang=en").await?;
+    page.pick_agent("support").await?;
+    page.send_message("Email bob@example.com about the launch")
+        .await?;
+    let card = sel::card("tool_approval", "waiting");
+    page.wait_for_visible(&card).await?;
+    let action_id = page.action_id(&card).await?;
+    page.click(sel::REMEMBER).await?;
+    page.wait_for_checked(sel::REMEMBER, true).await?;
+    page.click(sel::APPROVE).await?;
+    page.wait_for_visible(&sel::card_in("approved")).await?;
+    page.wait_for_text(sel::REMEMBERED, "Remembered for this chat")
+        .await?;
+    page.expect_received(
+        &action_id,
+        &[json!({ "type": "tool_approval", "decision": "allow", "rememberForSession": true })],
+    )
+    .await?;
+    page.wait_for_finished_reply_containing("Email sent to bob@example.com")
+        .await?;
+    page.send_message("Email carol@example.com as well").await?;
+    page.wait_for_finished_reply_containing("Email sent to carol@example.com")
+        .await?;
+    page.wait_for_count(&sel::card_in("waiting"), 0).await?;
+    page.wait_for_visible(&sel::composer_in("normal")).await?;
+    Ok(())
+}
+
+/// Seed 000 question kinds on the survey card: a pick in a single-choice question does not
+/// submit a card with several questions, Send waits for every required question and there
+/// is no Skip; checkboxes can be ticked and unticked, text typed next to them is one more
+/// answer, the optional field shows its placeholder and, left empty, is left out.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn survey_question_kinds() {
+    let harness = Harness::start().await;
+    let outcome = harness
+        .within_timeout(survey_question_kinds_journey(&harness.page))
+        .await;
+    harness.finish("survey_question_kinds", outcome).await;
+}
+
+/// The steps of [`survey_question_kinds`].
+async fn survey_question_kinds_journey(page: &ChatPage) -> Step {
+    page.open_with_query("lang=en").await?;
+    page.pick_agent("survey").await?;
+    page.send_message("Set me up").await?;
+    let card = sel::card("user_question", "waiting");
+    page.wait_for_visible(&card).await?;
+    let action_id = page.action_id(&card).await?;
+    page.wait_for_count(sel::SKIP, 0).await?;
+    // The plan question allows no free text; the notes field shows the server's placeholder.
+    page.wait_for_count(&sel::answer_field(1), 0).await?;
+    page.wait_for_attribute(&sel::answer_field(3), "placeholder", "Optional comments")
+        .await?;
+    page.wait_for_enabled(sel::SEND, false).await?;
+
+    page.click(&sel::option("enterprise")).await?;
+    page.wait_for_checked(&sel::option("enterprise"), true)
+        .await?;
+    // Features is still unanswered, so the card can not be sent yet (and the pick sent nothing:
+    // the server log below has exactly one request).
+    page.wait_for_visible(&card).await?;
+    page.wait_for_enabled(sel::SEND, false).await?;
+
+    page.click(&sel::option("dark_mode")).await?;
+    page.click(&sel::option("notifications")).await?;
+    page.click(&sel::option("beta")).await?;
+    page.click(&sel::option("notifications")).await?;
+    page.wait_for_checked(&sel::option("notifications"), false)
+        .await?;
+    page.type_into(&sel::answer_field(2), "my own idea").await?;
+    page.wait_for_enabled(sel::SEND, true).await?;
+    page.click(sel::SEND).await?;
+
+    page.wait_for_visible(&sel::card_in("answered")).await?;
+    page.wait_for_text(sel::OUTCOME, "Answered").await?;
+    page.expect_received(
+        &action_id,
+        &[json!({ "type": "user_question", "answers": {
+            PLAN: "enterprise",
+            FEATURES: ["dark_mode", "beta", "my own idea"],
+        } })],
+    )
+    .await?;
+    page.wait_for_finished_reply_containing("- Features: Dark mode, Beta features, my own idea")
+        .await?;
+    page.wait_for_message("assistant", "- Notes: (none)")
+        .await?;
+    Ok(())
+}
+
+/// Seed 000 Skip: a card whose questions are all optional offers Skip, which answers with
+/// `cancelled: true`; the card reads Skipped and the agent goes on without answers.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn feedback_skipped() {
+    let harness = Harness::start().await;
+    let outcome = harness
+        .within_timeout(feedback_skipped_journey(&harness.page))
+        .await;
+    harness.finish("feedback_skipped", outcome).await;
+}
+
+/// The steps of [`feedback_skipped`].
+async fn feedback_skipped_journey(page: &ChatPage) -> Step {
+    page.open_with_query("lang=en").await?;
+    page.pick_agent("feedback").await?;
+    page.send_message("That is all, thanks").await?;
+    let card = sel::card("user_question", "waiting");
+    page.wait_for_visible(&card).await?;
+    let action_id = page.action_id(&card).await?;
+    page.click(sel::SKIP).await?;
+    page.wait_for_visible(&sel::card_in("skipped")).await?;
+    page.wait_for_text(sel::OUTCOME, "Skipped").await?;
+    page.expect_received(
+        &action_id,
+        &[json!({ "type": "user_question", "answers": {}, "cancelled": true })],
+    )
+    .await?;
+    page.wait_for_finished_reply_containing("No problem, maybe next time.")
+        .await?;
+    page.wait_for_visible(&sel::composer_in("normal")).await?;
+    Ok(())
+}
+
+/// Seed 000 `enableToolApprovals={false}` (page query `enableToolApprovals=false`): the
+/// approval card is drawn read-only, says "Waiting for approval in another app", has no
+/// buttons, and the page sends the server nothing.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn approvals_handled_elsewhere() {
+    let harness = Harness::start().await;
+    let outcome = harness
+        .within_timeout(approvals_handled_elsewhere_journey(&harness.page))
+        .await;
+    harness.finish("approvals_handled_elsewhere", outcome).await;
+}
+
+/// The steps of [`approvals_handled_elsewhere`].
+async fn approvals_handled_elsewhere_journey(page: &ChatPage) -> Step {
+    page.open_with_query("lang=en&enableToolApprovals=false")
+        .await?;
+    page.pick_agent("support").await?;
+    page.send_message("Email bob@example.com about the launch")
+        .await?;
+    page.wait_for_visible(&sel::card("tool_approval", "waiting"))
+        .await?;
+    page.wait_for_text(sel::ELSEWHERE, "Waiting for approval in another app")
+        .await?;
+    page.wait_for_count(sel::APPROVE, 0).await?;
+    page.wait_for_count(sel::DENY, 0).await?;
+    page.wait_for_message("assistant", "I need your approval before sending it.")
+        .await?;
+    page.expect_nothing_received().await
+}
+
+/// Seed 000 `renderToolApproval` (page query `customCards=1`): the page's own card replaces
+/// the built-in one, its Approve resolves the action with a plain allow, and it shows the
+/// settled state; the agent continues.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn custom_approval_card() {
+    let harness = Harness::start().await;
+    let outcome = harness
+        .within_timeout(custom_approval_card_journey(&harness.page))
+        .await;
+    harness.finish("custom_approval_card", outcome).await;
+}
+
+/// The steps of [`custom_approval_card`].
+async fn custom_approval_card_journey(page: &ChatPage) -> Step {
+    page.open_with_query("lang=en&customCards=1").await?;
+    page.pick_agent("support").await?;
+    page.send_message("Email bob@example.com about the launch")
+        .await?;
+    let card = sel::custom_card_in("waiting");
+    page.wait_for_visible(&card).await?;
+    let action_id = page.action_id(&card).await?;
+    page.wait_for_visible(sel::CUSTOM_DENY).await?;
+    page.wait_for_count(sel::APPROVAL_CARD, 0).await?;
+    page.click(sel::CUSTOM_APPROVE).await?;
+    page.wait_for_visible(&sel::custom_card_in("approved"))
+        .await?;
+    page.expect_received(
+        &action_id,
+        &[json!({ "type": "tool_approval", "decision": "allow" })],
+    )
+    .await?;
+    page.wait_for_finished_reply_containing("Email sent to bob@example.com")
+        .await?;
+    page.wait_for_count(sel::APPROVAL_CARD, 0).await?;
     Ok(())
 }
 
@@ -213,6 +626,17 @@ pub struct Message {
     pub streaming: bool,
     /// Text of `.chat-message__content`, trimmed.
     pub text: String,
+}
+
+/// One E14 request as the dev-server logged it (`GET /api/agents/_dev/resolutions`).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Received {
+    /// The action the answer was posted to.
+    pub action_id: String,
+    /// The request body's `resolution`, exactly as the page posted it.
+    pub resolution: Value,
+    /// HTTP status the server answered; `None` while it is still handling the request.
+    pub status: Option<u16>,
 }
 
 /// One browser console entry (chromedriver's `browser` log).
@@ -406,6 +830,229 @@ impl ChatPage {
             .map_err(|e| format!("typing into `{css}`: {e}"))
     }
 
+    /// The `data-action-id` of the card matching `css`.
+    pub async fn action_id(&self, css: &str) -> Step<String> {
+        self.wait_until(&format!("`{css}` with a `data-action-id`"), async || {
+            let el = self.client.find(Locator::Css(css)).await.map_err(miss)?;
+            match el.attr("data-action-id").await {
+                Ok(Some(id)) if !id.is_empty() => Ok(id),
+                Ok(_) => Err("no data-action-id".to_owned()),
+                Err(e) => Err(e.to_string()),
+            }
+        })
+        .await
+    }
+
+    /// Clicks "Edit arguments" on the approval card and waits for the JSON editor.
+    pub async fn open_argument_editor(&self) -> Step {
+        self.click(sel::EDIT_ARGUMENTS).await?;
+        self.wait_for_visible(sel::EDITOR).await
+    }
+
+    /// Replaces the whole text of the open argument editor with `text`.
+    pub async fn edit_arguments(&self, text: &str) -> Step {
+        self.set_value(sel::EDITOR, text).await
+    }
+
+    /// Replaces the value of the field matching `css` and fires `input`, as typing would.
+    pub async fn set_value(&self, css: &str, text: &str) -> Step {
+        self.wait_until(&format!("`{css}` to take a new value"), async || {
+            let done = self
+                .client
+                .execute(SET_VALUE_JS, vec![json!(css), json!(text)])
+                .await
+                .map_err(|e| e.to_string())?;
+            if done == json!(true) {
+                Ok(())
+            } else {
+                Err("no element matches".to_owned())
+            }
+        })
+        .await
+    }
+
+    /// Trimmed text of every element matching `css`, in document order.
+    pub async fn texts(&self, css: &str) -> Step<Vec<String>> {
+        let value = self
+            .client
+            .execute(TEXTS_JS, vec![json!(css)])
+            .await
+            .map_err(|e| format!("reading `{css}`: {e}"))?;
+        serde_json::from_value(value).map_err(|e| format!("reading `{css}`: {e}"))
+    }
+
+    /// Waits until an element matching `css` shows a text containing `text`; returns it.
+    pub async fn wait_for_text(&self, css: &str, text: &str) -> Step<String> {
+        self.wait_until(&format!("`{css}` containing {text:?}"), async || {
+            let texts = self.texts(css).await?;
+            texts
+                .iter()
+                .find(|t| t.contains(text))
+                .cloned()
+                .ok_or_else(|| format!("texts {texts:?}"))
+        })
+        .await
+    }
+
+    /// Waits until exactly `n` elements match `css` (0: until it is gone).
+    pub async fn wait_for_count(&self, css: &str, n: usize) -> Step {
+        self.wait_until(&format!("exactly {n} `{css}`"), async || {
+            let texts = self.texts(css).await?;
+            if texts.len() == n {
+                Ok(())
+            } else {
+                Err(format!("{} of them: {texts:?}", texts.len()))
+            }
+        })
+        .await
+    }
+
+    /// Waits until the card lists exactly one problem per entry of `expected`, each containing
+    /// its entry (in any order); `&[]` waits until no problem is listed.
+    pub async fn wait_for_problems(&self, expected: &[&str]) -> Step {
+        self.wait_until(&format!("the problems {expected:?}"), async || {
+            let texts = self.texts(sel::PROBLEMS).await?;
+            let all_found = expected
+                .iter()
+                .all(|want| texts.iter().any(|t| t.contains(want)));
+            if texts.len() == expected.len() && all_found {
+                Ok(())
+            } else {
+                Err(format!("`{}` {texts:?}", sel::PROBLEMS))
+            }
+        })
+        .await
+    }
+
+    /// Waits until the control matching `css` is enabled (`true`) or disabled (`false`).
+    pub async fn wait_for_enabled(&self, css: &str, enabled: bool) -> Step {
+        let what = if enabled { "enabled" } else { "disabled" };
+        self.wait_until(&format!("`{css}` to be {what}"), async || {
+            let el = self.client.find(Locator::Css(css)).await.map_err(miss)?;
+            match el.is_enabled().await {
+                Ok(now) if now == enabled => Ok(()),
+                Ok(now) => Err(format!("enabled = {now}")),
+                Err(e) => Err(e.to_string()),
+            }
+        })
+        .await
+    }
+
+    /// Waits until the checkbox or radio button matching `css` is (un)checked.
+    pub async fn wait_for_checked(&self, css: &str, checked: bool) -> Step {
+        let what = if checked { "checked" } else { "unchecked" };
+        self.wait_until(&format!("`{css}` to be {what}"), async || {
+            let el = self.client.find(Locator::Css(css)).await.map_err(miss)?;
+            match el.is_selected().await {
+                Ok(now) if now == checked => Ok(()),
+                Ok(now) => Err(format!("checked = {now}")),
+                Err(e) => Err(e.to_string()),
+            }
+        })
+        .await
+    }
+
+    /// Waits until the element matching `css` has the attribute `name` equal to `value`.
+    pub async fn wait_for_attribute(&self, css: &str, name: &str, value: &str) -> Step {
+        self.wait_until(&format!("`{css}` with {name}={value:?}"), async || {
+            let el = self.client.find(Locator::Css(css)).await.map_err(miss)?;
+            match el.attr(name).await {
+                Ok(Some(now)) if now == value => Ok(()),
+                Ok(now) => Err(format!("{name} = {now:?}")),
+                Err(e) => Err(e.to_string()),
+            }
+        })
+        .await
+    }
+
+    /// The open conversation's id, from the address bar (the page keeps it there).
+    pub async fn conversation_id(&self) -> Step<String> {
+        let url = self.wait_for_url_containing("conversationId=").await?;
+        let url = reqwest::Url::parse(&url).map_err(|e| format!("parsing the URL {url}: {e}"))?;
+        url.query_pairs()
+            .find(|(k, _)| k == "conversationId")
+            .map(|(_, v)| v.into_owned())
+            .filter(|v| !v.is_empty())
+            .ok_or_else(|| format!("no conversationId in {url}"))
+    }
+
+    /// Every answer (E14 request) the server received for the open conversation, in order.
+    pub async fn received(&self) -> Step<Vec<Received>> {
+        let conversation = self.conversation_id().await?;
+        let url = format!(
+            "{}api/agents/_dev/resolutions?conversationId={conversation}",
+            self.base_url
+        );
+        let body: Value = self
+            .http
+            .get(&url)
+            .send()
+            .await
+            .and_then(reqwest::Response::error_for_status)
+            .map_err(|e| format!("GET {url}: {e}"))?
+            .json()
+            .await
+            .map_err(|e| format!("GET {url}: {e}"))?;
+        let list = body["resolutions"]
+            .as_array()
+            .ok_or_else(|| format!("GET {url}: unexpected {body}"))?;
+        Ok(list
+            .iter()
+            .map(|r| Received {
+                action_id: r["actionId"].as_str().unwrap_or_default().to_owned(),
+                resolution: r["resolution"].clone(),
+                status: r["status"].as_u64().and_then(|s| u16::try_from(s).ok()),
+            })
+            .collect())
+    }
+
+    /// Waits until the server has answered as many E14 requests of the open conversation as
+    /// `resolutions` has entries, then checks that they went to `action_id`, were accepted
+    /// (200) and carried exactly these `resolution` objects, in this order.
+    pub async fn expect_received(&self, action_id: &str, resolutions: &[Value]) -> Step {
+        let n = resolutions.len();
+        let got = self
+            .wait_until(&format!("{n} answered E14 request(s)"), async || {
+                let got = self.received().await?;
+                if got.len() >= n && got.iter().all(|r| r.status.is_some()) {
+                    Ok(got)
+                } else {
+                    Err(show(&got))
+                }
+            })
+            .await?;
+        let expected: Vec<Received> = resolutions
+            .iter()
+            .map(|r| Received {
+                action_id: action_id.to_owned(),
+                resolution: r.clone(),
+                status: Some(200),
+            })
+            .collect();
+        if got == expected {
+            Ok(())
+        } else {
+            Err(format!(
+                "the server received other answers than expected:\n  expected {}\n  received {}",
+                show(&expected),
+                show(&got)
+            ))
+        }
+    }
+
+    /// Checks that the server received no answer at all for the open conversation.
+    pub async fn expect_nothing_received(&self) -> Step {
+        let got = self.received().await?;
+        if got.is_empty() {
+            Ok(())
+        } else {
+            Err(format!(
+                "the page answered although it must not: {}",
+                show(&got)
+            ))
+        }
+    }
+
     /// Waits until an element matching `css` exists and is displayed.
     pub async fn wait_for_visible(&self, css: &str) -> Step {
         self.wait_until(&format!("`{css}` to be visible"), async || {
@@ -479,6 +1126,15 @@ fn miss(error: fantoccini::error::CmdError) -> String {
     } else {
         error.to_string()
     }
+}
+
+/// Logged answers as compact JSON, for error messages.
+fn show(list: &[Received]) -> String {
+    let items: Vec<Value> = list
+        .iter()
+        .map(|r| json!({ "actionId": r.action_id, "resolution": r.resolution, "status": r.status }))
+        .collect();
+    Value::Array(items).to_string()
 }
 
 /// A short description of the messages on screen, for timeout errors.
