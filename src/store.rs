@@ -64,6 +64,8 @@ pub struct StatusSlice {
     pub composer: crate::core::ComposerState,
     /// Effective argument editing (F177).
     pub argument_edit: bool,
+    /// The agent's own `capabilities.approvalArgsEdit`, which wins over any prop (F177).
+    pub agent_argument_edit: Option<bool>,
 }
 
 /// One card with what the UI needs to know about it.
@@ -88,7 +90,9 @@ pub struct HistorySlice {
 
 struct Driver {
     session: Session,
-    transport: TransportConfig,
+    /// `None`: detached (tests, hosts that drive io themselves): requests are recorded.
+    transport: Option<TransportConfig>,
+    recorded: Vec<crate::core::HttpRequest>,
     callbacks: ChatCallbacks,
     controllers: HashMap<RequestId, web_sys::AbortController>,
     timer: Option<TimeoutHandle>,
@@ -112,6 +116,18 @@ pub struct ChatStore {
     pub cards: RwSignal<Vec<CardView>>,
     /// The composer's text. Lives here so a refused send can hand it back (F197).
     pub draft: RwSignal<String>,
+    /// Wall clock for every countdown of this chat: one timer, ticking once a second while
+    /// some open card has a deadline.
+    pub now: RwSignal<crate::core::Millis>,
+}
+
+/// `answerable_question` (F191): the one option-less question the composer answers.
+#[derive(Clone, Debug, PartialEq)]
+pub struct AnswerableQuestion {
+    /// Its action.
+    pub action_id: String,
+    /// The question.
+    pub question: crate::core::Question,
 }
 
 impl ChatStore {
@@ -122,9 +138,27 @@ impl ChatStore {
         transport: TransportConfig,
         callbacks: ChatCallbacks,
     ) -> Self {
+        Self::build(Session::new(config), Some(transport), callbacks)
+    }
+
+    /// A store around an existing `session` with no network: every request the session makes
+    /// is recorded (see [`ChatStore::take_requests`]) and answers are fed back with
+    /// [`ChatStore::feed`]. For component tests (DESIGN §5) and hosts with their own transport.
+    pub fn detached(session: Session, callbacks: ChatCallbacks) -> Self {
+        let store = Self::build(session, None, callbacks);
+        store.schedule_publish();
+        store
+    }
+
+    fn build(
+        session: Session,
+        transport: Option<TransportConfig>,
+        callbacks: ChatCallbacks,
+    ) -> Self {
         let driver = Driver {
-            session: Session::new(config),
+            session,
             transport,
+            recorded: Vec::new(),
             callbacks,
             controllers: HashMap::new(),
             timer: None,
@@ -142,9 +176,29 @@ impl ChatStore {
             history: RwSignal::new(HistorySlice::default()),
             cards: RwSignal::new(Vec::new()),
             draft: RwSignal::new(String::new()),
+            now: RwSignal::new(crate::io::clock::now()),
         };
         provide_context(store);
-        on_cleanup(move || store.shutdown());
+        let ticker = set_interval_with_handle(
+            move || {
+                let counting = store.cards.try_with_untracked(|cards| {
+                    cards
+                        .iter()
+                        .any(|c| c.card.state.is_open() && c.card.action.expires_at.is_some())
+                });
+                if counting == Some(true) {
+                    let _ = store.now.try_set(crate::io::clock::now());
+                }
+            },
+            std::time::Duration::from_secs(1),
+        )
+        .ok();
+        on_cleanup(move || {
+            if let Some(t) = ticker {
+                t.clear();
+            }
+            store.shutdown();
+        });
         store
     }
 
@@ -159,6 +213,112 @@ impl ChatStore {
     /// Sends a user intent to the session.
     pub fn dispatch(&self, command: Command) {
         self.handle(Input::User(command));
+    }
+
+    /// Feeds any input (a response, a stream chunk) to the session, as the io edge does.
+    pub fn feed(&self, input: Input) {
+        self.handle(input);
+    }
+
+    /// Requests a detached store recorded since the last call (always empty when connected).
+    pub fn take_requests(&self) -> Vec<crate::core::HttpRequest> {
+        self.driver
+            .try_update_value(|d| std::mem::take(&mut d.recorded))
+            .unwrap_or_default()
+    }
+
+    /// `sendMessage` (F-hook): sends `text` as the person (or answers / cancels per the
+    /// composer state, as the built-in composer does).
+    pub fn send_message(&self, text: impl Into<String>) {
+        self.dispatch(Command::Send(text.into()));
+    }
+
+    /// `resolveAction(actionId, resolution)` (F192): answers a card. Ignored unless the card
+    /// is waiting and answerable, so a double click sends one request.
+    pub fn resolve_action(
+        &self,
+        action_id: impl Into<String>,
+        resolution: crate::core::Resolution,
+    ) {
+        self.dispatch(Command::Resolve {
+            action_id: action_id.into(),
+            resolution,
+        });
+    }
+
+    /// `pendingActions` (F187): open actions (person-facing and `client_tool`), each with the
+    /// message it belongs to.
+    pub fn pending_actions(&self) -> Signal<Vec<crate::core::ActionCard>> {
+        let cards = self.cards;
+        Signal::derive(move || {
+            cards.with(|cs| {
+                cs.iter()
+                    .filter(|c| c.card.state.is_open())
+                    .map(|c| c.card.clone())
+                    .collect()
+            })
+        })
+    }
+
+    /// `awaitingAction` (F188): a person-facing action is open.
+    pub fn awaiting_action(&self) -> Signal<bool> {
+        let cards = self.cards;
+        Signal::derive(move || cards.with(|cs| cs.iter().any(|c| c.card.is_open_for_person())))
+    }
+
+    /// `isResolvingAction` (F189): an answer is in flight.
+    pub fn is_resolving_action(&self) -> Signal<bool> {
+        let cards = self.cards;
+        Signal::derive(move || {
+            cards.with(|cs| {
+                cs.iter()
+                    .any(|c| c.card.state == crate::core::CardState::Sending)
+            })
+        })
+    }
+
+    /// `canResolveActions` (F190): this chat's transport can answer.
+    pub fn can_resolve_actions(&self) -> bool {
+        self.driver
+            .try_with_value(|d| d.session.config().can_resolve)
+            .unwrap_or(false)
+    }
+
+    /// `answerableQuestion` (F191).
+    pub fn answerable_question(&self) -> Signal<Option<AnswerableQuestion>> {
+        let status = self.status;
+        Signal::derive(move || {
+            status.with(|s| match &s.composer {
+                crate::core::ComposerState::Answer {
+                    action_id,
+                    question,
+                } => Some(AnswerableQuestion {
+                    action_id: action_id.clone(),
+                    question: question.clone(),
+                }),
+                _ => None,
+            })
+        })
+    }
+
+    /// `composerState` (F193).
+    pub fn composer_state(&self) -> Signal<crate::core::ComposerState> {
+        let status = self.status;
+        Signal::derive(move || status.with(|s| s.composer.clone()))
+    }
+
+    /// `isStreaming`: a reply is streaming.
+    pub fn is_streaming(&self) -> Signal<bool> {
+        let status = self.status;
+        Signal::derive(move || status.with(|s| s.run == Run::Streaming))
+    }
+
+    /// `streamingText`: the reply streamed so far.
+    pub fn streaming_text(&self) -> Signal<String> {
+        let streaming = self.streaming;
+        Signal::derive(move || {
+            streaming.with(|s| s.as_ref().map(|t| t.text.clone()).unwrap_or_default())
+        })
     }
 
     /// The one drive loop: handle, drain outputs, re-arm the timer, schedule a publish, then
@@ -206,10 +366,19 @@ impl ChatStore {
                 result: Err(err),
             });
         };
-        let Some(transport) = self.driver.try_update_value(|d| {
-            d.controllers.insert(req.id, controller.clone());
-            d.transport.clone()
+        let Some(transport) = self.driver.try_update_value(|d| match d.transport.clone() {
+            Some(t) => {
+                d.controllers.insert(req.id, controller.clone());
+                Some(t)
+            }
+            None => {
+                d.recorded.push(req.clone());
+                None
+            }
         }) else {
+            return;
+        };
+        let Some(transport) = transport else {
             return;
         };
         let store = *self;
@@ -383,5 +552,6 @@ fn status_of(s: &Session) -> StatusSlice {
         composer_mode: s.composer_mode(),
         composer: s.composer_state(),
         argument_edit: s.argument_edit_allowed(),
+        agent_argument_edit: s.agent().and_then(|a| a.capabilities.approval_args_edit),
     }
 }

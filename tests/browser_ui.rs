@@ -12,44 +12,11 @@ use wasm_bindgen_test::*;
 
 wasm_bindgen_test_configure!(run_in_browser);
 
+mod web;
+use web::{query, section, sleep, wait_for};
+
 /// A server address nothing listens on: fetch fails fast with a network error.
 const DEAD: &str = "http://127.0.0.1:9/api/agents";
-
-async fn sleep(ms: i32) {
-    let promise = js_sys::Promise::new(&mut |resolve, _| {
-        web_sys::window()
-            .unwrap()
-            .set_timeout_with_callback_and_timeout_and_arguments_0(&resolve, ms)
-            .unwrap();
-    });
-    wasm_bindgen_futures::JsFuture::from(promise).await.unwrap();
-}
-
-fn section() -> web_sys::HtmlElement {
-    let doc = web_sys::window().unwrap().document().unwrap();
-    let el: web_sys::HtmlElement = doc.create_element("section").unwrap().unchecked_into();
-    el.style().set_property("height", "600px").unwrap();
-    doc.body().unwrap().append_child(&el).unwrap();
-    el
-}
-
-fn query(root: &web_sys::HtmlElement, sel: &str) -> Option<web_sys::HtmlElement> {
-    root.query_selector(sel)
-        .unwrap()
-        .map(|e| e.unchecked_into())
-}
-
-/// Polls (ticks + short sleeps) until `sel` matches, up to ~3 s.
-async fn wait_for(root: &web_sys::HtmlElement, sel: &str) -> web_sys::HtmlElement {
-    for _ in 0..150 {
-        leptos::task::tick().await;
-        if let Some(el) = query(root, sel) {
-            return el;
-        }
-        sleep(20).await;
-    }
-    panic!("timed out waiting for {sel}; DOM: {}", root.inner_html());
-}
 
 fn type_and_enter(textarea: &web_sys::HtmlTextAreaElement, text: &str) {
     textarea.set_value(text);

@@ -4,6 +4,7 @@
 //! is an input). Checked by tests/layering.rs.
 
 pub mod actions;
+pub mod edit;
 pub mod error;
 pub mod i18n;
 pub mod schema;
@@ -13,6 +14,9 @@ pub mod time;
 pub mod wire;
 
 pub use actions::*;
+pub use edit::{
+    apply_field, diff_args, field_text, field_value, form_fields, ArgChange, FieldKind, FormField,
+};
 pub use error::*;
 pub use i18n::{match_locale, react_key_to_id, Arg, Catalog, DEFAULT_LOCALE, LOCALES};
 pub use schema::{args_equal, check_args_text, check_value, Problem, ProblemKind};

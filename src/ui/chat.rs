@@ -4,9 +4,13 @@ use std::collections::HashMap;
 
 use leptos::prelude::*;
 
-use crate::core::{ChatError, Command, ComposerMode, Conversation, Message, SessionConfig};
+use crate::core::{
+    ChatError, Command, ComposerMode, Conversation, Message, PendingAction, Resolution,
+    SessionConfig,
+};
 use crate::io::http::TransportConfig;
 use crate::store::{ChatCallbacks, ChatStore};
+use crate::ui::cards::{ChatActions, RenderCard};
 use crate::ui::chat_input::ChatInput;
 use crate::ui::history::ChatHistory;
 use crate::ui::i18n::I18n;
@@ -75,9 +79,29 @@ pub fn Chat(
     /// Replace any message by id (F184, C27).
     #[prop(optional)]
     custom_messages: HashMap<String, String>,
-    /// While an action waits: `Block` closes the composer, `Cancel` lets a message cancel it (F179).
+    /// While an action waits: `Block` closes the composer, `Cancel` lets a message cancel it;
+    /// the agent's `metadata.pendingActionComposerMode` wins (F179).
     #[prop(optional)]
     pending_action_composer_mode: ComposerMode,
+    /// Approval cards can be answered here; `false` draws them read-only (F175).
+    #[prop(default = true)]
+    enable_tool_approvals: bool,
+    /// Question cards can be answered here; `false` draws them read-only (F176).
+    #[prop(default = true)]
+    enable_questions: bool,
+    /// Offer the argument editor on approvals; the agent's `capabilities.approvalArgsEdit`
+    /// wins (F177).
+    #[prop(optional)]
+    allow_argument_edit: bool,
+    /// Countdowns turn amber below this many seconds (F178).
+    #[prop(default = 600)]
+    expiry_warning_seconds: u64,
+    /// Replaces the built-in approval card (F182).
+    #[prop(optional, into)]
+    render_tool_approval: Option<RenderCard>,
+    /// Replaces the built-in question card (F183).
+    #[prop(optional, into)]
+    render_question: Option<RenderCard>,
     /// After the optimistic user message was added (F12).
     #[prop(optional, into)]
     on_message_sent: Option<Callback<Message>>,
@@ -96,6 +120,13 @@ pub fn Chat(
     /// The open conversation changed (`None` = new chat); lets a page keep it in its URL.
     #[prop(optional, into)]
     on_conversation_change: Option<Callback<Option<String>>>,
+    /// The server accepted an answer `(action_id, resolution)` (F180).
+    #[prop(optional, into)]
+    on_action_resolved: Option<Callback<(String, Resolution)>>,
+    /// A turn paused for an approval or a question (F181; not for `client_tool`, not for
+    /// cards restored with a loaded conversation).
+    #[prop(optional, into)]
+    on_action_required: Option<Callback<PendingAction>>,
     /// Extra classes for the root element (F21).
     #[prop(optional, into)]
     class: MaybeProp<String>,
@@ -110,6 +141,9 @@ pub fn Chat(
         streaming,
         show_history,
         composer_mode: pending_action_composer_mode,
+        enable_tool_approvals,
+        enable_questions,
+        allow_argument_edit,
         ..SessionConfig::default()
     };
     let callbacks = ChatCallbacks {
@@ -119,9 +153,19 @@ pub fn Chat(
         on_conversation_created,
         on_agent_change,
         on_conversation_change,
+        on_action_resolved,
+        on_action_required,
         ..Default::default()
     };
     let store = ChatStore::new(config, transport, callbacks);
+    let actions = ChatActions {
+        expiry_warning_seconds,
+        enable_tool_approvals,
+        enable_questions,
+        render_tool_approval,
+        render_question,
+        ..ChatActions::from_store(store)
+    };
     let drawer_open = RwSignal::new(default_history_open);
     Effect::new(move |started: Option<()>| {
         if started.is_none() {
@@ -155,7 +199,7 @@ pub fn Chat(
                 </Show>
                 <main class="chat-main">
                     <ChatHeader show_menu=show_history on_menu=Callback::new(move |_| drawer_open.set(true))/>
-                    <ChatMessageList/>
+                    <ChatMessageList actions=actions/>
                     <ErrorBanner/>
                     <ChatInput placeholder=input_placeholder/>
                 </main>

@@ -16,15 +16,23 @@ pub fn Countdown(
     warning_seconds: u64,
 ) -> impl IntoView {
     let i18n = I18n::get();
-    let now = RwSignal::new(crate::io::clock::now());
-    if let Ok(handle) = set_interval_with_handle(
-        move || {
-            let _ = now.try_set(crate::io::clock::now());
-        },
-        std::time::Duration::from_secs(1),
-    ) {
-        on_cleanup(move || handle.clear());
-    }
+    // One clock per chat drives every countdown (the store ticks while a deadline is open);
+    // outside a chat the countdown keeps its own.
+    let now = match use_context::<crate::store::ChatStore>() {
+        Some(store) => store.now,
+        None => {
+            let now = RwSignal::new(crate::io::clock::now());
+            if let Ok(handle) = set_interval_with_handle(
+                move || {
+                    let _ = now.try_set(crate::io::clock::now());
+                },
+                std::time::Duration::from_secs(1),
+            ) {
+                on_cleanup(move || handle.clear());
+            }
+            now
+        }
+    };
     let remaining = move || deadline.0.saturating_sub(now.get().0);
     let text = move || {
         let (unit, n) = countdown(remaining());

@@ -5,15 +5,25 @@ use leptos::prelude::*;
 
 use crate::core::Run;
 use crate::store::ChatStore;
+use crate::ui::cards::ChatActions;
 use crate::ui::i18n::I18n;
 use crate::ui::message::{ChatMessage, StreamingMessage};
 
 /// Distance from the bottom (px) within which the list keeps following new content (F56).
 const STICK_PX: i32 = 80;
 
-/// Messages of the enclosing `Chat`, the streaming reply, and the empty / loading states.
+/// Messages of the enclosing chat store, the streaming reply, and the empty / loading states.
+///
+/// Cards are answered through `actions` (F195); without it, or without `on_resolve`, every
+/// card is drawn read-only ("Waiting for approval in another app"), as in the React library.
 #[component]
-pub fn ChatMessageList() -> impl IntoView {
+pub fn ChatMessageList(
+    /// How cards are answered and drawn (`Chat` passes [`ChatActions::from_store`] plus its
+    /// props).
+    #[prop(optional)]
+    actions: Option<ChatActions>,
+) -> impl IntoView {
+    provide_context(actions.unwrap_or_default());
     let store = ChatStore::expect();
     let i18n = I18n::get();
     let scroller = NodeRef::<Div>::new();

@@ -1,14 +1,103 @@
-//! Approval and question cards under an assistant message (seed 000), and how a settled card
-//! reads (PROTOCOL §9.7).
+//! Approval and question cards under an assistant message (seed 000), how a settled card reads
+//! (PROTOCOL §9.7), and the `actions` a message list is given to answer them (F195).
+//!
+//! Each card is keyed by its action id only and reads its state reactively, so a card keeps
+//! what the person typed (an argument edit, a reason, half-answered questions) across
+//! waiting → sending → waiting again (a refused answer) instead of being redrawn from scratch.
 
 pub mod approval;
 pub mod question;
 
 use leptos::prelude::*;
 
-use crate::core::{ActionKind, AnswerValue, Outcome, Role};
+use crate::core::{ActionKind, AnswerValue, CardState, Outcome, PendingAction, Resolution, Role};
 use crate::store::{CardView, ChatStore};
+use crate::ui::countdown::Countdown;
 use crate::ui::i18n::I18n;
+
+/// What a custom card renderer gets (F182, F183): the action, its state, whether it may be
+/// answered here, and `resolve` to send the answer.
+#[derive(Clone)]
+pub struct CardSlot {
+    /// The action as the server described it.
+    pub action: PendingAction,
+    /// Waiting, sending, or how it ended.
+    pub state: Signal<CardState>,
+    /// True when the card must not offer decisions (F218).
+    pub read_only: Signal<bool>,
+    /// Sends the answer (ignored unless the card is waiting and answerable).
+    pub resolve: Callback<Resolution>,
+}
+
+/// A custom card renderer: `render_tool_approval` / `render_question` (F182, F183).
+pub type RenderCard = Callback<CardSlot, AnyView>;
+
+/// How the cards of a message list are answered (F195, C37). Without `on_resolve` every card is
+/// read-only ("Waiting for approval in another app"), as seed 000 "Custom layouts" says.
+#[derive(Clone)]
+pub struct ChatActions {
+    /// Sends `(action_id, resolution)`; usually [`ChatStore::resolve_action`].
+    pub on_resolve: Option<Callback<(String, Resolution)>>,
+    /// The transport can answer (F190).
+    pub can_resolve: bool,
+    /// Offer the argument editor; the agent's `capabilities.approvalArgsEdit` wins (F177).
+    /// `None`: the chat's own setting.
+    pub allow_argument_edit: Option<bool>,
+    /// Countdowns turn amber below this many seconds (F178).
+    pub expiry_warning_seconds: u64,
+    /// Approval cards can be answered here (F175).
+    pub enable_tool_approvals: bool,
+    /// Question cards can be answered here (F176).
+    pub enable_questions: bool,
+    /// Replaces the built-in approval card (F182).
+    pub render_tool_approval: Option<RenderCard>,
+    /// Replaces the built-in question card (F183).
+    pub render_question: Option<RenderCard>,
+}
+
+impl Default for ChatActions {
+    /// Read-only cards (no `on_resolve`) with the documented defaults.
+    fn default() -> Self {
+        ChatActions {
+            on_resolve: None,
+            can_resolve: true,
+            allow_argument_edit: None,
+            expiry_warning_seconds: 600,
+            enable_tool_approvals: true,
+            enable_questions: true,
+            render_tool_approval: None,
+            render_question: None,
+        }
+    }
+}
+
+impl ChatActions {
+    /// Answers through `store` (what `Chat` passes to its list).
+    pub fn from_store(store: ChatStore) -> Self {
+        ChatActions {
+            on_resolve: Some(Callback::new(
+                move |(id, resolution): (String, Resolution)| store.resolve_action(id, resolution),
+            )),
+            can_resolve: store.can_resolve_actions(),
+            ..ChatActions::default()
+        }
+    }
+
+    /// Context set by the enclosing `ChatMessageList` (read-only defaults outside one).
+    pub fn get() -> Self {
+        use_context::<ChatActions>().unwrap_or_default()
+    }
+
+    fn allows(&self, kind: &ActionKind) -> bool {
+        self.on_resolve.is_some()
+            && self.can_resolve
+            && match kind {
+                ActionKind::ToolApproval(_) => self.enable_tool_approvals,
+                ActionKind::UserQuestion(_) => self.enable_questions,
+                _ => false,
+            }
+    }
+}
 
 /// The cards that belong under the assistant message `message_id` (C11): those placed there,
 /// and for the last assistant message also those without a placement.
@@ -36,19 +125,179 @@ pub fn MessageCards(
                     None => is_last.get(),
                 })
                 .filter(|c| c.card.action.kind.is_person_facing())
-                .cloned()
+                .map(|c| c.card.action.id.clone())
                 .collect::<Vec<_>>()
         })
     };
     view! {
-        <For
-            each=mine
-            key=|c| (c.card.action.id.clone(), c.card.state.as_str(), c.can_resolve)
-            children=move |c: CardView| match c.card.action.kind {
-                ActionKind::UserQuestion(_) => view! { <question::QuestionCard view=c/> }.into_any(),
-                _ => view! { <approval::ApprovalCard view=c/> }.into_any(),
+        <For each=mine key=|id| id.clone() children=move |id| view! { <ActionCardView action_id=id/> }/>
+    }
+}
+
+/// One card by action id: the built-in approval or question card, or the host's renderer.
+#[component]
+fn ActionCardView(action_id: String) -> impl IntoView {
+    let store = ChatStore::expect();
+    let actions = ChatActions::get();
+    let find = {
+        let id = action_id.clone();
+        move |cards: &Vec<CardView>| cards.iter().find(|c| c.card.action.id == id).cloned()
+    };
+    let Some(initial) = store.cards.with_untracked(find.clone()) else {
+        return ().into_any();
+    };
+    let latest = Memo::new(move |_| store.cards.with(find.clone()));
+    let state = {
+        let fallback = initial.card.state.clone();
+        Signal::derive(move || {
+            latest.with(|c| {
+                c.as_ref()
+                    .map_or(fallback.clone(), |c| c.card.state.clone())
+            })
+        })
+    };
+    let allowed = actions.allows(&initial.card.action.kind);
+    let read_only = Signal::derive(move || {
+        !allowed || !latest.with(|c| c.as_ref().is_some_and(|c| c.can_resolve))
+    });
+    let resolve = {
+        let on_resolve = actions.on_resolve;
+        let id = action_id.clone();
+        Callback::new(move |r: Resolution| {
+            if let Some(cb) = on_resolve {
+                cb.run((id.clone(), r));
             }
-        />
+        })
+    };
+    let card = CardProps {
+        action: initial.card.action.clone(),
+        state,
+        read_only,
+        resolve,
+        warning_seconds: actions.expiry_warning_seconds,
+        allow_edit: actions.allow_argument_edit,
+    };
+    let custom = match initial.card.action.kind {
+        ActionKind::ToolApproval(_) => actions.render_tool_approval,
+        _ => actions.render_question,
+    };
+    if let Some(render) = custom {
+        return render
+            .run(CardSlot {
+                action: card.action,
+                state,
+                read_only,
+                resolve,
+            })
+            .into_any();
+    }
+    match initial.card.action.kind {
+        ActionKind::UserQuestion(_) => view! { <question::QuestionCard card=card/> }.into_any(),
+        _ => view! { <approval::ApprovalCard card=card/> }.into_any(),
+    }
+}
+
+/// What a built-in card is drawn from.
+#[derive(Clone)]
+pub struct CardProps {
+    /// The action.
+    pub action: PendingAction,
+    /// Its state.
+    pub state: Signal<CardState>,
+    /// No decisions offered (F218).
+    pub read_only: Signal<bool>,
+    /// Sends the answer.
+    pub resolve: Callback<Resolution>,
+    /// Countdown warning threshold (F178).
+    pub warning_seconds: u64,
+    /// `ChatActions::allow_argument_edit`.
+    pub allow_edit: Option<bool>,
+}
+
+impl CardProps {
+    /// Waiting and answerable here.
+    pub fn open(&self) -> Signal<bool> {
+        let (state, read_only) = (self.state, self.read_only);
+        Signal::derive(move || state.with(|s| *s == CardState::Waiting) && !read_only.get())
+    }
+
+    /// The answer is in flight.
+    pub fn sending(&self) -> Signal<bool> {
+        let state = self.state;
+        Signal::derive(move || state.with(|s| *s == CardState::Sending))
+    }
+}
+
+/// The frame both cards share: a labelled group with the header, the countdown while open, the
+/// card's body, then either the decision `controls`, "Waiting for approval in another app", or
+/// how it ended.
+#[component]
+pub(crate) fn CardFrame(
+    /// The card.
+    card: CardProps,
+    /// `tool_approval` or `user_question` (also the CSS modifier).
+    kind: &'static str,
+    /// The heading.
+    title: Signal<String>,
+    /// Lines under the heading (summary, tool name).
+    #[prop(optional)]
+    subtitles: Vec<(&'static str, String)>,
+    /// Icon in the header.
+    icon: AnyView,
+    /// Decision controls (only while open and answerable).
+    controls: ViewFn,
+    /// The body (details, editor, questions).
+    children: Children,
+) -> impl IntoView {
+    let i18n = I18n::get();
+    let (dom_id, title_id) = card_ids(&card.action.id);
+    let state = card.state;
+    let read_only = card.read_only;
+    let deadline = card.action.expires_at;
+    let warning_seconds = card.warning_seconds;
+    let is_open = move || state.with(CardState::is_open);
+    let labelledby = title_id.clone();
+    let outcome = move || match state.get() {
+        CardState::Settled(o) => Some(o),
+        _ => None,
+    };
+    let modifier = if kind == "tool_approval" {
+        "chat-card chat-card--approval"
+    } else {
+        "chat-card chat-card--question"
+    };
+    view! {
+        <section
+            class=modifier
+            id=dom_id
+            role="group"
+            tabindex="-1"
+            aria-labelledby=labelledby
+            data-kind=kind
+            data-action-id=card.action.id.clone()
+            data-state=move || state.with(|s| s.as_str())
+        >
+            <header class="chat-card__header">
+                <span class="chat-card__icon">{icon}</span>
+                <div class="chat-card__heading">
+                    <h3 class="chat-card__title" id=title_id>{move || title.get()}</h3>
+                    {subtitles.into_iter().map(|(class, text)| view! { <p class=class>{text}</p> }).collect_view()}
+                </div>
+            </header>
+            {deadline.map(|t| view! {
+                <Show when=is_open>
+                    <Countdown deadline=t warning_seconds=warning_seconds/>
+                </Show>
+            })}
+            {children()}
+            {move || match outcome() {
+                Some(o) => view! { <CardOutcome outcome=o/> }.into_any(),
+                None if read_only.get() => view! {
+                    <p class="chat-card__elsewhere" role="status">{move || i18n.t("chat-action-status-waiting-elsewhere")}</p>
+                }.into_any(),
+                None => controls.run(),
+            }}
+        </section>
     }
 }
 

@@ -5,10 +5,8 @@ use std::collections::BTreeMap;
 
 use leptos::prelude::*;
 
-use crate::core::{ActionKind, AnswerValue, CardState, Command, Question, Resolution};
-use crate::store::{CardView, ChatStore};
-use crate::ui::cards::CardOutcome;
-use crate::ui::countdown::Countdown;
+use crate::core::{ActionKind, AnswerValue, Question, Resolution};
+use crate::ui::cards::{CardFrame, CardProps};
 use crate::ui::i18n::I18n;
 use crate::ui::icons::QuestionIcon;
 
@@ -23,19 +21,16 @@ struct Draft {
 /// Send answers everything; Skip (`cancelled: true`) only when no question is required.
 #[component]
 pub fn QuestionCard(
-    /// The card and whether it can be answered here.
-    view: CardView,
+    /// The card.
+    card: CardProps,
 ) -> impl IntoView {
-    let store = ChatStore::expect();
     let i18n = I18n::get();
-    let ActionKind::UserQuestion(uq) = view.card.action.kind.clone() else {
+    let ActionKind::UserQuestion(uq) = card.action.kind.clone() else {
         return ().into_any();
     };
-    let action_id = view.card.action.id.clone();
-    let (dom_id, title_id) = super::card_ids(&action_id);
-    let state = view.card.state.clone();
-    let open = state == CardState::Waiting && view.can_resolve;
-    let sending = state == CardState::Sending;
+    let (dom_id, _) = super::card_ids(&card.action.id);
+    let open = card.open();
+    let sending = card.sending();
     let questions = uq.questions.clone();
     let drafts = RwSignal::new(vec![Draft::default(); questions.len()]);
     let any_required = questions.iter().any(|q| q.required);
@@ -46,19 +41,16 @@ pub fn QuestionCard(
         && q.options.iter().all(|o| o.preview.is_none())
         && !q.offers_free_text(uq.allow_free_text));
 
+    let resolve = card.resolve;
     let submit = {
         let questions = questions.clone();
-        let action_id = action_id.clone();
         move |cancelled: bool| {
             let answers = if cancelled {
                 BTreeMap::new()
             } else {
                 collect_answers(&questions, &drafts.get_untracked())
             };
-            store.dispatch(Command::Resolve {
-                action_id: action_id.clone(),
-                resolution: Resolution::UserQuestion { answers, cancelled },
-            });
+            resolve.run(Resolution::UserQuestion { answers, cancelled });
         }
     };
     let ready = {
@@ -85,52 +77,39 @@ pub fn QuestionCard(
             })
         })
         .collect_view();
-    let submit_send = submit.clone();
+    let controls = move || {
+        let submit_send = submit.clone();
+        let submit_skip = submit.clone();
+        let ready = ready.clone();
+        view! {
+            <div class="chat-card__buttons">
+                {(!instant).then(|| view! {
+                    <button type="button" class="chat-button chat-button--primary chat-card__send"
+                        disabled=move || sending.get() || !ready()
+                        on:click=move |_| submit_send(false)>
+                        {move || if sending.get() { i18n.t("chat-action-sending") } else { i18n.t("chat-action-send") }}
+                    </button>
+                })}
+                {(!any_required).then(|| view! {
+                    <button type="button" class="chat-button chat-card__skip" disabled=move || sending.get()
+                        on:click=move |_| submit_skip(true)>
+                        {move || i18n.t("chat-action-skip")}
+                    </button>
+                })}
+            </div>
+        }
+    };
 
-    let labelledby = title_id.clone();
     view! {
-        <section
-            class="chat-card chat-card--question"
-            id=dom_id.clone()
-            role="group"
-            tabindex="-1"
-            aria-labelledby=labelledby
-            data-kind="user_question"
-            data-action-id=action_id.clone()
-            data-state=view.card.state.as_str()
+        <CardFrame
+            card=card.clone()
+            kind="user_question"
+            title=Signal::derive(move || i18n.t("chat-action-question-label"))
+            icon=view! { <QuestionIcon/> }.into_any()
+            controls=ViewFn::from(controls)
         >
-            <header class="chat-card__header">
-                <span class="chat-card__icon"><QuestionIcon/></span>
-                <div class="chat-card__heading">
-                    <h3 class="chat-card__title" id=title_id>{move || i18n.t("chat-action-question-label")}</h3>
-                </div>
-            </header>
-            {(view.card.state.is_open()).then(|| view.card.action.expires_at.map(|t| view! { <Countdown deadline=t/> }))}
-            <fieldset class="chat-card__questions" disabled=!open>{blocks}</fieldset>
-            {match state.clone() {
-                CardState::Settled(outcome) => view! { <CardOutcome outcome=outcome/> }.into_any(),
-                _ if !view.can_resolve => view! {
-                    <p class="chat-card__elsewhere" role="status">{move || i18n.t("chat-action-status-waiting-elsewhere")}</p>
-                }.into_any(),
-                _ => view! {
-                    <div class="chat-card__buttons">
-                        {(!instant).then(|| view! {
-                            <button type="button" class="chat-button chat-button--primary chat-card__send"
-                                disabled=move || sending || !ready()
-                                on:click=move |_| submit_send(false)>
-                                {move || if sending { i18n.t("chat-action-sending") } else { i18n.t("chat-action-send") }}
-                            </button>
-                        })}
-                        {(!any_required).then(|| view! {
-                            <button type="button" class="chat-button chat-card__skip" disabled=sending
-                                on:click=move |_| submit(true)>
-                                {move || i18n.t("chat-action-skip")}
-                            </button>
-                        })}
-                    </div>
-                }.into_any(),
-            }}
-        </section>
+            <fieldset class="chat-card__questions" disabled=move || !open.get()>{blocks}</fieldset>
+        </CardFrame>
     }
     .into_any()
 }
@@ -140,7 +119,7 @@ fn question_block(
     q: &Question,
     action_free_text: Option<bool>,
     dom_id: &str,
-    open: bool,
+    open: Signal<bool>,
     drafts: RwSignal<Vec<Draft>>,
     on_pick: impl Fn() + Clone + Send + Sync + 'static,
 ) -> impl IntoView {
@@ -164,7 +143,7 @@ fn question_block(
                             type=input_type
                             name=name.clone()
                             value=value.clone()
-                            disabled=!open
+                            disabled=move || !open.get()
                             prop:checked=move || drafts.with(|d| d[index].picked.contains(&checked_value))
                             on:change=move |ev| {
                                 let on = event_target_checked(&ev);
@@ -209,7 +188,7 @@ fn question_block(
                     class="chat-card__input"
                     aria-label=move || i18n.t("chat-action-free-text-label")
                     placeholder=placeholder.clone()
-                    disabled=!open
+                    disabled=move || !open.get()
                     prop:value=move || drafts.with(|d| d[index].text.clone())
                     on:input=move |ev| {
                         let v = event_target_value(&ev);

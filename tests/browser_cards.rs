@@ -1,0 +1,430 @@
+//! Browser tests of the approval and question cards (issue 4): a `ChatMessageList` over a
+//! detached `ChatStore` (no network, DESIGN §5) whose conversation was loaded with open
+//! actions; clicks and typing in headless Chromium, then what the session asked to send.
+#![cfg(target_arch = "wasm32")]
+
+use std::cell::Cell;
+use std::collections::HashMap;
+use std::rc::Rc;
+
+use agent_chat_ui::core::{
+    Command, HttpRequest, HttpResponse, Input, Method, Resolution, Session, SessionConfig,
+};
+use agent_chat_ui::store::{ChatCallbacks, ChatStore};
+use agent_chat_ui::ui::cards::{CardSlot, ChatActions, RenderCard};
+use agent_chat_ui::ui::i18n::I18n;
+use agent_chat_ui::ui::message_list::ChatMessageList;
+use leptos::prelude::*;
+use serde_json::{json, Value};
+use wasm_bindgen::JsCast;
+use wasm_bindgen_test::*;
+
+wasm_bindgen_test_configure!(run_in_browser);
+
+mod web;
+use web::{press, query, section, type_text, wait_for, wait_gone, wait_until};
+
+const APPROVAL: &str = r#"{"id":"act_1","type":"tool_approval","toolName":"sandbox_exec",
+  "summary":"Run a command in the sandbox","args":{"cmd":"ls","timeout":10},
+  "argsSchema":{"type":"object","properties":{"cmd":{"type":"string","minLength":1},
+  "timeout":{"type":"integer","maximum":60}},"required":["cmd"],"additionalProperties":false}}"#;
+const QUESTION: &str = r#"{"id":"q_1","type":"user_question","questions":[
+  {"question":"Which env?","header":"Env","options":[{"label":"Staging","value":"staging"},{"label":"Prod","value":"prod"}],"allowFreeText":false}]}"#;
+const SURVEY: &str = r#"{"id":"q_2","type":"user_question","questions":[
+  {"question":"Features?","multiSelect":true,"options":[{"label":"Dark","value":"dark"},{"label":"Beta","value":"beta"}]},
+  {"question":"Notes","required":false,"placeholder":"Optional comments"}]}"#;
+
+/// How the list under test is given its `actions`.
+#[derive(Clone, Copy)]
+enum Wiring {
+    /// Like `Chat`: answers through the store, argument editing on.
+    Store,
+    /// No `actions` at all (a custom layout that forgot them).
+    None,
+    /// A host card replaces the built-in approval card.
+    Custom,
+}
+
+/// Mounts a list over a detached store whose conversation `conv_1` holds `actions` open, and
+/// returns the store once the conversation is loaded.
+async fn mount_with(
+    root: &web_sys::HtmlElement,
+    actions_json: &str,
+    wiring: Wiring,
+) -> (ChatStore, impl Drop) {
+    let slot = Rc::new(Cell::new(None));
+    let out = slot.clone();
+    let handle = mount_to(root.clone(), move || {
+        I18n::provide(Some("en"), HashMap::new());
+        let config = SessionConfig {
+            conversation_id: Some("conv_1".into()),
+            ..SessionConfig::default()
+        };
+        let store = ChatStore::detached(Session::new(config), ChatCallbacks::default());
+        out.set(Some(store));
+        let actions = match wiring {
+            Wiring::None => None,
+            Wiring::Store => Some(ChatActions {
+                allow_argument_edit: Some(true),
+                ..ChatActions::from_store(store)
+            }),
+            Wiring::Custom => Some(ChatActions {
+                render_tool_approval: Some(RenderCard::new(custom_card)),
+                ..ChatActions::from_store(store)
+            }),
+        };
+        view! { <ChatMessageList actions=actions.unwrap_or_default()/> }
+    });
+    let store = slot.get().expect("store created on mount");
+    store.dispatch(Command::Start);
+    let mut started = store.take_requests();
+    answer(
+        &store,
+        &mut started,
+        "/agents",
+        200,
+        r#"{"agents":[{"id":"ops","name":"Ops"}]}"#,
+    );
+    let conv = format!(
+        r#"{{"conversation":{{"id":"conv_1","agentId":"ops"}},"messages":[
+           {{"id":"m_u","role":"user","content":"do it"}},
+           {{"id":"m_a","role":"assistant","content":"I need you first."}}],
+           "pendingActions":[{actions_json}]}}"#
+    );
+    answer(&store, &mut started, "/conversations/conv_1", 200, &conv);
+    (store, handle)
+}
+
+/// Answers (and removes) the request in `requests` whose path starts with `prefix`.
+fn answer(
+    store: &ChatStore,
+    requests: &mut Vec<HttpRequest>,
+    prefix: &str,
+    status: u16,
+    body: &str,
+) -> HttpRequest {
+    let pos = requests
+        .iter()
+        .position(|r| r.path.starts_with(prefix))
+        .unwrap_or_else(|| panic!("no request to {prefix} in {requests:?}"));
+    let req = requests.remove(pos);
+    store.feed(Input::Response {
+        id: req.id,
+        result: Ok(HttpResponse {
+            status,
+            body: body.into(),
+        }),
+    });
+    req
+}
+
+/// The answers (E14 requests) made since the last call, as JSON bodies.
+fn answers_sent(store: &ChatStore) -> Vec<Value> {
+    store
+        .take_requests()
+        .into_iter()
+        .filter(|r| r.method == Method::Post && r.path.contains("/actions/"))
+        .map(|r| serde_json::from_str(r.body.as_deref().unwrap_or("null")).unwrap())
+        .collect()
+}
+
+fn custom_card(card: CardSlot) -> AnyView {
+    let resolve = card.resolve;
+    view! {
+        <div class="host-card" data-state=move || card.state.with(|s| s.as_str())>
+            <button class="host-card__ok" on:click=move |_| resolve.run(Resolution::allow())>"OK"</button>
+        </div>
+    }
+    .into_any()
+}
+
+fn is_disabled(el: &web_sys::HtmlElement) -> bool {
+    el.has_attribute("disabled")
+}
+
+#[wasm_bindgen_test]
+async fn f202_f225_approval_card_is_a_labelled_group_under_its_message_with_details() {
+    let root = section();
+    let (_store, _h) = mount_with(&root, APPROVAL, Wiring::Store).await;
+    let card = wait_for(
+        &root,
+        "article[data-message-id=m_a] .chat-card[data-kind=tool_approval]",
+    )
+    .await;
+    assert_eq!(card.get_attribute("role").as_deref(), Some("group"));
+    assert_eq!(card.get_attribute("data-state").as_deref(), Some("waiting"));
+    let title_id = card.get_attribute("aria-labelledby").unwrap();
+    let title = query(&root, &format!("#{title_id}")).expect("heading the group names");
+    assert_eq!(title.text_content().unwrap(), "Sandbox Exec");
+    let summary = query(&card, ".chat-card__summary").unwrap();
+    assert_eq!(
+        summary.text_content().unwrap(),
+        "Run a command in the sandbox"
+    );
+    let args = query(&card, ".chat-card__details .chat-card__args").unwrap();
+    assert!(args.text_content().unwrap().contains("\"cmd\": \"ls\""));
+    assert!(query(&card, ".chat-card__approve").is_some());
+    assert!(query(&card, ".chat-card__deny").is_some());
+}
+
+#[wasm_bindgen_test]
+async fn double_click_on_approve_sends_one_answer_and_a_refusal_keeps_what_was_typed() {
+    let root = section();
+    let (store, _h) = mount_with(&root, APPROVAL, Wiring::Store).await;
+    let card = wait_for(&root, ".chat-card[data-state=waiting]").await;
+    // Type a reason first, then double-click Approve.
+    query(&card, ".chat-card__add-reason").unwrap().click();
+    let reason = wait_for(&card, ".chat-card__reason input").await;
+    type_text(&reason, "looks fine");
+    let approve = query(&card, ".chat-card__approve").unwrap();
+    approve.click();
+    approve.click();
+    wait_for(&root, ".chat-card[data-state=sending]").await;
+    let sent: Vec<HttpRequest> = store
+        .take_requests()
+        .into_iter()
+        .filter(|r| r.path.contains("/actions/"))
+        .collect();
+    assert_eq!(sent.len(), 1, "one request for a double click: {sent:?}");
+    let body: Value = serde_json::from_str(sent[0].body.as_deref().unwrap()).unwrap();
+    assert_eq!(sent[0].path, "/conversations/conv_1/actions/act_1");
+    assert_eq!(
+        body["resolution"],
+        json!({"type": "tool_approval", "decision": "allow"})
+    );
+    assert!(
+        is_disabled(&query(&root, ".chat-card__approve").unwrap()),
+        "disabled in flight"
+    );
+    assert!(is_disabled(&query(&root, ".chat-card__deny").unwrap()));
+
+    // F221: action_forbidden puts the card back to waiting: the same element, text kept.
+    store.feed(Input::Response {
+        id: sent[0].id,
+        result: Ok(HttpResponse {
+            status: 403,
+            body: r#"{"error":{"code":"action_forbidden","message":"not yours"}}"#.into(),
+        }),
+    });
+    let again = wait_for(&root, ".chat-card[data-state=waiting]").await;
+    assert!(
+        again.is_same_node(Some(&card)),
+        "the card is updated in place, not redrawn"
+    );
+    let reason: web_sys::HtmlInputElement = query(&card, ".chat-card__reason input")
+        .unwrap()
+        .unchecked_into();
+    assert_eq!(reason.value(), "looks fine");
+    assert!(!is_disabled(&query(&card, ".chat-card__approve").unwrap()));
+}
+
+#[wasm_bindgen_test]
+async fn f205_f206_f207_invalid_edits_block_approve_with_problems_and_a_valid_edit_is_sent() {
+    let root = section();
+    let (store, _h) = mount_with(&root, APPROVAL, Wiring::Store).await;
+    let card = wait_for(&root, ".chat-card[data-state=waiting]").await;
+    let edit = query(&card, ".chat-card__edit").expect("editing allowed");
+    edit.click();
+    let editor = wait_for(&card, "textarea.chat-card__editor").await;
+    let approve = query(&card, ".chat-card__approve").unwrap();
+
+    type_text(&editor, "{\"cmd\": ");
+    let problems = wait_for(&card, ".chat-card__problems[role=alert] li").await;
+    assert!(problems
+        .text_content()
+        .unwrap()
+        .starts_with("Not valid JSON (line 1"));
+    assert!(is_disabled(&approve));
+
+    type_text(&editor, "[1]");
+    wait_until("not-an-object problem", &root, || {
+        query(&card, ".chat-card__problems li").and_then(|p| p.text_content())
+            == Some("The arguments must be a JSON object".into())
+    })
+    .await;
+
+    type_text(&editor, r#"{"cmd": "", "timeout": 90, "extra": 1}"#);
+    wait_until("three schema problems", &root, || {
+        card.query_selector_all(".chat-card__problems li")
+            .unwrap()
+            .length()
+            == 3
+    })
+    .await;
+    let text = query(&card, ".chat-card__problems")
+        .unwrap()
+        .text_content()
+        .unwrap();
+    assert!(
+        text.contains("/cmd: must have at least 1 characters"),
+        "{text}"
+    );
+    assert!(text.contains("/timeout: must be at most 60"), "{text}");
+    assert!(text.contains("\"extra\" is not allowed"), "{text}");
+    assert!(is_disabled(&approve));
+
+    // Problems stay listed with the editor closed (Escape closes it, focus back on the button).
+    press(&editor, "Escape");
+    wait_gone(&card, "textarea.chat-card__editor").await;
+    assert!(query(&card, ".chat-card__problems li").is_some());
+    wait_until("focus back on Edit arguments", &root, || {
+        web_sys::window()
+            .unwrap()
+            .document()
+            .unwrap()
+            .active_element()
+            == Some(edit.clone().unchecked_into())
+    })
+    .await;
+
+    // A valid edit through the form field: the JSON follows, the diff and the mark appear.
+    edit.click();
+    let editor = wait_for(&card, "textarea.chat-card__editor").await;
+    type_text(&editor, r#"{"cmd": "ls", "timeout": 10}"#);
+    let cmd = wait_for(&card, ".chat-card__field-input[data-field=cmd]").await;
+    type_text(&cmd, "ls -la");
+    wait_until("the JSON follows the field", &root, || {
+        let t: web_sys::HtmlTextAreaElement = editor.clone().unchecked_into();
+        serde_json::from_str::<Value>(&t.value()).ok()
+            == Some(json!({"cmd": "ls -la", "timeout": 10}))
+    })
+    .await;
+    let diff = wait_for(&card, ".chat-card__diff-row").await;
+    let diff_text = diff.text_content().unwrap();
+    assert!(
+        diff_text.contains("cmd")
+            && diff_text.contains("\"ls\"")
+            && diff_text.contains("\"ls -la\""),
+        "{diff_text}"
+    );
+    assert!(query(&card, ".chat-card__edited").is_some());
+    assert!(!is_disabled(&approve));
+    approve.click();
+    wait_for(&root, ".chat-card[data-state=sending]").await;
+    let bodies = answers_sent(&store);
+    assert_eq!(
+        bodies[0]["resolution"],
+        json!({"type": "tool_approval", "decision": "allow", "approvedArgs": {"cmd": "ls -la", "timeout": 10}})
+    );
+}
+
+#[wasm_bindgen_test]
+async fn f206_reset_puts_the_proposal_back_and_deny_ignores_the_edit() {
+    let root = section();
+    let (store, _h) = mount_with(&root, APPROVAL, Wiring::Store).await;
+    let card = wait_for(&root, ".chat-card[data-state=waiting]").await;
+    query(&card, ".chat-card__edit").unwrap().click();
+    let editor = wait_for(&card, "textarea.chat-card__editor").await;
+    type_text(&editor, r#"{"cmd": "rm -rf /"}"#);
+    wait_for(&card, ".chat-card__edited").await;
+    query(&card, ".chat-card__reset").unwrap().click();
+    wait_gone(&card, ".chat-card__edited").await;
+    wait_gone(&card, ".chat-card__diff").await;
+    type_text(&editor, r#"{"cmd": "rm -rf /"}"#);
+    wait_for(&card, ".chat-card__edited").await;
+    query(&card, ".chat-card__deny").unwrap().click();
+    wait_for(&root, ".chat-card[data-state=sending]").await;
+    let bodies = answers_sent(&store);
+    assert_eq!(
+        bodies[0]["resolution"],
+        json!({"type": "tool_approval", "decision": "deny"})
+    );
+}
+
+#[wasm_bindgen_test]
+async fn f195_f218_a_list_without_actions_draws_read_only_cards() {
+    let root = section();
+    let (store, _h) = mount_with(&root, APPROVAL, Wiring::None).await;
+    let card = wait_for(&root, ".chat-card[data-kind=tool_approval]").await;
+    let note = wait_for(&card, ".chat-card__elsewhere[role=status]").await;
+    assert_eq!(
+        note.text_content().unwrap(),
+        "Waiting for approval in another app"
+    );
+    assert!(query(&card, ".chat-card__approve").is_none());
+    assert!(query(&card, ".chat-card__deny").is_none());
+    assert!(answers_sent(&store).is_empty());
+}
+
+#[wasm_bindgen_test]
+async fn f182_a_custom_renderer_replaces_the_card_and_resolve_sends_its_answer() {
+    let root = section();
+    let (store, _h) = mount_with(&root, APPROVAL, Wiring::Custom).await;
+    let custom = wait_for(&root, ".host-card[data-state=waiting]").await;
+    assert!(
+        query(&root, ".chat-card--approval").is_none(),
+        "built-in card replaced"
+    );
+    query(&custom, ".host-card__ok").unwrap().click();
+    wait_for(&root, ".host-card[data-state=sending]").await;
+    let bodies = answers_sent(&store);
+    assert_eq!(bodies.len(), 1);
+    assert_eq!(
+        bodies[0]["resolution"],
+        json!({"type": "tool_approval", "decision": "allow"})
+    );
+}
+
+#[wasm_bindgen_test]
+async fn f208_f209_a_lone_single_choice_question_submits_on_pick() {
+    let root = section();
+    let (store, _h) = mount_with(&root, QUESTION, Wiring::Store).await;
+    let card = wait_for(&root, ".chat-card[data-kind=user_question]").await;
+    assert_eq!(
+        query(&card, ".chat-card__chip")
+            .unwrap()
+            .text_content()
+            .unwrap(),
+        "Env"
+    );
+    assert!(
+        query(&card, ".chat-card__send").is_none(),
+        "no Send for an instant question"
+    );
+    assert!(
+        query(&card, ".chat-card__skip").is_none(),
+        "required: no Skip"
+    );
+    assert!(query(&card, "[role=radiogroup]").is_some());
+    let prod = query(&card, ".chat-card__option input[value=prod]").unwrap();
+    prod.click();
+    wait_for(&root, ".chat-card[data-state=sending]").await;
+    let bodies = answers_sent(&store);
+    assert_eq!(
+        bodies[0]["resolution"],
+        json!({"type": "user_question", "answers": {"Which env?": "prod"}})
+    );
+}
+
+#[wasm_bindgen_test]
+async fn f210_f212_f213_multi_select_sends_picks_plus_typed_text_and_skip_needs_no_required() {
+    let root = section();
+    let (store, _h) = mount_with(&root, SURVEY, Wiring::Store).await;
+    let card = wait_for(&root, ".chat-card[data-kind=user_question]").await;
+    let send = query(&card, ".chat-card__send").unwrap();
+    assert!(is_disabled(&send), "a required question is unanswered");
+    assert!(
+        query(&card, ".chat-card__skip").is_none(),
+        "Features? is required"
+    );
+    query(&card, ".chat-card__option input[value=beta]")
+        .unwrap()
+        .click();
+    let inputs = card.query_selector_all("input.chat-card__input").unwrap();
+    assert_eq!(inputs.length(), 2, "free text on both questions");
+    let notes: web_sys::HtmlElement = inputs.get(1).unwrap().unchecked_into();
+    assert_eq!(
+        notes.get_attribute("placeholder").as_deref(),
+        Some("Optional comments")
+    );
+    let extra: web_sys::HtmlElement = inputs.get(0).unwrap().unchecked_into();
+    type_text(&extra, "sso");
+    wait_until("Send enabled", &root, || !is_disabled(&send)).await;
+    send.click();
+    wait_for(&root, ".chat-card[data-state=sending]").await;
+    let bodies = answers_sent(&store);
+    assert_eq!(
+        bodies[0]["resolution"],
+        json!({"type": "user_question", "answers": {"Features?": ["beta", "sso"]}})
+    );
+}

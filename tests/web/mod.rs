@@ -1,0 +1,92 @@
+//! Helpers shared by the browser test files: a fresh mount point, polling queries, typing.
+#![allow(dead_code)] // each test file uses a different part
+
+use wasm_bindgen::JsCast;
+
+/// Resolves after `ms` milliseconds.
+pub async fn sleep(ms: i32) {
+    let promise = js_sys::Promise::new(&mut |resolve, _| {
+        web_sys::window()
+            .unwrap()
+            .set_timeout_with_callback_and_timeout_and_arguments_0(&resolve, ms)
+            .unwrap();
+    });
+    wasm_bindgen_futures::JsFuture::from(promise).await.unwrap();
+}
+
+/// A fresh `<section>` appended to `<body>` to mount into.
+pub fn section() -> web_sys::HtmlElement {
+    let doc = web_sys::window().unwrap().document().unwrap();
+    let el: web_sys::HtmlElement = doc.create_element("section").unwrap().unchecked_into();
+    el.style().set_property("height", "600px").unwrap();
+    doc.body().unwrap().append_child(&el).unwrap();
+    el
+}
+
+/// First match of `sel` under `root`.
+pub fn query(root: &web_sys::HtmlElement, sel: &str) -> Option<web_sys::HtmlElement> {
+    root.query_selector(sel)
+        .unwrap()
+        .map(|e| e.unchecked_into())
+}
+
+/// Polls (ticks + short sleeps) until `sel` matches, up to ~3 s.
+pub async fn wait_for(root: &web_sys::HtmlElement, sel: &str) -> web_sys::HtmlElement {
+    for _ in 0..150 {
+        leptos::task::tick().await;
+        if let Some(el) = query(root, sel) {
+            return el;
+        }
+        sleep(20).await;
+    }
+    panic!("timed out waiting for {sel}; DOM: {}", root.inner_html());
+}
+
+/// Polls until `sel` no longer matches, up to ~3 s.
+pub async fn wait_gone(root: &web_sys::HtmlElement, sel: &str) {
+    for _ in 0..150 {
+        leptos::task::tick().await;
+        if query(root, sel).is_none() {
+            return;
+        }
+        sleep(20).await;
+    }
+    panic!("{sel} still there; DOM: {}", root.inner_html());
+}
+
+/// Polls until `check` holds, up to ~3 s; `what` names it in the failure.
+pub async fn wait_until(what: &str, root: &web_sys::HtmlElement, check: impl Fn() -> bool) {
+    for _ in 0..150 {
+        leptos::task::tick().await;
+        if check() {
+            return;
+        }
+        sleep(20).await;
+    }
+    panic!("timed out waiting until {what}; DOM: {}", root.inner_html());
+}
+
+/// Sets an input's or textarea's value and fires `input`, as typing does.
+pub fn type_text(el: &web_sys::HtmlElement, text: &str) {
+    if let Some(t) = el.dyn_ref::<web_sys::HtmlTextAreaElement>() {
+        t.set_value(text);
+    } else if let Some(i) = el.dyn_ref::<web_sys::HtmlInputElement>() {
+        i.set_value(text);
+    } else if let Some(s) = el.dyn_ref::<web_sys::HtmlSelectElement>() {
+        s.set_value(text);
+    }
+    let event = web_sys::Event::new("input").unwrap();
+    el.dispatch_event(&event).unwrap();
+    let change = web_sys::Event::new("change").unwrap();
+    el.dispatch_event(&change).unwrap();
+}
+
+/// Dispatches a bubbling `keydown` of `key` on `el`.
+pub fn press(el: &web_sys::HtmlElement, key: &str) {
+    let init = web_sys::KeyboardEventInit::new();
+    init.set_key(key);
+    init.set_bubbles(true);
+    init.set_cancelable(true);
+    let ev = web_sys::KeyboardEvent::new_with_keyboard_event_init_dict("keydown", &init).unwrap();
+    el.dispatch_event(&ev).unwrap();
+}
