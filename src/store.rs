@@ -119,6 +119,23 @@ pub struct ChatStore {
     /// Wall clock for every countdown of this chat: one timer, ticking once a second while
     /// some open card has a deadline.
     pub now: RwSignal<crate::core::Millis>,
+    /// What the hidden live region says next (F226); `seq` changes on every announcement.
+    pub announcement: RwSignal<Option<Announcement>>,
+    /// The card that should take focus once drawn (F227); the card clears it.
+    pub focus_card: RwSignal<Option<String>>,
+    /// Bumped when focus should go back to the composer (F228).
+    pub focus_composer: RwSignal<u64>,
+    /// The composer has focus (with a non-empty draft that means "typing", C24).
+    pub composer_focused: RwSignal<bool>,
+}
+
+/// One announcement of the hidden live region (F226).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Announcement {
+    /// Increases with every announcement, so the same words are read again.
+    pub seq: u64,
+    /// `Some(tool)`: "The assistant needs your approval: tool"; `None`: "has a question".
+    pub approval_tool: Option<String>,
 }
 
 /// `answerable_question` (F191): the one option-less question the composer answers.
@@ -177,6 +194,10 @@ impl ChatStore {
             cards: RwSignal::new(Vec::new()),
             draft: RwSignal::new(String::new()),
             now: RwSignal::new(crate::io::clock::now()),
+            announcement: RwSignal::new(None),
+            focus_card: RwSignal::new(None),
+            focus_composer: RwSignal::new(0),
+            composer_focused: RwSignal::new(false),
         };
         provide_context(store);
         let ticker = set_interval_with_handle(
@@ -501,11 +522,17 @@ impl ChatStore {
             SessionEvent::ConversationCreated(c) => run(&cb.on_conversation_created, c),
             SessionEvent::ConversationChanged(id) => run(&cb.on_conversation_change, id),
             SessionEvent::AgentChanged(id) => run(&cb.on_agent_change, id),
-            SessionEvent::ActionRequired(action) => run(&cb.on_action_required, action),
+            SessionEvent::ActionRequired(action) => {
+                self.announce_and_focus(&action);
+                run(&cb.on_action_required, action)
+            }
             SessionEvent::ActionResolved {
                 action_id,
                 resolution,
-            } => run(&cb.on_action_resolved, (action_id, resolution)),
+            } => {
+                self.refocus_composer_when_done();
+                run(&cb.on_action_resolved, (action_id, resolution))
+            }
             SessionEvent::DraftReturned(text) => {
                 // Never overwrite what the person typed since (C29).
                 if self
@@ -516,6 +543,53 @@ impl ChatStore {
                     let _ = self.draft.try_set(text);
                 }
             }
+        }
+    }
+
+    /// F226, F227 (C24, C25): a card that arrives live while the person is not typing is
+    /// announced and takes focus. Restored cards never get here (the session does not report
+    /// them), nor do `client_tool` requests. Typing only counts while the composer stays open:
+    /// in block mode it is disabled under the person's hands and focus would fall to the page,
+    /// so the card is announced and focused anyway (D15); the draft stays in the composer.
+    fn announce_and_focus(&self, action: &crate::core::PendingAction) {
+        let blocked = self
+            .driver
+            .try_with_value(|d| d.session.composer_state() == crate::core::ComposerState::Blocked)
+            .unwrap_or(false);
+        let typing = self.composer_focused.try_get_untracked() == Some(true)
+            && self
+                .draft
+                .try_with_untracked(|d| !d.trim().is_empty())
+                .unwrap_or(false);
+        if typing && !blocked {
+            return;
+        }
+        let approval_tool = match &action.kind {
+            crate::core::ActionKind::ToolApproval(a) => Some(a.tool_name.clone()),
+            crate::core::ActionKind::UserQuestion(_) => None,
+            _ => return,
+        };
+        let seq = self
+            .announcement
+            .try_with_untracked(|a| a.as_ref().map_or(0, |a| a.seq) + 1)
+            .unwrap_or(1);
+        let _ = self
+            .announcement
+            .try_set(Some(Announcement { seq, approval_tool }));
+        // The first of several cards arriving together keeps the focus request.
+        if self.focus_card.try_with_untracked(Option::is_none) == Some(true) {
+            let _ = self.focus_card.try_set(Some(action.id.clone()));
+        }
+    }
+
+    /// F228: once no person-facing card is open any more, focus goes back to the composer.
+    fn refocus_composer_when_done(&self) {
+        let still_open = self
+            .driver
+            .try_with_value(|d| d.session.awaiting_action())
+            .unwrap_or(true);
+        if !still_open {
+            let _ = self.focus_composer.try_update(|n| *n += 1);
         }
     }
 
@@ -532,6 +606,26 @@ impl ChatStore {
             }
         }
     }
+}
+
+/// `useChat` (F185, F186): a chat store for `config` talking through `transport`, provided as
+/// context (so `ChatMessageList`, `ChatInput` and `ChatHistory` below find it) and started.
+/// Read its signals (`messages`, `status`, `cards`, ...) and the getters named after the React
+/// hook (`pending_actions`, `awaiting_action`, `is_resolving_action`, `can_resolve_actions`,
+/// `answerable_question`, `composer_state`); act with `send_message` and `resolve_action`.
+pub fn use_chat(
+    config: SessionConfig,
+    transport: TransportConfig,
+    callbacks: ChatCallbacks,
+) -> ChatStore {
+    let store = ChatStore::new(config, transport, callbacks);
+    // Start once mounted (after the caller's view exists), like `Chat` does.
+    Effect::new(move |started: Option<()>| {
+        if started.is_none() {
+            store.dispatch(Command::Start);
+        }
+    });
+    store
 }
 
 fn run<T: 'static>(cb: &Option<Callback<T>>, value: T) {

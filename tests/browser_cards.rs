@@ -428,3 +428,228 @@ async fn f210_f212_f213_multi_select_sends_picks_plus_typed_text_and_skip_needs_
         json!({"type": "user_question", "answers": {"Features?": ["beta", "sso"]}})
     );
 }
+
+// ----- live cards: announcement and focus (F226-F229) ---------------------------------------
+
+/// Mounts a list plus composer over a detached store, sends a message and streams a turn that
+/// pauses with `action`. Returns the store and the composer.
+async fn live_turn(
+    root: &web_sys::HtmlElement,
+    action: &str,
+    typed: Option<&str>,
+) -> (ChatStore, web_sys::HtmlTextAreaElement, impl Drop) {
+    live_turn_in(
+        root,
+        action,
+        typed,
+        agent_chat_ui::core::ComposerMode::Block,
+    )
+    .await
+}
+
+async fn live_turn_in(
+    root: &web_sys::HtmlElement,
+    action: &str,
+    typed: Option<&str>,
+    mode: agent_chat_ui::core::ComposerMode,
+) -> (ChatStore, web_sys::HtmlTextAreaElement, impl Drop) {
+    let slot = Rc::new(Cell::new(None));
+    let out = slot.clone();
+    let handle = mount_to(root.clone(), move || {
+        I18n::provide(Some("en"), HashMap::new());
+        let config = SessionConfig {
+            show_history: false,
+            composer_mode: mode,
+            ..SessionConfig::default()
+        };
+        let store = ChatStore::detached(Session::new(config), ChatCallbacks::default());
+        out.set(Some(store));
+        let actions = ChatActions::from_store(store);
+        view! {
+            <ChatMessageList actions=actions/>
+            <agent_chat_ui::ui::chat_input::ChatInput/>
+        }
+    });
+    let store = slot.get().expect("store");
+    store.dispatch(Command::Start);
+    let mut reqs = store.take_requests();
+    answer(
+        &store,
+        &mut reqs,
+        "/agents",
+        200,
+        r#"{"agents":[{"id":"ops","name":"Ops"}]}"#,
+    );
+    let composer: web_sys::HtmlTextAreaElement = wait_for(root, "textarea.chat-input__textarea")
+        .await
+        .unchecked_into();
+    store.send_message("please do it");
+    let mut reqs = store.take_requests();
+    answer(
+        &store,
+        &mut reqs,
+        "/conversations",
+        201,
+        r#"{"conversation":{"id":"conv_1","agentId":"ops"}}"#,
+    );
+    let stream = store.take_requests().pop().expect("the message stream");
+    if let Some(text) = typed {
+        // The person is typing in the composer while the card arrives.
+        composer.focus().unwrap();
+        type_text(&composer, text);
+        wait_until("composer focused", root, || {
+            web_sys::window()
+                .unwrap()
+                .document()
+                .unwrap()
+                .active_element()
+                == Some(composer.clone().unchecked_into())
+        })
+        .await;
+    }
+    let frames = format!(
+        "data: {{\"type\":\"stream.start\",\"timestamp\":1,\"conversationId\":\"conv_1\",\"messageId\":\"m_u\"}}\n\n\
+         data: {{\"type\":\"stream.action_required\",\"timestamp\":2,\"conversationId\":\"conv_1\",\"action\":{action}}}\n\n\
+         data: {{\"type\":\"stream.done\",\"timestamp\":3,\"conversationId\":\"conv_1\",\"messageId\":\"m_a\",\"content\":\"I need you first.\",\"status\":\"requires_action\",\"pendingActions\":[{action}]}}\n\n"
+    );
+    store.feed(Input::StreamChunk {
+        id: stream.id,
+        bytes: frames.into_bytes(),
+    });
+    store.feed(Input::StreamClosed {
+        id: stream.id,
+        error: None,
+    });
+    (store, composer, handle)
+}
+
+fn active() -> Option<web_sys::Element> {
+    web_sys::window()
+        .unwrap()
+        .document()
+        .unwrap()
+        .active_element()
+}
+
+fn announcer_text(root: &web_sys::HtmlElement) -> String {
+    query(root, ".chat-announcer[aria-live=polite]")
+        .expect("one live region")
+        .text_content()
+        .unwrap_or_default()
+}
+
+#[wasm_bindgen_test]
+async fn f226_f227_f228_a_live_approval_is_announced_focused_and_focus_returns_to_the_composer() {
+    let root = section();
+    let (store, composer, _h) = live_turn(&root, APPROVAL.replace('\n', "").as_str(), None).await;
+    let card = wait_for(&root, ".chat-card[data-kind=tool_approval]").await;
+    wait_until("announced", &root, || {
+        announcer_text(&root) == "The assistant needs your approval: sandbox_exec"
+    })
+    .await;
+    wait_until("the card itself has focus", &root, || {
+        active() == Some(card.clone().unchecked_into())
+    })
+    .await;
+    assert_eq!(card.get_attribute("tabindex").as_deref(), Some("-1"));
+
+    query(&card, ".chat-card__approve").unwrap().click();
+    let answer_stream = store
+        .take_requests()
+        .into_iter()
+        .find(|r| r.path.contains("/actions/"))
+        .expect("answer sent");
+    let frames = "data: {\"type\":\"stream.action_resolved\",\"timestamp\":5,\"conversationId\":\"conv_1\",\"actionId\":\"act_1\",\"status\":\"resolved\",\"resolution\":{\"decision\":\"allow\"}}\n\n\
+                  data: {\"type\":\"stream.done\",\"timestamp\":6,\"conversationId\":\"conv_1\",\"messageId\":\"m_a2\",\"content\":\"Done.\"}\n\n";
+    store.feed(Input::StreamChunk {
+        id: answer_stream.id,
+        bytes: frames.as_bytes().to_vec(),
+    });
+    store.feed(Input::StreamClosed {
+        id: answer_stream.id,
+        error: None,
+    });
+    let outcome = wait_for(
+        &root,
+        ".chat-card[data-state=approved] .chat-card__outcome[role=status]",
+    )
+    .await;
+    assert_eq!(
+        query(&outcome, ".chat-card__outcome-label")
+            .unwrap()
+            .text_content()
+            .unwrap(),
+        "Approved"
+    );
+    wait_until("focus back on the composer", &root, || {
+        active() == Some(composer.clone().unchecked_into())
+    })
+    .await;
+}
+
+#[wasm_bindgen_test]
+async fn f227_a_live_question_focuses_its_first_control() {
+    let root = section();
+    let (_store, _composer, _h) = live_turn(&root, QUESTION.replace('\n', "").as_str(), None).await;
+    let first = wait_for(&root, ".chat-card__option input[value=staging]").await;
+    wait_until("announced", &root, || {
+        announcer_text(&root) == "The assistant has a question"
+    })
+    .await;
+    wait_until("first option focused", &root, || {
+        active() == Some(first.clone().unchecked_into())
+    })
+    .await;
+}
+
+#[wasm_bindgen_test]
+async fn c24_a_card_arriving_while_the_person_types_neither_announces_nor_steals_focus() {
+    let root = section();
+    let (_store, composer, _h) = live_turn_in(
+        &root,
+        APPROVAL.replace('\n', "").as_str(),
+        Some("half a thought"),
+        agent_chat_ui::core::ComposerMode::Cancel,
+    )
+    .await;
+    wait_for(&root, ".chat-card[data-kind=tool_approval]").await;
+    // Give a focus request every chance to land (two frames) before checking it did not.
+    web::sleep(100).await;
+    leptos::task::tick().await;
+    assert_eq!(announcer_text(&root), "");
+    assert_eq!(active(), Some(composer.clone().unchecked_into()));
+    assert_eq!(composer.value(), "half a thought");
+}
+
+#[wasm_bindgen_test]
+async fn f229_cards_restored_with_a_conversation_are_neither_announced_nor_focused() {
+    let root = section();
+    let (_store, _h) = mount_with(&root, APPROVAL, Wiring::Store).await;
+    let card = wait_for(&root, ".chat-card[data-kind=tool_approval]").await;
+    web::sleep(100).await;
+    leptos::task::tick().await;
+    assert_eq!(announcer_text(&root), "");
+    assert_ne!(active(), Some(card.unchecked_into()));
+}
+
+#[wasm_bindgen_test]
+async fn d15_in_block_mode_a_card_is_announced_and_focused_even_while_typing_and_the_draft_stays() {
+    let root = section();
+    let (_store, composer, _h) = live_turn(
+        &root,
+        APPROVAL.replace('\n', "").as_str(),
+        Some("half a thought"),
+    )
+    .await;
+    let card = wait_for(&root, ".chat-card[data-kind=tool_approval]").await;
+    wait_until("announced", &root, || {
+        announcer_text(&root) == "The assistant needs your approval: sandbox_exec"
+    })
+    .await;
+    wait_until("the card has focus", &root, || {
+        active() == Some(card.clone().unchecked_into())
+    })
+    .await;
+    assert!(composer.disabled(), "block mode closes the composer");
+    assert_eq!(composer.value(), "half a thought");
+}

@@ -157,7 +157,7 @@ pub fn Chat(
         on_action_required,
         ..Default::default()
     };
-    let store = ChatStore::new(config, transport, callbacks);
+    let store = crate::store::use_chat(config, transport, callbacks);
     let actions = ChatActions {
         expiry_warning_seconds,
         enable_tool_approvals,
@@ -167,11 +167,6 @@ pub fn Chat(
         ..ChatActions::from_store(store)
     };
     let drawer_open = RwSignal::new(default_history_open);
-    Effect::new(move |started: Option<()>| {
-        if started.is_none() {
-            store.dispatch(Command::Start);
-        }
-    });
 
     let root_class = move || {
         let mut c = String::from("chat-root");

@@ -35,6 +35,18 @@ pub fn ChatInput(
             let _ = style.set_property("height", &format!("{h}px"));
         }
     };
+    // F228: back to the composer once the last card is answered.
+    Effect::new(move |prev: Option<u64>| {
+        let n = store.focus_composer.get();
+        if prev.is_some_and(|p| p != n) {
+            request_animation_frame(move || {
+                if let Some(el) = textarea.try_get_untracked().flatten() {
+                    let _ = el.focus();
+                }
+            });
+        }
+        n
+    });
     // The draft can change without typing (cleared after send, handed back after a refusal).
     Effect::new(move |_| {
         store.draft.track();
@@ -92,6 +104,8 @@ pub fn ChatInput(
                     aria-label=move || i18n.t("chat-input-label")
                     placeholder=placeholder_text
                     prop:value=move || store.draft.get()
+                    on:focus=move |_| store.composer_focused.set(true)
+                    on:blur=move |_| store.composer_focused.set(false)
                     on:input=move |ev| {
                         store.draft.set(event_target_value(&ev));
                         grow();

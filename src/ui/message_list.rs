@@ -50,6 +50,18 @@ pub fn ChatMessageList(
         store.messages.with(|m| m.is_empty()) && store.streaming.with(|s| s.is_none()) && !loading()
     };
     let busy = move || store.status.with(|s| s.run == Run::Streaming).to_string();
+    // F226: one hidden polite region for cards that arrive live.
+    let announcement = move || {
+        store.announcement.with(|a| {
+            a.as_ref().map(|a| match &a.approval_tool {
+                Some(tool) => i18n.t_args(
+                    "chat-action-announce-approval",
+                    &[("tool", tool.as_str().into())],
+                ),
+                None => i18n.t("chat-action-announce-question"),
+            })
+        })
+    };
 
     view! {
         <div
@@ -91,6 +103,9 @@ pub fn ChatMessageList(
                 <Show when=move || store.streaming.with(|s| s.is_some())>
                     <StreamingMessage/>
                 </Show>
+            </div>
+            <div class="chat-visually-hidden chat-announcer" aria-live="polite" aria-atomic="true">
+                {announcement}
             </div>
         </div>
     }

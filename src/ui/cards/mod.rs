@@ -181,20 +181,49 @@ fn ActionCardView(action_id: String) -> impl IntoView {
         ActionKind::ToolApproval(_) => actions.render_tool_approval,
         _ => actions.render_question,
     };
-    if let Some(render) = custom {
-        return render
-            .run(CardSlot {
-                action: card.action,
-                state,
-                read_only,
-                resolve,
-            })
-            .into_any();
-    }
-    match initial.card.action.kind {
-        ActionKind::UserQuestion(_) => view! { <question::QuestionCard card=card/> }.into_any(),
-        _ => view! { <approval::ApprovalCard card=card/> }.into_any(),
-    }
+    let is_question = matches!(initial.card.action.kind, ActionKind::UserQuestion(_));
+    let inner = match custom {
+        Some(render) => render.run(CardSlot {
+            action: card.action,
+            state,
+            read_only,
+            resolve,
+        }),
+        None if is_question => view! { <question::QuestionCard card=card/> }.into_any(),
+        None => view! { <approval::ApprovalCard card=card/> }.into_any(),
+    };
+    // F227: a card announced live takes focus once drawn: a question on its first control, an
+    // approval on the card itself, so no deciding button is the first thing a key press hits.
+    let slot = NodeRef::<leptos::html::Div>::new();
+    Effect::new(move |_| {
+        if store
+            .focus_card
+            .with(|f| f.as_deref() != Some(action_id.as_str()))
+        {
+            return;
+        }
+        store.focus_card.set(None);
+        request_animation_frame(move || {
+            let Some(root) = slot.try_get_untracked().flatten() else {
+                return;
+            };
+            let control = if is_question {
+                "input:not([disabled]), textarea:not([disabled]), select:not([disabled]), button:not([disabled])"
+            } else {
+                "[role=group][tabindex]"
+            };
+            let target = root
+                .query_selector(control)
+                .ok()
+                .flatten()
+                .or_else(|| root.query_selector("[tabindex]").ok().flatten());
+            if let Some(el) = target {
+                let el: web_sys::HtmlElement = wasm_bindgen::JsCast::unchecked_into(el);
+                let _ = el.focus();
+            }
+        });
+    });
+    view! { <div class="chat-card-slot" node_ref=slot>{inner}</div> }.into_any()
 }
 
 /// What a built-in card is drawn from.
