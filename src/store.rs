@@ -564,6 +564,20 @@ impl ChatStore {
         if typing && !blocked {
             return;
         }
+        // A card nobody here can answer says so itself; announcing "needs your approval" and
+        // moving focus to it would send the person to a dead end (D15).
+        let answerable = self
+            .driver
+            .try_with_value(|d| {
+                let s = &d.session;
+                s.cards()
+                    .iter()
+                    .any(|c| c.action.id == action.id && s.can_resolve(c))
+            })
+            .unwrap_or(false);
+        if !answerable {
+            return;
+        }
         let approval_tool = match &action.kind {
             crate::core::ActionKind::ToolApproval(a) => Some(a.tool_name.clone()),
             crate::core::ActionKind::UserQuestion(_) => None,

@@ -256,11 +256,14 @@ async fn f205_f206_f207_invalid_edits_block_approve_with_problems_and_a_valid_ed
         .text_content()
         .unwrap();
     assert!(
-        text.contains("/cmd: must have at least 1 characters"),
+        text.contains("/cmd: must have at least 1 character"),
         "{text}"
     );
     assert!(text.contains("/timeout: must be at most 60"), "{text}");
-    assert!(text.contains("\"extra\" is not allowed"), "{text}");
+    assert!(
+        text.contains("Arguments: \"extra\" is not allowed"),
+        "{text}"
+    );
     assert!(is_disabled(&approve));
 
     // Problems stay listed with the editor closed (Escape closes it, focus back on the button).
@@ -652,4 +655,50 @@ async fn d15_in_block_mode_a_card_is_announced_and_focused_even_while_typing_and
     .await;
     assert!(composer.disabled(), "block mode closes the composer");
     assert_eq!(composer.value(), "half a thought");
+}
+
+#[wasm_bindgen_test]
+async fn f217_answers_follow_the_questions_order_and_show_option_labels() {
+    use agent_chat_ui::core::{AnswerValue, Outcome, Question};
+    use agent_chat_ui::ui::cards::CardOutcome;
+    let root = section();
+    let questions: Vec<Question> = serde_json::from_str(
+        r#"[{"question":"Zone?","options":[{"label":"Europe","value":"eu"}]},
+            {"question":"Add-ons?","multiSelect":true,"options":[{"label":"Dark mode","value":"dark"}]}]"#,
+    )
+    .unwrap();
+    let answers = [
+        (
+            "Add-ons?".to_owned(),
+            AnswerValue::Many(vec!["dark".into(), "my own".into()]),
+        ),
+        ("Zone?".to_owned(), AnswerValue::One("eu".into())),
+        ("Unlisted?".to_owned(), AnswerValue::One("x".into())),
+    ]
+    .into_iter()
+    .collect();
+    let _h = mount_to(root.clone(), move || {
+        I18n::provide(Some("en"), HashMap::new());
+        view! { <CardOutcome outcome=Outcome::Answered { answers } questions=questions/> }
+    });
+    let status = wait_for(
+        &root,
+        ".chat-card__outcome[role=status][data-outcome=answered]",
+    )
+    .await;
+    let rows: Vec<String> = (0..3)
+        .map(|i| {
+            status
+                .query_selector_all("li")
+                .unwrap()
+                .get(i)
+                .unwrap()
+                .text_content()
+                .unwrap()
+        })
+        .collect();
+    assert_eq!(
+        rows,
+        ["Zone? Europe", "Add-ons? Dark mode, my own", "Unlisted? x"]
+    );
 }

@@ -166,11 +166,23 @@ chat-action-schema-minimum = { $path }: must be at least { $limit }
 chat-action-schema-maximum = { $path }: must be at most { $limit }
 chat-action-schema-exclusive-minimum = { $path }: must be more than { $limit }
 chat-action-schema-exclusive-maximum = { $path }: must be less than { $limit }
-chat-action-schema-min-length = { $path }: must have at least { $limit } characters
-chat-action-schema-max-length = { $path }: must have at most { $limit } characters
+chat-action-schema-min-length = { $limit ->
+    [one] { $path }: must have at least { $limit } character
+   *[other] { $path }: must have at least { $limit } characters
+}
+chat-action-schema-max-length = { $limit ->
+    [one] { $path }: must have at most { $limit } character
+   *[other] { $path }: must have at most { $limit } characters
+}
 chat-action-schema-pattern = { $path }: must match { $pattern }
-chat-action-schema-min-items = { $path }: must have at least { $limit } items
-chat-action-schema-max-items = { $path }: must have at most { $limit } items
+chat-action-schema-min-items = { $limit ->
+    [one] { $path }: must have at least { $limit } item
+   *[other] { $path }: must have at least { $limit } items
+}
+chat-action-schema-max-items = { $limit ->
+    [one] { $path }: must have at most { $limit } item
+   *[other] { $path }: must have at most { $limit } items
+}
 chat-action-schema-any-of = { $path }: matches none of the allowed forms
 chat-action-schema-one-of = { $path }: must match exactly one allowed form (matches { $matched })
 chat-action-schema-too-deep = { $path }: nested too deeply (more than { $limit } levels)
@@ -186,3 +198,5 @@ chat-demo-custom-question = Custom card: the assistant has a question
 chat-demo-approve = Allow
 chat-demo-deny = Refuse
 chat-demo-skip = Skip it
+chat-action-schema-root = Arguments
+chat-action-free-text-other = Something else (optional)

@@ -174,3 +174,5 @@ chat-demo-custom-question = Özel kart: asistanın bir sorusu var
 chat-demo-approve = İzin ver
 chat-demo-deny = Reddet
 chat-demo-skip = Atla
+chat-action-schema-root = Argümanlar
+chat-action-free-text-other = Başka bir şey (isteğe bağlı)

@@ -403,12 +403,23 @@ where
     });
 }
 
-/// Localized text of one argsSchema problem.
+/// Localized text of one argsSchema problem. The whole object is called "Arguments" rather
+/// than `/`, and counts are passed as numbers so locales can pick plural forms.
 pub fn problem_text(i18n: &I18n, p: &Problem) -> String {
     let args: Vec<(&str, Arg)> = p
         .fluent_args()
         .into_iter()
-        .map(|(k, v)| (k, Arg::from(v)))
+        .map(|(k, v)| {
+            let arg = match k {
+                "path" if p.path.is_empty() => Arg::from(i18n.t("chat-action-schema-root")),
+                "limit" | "line" | "column" | "matched" | "count" => match v.parse::<f64>() {
+                    Ok(n) => Arg::Num(n),
+                    Err(_) => Arg::from(v),
+                },
+                _ => Arg::from(v),
+            };
+            (k, arg)
+        })
         .collect();
     i18n.t_args(p.kind.fluent_id(), &args)
 }

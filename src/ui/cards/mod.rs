@@ -10,7 +10,9 @@ pub mod question;
 
 use leptos::prelude::*;
 
-use crate::core::{ActionKind, AnswerValue, CardState, Outcome, PendingAction, Resolution, Role};
+use crate::core::{
+    ActionKind, AnswerValue, CardState, Outcome, PendingAction, Question, Resolution, Role,
+};
 use crate::store::{CardView, ChatStore};
 use crate::ui::countdown::Countdown;
 use crate::ui::i18n::I18n;
@@ -285,6 +287,10 @@ pub(crate) fn CardFrame(
     let deadline = card.action.expires_at;
     let warning_seconds = card.warning_seconds;
     let is_open = move || state.with(CardState::is_open);
+    let questions = match &card.action.kind {
+        ActionKind::UserQuestion(q) => q.questions.clone(),
+        _ => Vec::new(),
+    };
     let labelledby = title_id.clone();
     let outcome = move || match state.get() {
         CardState::Settled(o) => Some(o),
@@ -320,7 +326,7 @@ pub(crate) fn CardFrame(
             })}
             {children()}
             {move || match outcome() {
-                Some(o) => view! { <CardOutcome outcome=o/> }.into_any(),
+                Some(o) => view! { <CardOutcome outcome=o questions=questions.clone()/> }.into_any(),
                 None if read_only.get() => view! {
                     <p class="chat-card__elsewhere" role="status">{move || i18n.t("chat-action-status-waiting-elsewhere")}</p>
                 }.into_any(),
@@ -337,11 +343,15 @@ pub(crate) fn card_ids(action_id: &str) -> (String, String) {
     (dom_id, title_id)
 }
 
-/// The settled label (role=status) of a card, with the remembered line and answers.
+/// The settled label (role=status) of a card, with the remembered line and answers. Given the
+/// card's `questions`, answers follow the questions' order and show option labels, not values.
 #[component]
 pub fn CardOutcome(
     /// How it ended.
     outcome: Outcome,
+    /// The questions of a question card.
+    #[prop(optional)]
+    questions: Vec<Question>,
 ) -> impl IntoView {
     let i18n = I18n::get();
     let label = {
@@ -371,14 +381,10 @@ pub fn CardOutcome(
             }
     );
     let answers = match &outcome {
-        Outcome::Answered { answers } => answers
-            .iter()
-            .map(|(q, a)| {
-                let text = match a {
-                    AnswerValue::One(v) => v.clone(),
-                    AnswerValue::Many(vs) => vs.join(", "),
-                };
-                view! { <li><span class="chat-card__answer-q">{q.clone()}</span>" "<span class="chat-card__answer-a">{text}</span></li> }
+        Outcome::Answered { answers } => answer_lines(answers, &questions)
+            .into_iter()
+            .map(|(q, text)| {
+                view! { <li><span class="chat-card__answer-q">{q}</span>" "<span class="chat-card__answer-a">{text}</span></li> }
             })
             .collect_view(),
         _ => Vec::new().into_iter().collect_view(),
@@ -390,4 +396,38 @@ pub fn CardOutcome(
             <ul class="chat-card__answers">{answers}</ul>
         </div>
     }
+}
+
+/// `(question, answer text)` rows: known questions first in their order, with option labels
+/// for picked values; then any answer to a question the card does not list.
+fn answer_lines(
+    answers: &std::collections::BTreeMap<String, AnswerValue>,
+    questions: &[Question],
+) -> Vec<(String, String)> {
+    let label = |q: Option<&Question>, v: &str| {
+        q.and_then(|q| q.options.iter().find(|o| o.value == v))
+            .map_or_else(|| v.to_owned(), |o| o.label.clone())
+    };
+    let text = |q: Option<&Question>, a: &AnswerValue| match a {
+        AnswerValue::One(v) => label(q, v),
+        AnswerValue::Many(vs) => vs
+            .iter()
+            .map(|v| label(q, v))
+            .collect::<Vec<_>>()
+            .join(", "),
+    };
+    let mut rows: Vec<(String, String)> = questions
+        .iter()
+        .filter_map(|q| {
+            answers
+                .get(&q.question)
+                .map(|a| (q.question.clone(), text(Some(q), a)))
+        })
+        .collect();
+    for (q, a) in answers {
+        if !questions.iter().any(|known| known.question == *q) {
+            rows.push((q.clone(), text(None, a)));
+        }
+    }
+    rows
 }

@@ -172,7 +172,17 @@ fn question_block(
             }
         })
         .collect_view();
-    let placeholder = q.placeholder.clone().unwrap_or_default();
+    // The question's hint; next to options the field is "something else" (seed 000: typed
+    // text is one more answer), so an unlabelled box never sits under a list.
+    let placeholder = {
+        let own = q.placeholder.clone();
+        let beside_options = !q.options.is_empty();
+        move || match &own {
+            Some(p) => p.clone(),
+            None if beside_options => i18n.t("chat-action-free-text-other"),
+            None => String::new(),
+        }
+    };
     let labelledby = label_id.clone();
     view! {
         <div class="chat-card__question" role=if multi { "group" } else { "radiogroup" } aria-labelledby=labelledby>
@@ -187,7 +197,7 @@ fn question_block(
                     type="text"
                     class="chat-card__input"
                     aria-label=move || i18n.t("chat-action-free-text-label")
-                    placeholder=placeholder.clone()
+                    placeholder=placeholder
                     disabled=move || !open.get()
                     prop:value=move || drafts.with(|d| d[index].text.clone())
                     on:input=move |ev| {
