@@ -14,6 +14,11 @@ pub const LOCALES: &[(&str, &str)] = &[
     ("tr", include_str!("../../locales/tr/chat.ftl")),
 ];
 
+/// Whether a shipped locale is written right to left (the chat then sets `dir="rtl"`).
+pub fn is_rtl(locale: &str) -> bool {
+    matches!(locale, "ar")
+}
+
 /// The locale used when a requested one is not shipped.
 pub const DEFAULT_LOCALE: &str = "en";
 

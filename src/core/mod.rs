@@ -18,7 +18,7 @@ pub use edit::{
     apply_field, diff_args, field_text, field_value, form_fields, ArgChange, FieldKind, FormField,
 };
 pub use error::*;
-pub use i18n::{match_locale, react_key_to_id, Arg, Catalog, DEFAULT_LOCALE, LOCALES};
+pub use i18n::{is_rtl, match_locale, react_key_to_id, Arg, Catalog, DEFAULT_LOCALE, LOCALES};
 pub use schema::{args_equal, check_args_text, check_value, Problem, ProblemKind};
 pub use session::*;
 pub use sse::*;

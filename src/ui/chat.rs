@@ -181,9 +181,16 @@ pub fn Chat(
     };
     let run_state = move || store.status.with(|s| s.run.as_str());
     let lang = move || i18n.locale.get();
+    let dir = move || {
+        if crate::core::is_rtl(i18n.locale.get()) {
+            "rtl"
+        } else {
+            "ltr"
+        }
+    };
 
     view! {
-        <div class=root_class data-state=run_state lang=lang>
+        <div class=root_class data-state=run_state lang=lang dir=dir>
             <Styles/>
             <div class="chat-layout">
                 <Show when=move || show_history>
