@@ -186,6 +186,38 @@ impl ApiError {
         )
     }
 
+    /// Codes `POST /_dev/next-answer` can make the next E14 request refuse with.
+    pub const INJECTABLE_ANSWER_CODES: [&'static str; 10] = [
+        "action_expired",
+        "action_cancelled",
+        "action_not_pending",
+        "action_forbidden",
+        "conversation_busy",
+        "action_version_conflict",
+        "rate_limited",
+        "quota_exceeded",
+        "guardrail_blocked",
+        "INTERNAL_ERROR",
+    ];
+
+    /// The refusal E14 answers with for `code` (one of [`ApiError::INJECTABLE_ANSWER_CODES`]),
+    /// exactly as the real check would send it; `None` for any other code.
+    pub fn answer_refusal(code: &str) -> Option<Self> {
+        Some(match code {
+            "action_expired" => Self::action_expired(),
+            "action_cancelled" => Self::action_cancelled(),
+            "action_not_pending" => Self::action_not_pending(),
+            "action_forbidden" => Self::action_forbidden(),
+            "conversation_busy" => Self::conversation_busy(),
+            "action_version_conflict" => Self::version_conflict(1),
+            "rate_limited" => Self::rate_limited(),
+            "quota_exceeded" => Self::quota_exceeded(),
+            "guardrail_blocked" => Self::guardrail_blocked(),
+            "INTERNAL_ERROR" => Self::internal("Scripted failure (_dev/next-answer)"),
+            _ => return None,
+        })
+    }
+
     /// The envelope body.
     pub fn body(&self) -> Value {
         let mut error = json!({ "code": self.code, "message": self.message });

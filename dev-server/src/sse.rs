@@ -41,8 +41,17 @@ pub fn channel() -> (EventSender, UnboundedReceiver<Value>) {
 
 /// A 200 `text/event-stream` response that relays every event sent on the channel.
 pub fn response(rx: UnboundedReceiver<Value>) -> Response {
-    let stream =
-        UnboundedReceiverStream::new(rx).map(|ev| Ok::<Bytes, Infallible>(Bytes::from(frame(&ev))));
+    stream_response(UnboundedReceiverStream::new(rx))
+}
+
+/// Like [`response`], but the response ends after the first `n` events, as if the connection
+/// dropped: the receiver goes away and the sender's later events are lost (the turn goes on).
+pub fn response_cut_after(rx: UnboundedReceiver<Value>, n: usize) -> Response {
+    stream_response(UnboundedReceiverStream::new(rx).take(n))
+}
+
+fn stream_response(events: impl futures_util::Stream<Item = Value> + Send + 'static) -> Response {
+    let stream = events.map(|ev| Ok::<Bytes, Infallible>(Bytes::from(frame(&ev))));
     let mut res = Response::new(Body::from_stream(stream));
     *res.status_mut() = StatusCode::OK;
     let headers = res.headers_mut();

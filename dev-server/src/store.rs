@@ -152,6 +152,20 @@ impl ReceivedResolution {
     }
 }
 
+/// What happens to the next E14 request of a conversation (`POST /_dev/next-answer`), so tests
+/// can reproduce refusals and dropped connections a browser cannot cause on its own.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct AnswerFault {
+    /// Refuse the request with this §9.10 / §2 code; the action stays as it was.
+    pub refuse: Option<&'static str>,
+    /// Accepted with `stream: true`: close the stream after this many events while the
+    /// continuation goes on and is stored (a running turn, PROTOCOL §9.9).
+    pub cut_stream_after: Option<usize>,
+    /// Accepted: hold the response back this long after the action was settled (an answer
+    /// still on its way when the deadline passes).
+    pub delay_ms: Option<u64>,
+}
+
 /// The whole in-memory database.
 #[derive(Debug, Default)]
 pub struct Store {
@@ -160,6 +174,7 @@ pub struct Store {
     actions: HashMap<String, ActionRecord>,
     busy: HashSet<String>,
     received: Vec<ReceivedResolution>,
+    faults: HashMap<String, AnswerFault>,
     seq: u64,
 }
 
@@ -416,5 +431,37 @@ impl Store {
             .iter()
             .filter(|r| conversation_id.is_none_or(|c| r.conversation_id == c))
             .collect()
+    }
+
+    /// Arms `fault` for the next E14 request of `conversation_id` (replacing an armed one).
+    pub fn arm_answer_fault(&mut self, conversation_id: &str, fault: AnswerFault) {
+        self.faults.insert(conversation_id.to_string(), fault);
+    }
+
+    /// Takes (disarms) the fault armed for the conversation's next E14 request.
+    pub fn take_answer_fault(&mut self, conversation_id: &str) -> Option<AnswerFault> {
+        self.faults.remove(conversation_id)
+    }
+
+    /// Lets a pending action lapse now, exactly as at its deadline ([`Store::expire_due`]):
+    /// settled by `system:timeout`, with the agent's continuation appended. The advertised
+    /// `expiresAt` is left as it was, so a client still counts down to it. Returns the settled
+    /// action, `Err(None)` when unknown, `Err(Some(status))` when it is no longer pending.
+    pub fn expire_now(
+        &mut self,
+        action_id: &str,
+        now: DateTime<Utc>,
+    ) -> Result<Value, Option<ActionStatus>> {
+        let action = self.actions.get_mut(action_id).ok_or(None)?;
+        if action.status != ActionStatus::Pending {
+            return Err(Some(action.status));
+        }
+        action.expires_at = Some(now);
+        let conversation_id = action.conversation_id.clone();
+        self.expire_due(Some(&conversation_id), now);
+        self.actions
+            .get(action_id)
+            .map(ActionRecord::to_json)
+            .ok_or(None)
     }
 }

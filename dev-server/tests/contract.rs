@@ -727,6 +727,215 @@ async fn dev_resolutions_log_every_answer_as_received() {
     assert_eq!(none.json, json!({ "resolutions": [] }));
 }
 
+#[tokio::test]
+async fn dev_expire_lets_an_action_lapse_now() {
+    let api = start().await;
+    let cid = api.create("support").await;
+    let action = api.pause(&cid, "hello").await;
+    let aid = action["id"].as_str().expect("id");
+    let r = api.post("/_dev/expire", json!({ "actionId": aid })).await;
+    assert_eq!(r.status, 200, "{}", r.text);
+    let settled = &r.json["action"];
+    assert_eq!(settled["id"], json!(aid));
+    assert_eq!(settled["status"], "resolved");
+    assert_eq!(settled["resolvedBy"], "system:timeout");
+    assert_eq!(settled["resolution"]["decision"], "deny");
+    assert_eq!(settled["executionStatus"], "expired");
+    // the advertised deadline (a day ahead) is left alone: a page that has it still counts down
+    assert_eq!(settled["expiresAt"], action["expiresAt"]);
+    // the server carried on by itself, as at a real deadline
+    let conv = api.conversation(&cid).await;
+    assert_eq!(conv["pendingActions"], json!([]));
+    let msgs = api.get(&format!("/conversations/{cid}/messages")).await;
+    let msgs = msgs.json["messages"].as_array().expect("messages").clone();
+    assert_eq!(msgs.len(), 3);
+    assert_eq!(
+        msgs[1]["metadata"]["pendingActions"][0]["resolvedBy"],
+        "system:timeout"
+    );
+    assert_eq!(
+        msgs[2]["content"],
+        "The request expired, so I did not run it."
+    );
+    // an answer now comes too late
+    api.answer(&cid, aid, json!({ "resolution": { "decision": "allow" } }))
+        .await
+        .assert_error(410, "action_expired");
+    // only a pending action can lapse
+    api.post("/_dev/expire", json!({ "actionId": aid }))
+        .await
+        .assert_error(409, "action_not_pending");
+    api.post("/_dev/expire", json!({ "actionId": "act_unknown" }))
+        .await
+        .assert_error(404, "NOT_FOUND");
+    api.post("/_dev/expire", json!({}))
+        .await
+        .assert_error(400, "VALIDATION_ERROR");
+}
+
+#[tokio::test]
+async fn dev_next_answer_refuses_the_next_answer_once() {
+    let api = start().await;
+    let cid = api.create("support").await;
+    let action = api.pause(&cid, "hello").await;
+    let aid = action["id"].as_str().expect("id");
+    let r = api
+        .post(
+            "/_dev/next-answer",
+            json!({ "conversationId": cid, "refuse": "action_forbidden" }),
+        )
+        .await;
+    assert_eq!(r.status, 200, "{}", r.text);
+    assert_eq!(
+        r.json,
+        json!({ "armed": { "conversationId": cid, "refuse": "action_forbidden",
+                           "cutStreamAfter": null, "delayMs": null } })
+    );
+    let allow = json!({ "resolution": { "type": "tool_approval", "decision": "allow" } });
+    let refused = api.answer(&cid, aid, allow.clone()).await;
+    refused.assert_error(403, "action_forbidden");
+    assert_eq!(
+        refused.json["error"]["message"],
+        "Only the user who started this conversation can answer this request"
+    );
+    // the action is untouched and the fault is used up: the same answer now goes through
+    assert_eq!(
+        api.conversation(&cid).await["pendingActions"][0]["id"],
+        json!(aid)
+    );
+    let r = api.answer(&cid, aid, allow).await;
+    assert_eq!(r.status, 200, "{}", r.text);
+    assert_eq!(
+        r.json["message"]["content"],
+        "Email sent to customer@example.com."
+    );
+    let log = api
+        .get(&format!("/_dev/resolutions?conversationId={cid}"))
+        .await;
+    let statuses: Vec<&Value> = log.json["resolutions"]
+        .as_array()
+        .expect("resolutions")
+        .iter()
+        .map(|r| &r["status"])
+        .collect();
+    assert_eq!(statuses, [&json!(403), &json!(200)]);
+    // every injectable code answers with its own status
+    for (code, status) in [
+        ("action_expired", 410),
+        ("action_cancelled", 409),
+        ("action_not_pending", 409),
+        ("conversation_busy", 409),
+        ("action_version_conflict", 409),
+        ("rate_limited", 429),
+        ("quota_exceeded", 429),
+        ("guardrail_blocked", 422),
+        ("INTERNAL_ERROR", 500),
+    ] {
+        let armed = api
+            .post(
+                "/_dev/next-answer",
+                json!({ "conversationId": cid, "refuse": code }),
+            )
+            .await;
+        assert_eq!(armed.status, 200, "{}", armed.text);
+        api.answer(&cid, "act_whatever", json!({}))
+            .await
+            .assert_error(status, code);
+    }
+    // bad requests
+    for body in [
+        json!({ "refuse": "action_forbidden" }),
+        json!({ "conversationId": cid, "refuse": "teapot" }),
+        json!({ "conversationId": cid, "refuse": "action_pending" }),
+        json!({ "conversationId": cid, "cutStreamAfter": -1 }),
+        json!({ "conversationId": cid, "delayMs": 60_001 }),
+        json!({ "conversationId": cid, "delayMs": "soon" }),
+    ] {
+        api.post("/_dev/next-answer", body)
+            .await
+            .assert_error(400, "VALIDATION_ERROR");
+    }
+    api.post(
+        "/_dev/next-answer",
+        json!({ "conversationId": "conv_unknown", "refuse": "rate_limited" }),
+    )
+    .await
+    .assert_error(404, "NOT_FOUND");
+}
+
+#[tokio::test]
+async fn dev_next_answer_cuts_the_answer_stream_while_the_turn_goes_on() {
+    let api = start().await;
+    let cid = api.create("support").await;
+    let action = api.pause(&cid, "hello").await;
+    let aid = action["id"].as_str().expect("id");
+    let r = api
+        .post(
+            "/_dev/next-answer",
+            json!({ "conversationId": cid, "cutStreamAfter": 1 }),
+        )
+        .await;
+    assert_eq!(r.json["armed"]["cutStreamAfter"], 1);
+    let ev = api
+        .answer(
+            &cid,
+            aid,
+            json!({ "resolution": { "decision": "allow" }, "stream": true }),
+        )
+        .await
+        .events();
+    assert_eq!(types(&ev), ["stream.action_resolved"]);
+    // the continuation is stored all the same
+    let mut content = Value::Null;
+    for _ in 0..50 {
+        let msgs = api.get(&format!("/conversations/{cid}/messages")).await;
+        content = msgs.json["messages"][2]["content"].clone();
+        if content.is_string() {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    assert_eq!(content, "Email sent to customer@example.com.");
+    // used up: the next answer streams in full again
+    let again = api.pause(&cid, "and again").await;
+    let ev = api
+        .answer(
+            &cid,
+            again["id"].as_str().expect("id"),
+            json!({ "resolution": { "decision": "deny" }, "stream": true }),
+        )
+        .await
+        .events();
+    assert_eq!(last(&ev)["type"], "stream.done");
+}
+
+#[tokio::test]
+async fn dev_next_answer_delays_an_accepted_answer_past_the_deadline() {
+    // hasty's deadline is 1 s here; the answer is settled at once, its response comes later
+    let api = start().await;
+    let cid = api.create("hasty").await;
+    let action = api.pause(&cid, "restart it").await;
+    let aid = action["id"].as_str().expect("id");
+    let r = api
+        .post(
+            "/_dev/next-answer",
+            json!({ "conversationId": cid, "delayMs": 1500 }),
+        )
+        .await;
+    assert_eq!(r.json["armed"]["delayMs"], 1500);
+    let started = std::time::Instant::now();
+    let r = api
+        .answer(&cid, aid, json!({ "resolution": { "decision": "allow" } }))
+        .await;
+    assert!(started.elapsed() >= Duration::from_millis(1400));
+    assert_eq!(r.status, 200, "{}", r.text);
+    assert_eq!(r.json["action"]["resolvedBy"], "user");
+    assert_eq!(r.json["message"]["content"], "Restarted the web service.");
+    let msgs = api.get(&format!("/conversations/{cid}/messages")).await;
+    let msgs = msgs.json["messages"].as_array().expect("messages").clone();
+    assert_eq!(msgs.len(), 3, "no timeout continuation: {msgs:?}");
+}
+
 // ---------------------------------------------------------------- E9 messages and streams
 
 #[tokio::test]

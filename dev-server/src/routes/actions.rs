@@ -10,12 +10,13 @@ use serde_json::{json, Map, Value};
 
 use super::{denies, json_body, magic_refusal, Caller};
 use crate::error::ApiError;
-use crate::store::{ActionRecord, ActionStatus, ReceivedResolution};
+use crate::store::{ActionRecord, ActionStatus, AnswerFault, ReceivedResolution};
 use crate::turn::{BusyGuard, Trigger, Turn};
 use crate::{sse, AppState};
 
 /// E14 handler. Every request, accepted or refused, is logged for `GET /_dev/resolutions`
-/// in arrival order, with the status it was answered with.
+/// in arrival order, with the status it was answered with. A fault armed with
+/// `POST /_dev/next-answer` is used up by the conversation's next request.
 pub async fn resolve(
     State(app): State<AppState>,
     caller: Caller,
@@ -35,10 +36,19 @@ pub async fn resolve(
         resolution: posted,
         status: None,
     });
-    let response = match resolve_inner(app.clone(), caller, conversation_id, action_id, body).await
-    {
-        Ok(r) => r,
-        Err(e) => e.into_response(),
+    let fault = app
+        .lock()
+        .take_answer_fault(&conversation_id)
+        .unwrap_or_default();
+    let refused = fault.refuse.and_then(ApiError::answer_refusal);
+    let response = match refused {
+        Some(refusal) => refusal.into_response(),
+        None => match resolve_inner(app.clone(), caller, conversation_id, action_id, body, fault)
+            .await
+        {
+            Ok(r) => r,
+            Err(e) => e.into_response(),
+        },
     };
     app.lock()
         .set_received_status(slot, response.status().as_u16());
@@ -321,6 +331,7 @@ async fn resolve_inner(
     conversation_id: String,
     action_id: String,
     body: Result<Bytes, BytesRejection>,
+    fault: AnswerFault,
 ) -> Result<Response, ApiError> {
     let body = json_body(body)?;
     let stream = body.get("stream") == Some(&json!(true));
@@ -362,6 +373,10 @@ async fn resolve_inner(
         settled,
         busy,
     } = *admitted;
+    if let Some(ms) = fault.delay_ms {
+        // Settled and busy, but the page hears nothing yet: its answer is still on its way.
+        tokio::time::sleep(std::time::Duration::from_millis(ms)).await;
+    }
 
     let trigger = Trigger::Answer {
         action: Box::new(action),
@@ -385,7 +400,10 @@ async fn resolve_inner(
             json!({ "conversationId": conversation_id, "messageId": turn.assistant_id }),
         );
         tokio::spawn(crate::turn::run(turn, trigger));
-        return Ok(sse::response(rx));
+        return Ok(match fault.cut_stream_after {
+            Some(n) => sse::response_cut_after(rx, n),
+            None => sse::response(rx),
+        });
     }
 
     let turn = Turn::new(&app, &conversation_id, &agent_id, None, busy);

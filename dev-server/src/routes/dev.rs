@@ -1,5 +1,8 @@
 //! Development helpers: `POST /_dev/seed` creates a conversation with many messages;
-//! `GET /_dev/resolutions` shows what E14 received, for tests that check the client's requests.
+//! `GET /_dev/resolutions` shows what E14 received, for tests that check the client's requests;
+//! `POST /_dev/expire` lets an action lapse now and `POST /_dev/next-answer` arms a refusal, a
+//! dropped stream or a delay for the next answer, for tests of what a page does when the server
+//! knows more than it does.
 
 use std::collections::HashMap;
 
@@ -16,6 +19,7 @@ use super::{json_body, opt_string, Caller};
 use crate::error::ApiError;
 use crate::ids::new_id;
 use crate::model::{empty_object, iso, Conversation, Message};
+use crate::store::AnswerFault;
 use crate::AppState;
 
 /// Most messages one seed call may create.
@@ -110,4 +114,92 @@ pub async fn resolutions(
         .map(|r| r.to_json())
         .collect();
     Json(json!({ "resolutions": list }))
+}
+
+/// Longest `delayMs` `POST /_dev/next-answer` accepts.
+pub const MAX_ANSWER_DELAY_MS: u64 = 60_000;
+
+/// `POST /_dev/expire` `{ actionId }` → 200 `{ action }`: the pending action lapses now, as at
+/// its deadline (`resolved`, deny / cancelled answers, `resolvedBy: "system:timeout"`,
+/// `executionStatus: "expired"`, the agent's timeout continuation appended), while its
+/// advertised `expiresAt` stays as it was, so a page that loaded it still counts down. 404 for
+/// an unknown action, 409 `action_not_pending` when it is no longer pending.
+pub async fn expire(
+    State(app): State<AppState>,
+    body: Result<Bytes, BytesRejection>,
+) -> Result<Json<Value>, ApiError> {
+    let body = json_body(body)?;
+    let action_id = opt_string(&body, "actionId")?
+        .filter(|s| !s.is_empty())
+        .ok_or_else(|| ApiError::validation("actionId is required"))?;
+    match app.lock().expire_now(&action_id, Utc::now()) {
+        Ok(action) => Ok(Json(json!({ "action": action }))),
+        Err(None) => Err(ApiError::not_found(format!(
+            "Action not found: {action_id}"
+        ))),
+        Err(Some(_)) => Err(ApiError::action_not_pending()),
+    }
+}
+
+/// `POST /_dev/next-answer` `{ conversationId, refuse?, cutStreamAfter?, delayMs? }` → 200
+/// `{ armed: { conversationId, refuse, cutStreamAfter, delayMs } }`: what happens to the next
+/// E14 request of the conversation (used up by it; arming again replaces it).
+///
+/// * `refuse`: a code of [`ApiError::INJECTABLE_ANSWER_CODES`]; the request is refused with it
+///   (logged in `/_dev/resolutions` with that status) and the action stays as it was.
+/// * `cutStreamAfter: n`: an accepted streaming answer's response ends after `n` events, while
+///   the continuation goes on and is stored (a dropped connection, PROTOCOL §9.9).
+/// * `delayMs`: an accepted answer is settled at once but its response starts only after this
+///   long (at most 60 000).
+///
+/// 400 for an unknown code or a bad number, 404 for an unknown conversation.
+pub async fn next_answer(
+    State(app): State<AppState>,
+    body: Result<Bytes, BytesRejection>,
+) -> Result<Json<Value>, ApiError> {
+    let body = json_body(body)?;
+    let conversation_id = opt_string(&body, "conversationId")?
+        .filter(|s| !s.is_empty())
+        .ok_or_else(|| ApiError::validation("conversationId is required"))?;
+    let refuse = match opt_string(&body, "refuse")? {
+        None => None,
+        Some(code) => Some(
+            ApiError::INJECTABLE_ANSWER_CODES
+                .into_iter()
+                .find(|c| *c == code)
+                .ok_or_else(|| {
+                    ApiError::validation(format!(
+                        "refuse must be one of {}",
+                        ApiError::INJECTABLE_ANSWER_CODES.join(", ")
+                    ))
+                })?,
+        ),
+    };
+    let number = |key: &str, max: u64| -> Result<Option<u64>, ApiError> {
+        match body.get(key) {
+            None | Some(Value::Null) => Ok(None),
+            Some(v) => v.as_u64().filter(|n| *n <= max).map(Some).ok_or_else(|| {
+                ApiError::validation(format!("{key} must be an integer between 0 and {max}"))
+            }),
+        }
+    };
+    let cut_stream_after = number("cutStreamAfter", u64::from(u32::MAX))?
+        .map(|n| usize::try_from(n).unwrap_or(usize::MAX));
+    let delay_ms = number("delayMs", MAX_ANSWER_DELAY_MS)?;
+    let fault = AnswerFault {
+        refuse,
+        cut_stream_after,
+        delay_ms,
+    };
+    let mut store = app.lock();
+    if store.conversation(&conversation_id).is_none() {
+        return Err(ApiError::not_found("Conversation not found"));
+    }
+    store.arm_answer_fault(&conversation_id, fault);
+    Ok(Json(json!({ "armed": {
+        "conversationId": conversation_id,
+        "refuse": refuse,
+        "cutStreamAfter": cut_stream_after,
+        "delayMs": delay_ms,
+    } })))
 }

@@ -62,6 +62,8 @@ pub fn router(app: AppState) -> Router {
         .route("/files/{id}/content", get(files::content))
         .route("/_dev/seed", post(dev::seed))
         .route("/_dev/resolutions", get(dev::resolutions))
+        .route("/_dev/expire", post(dev::expire))
+        .route("/_dev/next-answer", post(dev::next_answer))
         .fallback(not_found)
         .method_not_allowed_fallback(not_found)
         .layer(middleware::from_fn_with_state(app.clone(), auth))
