@@ -6,6 +6,12 @@
 //! the dev-server logs every E14 request, and [`ChatPage::expect_received`] reads that log
 //! (`GET /api/agents/_dev/resolutions`) and compares the posted `resolution` objects exactly.
 //!
+//! What a page cannot cause by itself is set up on the server, outside the page: another
+//! client's messages through the API, a second browser window on the same conversation,
+//! `POST /_dev/expire` (the deadline passed on the server only) and `POST /_dev/next-answer`
+//! (refuse, cut or delay the next answer); journeys that need other dev-server flags (`hasty`'s
+//! deadline, `#slow`'s hold) start with [`Harness::start_with`].
+//!
 //! `cargo xtask test` builds the page and runs this with `AGENT_CHAT_DIST` set. By hand:
 //! `trunk build --release && AGENT_CHAT_DIST=$PWD/dist cargo test -p dev-server --features e2e --test e2e`.
 //!
@@ -24,8 +30,9 @@ use std::{
     time::{Duration, Instant, SystemTime, UNIX_EPOCH},
 };
 
-use fantoccini::{key::Key, Client, ClientBuilder, Locator};
+use fantoccini::{key::Key, wd::WindowHandle, Client, ClientBuilder, Locator};
 use hyper_util::client::legacy::connect::HttpConnector;
+use reqwest::Method;
 use serde_json::{json, Value};
 
 /// How long one wait (an element, a reply, a URL change) may take.
@@ -38,6 +45,8 @@ const JOURNEY_TIMEOUT: Duration = Duration::from_secs(120);
 const STARTUP_TIMEOUT: Duration = Duration::from_secs(60);
 /// Upper bound of each clean-up command (console, screenshot, closing the session).
 const CLEANUP_TIMEOUT: Duration = Duration::from_secs(10);
+/// How long restored cards are watched for an announcement or a focus they must not get.
+const QUIET_FOR: Duration = Duration::from_millis(1000);
 /// Console text that means the wasm app crashed (Rust panic, wasm trap).
 const FATAL_CONSOLE: [&str; 3] = ["panicked at", "RuntimeError", "unreachable executed"];
 
@@ -87,6 +96,15 @@ mod sel {
     /// The read-only note "Waiting for approval in another app".
     pub const ELSEWHERE: &str = ".chat-card__elsewhere";
 
+    /// The countdown of a waiting card ("Expires in 3 hours"; `data-warning="true"` = amber).
+    pub const COUNTDOWN: &str = ".chat-card .chat-countdown";
+    /// The error banner above the composer.
+    pub const ERROR: &str = ".chat-error[role=\"alert\"]";
+    /// The text of the error banner.
+    pub const ERROR_TEXT: &str = ".chat-error[role=\"alert\"] .chat-error__text";
+    /// The hidden live region that announces cards arriving live.
+    pub const ANNOUNCER: &str = ".chat-announcer";
+
     /// Approve of a custom approval card.
     pub const CUSTOM_APPROVE: &str = "button.chat-custom-card__approve";
     /// Deny of a custom approval card.
@@ -100,6 +118,11 @@ mod sel {
     /// A built-in card of `kind` (`tool_approval`, `user_question`) in `state`.
     pub fn card(kind: &str, state: &str) -> String {
         format!(".chat-card[data-kind=\"{kind}\"][data-state=\"{state}\"]")
+    }
+
+    /// The built-in card of the action `action_id` in `state`.
+    pub fn card_by_id(action_id: &str, state: &str) -> String {
+        format!(".chat-card[data-action-id=\"{action_id}\"][data-state=\"{state}\"]")
     }
 
     /// Any built-in card in `state` (`waiting`, `approved`, `skipped`, …).
@@ -161,6 +184,57 @@ el.focus();
 el.value = arguments[1];
 el.dispatchEvent(new Event('input', { bubbles: true }));
 return true;
+"#;
+
+/// The value of the first field matching `arguments[0]`, or null.
+const VALUE_JS: &str = r#"
+var el = document.querySelector(arguments[0]);
+return el ? el.value : null;
+"#;
+
+/// Text and `data-warning` of the first countdown matching `arguments[0]`, or nulls.
+const COUNTDOWN_JS: &str = r#"
+var el = document.querySelector(arguments[0]);
+return el
+  ? { text: (el.textContent || '').trim(), warning: el.getAttribute('data-warning') }
+  : { text: null, warning: null };
+"#;
+
+/// Records into `window.__e2eErrors` every distinct text an element matching `arguments[0]`
+/// shows from now on (a MutationObserver, so even a banner that comes and goes is caught).
+const WATCH_ERRORS_JS: &str = r#"
+var css = arguments[0];
+window.__e2eErrors = [];
+var look = function () {
+  document.querySelectorAll(css).forEach(function (e) {
+    var t = (e.textContent || '').trim();
+    if (window.__e2eErrors.indexOf(t) < 0) { window.__e2eErrors.push(t); }
+  });
+};
+look();
+new MutationObserver(look).observe(document.body,
+  { childList: true, subtree: true, characterData: true, attributes: true });
+return true;
+"#;
+
+/// What the live region says and where the focus is: `{announcer, inCard, active}`.
+const QUIET_JS: &str = r#"
+var a = document.querySelector('.chat-announcer');
+var el = document.activeElement;
+return {
+  announcer: a ? (a.textContent || '').trim() : null,
+  inCard: !!(el && el.closest && el.closest('.chat-card')),
+  active: el ? (el.tagName + ' ' + (el.className || '') + ' ' + (el.id || '')) : ''
+};
+"#;
+
+/// `[question, answer]` of every answer row of a settled question card.
+const ANSWERS_JS: &str = r#"
+return Array.from(document.querySelectorAll('.chat-card__answers li')).map(function (li) {
+  var q = li.querySelector('.chat-card__answer-q');
+  var a = li.querySelector('.chat-card__answer-a');
+  return [q ? (q.textContent || '').trim() : '', a ? (a.textContent || '').trim() : ''];
+});
 "#;
 
 // ---------------------------------------------------------------------------------------------
@@ -231,7 +305,9 @@ async fn support_approval_round_trip_journey(page: &ChatPage) -> Step {
 }
 
 /// Seed 000 deny with a reason: the card reads "Denied - <reason>", the server gets the
-/// reason as `comment`, and the agent's continuation quotes it.
+/// reason as `comment`, and the agent's continuation quotes it; after a reload the card still
+/// reads "Denied - <reason>" (restored from the message, §9.6) and is neither announced nor
+/// focused.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn support_deny_with_reason() {
     let harness = Harness::start().await;
@@ -264,12 +340,18 @@ async fn support_deny_with_reason_journey(page: &ChatPage) -> Step {
         &action_id,
         &[json!({ "type": "tool_approval", "decision": "deny", "comment": "wrong recipient" })],
     )
-    .await
+    .await?;
+    page.reload().await?;
+    page.wait_for_visible(&sel::card_by_id(&action_id, "denied"))
+        .await?;
+    page.wait_for_text(sel::OUTCOME, "Denied - wrong recipient")
+        .await?;
+    page.expect_quiet_restore().await
 }
 
 /// Seed 000 question card: single choice, multi-select with previews and optional free text,
 /// answered with Send; the card reads Answered, the server gets one answer per question and
-/// the agent lists them.
+/// the agent lists them; after a reload the card still reads Answered and lists the answers.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn survey_answered() {
     let harness = Harness::start().await;
@@ -303,13 +385,21 @@ async fn survey_answered_journey(page: &ChatPage) -> Step {
             NOTES: "ship it",
         } })],
     )
-    .await
+    .await?;
+    page.reload().await?;
+    page.wait_for_visible(&sel::card_by_id(&action_id, "answered"))
+        .await?;
+    page.wait_for_text(sel::OUTCOME, "Answered").await?;
+    page.wait_for_answers(&[(PLAN, "pro"), (FEATURES, "dark_mode"), (NOTES, "ship it")])
+        .await?;
+    page.expect_quiet_restore().await
 }
 
 /// Seed 000 argument editing on `ops` (capabilities.approvalArgsEdit): text that is not JSON,
 /// then JSON that breaks the tool's argsSchema, each keep Approve disabled with the problem
 /// listed; a valid edit is marked "Arguments edited" and Approve sends it as `approvedArgs`,
-/// the card reads "Approved with edited arguments" and the agent ran the edited command.
+/// the card reads "Approved with edited arguments" and the agent ran the edited command;
+/// after a reload the card still reads "Approved with edited arguments".
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn ops_approve_with_edited_arguments() {
     let harness = Harness::start().await;
@@ -358,7 +448,12 @@ async fn ops_approve_with_edited_arguments_journey(page: &ChatPage) -> Step {
     .await?;
     // `ls -la` (not the proposed `ls`) prints a long listing starting with "total".
     page.wait_for_finished_reply_containing("total 12").await?;
-    Ok(())
+    page.reload().await?;
+    page.wait_for_visible(&sel::card_by_id(&action_id, "approved-edited"))
+        .await?;
+    page.wait_for_text(sel::OUTCOME, "Approved with edited arguments")
+        .await?;
+    page.expect_quiet_restore().await
 }
 
 /// Seed 000: Approve sends `approvedArgs` only for a real edit. An edit that is changed back to
@@ -408,7 +503,8 @@ async fn ops_unchanged_arguments_are_not_an_edit_journey(page: &ChatPage) -> Ste
 
 /// Seed 000 "Don't ask again for this tool in this chat": Approve sends
 /// `rememberForSession: true`, the card reads "Remembered for this chat", and the next request
-/// for the same tool runs without a card.
+/// for the same tool runs without a card; after a reload the card still reads Approved and
+/// "Remembered for this chat".
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn support_remember_for_this_chat() {
     let harness = Harness::start().await;
@@ -447,7 +543,13 @@ async fn support_remember_for_this_chat_journey(page: &ChatPage) -> Step {
         .await?;
     page.wait_for_count(&sel::card_in("waiting"), 0).await?;
     page.wait_for_visible(&sel::composer_in("normal")).await?;
-    Ok(())
+    page.reload().await?;
+    page.wait_for_visible(&sel::card_by_id(&action_id, "approved"))
+        .await?;
+    page.wait_for_text(sel::OUTCOME, "Approved").await?;
+    page.wait_for_text(sel::REMEMBERED, "Remembered for this chat")
+        .await?;
+    page.expect_quiet_restore().await
 }
 
 /// Seed 000 question kinds on the survey card: a pick in a single-choice question does not
@@ -611,6 +713,602 @@ async fn custom_approval_card_journey(page: &ChatPage) -> Step {
         .await?;
     page.wait_for_count(sel::APPROVAL_CARD, 0).await?;
     Ok(())
+}
+
+// ---------------------------------------------------------------------------------------------
+// Journeys: deadlines, restored cards, refusals, dropped connections (issue 5)
+// ---------------------------------------------------------------------------------------------
+
+/// The hasty agent's approval says so on the server.
+const HASTY_EXPIRED_REPLY: &str = "The request expired, so I did not run it.";
+/// The message that makes the support agent ask for approval of an email to bob.
+const EMAIL_BOB: &str = "Email bob@example.com about the launch";
+/// The support agent's continuation after an allow.
+const EMAIL_SENT: &str = "Email sent to bob@example.com.";
+
+/// Seed 000 "Deadlines" (`hasty`, 6 s, page query `expiryWarningSeconds=3`): the card counts
+/// down in seconds, plain while 3 s or more are left and amber (`data-warning`) below; at the
+/// deadline it reads Expired, its buttons and countdown go away and the composer is free; about
+/// 1.5 s later the page fetches the conversation by itself and shows the server's own
+/// continuation; the page never answered; after a reload the card still reads Expired.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn hasty_card_counts_down_and_expires() {
+    let harness = Harness::start_with(|c| c.hasty_expiry_secs = 6).await;
+    let outcome = harness
+        .within_timeout(hasty_card_counts_down_and_expires_journey(&harness.page))
+        .await;
+    harness
+        .finish("hasty_card_counts_down_and_expires", outcome)
+        .await;
+}
+
+/// The steps of [`hasty_card_counts_down_and_expires`].
+async fn hasty_card_counts_down_and_expires_journey(page: &ChatPage) -> Step {
+    page.open_with_query("lang=en&expiryWarningSeconds=3")
+        .await?;
+    page.pick_agent("hasty").await?;
+    page.send_message("Restart the web service").await?;
+    let card = sel::card("tool_approval", "waiting");
+    page.wait_for_visible(&card).await?;
+    let action_id = page.action_id(&card).await?;
+    page.wait_for_visible(&sel::composer_in("blocked")).await?;
+    page.wait_for_countdown("second", 4..=6, false).await?;
+    page.wait_for_countdown("second", 1..=3, true).await?;
+
+    page.wait_for_visible(&sel::card_by_id(&action_id, "expired"))
+        .await?;
+    let expired_at = Instant::now();
+    // The page has not looked at the server yet: the continuation comes with the refetch.
+    page.expect_no_message("assistant", HASTY_EXPIRED_REPLY)
+        .await?;
+    page.wait_for_text(sel::OUTCOME, "Expired").await?;
+    page.wait_for_count(sel::APPROVE, 0).await?;
+    page.wait_for_count(sel::DENY, 0).await?;
+    page.wait_for_count(sel::COUNTDOWN, 0).await?;
+    page.wait_for_composer_free().await?;
+    page.wait_for_finished_reply_containing(HASTY_EXPIRED_REPLY)
+        .await?;
+    println!(
+        "the server's continuation showed {} ms after the card expired",
+        expired_at.elapsed().as_millis()
+    );
+    page.wait_for_visible(&sel::card_by_id(&action_id, "expired"))
+        .await?;
+    page.expect_nothing_received().await?;
+
+    page.reload().await?;
+    page.wait_for_visible(&sel::card_by_id(&action_id, "expired"))
+        .await?;
+    page.wait_for_text(sel::OUTCOME, "Expired").await?;
+    page.wait_for_message("assistant", HASTY_EXPIRED_REPLY)
+        .await?;
+    page.wait_for_composer_free().await?;
+    page.expect_quiet_restore().await
+}
+
+/// Seed 000 "A request whose answer is already on its way is not expired" (`hasty`, 3 s; the
+/// server holds its reply with `_dev/next-answer delayMs`): Approve is clicked in time, the
+/// deadline passes while the answer travels, the card stays Sending through it, then reads
+/// Approved and the tool runs; one answer reached the server.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn answer_on_its_way_does_not_expire() {
+    let harness = Harness::start_with(|c| c.hasty_expiry_secs = 3).await;
+    let outcome = harness
+        .within_timeout(answer_on_its_way_does_not_expire_journey(&harness.page))
+        .await;
+    harness
+        .finish("answer_on_its_way_does_not_expire", outcome)
+        .await;
+}
+
+/// The steps of [`answer_on_its_way_does_not_expire`].
+async fn answer_on_its_way_does_not_expire_journey(page: &ChatPage) -> Step {
+    page.open_with_query("lang=en").await?;
+    page.pick_agent("hasty").await?;
+    page.send_message("Restart the web service").await?;
+    let card = sel::card("tool_approval", "waiting");
+    page.wait_for_visible(&card).await?;
+    let action_id = page.action_id(&card).await?;
+    // The default warning threshold (600 s) makes any seconds countdown amber.
+    page.wait_for_countdown("second", 1..=3, true).await?;
+    let deadline = page.server_deadline(&action_id).await?;
+    page.arm_next_answer(json!({ "delayMs": 4000 })).await?;
+    page.click(sel::APPROVE).await?;
+    let sending = sel::card_by_id(&action_id, "sending");
+    page.wait_for_visible(&sending).await?;
+    let past_deadline =
+        deadline.saturating_duration_since(Instant::now()) + Duration::from_millis(700);
+    page.stays_visible(&sending, past_deadline).await?;
+    page.wait_for_visible(&sel::card_by_id(&action_id, "approved"))
+        .await?;
+    page.wait_for_finished_reply_containing("Restarted the web service.")
+        .await?;
+    page.wait_for_composer_free().await?;
+    page.expect_received(
+        &action_id,
+        &[json!({ "type": "tool_approval", "decision": "allow" })],
+    )
+    .await
+}
+
+/// Seed 000 "History" for a waiting card: after a reload the card comes back from the server's
+/// `pendingActions` (same action id, still waiting, counting down from about a day), the
+/// composer is still blocked, and the restored card is neither announced nor focused (it was
+/// announced when it arrived live); answering it after the reload works, once.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn waiting_card_survives_reload_quietly() {
+    let harness = Harness::start().await;
+    let outcome = harness
+        .within_timeout(waiting_card_survives_reload_quietly_journey(&harness.page))
+        .await;
+    harness
+        .finish("waiting_card_survives_reload_quietly", outcome)
+        .await;
+}
+
+/// The steps of [`waiting_card_survives_reload_quietly`].
+async fn waiting_card_survives_reload_quietly_journey(page: &ChatPage) -> Step {
+    page.open_with_query("lang=en").await?;
+    page.pick_agent("support").await?;
+    page.send_message(EMAIL_BOB).await?;
+    let card = sel::card("tool_approval", "waiting");
+    page.wait_for_visible(&card).await?;
+    let action_id = page.action_id(&card).await?;
+    page.wait_for_text(
+        sel::ANNOUNCER,
+        "The assistant needs your approval: send_email",
+    )
+    .await?;
+
+    page.reload().await?;
+    page.wait_for_visible(&sel::card_by_id(&action_id, "waiting"))
+        .await?;
+    page.wait_for_countdown("hour", 23..=24, false).await?;
+    page.wait_for_visible(&sel::composer_in("blocked")).await?;
+    page.wait_for_enabled(sel::TEXTAREA, false).await?;
+    page.expect_quiet_restore().await?;
+
+    page.click(sel::APPROVE).await?;
+    page.wait_for_visible(&sel::card_by_id(&action_id, "approved"))
+        .await?;
+    page.wait_for_finished_reply_containing(EMAIL_SENT).await?;
+    page.wait_for_composer_free().await?;
+    page.expect_received(
+        &action_id,
+        &[json!({ "type": "tool_approval", "decision": "allow" })],
+    )
+    .await
+}
+
+/// Seed 000 "Requests that are no longer open", answered elsewhere: the same conversation is
+/// open in a second window; Approve there is accepted; Approve in the first window (which still
+/// shows the card waiting) is refused with `action_not_pending`, and that card switches to
+/// Answered, frees the composer and says "That request was already answered." The server got
+/// exactly one accepted and one refused decision.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn answer_from_second_tab_settles_the_first() {
+    let harness = Harness::start().await;
+    let outcome = harness
+        .within_timeout(answer_from_second_tab_settles_the_first_journey(
+            &harness.page,
+        ))
+        .await;
+    harness
+        .finish("answer_from_second_tab_settles_the_first", outcome)
+        .await;
+}
+
+/// The steps of [`answer_from_second_tab_settles_the_first`].
+async fn answer_from_second_tab_settles_the_first_journey(page: &ChatPage) -> Step {
+    page.open_with_query("lang=en").await?;
+    page.pick_agent("support").await?;
+    page.send_message(EMAIL_BOB).await?;
+    let card = sel::card("tool_approval", "waiting");
+    page.wait_for_visible(&card).await?;
+    let action_id = page.action_id(&card).await?;
+    page.conversation_id().await?;
+    let url = page.url().await?;
+
+    let first = page.current_window().await?;
+    let second = page.open_window(&url).await?;
+    page.wait_for_visible(&sel::card_by_id(&action_id, "waiting"))
+        .await?;
+    page.click(sel::APPROVE).await?;
+    page.wait_for_visible(&sel::card_by_id(&action_id, "approved"))
+        .await?;
+    page.wait_for_finished_reply_containing(EMAIL_SENT).await?;
+
+    page.switch_to_window(&first).await?;
+    page.wait_for_visible(&sel::card_by_id(&action_id, "waiting"))
+        .await?;
+    page.click(sel::APPROVE).await?;
+    page.wait_for_visible(&sel::card_by_id(&action_id, "answered"))
+        .await?;
+    page.wait_for_text(sel::OUTCOME, "Answered").await?;
+    page.wait_for_error("That request was already answered.")
+        .await?;
+    page.wait_for_composer_free().await?;
+    let allow = json!({ "type": "tool_approval", "decision": "allow" });
+    page.expect_log(&[(&action_id, allow.clone(), 200), (&action_id, allow, 409)])
+        .await?;
+    // Leave the second window open until the end: closing it is not part of the journey.
+    let _ = second;
+    Ok(())
+}
+
+/// Seed 000 "Requests that are no longer open", cancelled elsewhere (`ops`, cancel policy):
+/// another client sends a message, which cancels the card on the server; Approve in the page
+/// is refused with `action_cancelled`, the card reads Cancelled, the composer is free and the
+/// page says "That request was cancelled."
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn answer_after_cancel_elsewhere_reads_cancelled() {
+    let harness = Harness::start().await;
+    let outcome = harness
+        .within_timeout(answer_after_cancel_elsewhere_reads_cancelled_journey(
+            &harness.page,
+        ))
+        .await;
+    harness
+        .finish("answer_after_cancel_elsewhere_reads_cancelled", outcome)
+        .await;
+}
+
+/// The steps of [`answer_after_cancel_elsewhere_reads_cancelled`].
+async fn answer_after_cancel_elsewhere_reads_cancelled_journey(page: &ChatPage) -> Step {
+    page.open_with_query("lang=en").await?;
+    page.pick_agent("ops").await?;
+    page.send_message("List the files").await?;
+    let card = sel::card("tool_approval", "waiting");
+    page.wait_for_visible(&card).await?;
+    let action_id = page.action_id(&card).await?;
+    let conversation = page.conversation_id().await?;
+    page.api_post(
+        &format!("/conversations/{conversation}/messages"),
+        json!({ "message": "Never mind, I will do it myself" }),
+    )
+    .await?;
+    page.click(sel::APPROVE).await?;
+    page.wait_for_visible(&sel::card_by_id(&action_id, "cancelled"))
+        .await?;
+    page.wait_for_text(sel::OUTCOME, "Cancelled").await?;
+    page.wait_for_error("That request was cancelled.").await?;
+    page.wait_for_composer_free().await?;
+    page.expect_log(&[(
+        &action_id,
+        json!({ "type": "tool_approval", "decision": "allow" }),
+        409,
+    )])
+    .await
+}
+
+/// Seed 000 "Deadlines": the request lapsed on the server (`_dev/expire`) while the page still
+/// counts down a day; Approve is refused with `action_expired`, the card reads Expired, the
+/// composer is free, the page says "That request has expired." and about 1.5 s later shows the
+/// server's continuation; the card stays Expired after that refetch.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn answer_after_server_deadline_reads_expired() {
+    let harness = Harness::start().await;
+    let outcome = harness
+        .within_timeout(answer_after_server_deadline_reads_expired_journey(
+            &harness.page,
+        ))
+        .await;
+    harness
+        .finish("answer_after_server_deadline_reads_expired", outcome)
+        .await;
+}
+
+/// The steps of [`answer_after_server_deadline_reads_expired`].
+async fn answer_after_server_deadline_reads_expired_journey(page: &ChatPage) -> Step {
+    page.open_with_query("lang=en").await?;
+    page.pick_agent("support").await?;
+    page.send_message(EMAIL_BOB).await?;
+    let card = sel::card("tool_approval", "waiting");
+    page.wait_for_visible(&card).await?;
+    let action_id = page.action_id(&card).await?;
+    page.expire_on_server(&action_id).await?;
+    page.wait_for_countdown("hour", 23..=24, false).await?;
+    page.click(sel::APPROVE).await?;
+    page.wait_for_visible(&sel::card_by_id(&action_id, "expired"))
+        .await?;
+    page.wait_for_text(sel::OUTCOME, "Expired").await?;
+    page.wait_for_error("That request has expired.").await?;
+    page.wait_for_composer_free().await?;
+    page.wait_for_message("assistant", HASTY_EXPIRED_REPLY)
+        .await?;
+    page.wait_for_visible(&sel::card_by_id(&action_id, "expired"))
+        .await?;
+    page.expect_log(&[(
+        &action_id,
+        json!({ "type": "tool_approval", "decision": "allow" }),
+        410,
+    )])
+    .await
+}
+
+/// Seed 000 `action_forbidden` (the next answer is refused with `_dev/next-answer`; the page is
+/// anonymous, so ownership alone never refuses it): the card goes back to waiting with "Only
+/// the person who started this chat can answer this request.", the composer stays blocked, and
+/// answering again is accepted and clears the message.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn forbidden_answer_puts_the_card_back() {
+    let harness = Harness::start().await;
+    let outcome = harness
+        .within_timeout(forbidden_answer_puts_the_card_back_journey(&harness.page))
+        .await;
+    harness
+        .finish("forbidden_answer_puts_the_card_back", outcome)
+        .await;
+}
+
+/// The steps of [`forbidden_answer_puts_the_card_back`].
+async fn forbidden_answer_puts_the_card_back_journey(page: &ChatPage) -> Step {
+    page.open_with_query("lang=en").await?;
+    page.pick_agent("support").await?;
+    page.send_message(EMAIL_BOB).await?;
+    let card = sel::card("tool_approval", "waiting");
+    page.wait_for_visible(&card).await?;
+    let action_id = page.action_id(&card).await?;
+    page.arm_next_answer(json!({ "refuse": "action_forbidden" }))
+        .await?;
+    page.click(sel::APPROVE).await?;
+    page.wait_for_error("Only the person who started this chat can answer this request.")
+        .await?;
+    page.wait_for_visible(&sel::card_by_id(&action_id, "waiting"))
+        .await?;
+    page.wait_for_visible(&sel::composer_in("blocked")).await?;
+    page.click(sel::APPROVE).await?;
+    page.wait_for_visible(&sel::card_by_id(&action_id, "approved"))
+        .await?;
+    page.wait_for_finished_reply_containing(EMAIL_SENT).await?;
+    page.wait_for_count(sel::ERROR, 0).await?;
+    let allow = json!({ "type": "tool_approval", "decision": "allow" });
+    page.expect_log(&[(&action_id, allow.clone(), 403), (&action_id, allow, 200)])
+        .await
+}
+
+/// Seed 000 "Errors", `action_pending`: the card was created by another client after the page
+/// loaded the conversation, so the composer is open; a message is refused with 409, the page
+/// fetches the conversation, the card and the agent's question show, the composer is blocked and
+/// the typed text is still in it (and still there once the card is answered).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn send_refused_by_unseen_card_shows_it_and_keeps_the_draft() {
+    let harness = Harness::start().await;
+    let outcome = harness
+        .within_timeout(
+            send_refused_by_unseen_card_shows_it_and_keeps_the_draft_journey(&harness.page),
+        )
+        .await;
+    harness
+        .finish(
+            "send_refused_by_unseen_card_shows_it_and_keeps_the_draft",
+            outcome,
+        )
+        .await;
+}
+
+/// The steps of [`send_refused_by_unseen_card_shows_it_and_keeps_the_draft`].
+async fn send_refused_by_unseen_card_shows_it_and_keeps_the_draft_journey(page: &ChatPage) -> Step {
+    const DRAFT: &str = "Are you still there?";
+    let conversation = page.create_conversation("support").await?;
+    page.open_with_query(&format!("lang=en&conversationId={conversation}"))
+        .await?;
+    page.wait_for_visible(&sel::composer_in("normal")).await?;
+    let reply = page
+        .api_post(
+            &format!("/conversations/{conversation}/messages"),
+            json!({ "message": EMAIL_BOB }),
+        )
+        .await?;
+    let action_id = reply["pendingActions"][0]["id"]
+        .as_str()
+        .ok_or_else(|| format!("the other client's message opened no action: {reply}"))?
+        .to_owned();
+    page.wait_for_count(".chat-card", 0).await?;
+
+    page.send_message(DRAFT).await?;
+    page.wait_for_error("The assistant is waiting for your answer above.")
+        .await?;
+    page.wait_for_visible(&sel::card_by_id(&action_id, "waiting"))
+        .await?;
+    page.wait_for_message("assistant", "I need your approval before sending it.")
+        .await?;
+    page.wait_for_visible(&sel::composer_in("blocked")).await?;
+    page.wait_for_composer_text(DRAFT).await?;
+    page.expect_no_message("user", DRAFT).await?;
+
+    page.click(sel::APPROVE).await?;
+    page.wait_for_finished_reply_containing(EMAIL_SENT).await?;
+    page.wait_for_composer_free().await?;
+    page.wait_for_composer_text(DRAFT).await?;
+    page.expect_received(
+        &action_id,
+        &[json!({ "type": "tool_approval", "decision": "allow" })],
+    )
+    .await
+}
+
+/// Seed 000 "Errors", `conversation_busy`: another client's turn is still running (`#slow`,
+/// held 4 s); a message from the page is refused with 409, the page fetches the conversation
+/// (the other client's message shows) and keeps the typed text; once that turn is over, sending
+/// the kept text works.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn send_refused_while_busy_keeps_the_draft() {
+    let harness = Harness::start_with(|c| c.slow_ms = 4000).await;
+    let outcome = harness
+        .within_timeout(send_refused_while_busy_keeps_the_draft_journey(
+            &harness.page,
+        ))
+        .await;
+    harness
+        .finish("send_refused_while_busy_keeps_the_draft", outcome)
+        .await;
+}
+
+/// The steps of [`send_refused_while_busy_keeps_the_draft`].
+async fn send_refused_while_busy_keeps_the_draft_journey(page: &ChatPage) -> Step {
+    const OTHER: &str = "Take your time #slow";
+    const DRAFT: &str = "Hello from the page";
+    let conversation = page.create_conversation("echo").await?;
+    page.open_with_query(&format!("lang=en&conversationId={conversation}"))
+        .await?;
+    page.wait_for_visible(&sel::composer_in("normal")).await?;
+    let messages = format!("/conversations/{conversation}/messages");
+    let other = page.api_post_in_background(&messages, json!({ "message": OTHER }));
+    page.wait_for_server_message("user", OTHER).await?;
+
+    page.send_message(DRAFT).await?;
+    page.wait_for_error("The assistant is still working on this conversation.")
+        .await?;
+    page.wait_for_composer_text(DRAFT).await?;
+    page.wait_for_message("user", OTHER).await?;
+    page.expect_no_message("user", DRAFT).await?;
+
+    other
+        .await
+        .map_err(|e| format!("the other client's request crashed: {e}"))??;
+    page.send_draft().await?;
+    page.wait_for_finished_reply_containing(&format!("You said: {DRAFT}"))
+        .await?;
+    page.wait_for_count(sel::ERROR, 0).await?;
+    page.wait_for_composer_text("").await
+}
+
+/// Seed 000 "Errors" in Turkish (`lang=tr`): refusals of a message (`#ratelimit`, `#quota`) and
+/// of an answer (`#guardrail` in a deny reason, then `action_forbidden`) read as the Turkish
+/// texts of `locales/tr/chat.ftl`; a refused message goes back to the composer, a refused answer
+/// puts the card back to waiting, and the next answer is accepted.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn refusals_read_in_turkish() {
+    let harness = Harness::start().await;
+    let outcome = harness
+        .within_timeout(refusals_read_in_turkish_journey(&harness.page))
+        .await;
+    harness.finish("refusals_read_in_turkish", outcome).await;
+}
+
+/// The steps of [`refusals_read_in_turkish`].
+async fn refusals_read_in_turkish_journey(page: &ChatPage) -> Step {
+    page.open_with_query("lang=tr").await?;
+    page.pick_agent("support").await?;
+    page.send_message("#ratelimit please").await?;
+    page.wait_for_error("Çok fazla istek. Biraz bekleyip tekrar deneyin.")
+        .await?;
+    page.wait_for_composer_text("#ratelimit please").await?;
+    page.expect_no_message("user", "#ratelimit").await?;
+
+    page.replace_draft("#quota now").await?;
+    page.send_draft().await?;
+    page.wait_for_error("Kullanım kotasına ulaşıldı.").await?;
+    page.wait_for_composer_text("#quota now").await?;
+
+    page.replace_draft(EMAIL_BOB).await?;
+    page.send_draft().await?;
+    let card = sel::card("tool_approval", "waiting");
+    page.wait_for_visible(&card).await?;
+    let action_id = page.action_id(&card).await?;
+    page.wait_for_count(sel::ERROR, 0).await?;
+    page.click(sel::ADD_REASON).await?;
+    page.type_into(sel::REASON, "#guardrail").await?;
+    page.click(sel::DENY).await?;
+    page.wait_for_error("İstek bir güvenlik kuralı tarafından engellendi.")
+        .await?;
+    page.wait_for_visible(&sel::card_by_id(&action_id, "waiting"))
+        .await?;
+
+    page.arm_next_answer(json!({ "refuse": "action_forbidden" }))
+        .await?;
+    page.click(sel::APPROVE).await?;
+    page.wait_for_error("Bu isteği yalnızca sohbeti başlatan kişi yanıtlayabilir.")
+        .await?;
+    page.wait_for_visible(&sel::card_by_id(&action_id, "waiting"))
+        .await?;
+    page.click(sel::APPROVE).await?;
+    page.wait_for_visible(&sel::card_by_id(&action_id, "approved"))
+        .await?;
+    page.wait_for_finished_reply_containing(EMAIL_SENT).await?;
+    let allow = json!({ "type": "tool_approval", "decision": "allow" });
+    page.expect_log(&[
+        (
+            &action_id,
+            json!({ "type": "tool_approval", "decision": "deny", "comment": "#guardrail" }),
+            422,
+        ),
+        (&action_id, allow.clone(), 403),
+        (&action_id, allow, 200),
+    ])
+    .await
+}
+
+/// PROTOCOL §9.9 for an answer: the server takes Approve but the stream is cut right after
+/// `stream.action_resolved` (`_dev/next-answer cutStreamAfter: 1`); the page shows no error at
+/// any moment, looks at the conversation again and shows the continuation; one decision reached
+/// the server.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn dropped_answer_stream_still_shows_the_continuation() {
+    let harness = Harness::start().await;
+    let outcome = harness
+        .within_timeout(dropped_answer_stream_still_shows_the_continuation_journey(
+            &harness.page,
+        ))
+        .await;
+    harness
+        .finish(
+            "dropped_answer_stream_still_shows_the_continuation",
+            outcome,
+        )
+        .await;
+}
+
+/// The steps of [`dropped_answer_stream_still_shows_the_continuation`].
+async fn dropped_answer_stream_still_shows_the_continuation_journey(page: &ChatPage) -> Step {
+    page.open_with_query("lang=en").await?;
+    page.pick_agent("support").await?;
+    page.send_message(EMAIL_BOB).await?;
+    let card = sel::card("tool_approval", "waiting");
+    page.wait_for_visible(&card).await?;
+    let action_id = page.action_id(&card).await?;
+    page.arm_next_answer(json!({ "cutStreamAfter": 1 })).await?;
+    page.watch_errors().await?;
+    page.click(sel::APPROVE).await?;
+    page.wait_for_finished_reply_containing(EMAIL_SENT).await?;
+    page.wait_for_visible(&sel::card_by_id(&action_id, "approved"))
+        .await?;
+    page.wait_for_composer_free().await?;
+    page.expect_no_error_seen().await?;
+    page.expect_received(
+        &action_id,
+        &[json!({ "type": "tool_approval", "decision": "allow" })],
+    )
+    .await
+}
+
+/// PROTOCOL §9.9 for a message: the reply stream is cut after the tool result (`#cut`, echo)
+/// while the turn completes on the server; the page shows no error at any moment and shows the
+/// stored reply.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn dropped_reply_stream_still_shows_the_reply() {
+    let harness = Harness::start().await;
+    let outcome = harness
+        .within_timeout(dropped_reply_stream_still_shows_the_reply_journey(
+            &harness.page,
+        ))
+        .await;
+    harness
+        .finish("dropped_reply_stream_still_shows_the_reply", outcome)
+        .await;
+}
+
+/// The steps of [`dropped_reply_stream_still_shows_the_reply`].
+async fn dropped_reply_stream_still_shows_the_reply_journey(page: &ChatPage) -> Step {
+    page.open_with_query("lang=en").await?;
+    page.pick_agent("echo").await?;
+    page.watch_errors().await?;
+    page.send_message("Count my words #cut").await?;
+    page.wait_for_finished_reply_containing("You said: Count my words #cut")
+        .await?;
+    page.wait_for_composer_free().await?;
+    page.expect_no_error_seen().await
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -1010,7 +1708,18 @@ impl ChatPage {
     /// `resolutions` has entries, then checks that they went to `action_id`, were accepted
     /// (200) and carried exactly these `resolution` objects, in this order.
     pub async fn expect_received(&self, action_id: &str, resolutions: &[Value]) -> Step {
-        let n = resolutions.len();
+        let expected: Vec<(&str, Value, u16)> = resolutions
+            .iter()
+            .map(|r| (action_id, r.clone(), 200))
+            .collect();
+        self.expect_log(&expected).await
+    }
+
+    /// Waits until the server has answered as many E14 requests of the open conversation as
+    /// `expected` has entries, then checks that exactly these arrived, in this order: each
+    /// `(action id, resolution as posted, HTTP status answered)`.
+    pub async fn expect_log(&self, expected: &[(&str, Value, u16)]) -> Step {
+        let n = expected.len();
         let got = self
             .wait_until(&format!("{n} answered E14 request(s)"), async || {
                 let got = self.received().await?;
@@ -1021,12 +1730,12 @@ impl ChatPage {
                 }
             })
             .await?;
-        let expected: Vec<Received> = resolutions
+        let expected: Vec<Received> = expected
             .iter()
-            .map(|r| Received {
-                action_id: action_id.to_owned(),
-                resolution: r.clone(),
-                status: Some(200),
+            .map(|(action_id, resolution, status)| Received {
+                action_id: (*action_id).to_owned(),
+                resolution: resolution.clone(),
+                status: Some(*status),
             })
             .collect();
         if got == expected {
@@ -1064,6 +1773,376 @@ impl ChatPage {
             }
         })
         .await
+    }
+
+    // ----- deadlines, errors, the composer, restored cards -----------------------------------
+
+    /// Waits until the countdown of the (only) waiting card reads "Expires in N <unit>" with
+    /// N in `range` (`unit` "second", "minute" or "hour", singular or plural) and is amber
+    /// (`data-warning="true"`) exactly when `warning`; returns N.
+    pub async fn wait_for_countdown(
+        &self,
+        unit: &str,
+        range: std::ops::RangeInclusive<u64>,
+        warning: bool,
+    ) -> Step<u64> {
+        let what = format!(
+            "`{}` reading \"Expires in {}..={} {unit}(s)\" with data-warning={warning}",
+            sel::COUNTDOWN,
+            range.start(),
+            range.end()
+        );
+        self.wait_until(&what, async || {
+            let value = self
+                .client
+                .execute(COUNTDOWN_JS, vec![json!(sel::COUNTDOWN)])
+                .await
+                .map_err(|e| e.to_string())?;
+            let text = value["text"].as_str().ok_or("no element matches")?;
+            let amber = value["warning"].as_str() == Some("true");
+            let n = text
+                .strip_prefix("Expires in ")
+                .and_then(|rest| rest.split_once(' '))
+                .filter(|(_, word)| word.trim_end_matches('s') == unit)
+                .and_then(|(n, _)| n.parse::<u64>().ok());
+            match n {
+                Some(n) if range.contains(&n) && amber == warning => Ok(n),
+                _ => Err(format!("{text:?}, data-warning={amber}")),
+            }
+        })
+        .await
+    }
+
+    /// Waits until the error banner (`.chat-error[role=alert]`) shows a text containing `text`.
+    pub async fn wait_for_error(&self, text: &str) -> Step {
+        self.wait_for_text(sel::ERROR_TEXT, text).await.map(drop)
+    }
+
+    /// Starts recording every text the error banner shows from now on (until the next page
+    /// load), for [`ChatPage::expect_no_error_seen`].
+    pub async fn watch_errors(&self) -> Step {
+        self.client
+            .execute(WATCH_ERRORS_JS, vec![json!(".chat-error")])
+            .await
+            .map(drop)
+            .map_err(|e| format!("watching `.chat-error`: {e}"))
+    }
+
+    /// Checks that no error banner was shown since [`ChatPage::watch_errors`], not even briefly.
+    pub async fn expect_no_error_seen(&self) -> Step {
+        let seen = self
+            .client
+            .execute("return window.__e2eErrors || null;", vec![])
+            .await
+            .map_err(|e| format!("reading the recorded errors: {e}"))?;
+        match seen.as_array() {
+            Some(list) if list.is_empty() => self.wait_for_count(".chat-error", 0).await,
+            Some(_) => Err(format!("the page showed an error: {seen}")),
+            None => Err("errors were not being watched (call watch_errors first)".to_owned()),
+        }
+    }
+
+    /// Waits until the composer is free: `form.chat-input[data-state="normal"]` with an
+    /// enabled textarea.
+    pub async fn wait_for_composer_free(&self) -> Step {
+        self.wait_for_visible(&sel::composer_in("normal")).await?;
+        self.wait_for_enabled(sel::TEXTAREA, true).await
+    }
+
+    /// What the composer holds (the textarea's value).
+    pub async fn composer_text(&self) -> Step<String> {
+        let value = self
+            .client
+            .execute(VALUE_JS, vec![json!(sel::TEXTAREA)])
+            .await
+            .map_err(|e| format!("reading `{}`: {e}", sel::TEXTAREA))?;
+        value
+            .as_str()
+            .map(str::to_owned)
+            .ok_or_else(|| format!("no `{}`", sel::TEXTAREA))
+    }
+
+    /// Waits until the composer holds exactly `text` (a refused message comes back to it).
+    pub async fn wait_for_composer_text(&self, text: &str) -> Step {
+        self.wait_until(&format!("the composer to hold {text:?}"), async || {
+            let now = self.composer_text().await?;
+            if now == text {
+                Ok(())
+            } else {
+                Err(format!("it holds {now:?}"))
+            }
+        })
+        .await
+    }
+
+    /// Replaces whatever the composer holds with `text`, as select-all and typing would.
+    pub async fn replace_draft(&self, text: &str) -> Step {
+        self.set_value(sel::TEXTAREA, text).await?;
+        self.wait_for_composer_text(text).await
+    }
+
+    /// Presses Enter in the composer to send what it holds.
+    pub async fn send_draft(&self) -> Step {
+        self.wait_for_enabled(sel::TEXTAREA, true).await?;
+        let textarea = self
+            .client
+            .find(Locator::Css(sel::TEXTAREA))
+            .await
+            .map_err(miss)?;
+        textarea
+            .send_keys(&Key::Enter.to_string())
+            .await
+            .map_err(|e| format!("pressing Enter in `{}`: {e}", sel::TEXTAREA))
+    }
+
+    /// Checks that no message with `role` contains `text` (e.g. a refused message was taken
+    /// back from the list).
+    pub async fn expect_no_message(&self, role: &str, text: &str) -> Step {
+        let messages = self.messages().await?;
+        if messages
+            .iter()
+            .any(|m| m.role == role && m.text.contains(text))
+        {
+            Err(format!(
+                "a {role} message containing {text:?} is shown: {}",
+                describe(&messages)
+            ))
+        } else {
+            Ok(())
+        }
+    }
+
+    /// Checks, for [`QUIET_FOR`], that cards which came with a loaded conversation were neither
+    /// announced (the `.chat-announcer` live region stays empty) nor focused
+    /// (`document.activeElement` is not inside a `.chat-card`).
+    pub async fn expect_quiet_restore(&self) -> Step {
+        self.holds_for(
+            "no announcement and no focus on a card",
+            QUIET_FOR,
+            async || {
+                let v = self
+                    .client
+                    .execute(QUIET_JS, vec![])
+                    .await
+                    .map_err(|e| e.to_string())?;
+                let announcer = v["announcer"]
+                    .as_str()
+                    .ok_or_else(|| format!("no `{}` in the page", sel::ANNOUNCER))?;
+                if !announcer.is_empty() {
+                    return Err(format!("`{}` says {announcer:?}", sel::ANNOUNCER));
+                }
+                if v["inCard"] == json!(true) {
+                    return Err(format!("focus is inside a card: {}", v["active"]));
+                }
+                Ok(())
+            },
+        )
+        .await
+    }
+
+    /// Waits until the settled question card lists an answer for each `(question, answer)`;
+    /// answers are compared ignoring case, spaces and underscores, so an option's value
+    /// (`dark_mode`) matches its label (`Dark mode`).
+    pub async fn wait_for_answers(&self, expected: &[(&str, &str)]) -> Step {
+        let norm = |s: &str| s.trim().to_lowercase().replace([' ', '_'], "");
+        self.wait_until(&format!("the answers {expected:?}"), async || {
+            let rows = self
+                .client
+                .execute(ANSWERS_JS, vec![])
+                .await
+                .map_err(|e| e.to_string())?;
+            let rows: Vec<(String, String)> =
+                serde_json::from_value(rows).map_err(|e| e.to_string())?;
+            let all = expected
+                .iter()
+                .all(|(q, a)| rows.iter().any(|(rq, ra)| rq == q && norm(ra) == norm(a)));
+            if all {
+                Ok(())
+            } else {
+                Err(format!("rows {rows:?}"))
+            }
+        })
+        .await
+    }
+
+    /// Checks that an element matching `css` stays visible for `duration` (polled), e.g. a
+    /// card that must not change state while something happens elsewhere.
+    pub async fn stays_visible(&self, css: &str, duration: Duration) -> Step {
+        self.holds_for(&format!("`{css}` to stay visible"), duration, async || {
+            let el = self.client.find(Locator::Css(css)).await.map_err(miss)?;
+            match el.is_displayed().await {
+                Ok(true) => Ok(()),
+                Ok(false) => Err("present but hidden".to_owned()),
+                Err(e) => Err(e.to_string()),
+            }
+        })
+        .await
+    }
+
+    // ----- windows ---------------------------------------------------------------------------
+
+    /// The window the session drives now.
+    pub async fn current_window(&self) -> Step<WindowHandle> {
+        self.client
+            .window()
+            .await
+            .map_err(|e| format!("reading the window handle: {e}"))
+    }
+
+    /// Opens `url` in a new browser window of the same session (same profile, like a second
+    /// tab), switches to it and waits until the chat is rendered; returns its handle.
+    pub async fn open_window(&self, url: &str) -> Step<WindowHandle> {
+        let created = self
+            .client
+            .new_window(false)
+            .await
+            .map_err(|e| format!("opening a second window: {e}"))?;
+        self.switch_to_window(&created.handle).await?;
+        self.client
+            .goto(url)
+            .await
+            .map_err(|e| format!("opening {url} in the second window: {e}"))?;
+        self.wait_until_rendered().await?;
+        Ok(created.handle)
+    }
+
+    /// Drives the window `handle` from now on.
+    pub async fn switch_to_window(&self, handle: &WindowHandle) -> Step {
+        self.client
+            .switch_to_window(handle.clone())
+            .await
+            .map_err(|e| format!("switching to window {handle:?}: {e}"))
+    }
+
+    // ----- the server, as another client or a test fixture -----------------------------------
+
+    /// `POST /api/agents{path}` with `body`, not through the page (another client, or a `_dev`
+    /// endpoint); the JSON answer, or an error for a non-2xx status.
+    pub async fn api_post(&self, path: &str, body: Value) -> Step<Value> {
+        api_call(&self.http, Method::POST, &self.api_url(path), Some(body)).await
+    }
+
+    /// `GET /api/agents{path}`, not through the page.
+    pub async fn api_get(&self, path: &str) -> Step<Value> {
+        api_call(&self.http, Method::GET, &self.api_url(path), None).await
+    }
+
+    /// [`ChatPage::api_post`] on a task of its own, for a request that takes a while (a
+    /// non-streaming message holds the connection until the turn is over).
+    pub fn api_post_in_background(
+        &self,
+        path: &str,
+        body: Value,
+    ) -> tokio::task::JoinHandle<Step<Value>> {
+        let (http, url) = (self.http.clone(), self.api_url(path));
+        tokio::spawn(async move { api_call(&http, Method::POST, &url, Some(body)).await })
+    }
+
+    /// Creates an empty conversation with `agent` through the API; returns its id.
+    pub async fn create_conversation(&self, agent: &str) -> Step<String> {
+        let reply = self
+            .api_post("/conversations", json!({ "agentId": agent }))
+            .await?;
+        reply["conversation"]["id"]
+            .as_str()
+            .map(str::to_owned)
+            .ok_or_else(|| format!("POST /conversations: no id in {reply}"))
+    }
+
+    /// Waits until the server has stored a `role` message containing `text` in the open
+    /// conversation (E8, not the page).
+    pub async fn wait_for_server_message(&self, role: &str, text: &str) -> Step {
+        let conversation = self.conversation_id().await?;
+        let path = format!("/conversations/{conversation}/messages");
+        self.wait_until(
+            &format!("the server to store a {role} message {text:?}"),
+            async || {
+                let reply = self.api_get(&path).await?;
+                let found = reply["messages"].as_array().is_some_and(|list| {
+                    list.iter().any(|m| {
+                        m["role"] == json!(role)
+                            && m["content"].as_str().is_some_and(|c| c.contains(text))
+                    })
+                });
+                if found {
+                    Ok(())
+                } else {
+                    Err(format!("messages {}", reply["messages"]))
+                }
+            },
+        )
+        .await
+    }
+
+    /// The server's deadline of the open action `action_id` (its `expiresAt` on E5), as an
+    /// [`Instant`] of this process.
+    pub async fn server_deadline(&self, action_id: &str) -> Step<Instant> {
+        let conversation = self.conversation_id().await?;
+        let reply = self
+            .api_get(&format!("/conversations/{conversation}"))
+            .await?;
+        let open = reply["pendingActions"]
+            .as_array()
+            .cloned()
+            .unwrap_or_default();
+        let expires_at = open
+            .iter()
+            .find(|a| a["id"] == json!(action_id))
+            .and_then(|a| a["expiresAt"].as_str())
+            .ok_or_else(|| format!("{action_id} is not open with an expiresAt: {reply}"))?;
+        let at = chrono::DateTime::parse_from_rfc3339(expires_at)
+            .map_err(|e| format!("expiresAt {expires_at:?}: {e}"))?;
+        let left = (at.with_timezone(&chrono::Utc) - chrono::Utc::now())
+            .to_std()
+            .unwrap_or(Duration::ZERO);
+        Ok(Instant::now() + left)
+    }
+
+    /// Arms what happens to the open conversation's next answer (`POST /_dev/next-answer`
+    /// with `fault` plus the conversation id): `refuse`, `cutStreamAfter`, `delayMs`.
+    pub async fn arm_next_answer(&self, fault: Value) -> Step {
+        let mut body = fault;
+        body["conversationId"] = json!(self.conversation_id().await?);
+        self.api_post("/_dev/next-answer", body).await.map(drop)
+    }
+
+    /// Lets the action lapse on the server now (`POST /_dev/expire`), without the page knowing.
+    pub async fn expire_on_server(&self, action_id: &str) -> Step {
+        self.api_post("/_dev/expire", json!({ "actionId": action_id }))
+            .await
+            .map(drop)
+    }
+
+    /// `http://127.0.0.1:PORT/api/agents{path}`.
+    fn api_url(&self, path: &str) -> String {
+        format!("{}api/agents{path}", self.base_url)
+    }
+
+    /// Polls `check` every [`POLL`] for `duration`; fails as soon as one look returns `Err`.
+    async fn holds_for(
+        &self,
+        what: &str,
+        duration: Duration,
+        mut check: impl AsyncFnMut() -> Step,
+    ) -> Step {
+        let started = Instant::now();
+        loop {
+            match tokio::time::timeout(WAIT, check()).await {
+                Ok(Ok(())) => {}
+                Ok(Err(seen)) => {
+                    return Err(format!(
+                        "expected {what} for {} ms, but after {} ms: {seen}",
+                        duration.as_millis(),
+                        started.elapsed().as_millis()
+                    ))
+                }
+                Err(_) => return Err(format!("expected {what}, but the check itself hung")),
+            }
+            if started.elapsed() >= duration {
+                return Ok(());
+            }
+            tokio::time::sleep(POLL).await;
+        }
     }
 
     /// Takes (and so clears) the browser console entries logged since the last call.
@@ -1128,6 +2207,33 @@ fn miss(error: fantoccini::error::CmdError) -> String {
     }
 }
 
+/// One plain HTTP call to the API; the JSON answer, or an error naming the call for a failure
+/// or a non-2xx status.
+async fn api_call(
+    http: &reqwest::Client,
+    method: Method,
+    url: &str,
+    body: Option<Value>,
+) -> Step<Value> {
+    let mut request = http.request(method.clone(), url);
+    if let Some(body) = body {
+        request = request.json(&body);
+    }
+    let response = request
+        .send()
+        .await
+        .map_err(|e| format!("{method} {url}: {e}"))?;
+    let status = response.status();
+    let text = response
+        .text()
+        .await
+        .map_err(|e| format!("{method} {url}: {e}"))?;
+    if !status.is_success() {
+        return Err(format!("{method} {url}: {status} {text}"));
+    }
+    serde_json::from_str(&text).map_err(|e| format!("{method} {url}: {e} in {text}"))
+}
+
 /// Logged answers as compact JSON, for error messages.
 fn show(list: &[Received]) -> String {
     let items: Vec<Value> = list
@@ -1174,17 +2280,23 @@ struct Harness {
 impl Harness {
     /// Serves `$AGENT_CHAT_DIST` on a free port, starts chromedriver and a fresh Chromium.
     async fn start() -> Self {
+        Self::start_with(|_| {}).await
+    }
+
+    /// [`Harness::start`] with dev-server flags changed by `tweak` (e.g. `hasty_expiry_secs`).
+    async fn start_with(tweak: impl FnOnce(&mut dev_server::Config)) -> Self {
         let dist = dist_dir();
         let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
             .await
             .expect("bind 127.0.0.1:0 for the dev-server");
         let addr = listener.local_addr().expect("dev-server address");
-        let config = dev_server::Config {
+        let mut config = dev_server::Config {
             host: addr.ip().to_string(),
             port: addr.port(),
             dist: Some(dist),
             ..dev_server::Config::default()
         };
+        tweak(&mut config);
         let server = tokio::spawn(dev_server::serve(listener, config));
         let driver = ChromeDriver::start().await;
         let client = tokio::time::timeout(STARTUP_TIMEOUT, driver.new_session())
