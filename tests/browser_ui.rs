@@ -151,3 +151,28 @@ async fn io_stream_reads_a_real_fetch_body_into_session_inputs() {
     assert_eq!(events.len(), 3);
     assert!(matches!(&events[2], StreamEvent::Done { content, .. } if content == "It is 24 °C"));
 }
+
+#[wasm_bindgen_test]
+async fn arabic_locale_lays_the_chat_out_right_to_left() {
+    let root = section();
+    let _handle = mount_to(
+        root.clone(),
+        || view! { <Chat base_url=DEAD locale="ar-EG"/> },
+    );
+    let chat = wait_for(&root, ".chat-root").await;
+    assert_eq!(chat.get_attribute("lang").as_deref(), Some("ar"));
+    assert_eq!(chat.get_attribute("dir").as_deref(), Some("rtl"));
+    let title = wait_for(&root, ".chat-empty__title").await;
+    let text = title.text_content().unwrap();
+    assert!(
+        text.chars().any(|c| ('\u{0600}'..='\u{06FF}').contains(&c)),
+        "Arabic text: {text}"
+    );
+    // The history sidebar sits on the right in a right-to-left layout.
+    let sidebar = wait_for(&root, ".chat-history").await;
+    let main = wait_for(&root, ".chat-main").await;
+    assert!(
+        sidebar.get_bounding_client_rect().left() > main.get_bounding_client_rect().left(),
+        "sidebar right of the messages"
+    );
+}

@@ -12,6 +12,7 @@ use unic_langid::LanguageIdentifier;
 pub const LOCALES: &[(&str, &str)] = &[
     ("en", include_str!("../../locales/en/chat.ftl")),
     ("tr", include_str!("../../locales/tr/chat.ftl")),
+    ("ar", include_str!("../../locales/ar/chat.ftl")),
 ];
 
 /// Whether a shipped locale is written right to left (the chat then sets `dir="rtl"`).

@@ -1,0 +1,238 @@
+# Arabic (العربية): a right-to-left locale. Ids mirror locales/en/chat.ftl exactly (tests/locales.rs).
+# Number-dependent messages use the Arabic CLDR plural categories: zero, one, two, few, many, other.
+
+chat-input-placeholder = اكتب رسالتك...
+chat-input-attach-files = إرفاق ملفات
+chat-input-send = إرسال الرسالة
+chat-input-stop = إيقاف التوليد
+chat-input-remove-file = إزالة الملف
+chat-input-helper = اضغط Enter للإرسال، أو Shift+Enter لسطر جديد
+chat-input-label = الرسالة
+chat-input-waiting-for-answer = ينتظر المساعد إجابتك أعلاه.
+chat-input-send-cancels-request = سيؤدي إرسال رسالة إلى إلغاء الطلب المعلّق.
+
+chat-history-title = المحادثات
+chat-history-new-chat = محادثة جديدة
+chat-history-search-placeholder = ابحث في المحادثات...
+chat-history-clear-search = مسح البحث
+chat-history-no-conversations = لا توجد محادثات بعد
+chat-history-no-matching-conversations = لا توجد محادثات مطابقة
+chat-history-load-more = تحميل المزيد
+chat-history-loading = جارٍ التحميل...
+chat-history-delete-conversation = حذف المحادثة
+chat-history-close = إغلاق قائمة المحادثات
+
+chat-actions-copy = نسخ
+chat-actions-copied = تم النسخ!
+chat-actions-regenerate = إعادة التوليد
+chat-actions-good-response = رد جيد
+chat-actions-bad-response = رد سيئ
+chat-actions-failed-to-copy = تعذّر النسخ
+
+chat-message-sources = المصادر
+chat-message-source = المصدر { $index }
+chat-message-show-less = عرض أقل
+chat-message-show-all = عرض الكل ({ $count })
+chat-message-tool-calls = استدعاءات الأدوات
+chat-message-user = أنت
+chat-message-ai = ذ.ا
+chat-message-error = خطأ
+chat-message-list-label = رسائل المحادثة
+chat-message-thinking = المساعد يفكّر
+
+chat-tool-call-view-details = عرض التفاصيل
+chat-tool-call-hide-details = إخفاء التفاصيل
+chat-tool-call-older-calls = { $count ->
+    [zero] لا استدعاءات أقدم
+    [one] استدعاء واحد أقدم
+    [two] استدعاءان أقدم
+    [few] { $count } استدعاءات أقدم
+    [many] { $count } استدعاءً أقدم
+   *[other] { $count } استدعاء أقدم
+}
+chat-tool-call-expand = توسيع
+chat-tool-call-collapse = طي
+chat-tool-call-input = المدخلات
+chat-tool-call-output = المخرجات
+chat-tool-call-executing = جارٍ التنفيذ...
+chat-tool-call-completed = اكتمل
+chat-tool-call-duration = { $seconds } ث
+chat-tool-call-previous-steps = { $count ->
+    [zero] لا خطوات سابقة
+    [one] خطوة واحدة سابقة
+    [two] خطوتان سابقتان
+    [few] { $count } خطوات سابقة
+    [many] { $count } خطوةً سابقة
+   *[other] { $count } خطوة سابقة
+}
+chat-tool-call-unknown-tool = أداة غير معروفة
+
+chat-header-menu = فتح القائمة
+chat-header-select-agent = اختيار وكيل
+chat-header-change-agent = تغيير الوكيل
+
+chat-empty-title = ابدأ محادثة
+chat-empty-subtitle = اكتب رسالتك أدناه للبدء
+chat-empty-start-typing = ابدأ الكتابة...
+
+chat-loading-conversation = جارٍ تحميل المحادثة...
+
+chat-error-dismiss = إغلاق
+chat-error-load-conversation-failed = تعذّر تحميل المحادثة
+chat-error-load-conversations-failed = تعذّر تحميل المحادثات
+chat-error-load-more-failed = تعذّر تحميل مزيد من المحادثات
+chat-error-delete-conversation-failed = تعذّر حذف المحادثة
+chat-error-client-not-initialized = لم تتم تهيئة العميل
+chat-error-send-failed = تعذّر إرسال الرسالة
+chat-error-retry = إعادة المحاولة
+chat-error-network = تعذّر الوصول إلى خادم الوكيل. تحقق من اتصالك وحاول مرة أخرى.
+chat-error-stream-cut = انقطع الاتصال قبل اكتمال الرد.
+chat-error-bad-frame = أرسل الخادم جزءًا من الرد تعذّرت قراءته ({ $detail }).
+chat-error-bad-response = أرسل الخادم ردًا تعذّرت قراءته.
+chat-error-request-failed = فشل الطلب
+chat-error-no-agent = لا يتوفر أي وكيل على هذا الخادم.
+
+chat-error-code-action-expired = انتهت صلاحية هذا الطلب.
+chat-error-code-action-cancelled = تم إلغاء هذا الطلب.
+chat-error-code-action-not-pending = تمت الإجابة عن هذا الطلب بالفعل.
+chat-error-code-action-forbidden = لا يمكن الرد على هذا الطلب إلا للشخص الذي بدأ هذه المحادثة.
+chat-error-code-action-pending = ينتظر المساعد إجابتك أعلاه. أجب عنها قبل إرسال رسالة جديدة.
+chat-error-code-pending-action = ينتظر المساعد إجابتك أعلاه. أجب عنها قبل إرسال رسالة جديدة.
+chat-error-code-conversation-busy = لا يزال المساعد يعمل على هذه المحادثة. حاول مرة أخرى بعد قليل.
+chat-error-code-rate-limited = طلبات كثيرة جدًا. انتظر قليلًا ثم حاول مرة أخرى.
+chat-error-code-quota-exceeded = تم بلوغ الحد الأقصى لحصة الاستخدام.
+chat-error-code-message-too-long = الرسالة طويلة جدًا.
+chat-error-code-guardrail-blocked = حظرت إحدى قواعد الأمان هذا الطلب.
+chat-error-code-file-too-large = أحد الملفات كبير جدًا.
+chat-error-code-unsupported-file-type = نوع الملف هذا غير مدعوم.
+chat-error-code-attachments-disabled = المرفقات معطّلة لهذا المساعد.
+chat-error-code-action-version-conflict = تغيّر هذا الطلب في هذه الأثناء، وقد أُعيد تحميله.
+
+chat-file-too-large = { $name } كبير جدًا (الحد الأقصى { $max })
+chat-file-too-many = الحد الأقصى لعدد الملفات المرفقة هو { $max }
+chat-file-invalid-type = الملف { $name } من نوع غير مسموح به
+chat-file-upload-failed = فشل الرفع
+chat-file-download = تنزيل
+
+chat-time-just-now = الآن
+chat-time-minutes-ago = منذ { $count } د
+chat-time-hours-ago = منذ { $count } س
+chat-time-days-ago = منذ { $count } ي
+
+chat-theme-toggle-light = التبديل إلى المظهر الفاتح
+chat-theme-toggle-dark = التبديل إلى المظهر الداكن
+
+chat-action-details = التفاصيل
+chat-action-approve = موافقة
+chat-action-deny = رفض
+chat-action-add-reason = إضافة سبب
+chat-action-reason-label = السبب (اختياري)
+chat-action-remember = لا تسألني مجددًا عن هذه الأداة في هذه المحادثة
+chat-action-edit-arguments = تعديل الوسائط
+chat-action-reset-arguments = إعادة تعيين الوسائط
+chat-action-arguments-edited = تم تعديل الوسائط
+chat-action-preview = معاينة
+chat-action-send = إرسال
+chat-action-skip = تخطٍّ
+chat-action-required = *
+chat-action-free-text-label = إجابتك
+chat-action-approval-label = موافقة مطلوبة: { $tool }
+chat-action-question-label = سؤال من المساعد
+chat-action-sending = جارٍ الإرسال...
+chat-action-expires-hours = { $n ->
+    [zero] تنتهي المهلة بعد { $n } ساعة
+    [one] تنتهي المهلة بعد ساعة واحدة
+    [two] تنتهي المهلة بعد ساعتين
+    [few] تنتهي المهلة بعد { $n } ساعات
+    [many] تنتهي المهلة بعد { $n } ساعة
+   *[other] تنتهي المهلة بعد { $n } ساعة
+}
+chat-action-expires-minutes = { $n ->
+    [zero] تنتهي المهلة بعد { $n } دقيقة
+    [one] تنتهي المهلة بعد دقيقة واحدة
+    [two] تنتهي المهلة بعد دقيقتين
+    [few] تنتهي المهلة بعد { $n } دقائق
+    [many] تنتهي المهلة بعد { $n } دقيقة
+   *[other] تنتهي المهلة بعد { $n } دقيقة
+}
+chat-action-expires-seconds = { $n ->
+    [zero] تنتهي المهلة بعد { $n } ثانية
+    [one] تنتهي المهلة بعد ثانية واحدة
+    [two] تنتهي المهلة بعد ثانيتين
+    [few] تنتهي المهلة بعد { $n } ثوانٍ
+    [many] تنتهي المهلة بعد { $n } ثانية
+   *[other] تنتهي المهلة بعد { $n } ثانية
+}
+chat-action-status-approved = تمت الموافقة
+chat-action-status-approved-edited = تمت الموافقة بوسائط معدّلة
+chat-action-status-denied = تم الرفض
+chat-action-status-denied-with-reason = تم الرفض - { $reason }
+chat-action-status-answered = تمت الإجابة
+chat-action-status-skipped = تم التخطي
+chat-action-status-expired = انتهت الصلاحية
+chat-action-status-cancelled = تم الإلغاء
+chat-action-status-remembered = تم حفظ الاختيار لهذه المحادثة
+chat-action-status-waiting-elsewhere = بانتظار الموافقة في تطبيق آخر
+chat-action-announce-approval = يحتاج المساعد إلى موافقتك: { $tool }
+chat-action-announce-question = لدى المساعد سؤال
+chat-action-schema-invalid-json = ليس JSON صالحًا (السطر { $line }، العمود { $column })
+chat-action-schema-not-object = يجب أن تكون الوسائط كائن JSON
+chat-action-schema-type = { $path }: يجب أن يكون { $expected }
+chat-action-schema-enum = { $path }: يجب أن يكون واحدًا من { $allowed }
+chat-action-schema-const = { $path }: يجب أن يكون { $expected }
+chat-action-schema-required = { $path }: الخاصية "{ $property }" مطلوبة
+chat-action-schema-additional-properties = { $path }: الخاصية "{ $property }" غير مسموح بها
+chat-action-schema-minimum = { $path }: يجب ألا يقل عن { $limit }
+chat-action-schema-maximum = { $path }: يجب ألا يزيد على { $limit }
+chat-action-schema-exclusive-minimum = { $path }: يجب أن يكون أكبر من { $limit }
+chat-action-schema-exclusive-maximum = { $path }: يجب أن يكون أصغر من { $limit }
+chat-action-schema-min-length = { $limit ->
+    [zero] { $path }: يجب أن يحتوي على { $limit } حرف على الأقل
+    [one] { $path }: يجب أن يحتوي على حرف واحد على الأقل
+    [two] { $path }: يجب أن يحتوي على حرفين على الأقل
+    [few] { $path }: يجب أن يحتوي على { $limit } أحرف على الأقل
+    [many] { $path }: يجب أن يحتوي على { $limit } حرفًا على الأقل
+   *[other] { $path }: يجب أن يحتوي على { $limit } حرف على الأقل
+}
+chat-action-schema-max-length = { $limit ->
+    [zero] { $path }: يجب ألا يحتوي على أي حرف
+    [one] { $path }: يجب أن يحتوي على حرف واحد على الأكثر
+    [two] { $path }: يجب أن يحتوي على حرفين على الأكثر
+    [few] { $path }: يجب أن يحتوي على { $limit } أحرف على الأكثر
+    [many] { $path }: يجب أن يحتوي على { $limit } حرفًا على الأكثر
+   *[other] { $path }: يجب أن يحتوي على { $limit } حرف على الأكثر
+}
+chat-action-schema-pattern = { $path }: يجب أن يطابق النمط { $pattern }
+chat-action-schema-min-items = { $limit ->
+    [zero] { $path }: يجب أن يحتوي على { $limit } عنصر على الأقل
+    [one] { $path }: يجب أن يحتوي على عنصر واحد على الأقل
+    [two] { $path }: يجب أن يحتوي على عنصرين على الأقل
+    [few] { $path }: يجب أن يحتوي على { $limit } عناصر على الأقل
+    [many] { $path }: يجب أن يحتوي على { $limit } عنصرًا على الأقل
+   *[other] { $path }: يجب أن يحتوي على { $limit } عنصر على الأقل
+}
+chat-action-schema-max-items = { $limit ->
+    [zero] { $path }: يجب ألا يحتوي على أي عنصر
+    [one] { $path }: يجب أن يحتوي على عنصر واحد على الأكثر
+    [two] { $path }: يجب أن يحتوي على عنصرين على الأكثر
+    [few] { $path }: يجب أن يحتوي على { $limit } عناصر على الأكثر
+    [many] { $path }: يجب أن يحتوي على { $limit } عنصرًا على الأكثر
+   *[other] { $path }: يجب أن يحتوي على { $limit } عنصر على الأكثر
+}
+chat-action-schema-any-of = { $path }: لا يطابق أيًا من الصيغ المسموح بها
+chat-action-schema-one-of = { $path }: يجب أن يطابق صيغة واحدة فقط من الصيغ المسموح بها (عدد المطابقات: { $matched })
+chat-action-schema-too-deep = { $path }: التداخل عميق جدًا (عدد المستويات يتجاوز { $limit })
+chat-action-editor-label = الوسائط (JSON)
+chat-action-fields-label = الحقول
+chat-action-field-unset = (غير محدد)
+chat-action-diff-label = التغييرات على الاستدعاء المقترح
+chat-action-diff-before = المقترح:
+chat-action-diff-after = المعدّل:
+chat-action-diff-unset = (غير محدد)
+chat-demo-custom-approval = بطاقة مخصصة: { $tool } يطلب التشغيل
+chat-demo-custom-question = بطاقة مخصصة: لدى المساعد سؤال
+chat-demo-approve = سماح
+chat-demo-deny = عدم السماح
+chat-demo-skip = تخطي هذا
+chat-action-schema-root = الوسائط
+chat-action-free-text-other = شيء آخر (اختياري)
