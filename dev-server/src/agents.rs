@@ -12,8 +12,8 @@ pub enum PendingActionPolicy {
 }
 
 /// Ids of all demo agents, in listing order.
-pub const AGENT_IDS: [&str; 7] = [
-    "echo", "support", "ops", "survey", "feedback", "hasty", "long",
+pub const AGENT_IDS: [&str; 8] = [
+    "echo", "support", "ops", "survey", "feedback", "hasty", "long", "host",
 ];
 
 /// `AgentInfo` of one agent, or `None` when unknown.
@@ -53,6 +53,11 @@ pub fn info(id: &str) -> Option<Value> {
         "long" => json!({
             "id": "long", "name": "Long", "version": "1.0.0",
             "description": "Streams a long markdown answer in many small pieces",
+            "metadata": {}
+        }),
+        "host" => json!({
+            "id": "host", "name": "Host page tools", "version": "1.0.0",
+            "description": "Asks the embedding page for the text selected on it",
             "metadata": {}
         }),
         _ => return None,

@@ -16,6 +16,9 @@
 //!   `Restarted the web service.` / `OK, I did not restart the web service.`; at the deadline the
 //!   server appends `The request expired, so I did not run it.`
 //! * `long`: a ~2,000-word markdown answer ending with `That is the end of the long answer.`
+//! * `host`: `Let me look at what you selected on the page.` + a `client_tool` action
+//!   `get_selection {}` for the embedding page; then `You selected: <text>` /
+//!   `Nothing is selected.` (result without text) / `The page could not run get_selection: <error>`.
 
 use std::time::Duration;
 
@@ -40,6 +43,16 @@ pub const EXPIRED_APPROVAL_REPLY: &str = "The request expired, so I did not run 
 /// Text appended by the server when a question card lapses.
 pub const EXPIRED_QUESTION_REPLY: &str =
     "The questions expired, so I went ahead without your answers.";
+/// Text appended by the server when a `client_tool` action lapses (only via `_dev/expire`:
+/// the `host` agent sets no deadline).
+pub const EXPIRED_CLIENT_TOOL_REPLY: &str = "The page did not answer, so I went ahead without it.";
+
+/// What the `host` agent says before it asks the page for the selection.
+pub const HOST_ASK: &str = "Let me look at what you selected on the page.";
+/// Name of the `host` agent's client tool.
+pub const HOST_TOOL: &str = "get_selection";
+/// `host` reply to a result without (or with an empty) `text`.
+pub const HOST_NOTHING_SELECTED: &str = "Nothing is selected.";
 
 /// Default recipient of the `support` agent's email.
 pub const SUPPORT_DEFAULT_TO: &str = "customer@example.com";
@@ -56,6 +69,7 @@ pub async fn respond(turn: &mut Turn, text: &str, files: &[FileAttachment]) -> R
         "feedback" => feedback(turn).await,
         "hasty" => hasty(turn).await,
         "long" => long(turn).await,
+        "host" => host(turn).await,
         _ => echo(turn, text, files).await,
     }
 }
@@ -68,6 +82,9 @@ pub async fn continue_after(
 ) -> Result<(), String> {
     if resolution.to_string().contains(SLOW) {
         turn.hold().await;
+    }
+    if action.kind == "client_tool" {
+        return host_continue(turn, action, resolution).await;
     }
     if action.kind == "user_question" {
         if action.agent_id == "feedback" {
@@ -133,6 +150,8 @@ pub async fn continue_after(
 pub fn timeout_reply(action: &ActionRecord) -> String {
     if action.kind == "user_question" {
         EXPIRED_QUESTION_REPLY.to_string()
+    } else if action.kind == "client_tool" {
+        EXPIRED_CLIENT_TOOL_REPLY.to_string()
     } else {
         EXPIRED_APPROVAL_REPLY.to_string()
     }
@@ -482,6 +501,37 @@ async fn hasty(turn: &mut Turn) -> Result<(), String> {
     Ok(())
 }
 
+async fn host(turn: &mut Turn) -> Result<(), String> {
+    turn.say(HOST_ASK).await;
+    turn.request_action(ActionRequest {
+        kind: "client_tool",
+        fields: json!({ "toolName": HOST_TOOL, "args": {} }),
+        expires_in: None,
+    });
+    Ok(())
+}
+
+/// The `host` agent's reply to a normalised `client_tool` resolution (`result` or `error`).
+pub fn host_reply(tool: &str, resolution: &Value) -> String {
+    if let Some(error) = resolution.get("error").and_then(Value::as_str) {
+        return format!("The page could not run {tool}: {error}");
+    }
+    match resolution["result"]["text"].as_str() {
+        Some(text) if !text.trim().is_empty() => format!("You selected: {text}"),
+        _ => HOST_NOTHING_SELECTED.to_string(),
+    }
+}
+
+async fn host_continue(
+    turn: &mut Turn,
+    action: &ActionRecord,
+    resolution: &Value,
+) -> Result<(), String> {
+    let tool = action.body["toolName"].as_str().unwrap_or(HOST_TOOL);
+    turn.say(&host_reply(tool, resolution)).await;
+    Ok(())
+}
+
 async fn long(turn: &mut Turn) -> Result<(), String> {
     let text = long_text();
     let delay = turn.config().long_chunk_delay_ms;
@@ -564,6 +614,25 @@ mod tests {
         assert!((1800..=2600).contains(&words), "{words} words");
         assert!(text.chars().count() / 8 >= 1000);
         assert!(text.trim_end().ends_with(LONG_END));
+    }
+
+    #[test]
+    fn host_replies_to_results_and_errors() {
+        let r = |v: Value| host_reply(HOST_TOOL, &v);
+        assert_eq!(
+            r(json!({ "type": "client_tool", "result": { "text": "hello world" } })),
+            "You selected: hello world"
+        );
+        assert_eq!(
+            r(json!({ "result": { "text": "  " } })),
+            HOST_NOTHING_SELECTED
+        );
+        assert_eq!(r(json!({ "result": {} })), HOST_NOTHING_SELECTED);
+        assert_eq!(r(json!({ "result": null })), HOST_NOTHING_SELECTED);
+        assert_eq!(
+            r(json!({ "error": "no document" })),
+            "The page could not run get_selection: no document"
+        );
     }
 
     #[test]

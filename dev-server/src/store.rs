@@ -67,7 +67,7 @@ pub struct ActionRecord {
     pub message_id: String,
     /// Agent that raised it (decides the continuation).
     pub agent_id: String,
-    /// `tool_approval` or `user_question`.
+    /// `tool_approval`, `user_question` or `client_tool`.
     pub kind: String,
     /// The action's own fields (id, type, toolName, args, argsSchema, questions, expiresAt, …).
     pub body: Value,
@@ -372,6 +372,8 @@ impl Store {
             };
             let resolution = if action.kind == "user_question" {
                 json!({ "type": "user_question", "answers": {}, "cancelled": true })
+            } else if action.kind == "client_tool" {
+                json!({ "type": "client_tool", "error": "The request expired." })
             } else {
                 json!({ "type": "tool_approval", "decision": "deny" })
             };

@@ -85,7 +85,7 @@ pub struct TurnOutcome {
 /// How a script asks for an action.
 #[derive(Debug, Clone)]
 pub struct ActionRequest {
-    /// `tool_approval` or `user_question`.
+    /// `tool_approval`, `user_question` or `client_tool`.
     pub kind: &'static str,
     /// Kind-specific fields (`toolName`, `args`, `argsSchema`, `summary`, `questions`, …).
     pub fields: Value,

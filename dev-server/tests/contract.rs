@@ -299,7 +299,7 @@ async fn e1_e2_agents() {
     let ids: Vec<&str> = agents.iter().filter_map(|a| a["id"].as_str()).collect();
     assert_eq!(
         ids,
-        ["echo", "support", "ops", "survey", "feedback", "hasty", "long"]
+        ["echo", "support", "ops", "survey", "feedback", "hasty", "long", "host"]
     );
     for a in agents {
         assert!(a["name"].is_string() && a["description"].is_string());
@@ -1985,4 +1985,281 @@ async fn hasty_expires_on_its_own() {
         )
         .await;
     assert_eq!(r.json["message"]["content"], "Restarted the web service.");
+}
+
+// ---------------------------------------------------------------- client tools (host)
+
+/// The exact wire shape of the `host` agent's `client_tool` action: no card fields, no deadline.
+fn assert_client_tool_shape(a: &Value) {
+    assert!(is_id(&a["id"], "act"), "{a}");
+    assert!(is_id(&a["messageId"], "msg"), "{a}");
+    assert!(is_id(&a["toolCallId"], "call"), "{a}");
+    assert!(a["createdAt"].is_string(), "{a}");
+    let mut rest = a.clone();
+    for key in ["id", "messageId", "toolCallId", "createdAt"] {
+        rest.as_object_mut().expect("object").remove(key);
+    }
+    assert_eq!(
+        rest,
+        json!({ "type": "client_tool", "toolName": "get_selection", "args": {},
+                "status": "pending", "version": 1 })
+    );
+}
+
+#[tokio::test]
+async fn host_asks_the_page_and_continues_with_the_result() {
+    let api = start().await;
+    let r = api.get("/agents/host").await;
+    assert_eq!(r.status, 200, "{}", r.text);
+    assert_eq!(r.json["name"], "Host page tools");
+    assert_eq!(
+        r.json["description"],
+        "Asks the embedding page for the text selected on it"
+    );
+
+    let cid = api.create("host").await;
+    let ev = api.say_stream(&cid, "What did I select?").await;
+    assert_eq!(
+        types(&ev)
+            .iter()
+            .filter(|t| **t != "stream.text")
+            .copied()
+            .collect::<Vec<_>>(),
+        ["stream.start", "stream.action_required", "stream.done"]
+    );
+    let required = find(&ev, "stream.action_required");
+    assert_eq!(required["conversationId"], json!(cid));
+    let action = required["action"].clone();
+    assert_client_tool_shape(&action);
+    assert_eq!(required["messageId"], action["messageId"]);
+    let done = last(&ev);
+    assert_eq!(done["status"], "requires_action");
+    assert_eq!(
+        done["content"],
+        "Let me look at what you selected on the page."
+    );
+    assert_eq!(done["messageId"], action["messageId"]);
+    assert_eq!(done["pendingActions"], json!([action]));
+
+    // E5 restores it as open, and on the paused message
+    let conv = api.conversation(&cid).await;
+    assert_eq!(conv["pendingActions"], json!([action]));
+    assert_eq!(conv["messages"][1]["id"], action["messageId"]);
+    assert_eq!(
+        conv["messages"][1]["metadata"]["pendingActions"],
+        json!([action])
+    );
+
+    // the page answers with the selection
+    let aid = action["id"].as_str().expect("id");
+    let posted = json!({ "type": "client_tool", "result": { "text": "hello world" } });
+    let r = api
+        .answer(&cid, aid, json!({ "resolution": posted, "stream": true }))
+        .await;
+    let ev = r.events();
+    assert_eq!(
+        types(&ev)
+            .iter()
+            .filter(|t| **t != "stream.text")
+            .copied()
+            .collect::<Vec<_>>(),
+        ["stream.action_resolved", "stream.start", "stream.done"]
+    );
+    let resolved = &ev[0];
+    assert_eq!(resolved["actionId"], json!(aid));
+    assert_eq!(resolved["status"], "resolved");
+    assert_eq!(resolved["resolution"], posted);
+    let done = last(&ev);
+    assert_eq!(done["status"], "completed");
+    assert_eq!(done["content"], "You selected: hello world");
+    assert!(done.get("pendingActions").is_none(), "{done}");
+    assert_ne!(done["messageId"], action["messageId"]);
+
+    let conv = api.conversation(&cid).await;
+    assert_eq!(conv["pendingActions"], json!([]));
+    let entry = &conv["messages"][1]["metadata"]["pendingActions"][0];
+    assert_eq!(entry["status"], "resolved");
+    assert_eq!(entry["resolution"], posted);
+    assert_eq!(entry["resolvedBy"], "user");
+    assert!(entry.get("executionStatus").is_none(), "{entry}");
+    assert_eq!(conv["messages"][2]["content"], "You selected: hello world");
+
+    // logged as received; a second answer is too late
+    let log = api
+        .get(&format!("/_dev/resolutions?conversationId={cid}"))
+        .await;
+    assert_eq!(
+        log.json["resolutions"],
+        json!([{ "conversationId": cid, "actionId": aid, "userId": null,
+                 "resolution": posted, "status": 200 }])
+    );
+    api.answer(&cid, aid, json!({ "resolution": posted }))
+        .await
+        .assert_error(409, "action_not_pending");
+}
+
+#[tokio::test]
+async fn host_reports_an_empty_selection_and_page_errors() {
+    let api = start().await;
+    let cid = api.create("host").await;
+    for (result, reply) in [
+        (json!({ "text": "" }), "Nothing is selected."),
+        (json!({}), "Nothing is selected."),
+        (
+            json!({ "text": "line one\nline two" }),
+            "You selected: line one\nline two",
+        ),
+    ] {
+        let action = api.pause(&cid, "selection?").await;
+        assert_client_tool_shape(&action);
+        let r = api
+            .answer(
+                &cid,
+                action["id"].as_str().expect("id"),
+                json!({ "resolution": { "type": "client_tool", "result": result } }),
+            )
+            .await;
+        assert_eq!(r.status, 200, "{}", r.text);
+        assert_eq!(r.json["status"], "completed");
+        assert_eq!(r.json["action"]["status"], "resolved");
+        assert_eq!(r.json["action"]["resolution"]["result"], result);
+        assert_eq!(r.json["message"]["content"], reply);
+        assert!(r.json.get("pendingActions").is_none());
+    }
+    // the page could not run the tool; `type` may be left out (inferred from the action)
+    let action = api.pause(&cid, "selection?").await;
+    let r = api
+        .answer(
+            &cid,
+            action["id"].as_str().expect("id"),
+            json!({ "resolution": { "error": "Selection API unavailable" } }),
+        )
+        .await;
+    assert_eq!(r.status, 200, "{}", r.text);
+    assert_eq!(
+        r.json["action"]["resolution"],
+        json!({ "type": "client_tool", "error": "Selection API unavailable" })
+    );
+    assert_eq!(
+        r.json["message"]["content"],
+        "The page could not run get_selection: Selection API unavailable"
+    );
+    assert_eq!(api.conversation(&cid).await["pendingActions"], json!([]));
+}
+
+#[tokio::test]
+async fn host_refuses_resolutions_that_are_not_client_tool_answers() {
+    let api = start().await;
+    let cid = api.create("host").await;
+    let action = api.pause(&cid, "selection?").await;
+    let aid = action["id"].as_str().expect("id");
+    for resolution in [
+        json!({ "type": "tool_approval", "decision": "allow" }),
+        json!({ "type": "user_question", "answers": {} }),
+        json!({ "decision": "allow" }),
+        json!({ "type": "client_tool" }),
+        json!({ "type": "client_tool", "result": null }),
+        json!({ "type": "client_tool", "error": "" }),
+        json!({ "type": "client_tool", "error": 42 }),
+        json!({ "type": "client_tool", "result": { "text": "a" }, "error": "b" }),
+    ] {
+        let r = api
+            .answer(&cid, aid, json!({ "resolution": resolution }))
+            .await;
+        r.assert_error(400, "VALIDATION_ERROR");
+    }
+    // a client_tool answer does not fit an approval either
+    let support = api.create("support").await;
+    let approval = api.pause(&support, "hello").await;
+    api.answer(
+        &support,
+        approval["id"].as_str().expect("id"),
+        json!({ "resolution": { "type": "client_tool", "result": { "text": "a" } } }),
+    )
+    .await
+    .assert_error(400, "VALIDATION_ERROR");
+
+    // still open after every refusal; each refusal was logged with its status
+    assert_eq!(
+        api.conversation(&cid).await["pendingActions"],
+        json!([action])
+    );
+    let log = api
+        .get(&format!("/_dev/resolutions?conversationId={cid}"))
+        .await;
+    let log = log.json["resolutions"]
+        .as_array()
+        .expect("resolutions")
+        .clone();
+    assert_eq!(log.len(), 8);
+    assert!(log.iter().all(|e| e["status"] == 400));
+    assert_eq!(
+        log[0]["resolution"],
+        json!({ "type": "tool_approval", "decision": "allow" })
+    );
+
+    // _dev/next-answer applies as to any action; the armed refusal is used up once
+    let r = api
+        .post(
+            "/_dev/next-answer",
+            json!({ "conversationId": cid, "refuse": "conversation_busy" }),
+        )
+        .await;
+    assert_eq!(r.status, 200, "{}", r.text);
+    let answer = json!({ "resolution": { "type": "client_tool", "result": { "text": "x" } } });
+    api.answer(&cid, aid, answer.clone())
+        .await
+        .assert_error(409, "conversation_busy");
+    let r = api.answer(&cid, aid, answer).await;
+    assert_eq!(r.status, 200, "{}", r.text);
+    assert_eq!(r.json["message"]["content"], "You selected: x");
+}
+
+#[tokio::test]
+async fn host_client_tool_does_not_block_messages_and_can_lapse() {
+    let api = start().await;
+    let cid = api.create("host").await;
+    let first = api.pause(&cid, "selection?").await;
+    // not person-facing: the block policy (PROTOCOL §9.8) does not refuse the next message,
+    // and the open client tool is not cancelled by it either
+    let second = api.pause(&cid, "and now?").await;
+    assert_client_tool_shape(&second);
+    assert_ne!(first["id"], second["id"]);
+    assert_eq!(
+        api.conversation(&cid).await["pendingActions"],
+        json!([first, second])
+    );
+    // the page answers the older one late: it still continues
+    let r = api
+        .answer(
+            &cid,
+            first["id"].as_str().expect("id"),
+            json!({ "resolution": { "type": "client_tool", "result": { "text": "old" } } }),
+        )
+        .await;
+    assert_eq!(r.json["message"]["content"], "You selected: old");
+    // no deadline of its own, but _dev/expire lets it lapse like any action
+    let sid = second["id"].as_str().expect("id");
+    let r = api.post("/_dev/expire", json!({ "actionId": sid })).await;
+    assert_eq!(r.status, 200, "{}", r.text);
+    assert_eq!(r.json["action"]["resolvedBy"], "system:timeout");
+    assert_eq!(
+        r.json["action"]["resolution"],
+        json!({ "type": "client_tool", "error": "The request expired." })
+    );
+    assert!(r.json["action"].get("expiresAt").is_none());
+    let msgs = api.get(&format!("/conversations/{cid}/messages")).await;
+    let msgs = msgs.json["messages"].as_array().expect("messages").clone();
+    assert_eq!(
+        msgs.last().expect("message")["content"],
+        "The page did not answer, so I went ahead without it."
+    );
+    assert_eq!(api.conversation(&cid).await["pendingActions"], json!([]));
+    api.answer(
+        &cid,
+        sid,
+        json!({ "resolution": { "type": "client_tool", "result": {} } }),
+    )
+    .await
+    .assert_error(410, "action_expired");
 }

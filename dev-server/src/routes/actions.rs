@@ -87,6 +87,9 @@ pub fn normalise_resolution(action: &ActionRecord, resolution: &Value) -> Result
     }
     let mut out = Map::new();
     out.insert("type".into(), json!(action.kind));
+    if action.kind == "client_tool" {
+        return client_tool_resolution(r, out);
+    }
     if action.kind == "tool_approval" {
         let decision = r
             .get("decision")
@@ -164,6 +167,40 @@ pub fn normalise_resolution(action: &ActionRecord, resolution: &Value) -> Result
     }
     out.insert("answers".into(), Value::Object(answers.clone()));
     Ok(Value::Object(out))
+}
+
+/// A `client_tool` resolution (PROTOCOL §9.2, C10): exactly one of `result` (any JSON value
+/// but `null`, kept as posted) or `error` (a non-empty string, or an object with a non-empty
+/// string `message`, normalised to that string).
+fn client_tool_resolution(
+    r: &Map<String, Value>,
+    mut out: Map<String, Value>,
+) -> Result<Value, ApiError> {
+    let result = r.get("result").filter(|v| !v.is_null());
+    let error = r.get("error").filter(|v| !v.is_null());
+    match (result, error) {
+        (Some(_), Some(_)) => Err(ApiError::validation(
+            "resolution must have either result or error, not both",
+        )),
+        (Some(result), None) => {
+            out.insert("result".into(), result.clone());
+            Ok(Value::Object(out))
+        }
+        (None, Some(error)) => {
+            let text = error
+                .as_str()
+                .or_else(|| error.get("message").and_then(Value::as_str))
+                .filter(|t| !t.trim().is_empty())
+                .ok_or_else(|| {
+                    ApiError::validation("resolution.error must be a non-empty string")
+                })?;
+            out.insert("error".into(), json!(text));
+            Ok(Value::Object(out))
+        }
+        (None, None) => Err(ApiError::validation(
+            "resolution.result or resolution.error is required",
+        )),
+    }
 }
 
 /// Replays the outcome of an already accepted answer with the same `decisionKey`.
