@@ -1,35 +1,80 @@
 //! `<agent-chat>`: the chat as a custom element for pages that are not written in Rust.
 //!
-//! Attributes map to `Chat` props (`base-url`, `agent-id`, `conversation-id`, `theme`, `lang`,
-//! `authorization`, `show-history`, `streaming`); callbacks leave as DOM `CustomEvent`s that
-//! bubble out of the shadow root (`agent-chat:message-sent`, `agent-chat:message-received`,
-//! `agent-chat:error`, `agent-chat:conversation-created`, `agent-chat:conversation-change`,
-//! `agent-chat:agent-change`), with JSON-shaped `detail`. Styles live in the shadow root.
+//! - **Attributes** map to `Chat` props ([`OBSERVED_ATTRIBUTES`]); changing one remounts the
+//!   chat with the new props, keeping the open conversation.
+//! - **Properties** for object props: `headers` (`{name: value}`), `themeColors` (React keys or
+//!   `--chat-*` names), `customMessages` (`{id or React key: text}`), and `clientTools`
+//!   (`{toolName: (args, request) => result | Promise<result>}`).
+//! - **Events**: `CustomEvent`s named `agent-chat:<name>` that bubble and cross the shadow
+//!   boundary (`composed`), with JSON `detail`: `message-sent`, `message-received`, `error`,
+//!   `conversation-created`, `conversation-change`, `agent-change`, `action-required`,
+//!   `action-resolved`, `client-tool`. The prefix keeps them apart from the DOM's own `error`.
+//! - **`client_tool`** (C10): the element emits `agent-chat:client-tool` with
+//!   `{actionId, toolName, args}`; a handler in `clientTools` is run automatically, or the page
+//!   answers with `element.resolveClientTool(actionId, result, error?)`.
+//! - Shadow root with the stylesheet injected once per instance; tokens are declared on `:host`
+//!   so `agent-chat { --chat-accent-primary: … }` on the page themes it. Instances are
+//!   independent; removing the element unmounts its chat (timers cleared, streams aborted).
 
-use std::cell::RefCell;
+use std::cell::{Cell, RefCell};
 use std::collections::HashMap;
+use std::rc::Rc;
 
 use leptos::prelude::*;
 use send_wrapper::SendWrapper;
 use wasm_bindgen::prelude::*;
 
+use crate::core::{ComposerMode, PendingAction, Resolution};
+use crate::store::ChatStore;
+use crate::ui::style::InShadowRoot;
 use crate::ui::{Chat, Theme};
 
 /// The tag name registered by [`define_agent_chat`].
 pub const TAG: &str = "agent-chat";
 
 #[wasm_bindgen(inline_js = r#"
-export function define_element(tag, attrs, mount, unmount) {
+export function define_element(tag, attrs, mount, unmount, resolveTool) {
   if (customElements.get(tag)) return;
-  customElements.define(tag, class extends HTMLElement {
+  const remountOnSet = (proto, name) => Object.defineProperty(proto, name, {
+    get() { return this["_" + name]; },
+    set(v) { this["_" + name] = v; if (this.isConnected) this._remount(); },
+  });
+  class AgentChat extends HTMLElement {
     static get observedAttributes() { return attrs; }
+    constructor() {
+      super();
+      this.addEventListener("agent-chat:conversation-change", (e) => {
+        this._conversationId = e.detail == null ? null : String(e.detail);
+      });
+      this.addEventListener("agent-chat:client-tool", (e) => { this._runClientTool(e.detail); });
+    }
     connectedCallback() { this._remount(); }
-    disconnectedCallback() {
+    disconnectedCallback() { this._unmount(); }
+    attributeChangedCallback(name, oldValue, newValue) {
+      if (oldValue === newValue) return;
+      if (name === "conversation-id") this._conversationId = undefined;
+      if (this.isConnected) this._remount();
+    }
+    resolveClientTool(actionId, result, error) {
+      if (this._handle === undefined) return false;
+      const json = result === undefined ? undefined : JSON.stringify(result);
+      return resolveTool(this._handle, String(actionId), json, error == null ? undefined : String(error));
+    }
+    async _runClientTool(detail) {
+      const tool = this.clientTools && detail && this.clientTools[detail.toolName];
+      if (typeof tool !== "function") return;
+      try {
+        const result = await tool(detail.args, detail);
+        this.resolveClientTool(detail.actionId, result === undefined ? null : result);
+      } catch (err) {
+        this.resolveClientTool(detail.actionId, undefined, (err && err.message) || String(err));
+      }
+    }
+    _unmount() {
       if (this._handle !== undefined) { unmount(this._handle); this._handle = undefined; }
     }
-    attributeChangedCallback() { if (this.isConnected) this._remount(); }
     _remount() {
-      if (this._handle !== undefined) { unmount(this._handle); this._handle = undefined; }
+      this._unmount();
       const root = this.shadowRoot || this.attachShadow({ mode: "open" });
       root.replaceChildren();
       const host = document.createElement("div");
@@ -37,7 +82,9 @@ export function define_element(tag, attrs, mount, unmount) {
       root.appendChild(host);
       this._handle = mount(this, host);
     }
-  });
+  }
+  for (const name of ["headers", "themeColors", "customMessages"]) remountOnSet(AgentChat.prototype, name);
+  customElements.define(tag, AgentChat);
 }
 "#)]
 extern "C" {
@@ -46,11 +93,14 @@ extern "C" {
         attrs: js_sys::Array,
         mount: &MountFn,
         unmount: &Closure<dyn Fn(u32)>,
+        resolve_tool: &ResolveToolFn,
     );
 }
 
 /// `(host element, mount point in its shadow root) -> handle id`.
 type MountFn = Closure<dyn Fn(web_sys::HtmlElement, web_sys::HtmlElement) -> u32>;
+/// `(handle, action id, result as JSON text, error) -> answered`.
+type ResolveToolFn = Closure<dyn Fn(u32, String, Option<String>, Option<String>) -> bool>;
 
 /// Attributes the element watches; a change remounts the chat with the new props.
 pub const OBSERVED_ATTRIBUTES: &[&str] = &[
@@ -58,24 +108,39 @@ pub const OBSERVED_ATTRIBUTES: &[&str] = &[
     "agent-id",
     "conversation-id",
     "theme",
+    "locale",
     "lang",
     "authorization",
     "show-history",
+    "default-history-open",
     "streaming",
+    "input-placeholder",
+    "allow-argument-edit",
+    "enable-tool-approvals",
+    "enable-questions",
+    "expiry-warning-seconds",
+    "pending-action-composer-mode",
 ];
 
-/// Live chats by handle id; dropping a handle unmounts its chat.
+/// One mounted chat: its Leptos handle (dropping it unmounts) and its store.
+struct Instance {
+    _handle: Box<dyn std::any::Any>,
+    store: Option<ChatStore>,
+}
+
+/// Live chats by handle id.
 #[derive(Default)]
 struct Mounted {
     last_id: u32,
-    handles: HashMap<u32, Box<dyn std::any::Any>>,
+    instances: HashMap<u32, Instance>,
 }
 
 thread_local! {
     static MOUNTED: RefCell<Mounted> = RefCell::new(Mounted::default());
 }
 
-/// Registers `<agent-chat>` (idempotent). Call once after the wasm module is initialised.
+/// Registers `<agent-chat>` (idempotent). The element build calls it as soon as the module is
+/// initialised; a Rust host may call it itself.
 #[wasm_bindgen]
 pub fn define_agent_chat() {
     let attrs: js_sys::Array = OBSERVED_ATTRIBUTES
@@ -84,12 +149,36 @@ pub fn define_agent_chat() {
         .collect();
     let mount = MountFn::new(mount_into);
     let unmount = Closure::<dyn Fn(u32)>::new(|id: u32| {
-        MOUNTED.with(|m| m.borrow_mut().handles.remove(&id));
+        // Take it out first: dropping the handle runs cleanups, which must not find the map
+        // borrowed.
+        let gone = MOUNTED.with(|m| m.borrow_mut().instances.remove(&id));
+        drop(gone);
     });
-    define_element(TAG, attrs, &mount, &unmount);
+    let resolve_tool = ResolveToolFn::new(resolve_client_tool);
+    define_element(TAG, attrs, &mount, &unmount, &resolve_tool);
     // The registration lives as long as the page: the one place closures are leaked on purpose.
     mount.forget();
     unmount.forget();
+    resolve_tool.forget();
+}
+
+fn resolve_client_tool(
+    id: u32,
+    action_id: String,
+    result: Option<String>,
+    error: Option<String>,
+) -> bool {
+    let Some(store) = MOUNTED.with(|m| m.borrow().instances.get(&id).and_then(|i| i.store)) else {
+        return false;
+    };
+    let outcome = match error {
+        Some(e) => Err(e),
+        None => Ok(result
+            .and_then(|r| serde_json::from_str(&r).ok())
+            .unwrap_or(serde_json::Value::Null)),
+    };
+    store.resolve_client_tool(action_id, outcome);
+    true
 }
 
 fn attr(el: &web_sys::HtmlElement, name: &str) -> Option<String> {
@@ -103,6 +192,23 @@ fn flag(el: &web_sys::HtmlElement, name: &str, default: bool) -> bool {
     }
 }
 
+/// A JS object property of the host as `(key, string value)` pairs (non-strings skipped).
+fn object_prop(el: &web_sys::HtmlElement, name: &str) -> Vec<(String, String)> {
+    let Ok(value) = js_sys::Reflect::get(el, &JsValue::from_str(&format!("_{name}"))) else {
+        return Vec::new();
+    };
+    if !value.is_object() {
+        return Vec::new();
+    }
+    js_sys::Object::entries(value.unchecked_ref())
+        .iter()
+        .filter_map(|pair| {
+            let pair: js_sys::Array = pair.unchecked_into();
+            Some((pair.get(0).as_string()?, pair.get(1).as_string()?))
+        })
+        .collect()
+}
+
 fn mount_into(host: web_sys::HtmlElement, target: web_sys::HtmlElement) -> u32 {
     let base_url = attr(&host, "base-url").unwrap_or_else(|| {
         let origin = web_sys::window()
@@ -111,18 +217,47 @@ fn mount_into(host: web_sys::HtmlElement, target: web_sys::HtmlElement) -> u32 {
         format!("{origin}{}", crate::page::DEFAULT_BASE_PATH)
     });
     let agent_id = attr(&host, "agent-id");
-    let conversation_id = attr(&host, "conversation-id");
+    // The conversation the chat had open before a remount wins over the attribute.
+    let live_conversation = js_sys::Reflect::get(&host, &JsValue::from_str("_conversationId"))
+        .ok()
+        .filter(|v| !v.is_undefined());
+    let conversation_id = match live_conversation {
+        Some(v) => v.as_string(),
+        None => attr(&host, "conversation-id"),
+    };
     let theme = attr(&host, "theme")
         .map(|t| Theme::parse(&t))
         .unwrap_or_default();
-    let lang =
-        attr(&host, "lang").or_else(|| web_sys::window().and_then(|w| w.navigator().language()));
+    let lang = attr(&host, "locale")
+        .or_else(|| attr(&host, "lang"))
+        .or_else(|| web_sys::window().and_then(|w| w.navigator().language()));
     let authorization = attr(&host, "authorization");
+    let placeholder = attr(&host, "input-placeholder");
     let show_history = flag(&host, "show-history", true);
+    let history_open = flag(&host, "default-history-open", false);
     let streaming = flag(&host, "streaming", true);
+    let allow_edit = flag(&host, "allow-argument-edit", false);
+    let approvals = flag(&host, "enable-tool-approvals", true);
+    let questions = flag(&host, "enable-questions", true);
+    let warning = attr(&host, "expiry-warning-seconds")
+        .and_then(|v| v.trim().parse().ok())
+        .unwrap_or(600);
+    let mode = attr(&host, "pending-action-composer-mode")
+        .and_then(|m| ComposerMode::parse(&m))
+        .unwrap_or_default();
+    let headers = object_prop(&host, "headers");
+    let theme_colors = object_prop(&host, "themeColors");
+    let custom_messages: HashMap<String, String> =
+        object_prop(&host, "customMessages").into_iter().collect();
     let events = EventSink(SendWrapper::new(host.clone()));
+    let store_slot: Rc<Cell<Option<ChatStore>>> = Rc::new(Cell::new(None));
+    let on_ready = {
+        let slot = SendWrapper::new(store_slot.clone());
+        Callback::new(move |store: ChatStore| slot.set(Some(store)))
+    };
 
     let handle = mount_to(target, move || {
+        provide_context(InShadowRoot);
         let events = events.clone();
         view! {
             <Chat
@@ -130,16 +265,30 @@ fn mount_into(host: web_sys::HtmlElement, target: web_sys::HtmlElement) -> u32 {
                 agent_id=agent_id.clone()
                 conversation_id=conversation_id.clone()
                 authorization=authorization.clone()
+                headers=headers.clone()
                 locale=lang.clone()
+                custom_messages=custom_messages.clone()
                 theme=theme
+                theme_colors=theme_colors.clone()
+                input_placeholder=placeholder.clone()
                 show_history=show_history
+                default_history_open=history_open
                 streaming=streaming
+                allow_argument_edit=allow_edit
+                enable_tool_approvals=approvals
+                enable_questions=questions
+                expiry_warning_seconds=warning
+                pending_action_composer_mode=mode
                 on_message_sent=events.callback("message-sent")
                 on_message_received=events.callback("message-received")
                 on_conversation_created=events.callback("conversation-created")
                 on_conversation_change=events.callback("conversation-change")
                 on_agent_change=events.callback("agent-change")
+                on_action_required=events.action_callback("action-required")
+                on_action_resolved=events.resolved_callback()
+                on_client_tool=events.client_tool_callback()
                 on_error=events.error_callback()
+                on_ready=on_ready
             />
         }
     });
@@ -147,7 +296,13 @@ fn mount_into(host: web_sys::HtmlElement, target: web_sys::HtmlElement) -> u32 {
         let mut m = m.borrow_mut();
         m.last_id += 1;
         let id = m.last_id;
-        m.handles.insert(id, Box::new(handle));
+        m.instances.insert(
+            id,
+            Instance {
+                _handle: Box::new(handle),
+                store: store_slot.get(),
+            },
+        );
         id
     })
 }
@@ -158,7 +313,8 @@ fn mount_into(host: web_sys::HtmlElement, target: web_sys::HtmlElement) -> u32 {
 struct EventSink(SendWrapper<web_sys::HtmlElement>);
 
 impl EventSink {
-    fn dispatch(&self, name: &str, detail: JsValue) {
+    fn dispatch(&self, name: &str, detail: serde_json::Value) {
+        let detail = js_sys::JSON::parse(&detail.to_string()).unwrap_or(JsValue::NULL);
         let init = web_sys::CustomEventInit::new();
         init.set_bubbles(true);
         init.set_composed(true);
@@ -173,11 +329,42 @@ impl EventSink {
     fn callback<T: serde::Serialize + 'static>(&self, name: &'static str) -> Callback<T> {
         let sink = self.clone();
         Callback::new(move |value: T| {
-            let detail = serde_json::to_string(&value)
-                .ok()
-                .and_then(|s| js_sys::JSON::parse(&s).ok())
-                .unwrap_or(JsValue::NULL);
+            let detail = serde_json::to_value(&value).unwrap_or(serde_json::Value::Null);
             sink.dispatch(name, detail);
+        })
+    }
+
+    fn action_callback(&self, name: &'static str) -> Callback<PendingAction> {
+        let sink = self.clone();
+        Callback::new(move |action: PendingAction| sink.dispatch(name, action.to_json()))
+    }
+
+    fn resolved_callback(&self) -> Callback<(String, Resolution)> {
+        let sink = self.clone();
+        Callback::new(move |(action_id, resolution): (String, Resolution)| {
+            let detail = serde_json::json!({
+                "actionId": action_id,
+                "resolution": resolution.to_json(),
+            });
+            sink.dispatch("action-resolved", detail);
+        })
+    }
+
+    fn client_tool_callback(&self) -> Callback<PendingAction> {
+        let sink = self.clone();
+        Callback::new(move |action: PendingAction| {
+            let (tool_name, args) = match &action.kind {
+                crate::core::ActionKind::ClientTool { tool_name, args } => {
+                    (tool_name.clone(), args.clone())
+                }
+                _ => return,
+            };
+            let detail = serde_json::json!({
+                "actionId": action.id,
+                "toolName": tool_name,
+                "args": args,
+            });
+            sink.dispatch("client-tool", detail);
         })
     }
 
@@ -190,7 +377,6 @@ impl EventSink {
                 "serverMessage": err.server_message(),
                 "message": err.to_string(),
             });
-            let detail = js_sys::JSON::parse(&detail.to_string()).unwrap_or(JsValue::NULL);
             sink.dispatch("error", detail);
         })
     }

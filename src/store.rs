@@ -39,6 +39,9 @@ pub struct ChatCallbacks {
     pub on_action_required: Option<Callback<crate::core::PendingAction>>,
     /// F180: the server accepted an answer `(action_id, resolution)`.
     pub on_action_resolved: Option<Callback<(String, crate::core::Resolution)>>,
+    /// C10: the agent asks the page to run one of its tools; answer with
+    /// [`ChatStore::resolve_client_tool`].
+    pub on_client_tool: Option<Callback<crate::core::PendingAction>>,
 }
 
 /// Status slice: everything small the header, banner and composer read.
@@ -265,6 +268,23 @@ impl ChatStore {
             action_id: action_id.into(),
             resolution,
         });
+    }
+
+    /// Answers a `client_tool` request (C10) with the tool's `result`, or with `error` when
+    /// the page could not run it.
+    pub fn resolve_client_tool(
+        &self,
+        action_id: impl Into<String>,
+        result: Result<serde_json::Value, String>,
+    ) {
+        let (result, error) = match result {
+            Ok(v) => (Some(v), None),
+            Err(e) => (None, Some(e)),
+        };
+        self.resolve_action(
+            action_id,
+            crate::core::Resolution::ClientTool { result, error },
+        );
     }
 
     /// `pendingActions` (F187): open actions (person-facing and `client_tool`), each with the
@@ -526,6 +546,7 @@ impl ChatStore {
                 self.announce_and_focus(&action);
                 run(&cb.on_action_required, action)
             }
+            SessionEvent::ClientToolRequested(action) => run(&cb.on_client_tool, action),
             SessionEvent::ActionResolved {
                 action_id,
                 resolution,

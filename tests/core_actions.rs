@@ -732,3 +732,77 @@ fn c28_countdown_uses_the_largest_whole_unit() {
     assert_eq!(countdown(1), (CountdownUnit::Seconds, 1));
     assert_eq!(countdown(0), (CountdownUnit::Seconds, 1));
 }
+
+// ----- C10 client_tool: the host page's own tool -----------------------------------------------
+
+const CLIENT_TOOL: &str =
+    r#"{"id":"ct_1","type":"client_tool","toolName":"get_selection","args":{"max":10}}"#;
+
+fn client_tool_requests(h: &Harness) -> Vec<PendingAction> {
+    h.events
+        .iter()
+        .filter_map(|e| match e {
+            SessionEvent::ClientToolRequested(a) => Some(a.clone()),
+            _ => None,
+        })
+        .collect()
+}
+
+#[test]
+fn c10_a_live_client_tool_is_reported_to_the_host_once_and_never_as_a_card() {
+    let h = paused(CLIENT_TOOL);
+    let asked = client_tool_requests(&h);
+    assert_eq!(asked.len(), 1);
+    assert_eq!(asked[0].id, "ct_1");
+    assert!(!h
+        .events
+        .iter()
+        .any(|e| matches!(e, SessionEvent::ActionRequired(_))));
+    assert!(!h.s.awaiting_action(), "no person-facing card");
+    assert_eq!(
+        h.s.composer_state(),
+        ComposerState::Normal,
+        "the composer stays open"
+    );
+}
+
+#[test]
+fn c10_the_host_answers_a_client_tool_through_e14_with_its_result() {
+    let mut h = paused(CLIENT_TOOL);
+    h.cmd(Command::Resolve {
+        action_id: "ct_1".into(),
+        resolution: Resolution::ClientTool {
+            result: Some(json!({"text": "hello"})),
+            error: None,
+        },
+    });
+    let stream = h
+        .streams
+        .last()
+        .expect("the answer streams the continuation");
+    assert_eq!(stream.path, "/conversations/conv_1/actions/ct_1");
+    let body: serde_json::Value = serde_json::from_str(stream.body.as_deref().unwrap()).unwrap();
+    assert_eq!(
+        body["resolution"],
+        json!({"type": "client_tool", "result": {"text": "hello"}})
+    );
+}
+
+#[test]
+fn c10_a_client_tool_still_open_in_a_loaded_conversation_is_reported_once() {
+    let mut h = Harness::new(SessionConfig {
+        conversation_id: Some("conv_1".into()),
+        ..SessionConfig::default()
+    });
+    h.cmd(Command::Start);
+    h.answer(Method::Get, "/agents", 200, &agents("{}", "{}"));
+    let conv = format!(
+        r#"{{"conversation":{{"id":"conv_1","agentId":"ops"}},"messages":[],"pendingActions":[{CLIENT_TOOL}]}}"#
+    );
+    h.answer(Method::Get, "/conversations/conv_1", 200, &conv);
+    assert_eq!(client_tool_requests(&h).len(), 1);
+    // A refetch of the same conversation does not ask again.
+    h.cmd(Command::OpenConversation("conv_1".into()));
+    h.answer(Method::Get, "/conversations/conv_1", 200, &conv);
+    assert_eq!(client_tool_requests(&h).len(), 1);
+}

@@ -194,6 +194,11 @@ pub enum SessionEvent {
     DraftReturned(String),
     /// A turn paused for a person (F181); never for `client_tool` or restored history (C25).
     ActionRequired(PendingAction),
+    /// The agent asks the embedding page to run one of its tools (`client_tool`, C10). Reported
+    /// once per action id: when it arrives live and when a loaded conversation still has it
+    /// open (nobody else can answer it). Answer with [`Command::Resolve`] and
+    /// [`Resolution::ClientTool`].
+    ClientToolRequested(PendingAction),
     /// The server accepted an answer (F180).
     ActionResolved {
         /// The action.
@@ -569,6 +574,8 @@ pub struct Session {
     run: Run,
     error: Option<ChatError>,
     running_turn: Option<RunningTurn>,
+    /// `client_tool` action ids already reported to the host.
+    client_tools_reported: Vec<String>,
 
     history: Vec<ConversationListItem>,
     history_has_more: bool,
@@ -600,6 +607,7 @@ impl Session {
             run: Run::Idle,
             error: None,
             running_turn: None,
+            client_tools_reported: Vec::new(),
             history: Vec::new(),
             history_has_more: false,
             history_loading: false,
@@ -680,7 +688,9 @@ impl Session {
             && match card.action.kind {
                 ActionKind::ToolApproval(_) => self.config.enable_tool_approvals,
                 ActionKind::UserQuestion(_) => self.config.enable_questions,
-                _ => false,
+                // The page's own tool: answered by the host, not by a person.
+                ActionKind::ClientTool { .. } => true,
+                ActionKind::Unknown(_) => false,
             }
     }
     /// Effective argument editing: the agent's capability wins over the prop (F177).
@@ -1398,6 +1408,7 @@ impl Session {
             .is_some_and(|c| c.id == loaded.conversation.id);
         let known: &[ActionCard] = if same_conversation { &self.cards } else { &[] };
         self.cards = restore_cards(&loaded.messages, loaded.pending_actions, known);
+        self.report_client_tools();
         // Keep what this page recorded (`actionStates`, source 1) across refetches.
         let mut messages = loaded.messages;
         if same_conversation {
@@ -1764,6 +1775,24 @@ impl Session {
         }
     }
 
+    /// Reports every waiting `client_tool` action not reported yet (C10).
+    fn report_client_tools(&mut self) {
+        let fresh: Vec<PendingAction> = self
+            .cards
+            .iter()
+            .filter(|c| {
+                matches!(c.action.kind, ActionKind::ClientTool { .. })
+                    && c.state == CardState::Waiting
+                    && !self.client_tools_reported.contains(&c.action.id)
+            })
+            .map(|c| c.action.clone())
+            .collect();
+        for action in fresh {
+            self.client_tools_reported.push(action.id.clone());
+            self.emit(SessionEvent::ClientToolRequested(action));
+        }
+    }
+
     /// New open actions from a stream or a reply: cards that are announced (unlike restored
     /// ones) and reported to the host, except `client_tool` (F181, C10).
     fn merge_open_actions(&mut self, actions: Vec<PendingAction>, message_id: Option<String>) {
@@ -1789,6 +1818,7 @@ impl Session {
                     if person {
                         self.emit(SessionEvent::ActionRequired(action));
                     }
+                    self.report_client_tools();
                 }
             }
             self.revisions.actions += 1;

@@ -127,6 +127,18 @@ pub fn Chat(
     /// cards restored with a loaded conversation).
     #[prop(optional, into)]
     on_action_required: Option<Callback<PendingAction>>,
+    /// The agent asks this page to run one of its tools (`client_tool`, C10): no card is drawn;
+    /// answer with [`ChatStore::resolve_client_tool`] (get the store from `on_ready`).
+    #[prop(optional, into)]
+    on_client_tool: Option<Callback<PendingAction>>,
+    /// Called once with the chat's store, so a host can drive it (answer client tools, send
+    /// messages, read `pending_actions`).
+    #[prop(optional, into)]
+    on_ready: Option<Callback<ChatStore>>,
+    /// Colours by token (F25, C36): the React keys (`bgPrimary`, `accentPrimary`, ...) or the
+    /// `--chat-*` names; set on the root, so they win over the theme's defaults.
+    #[prop(optional)]
+    theme_colors: Vec<(String, String)>,
     /// Extra classes for the root element (F21).
     #[prop(optional, into)]
     class: MaybeProp<String>,
@@ -155,6 +167,7 @@ pub fn Chat(
         on_conversation_change,
         on_action_resolved,
         on_action_required,
+        on_client_tool,
         ..Default::default()
     };
     let store = crate::store::use_chat(config, transport, callbacks);
@@ -166,7 +179,11 @@ pub fn Chat(
         render_question,
         ..ChatActions::from_store(store)
     };
+    if let Some(ready) = on_ready {
+        ready.run(store);
+    }
     let drawer_open = RwSignal::new(default_history_open);
+    let inline_style = theme_style(&theme_colors);
 
     let root_class = move || {
         let mut c = String::from("chat-root");
@@ -190,7 +207,7 @@ pub fn Chat(
     };
 
     view! {
-        <div class=root_class data-state=run_state lang=lang dir=dir>
+        <div class=root_class data-state=run_state lang=lang dir=dir style=inline_style>
             <Styles/>
             <div class="chat-layout">
                 <Show when=move || show_history>
@@ -208,6 +225,37 @@ pub fn Chat(
             </div>
         </div>
     }
+}
+
+/// `themeColors` as an inline style: React keys (`bgPrimary`) become `--chat-bg-primary`;
+/// `--chat-*` names pass through; anything else, and values that could break out of the
+/// declaration (`;`, `{`, `}`), are dropped.
+pub fn theme_style(colors: &[(String, String)]) -> Option<String> {
+    let mut css = String::new();
+    for (key, value) in colors {
+        let name = if key.starts_with("--chat-") {
+            key.clone()
+        } else {
+            let mut name = String::from("--chat-");
+            for c in key.chars() {
+                if c.is_ascii_uppercase() {
+                    name.push('-');
+                    name.push(c.to_ascii_lowercase());
+                } else {
+                    name.push(c);
+                }
+            }
+            name
+        };
+        let safe_name = name[2..]
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || c == '-');
+        let safe_value = !value.contains([';', '{', '}', '<', '>']);
+        if safe_name && safe_value && !value.trim().is_empty() {
+            css.push_str(&format!("{name}: {};", value.trim()));
+        }
+    }
+    (!css.is_empty()).then_some(css)
 }
 
 /// Header: title (F44), agent picker (F43), mobile menu button.

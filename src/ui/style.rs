@@ -8,8 +8,31 @@ pub const TOKENS_CSS: &str = include_str!("../../style/tokens.css");
 /// Component styles; only `--chat-*` tokens for colours.
 pub const CHAT_CSS: &str = include_str!("../../style/chat.css");
 
+/// Set by the custom element: the chat lives in a shadow root.
+#[derive(Clone, Copy, Debug)]
+pub struct InShadowRoot;
+
 /// Renders the stylesheet once for the enclosing chat.
+///
+/// In a shadow root the tokens are declared on `:host` (light theme: `:host([theme="light"])`)
+/// instead of `.chat-root`: a page's own `agent-chat { --chat-…: … }` rules then win over the
+/// defaults, as the embedding guide promises.
 #[component]
 pub fn Styles() -> impl IntoView {
-    view! { <style data-agent-chat-ui="">{TOKENS_CSS}{CHAT_CSS}</style> }
+    let tokens = if use_context::<InShadowRoot>().is_some() {
+        shadow_tokens()
+    } else {
+        TOKENS_CSS.to_owned()
+    };
+    view! { <style data-agent-chat-ui="">{tokens}{CHAT_CSS}</style> }
+}
+
+/// [`TOKENS_CSS`] with the token blocks moved onto the shadow host.
+pub fn shadow_tokens() -> String {
+    TOKENS_CSS
+        .replace(
+            ".chat-root.chat-theme-light {",
+            ":host([theme=\"light\"]) {",
+        )
+        .replace(".chat-root {", ":host {")
 }

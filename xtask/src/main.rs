@@ -5,6 +5,7 @@
 //! `cargo run --package xtask --`.
 
 mod demo;
+mod element;
 mod run;
 mod setup;
 mod test;
@@ -26,9 +27,11 @@ commands:
                       `cargo fetch`
   demo [--port N]     setup, build the page with Trunk, serve it with the dev-server
                       on http://127.0.0.1:N/ (default port 8080)
+  element             build the <agent-chat> custom element into dist/element
+                      (one JS module + wasm) and print its gzip size
   test                setup, fmt, clippy (native + wasm32), native tests, a short fuzz
-                      run, browser tests, trunk build, end-to-end test; prints
-                      `N passed, M failed`
+                      run, browser tests, trunk build, element build, end-to-end test;
+                      prints `N passed, M failed`
   bench               (not written yet)
 
 environment:
@@ -47,6 +50,13 @@ fn main() -> ExitCode {
             Err(msg) => usage_error(&msg),
         },
         Some("test") if args.len() == 1 => test::main(&ctx),
+        Some("element") if args.len() == 1 => {
+            if !setup::ensure(&ctx).page_ready() {
+                eprintln!("[element] a tool is missing (see the [setup] lines above)");
+                return ExitCode::FAILURE;
+            }
+            element::main(&ctx)
+        }
         Some("bench") => {
             eprintln!(
                 "cargo xtask bench: not written yet (sizes and browser timings will go here)"

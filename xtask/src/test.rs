@@ -131,6 +131,46 @@ pub fn main(ctx: &Ctx) -> ExitCode {
         false
     };
 
+    // The Leptos app example must keep compiling against the public API (issue 7).
+    if tools.wasm_target {
+        p.check(
+            "examples/leptos-app builds (wasm32)",
+            ctx.cargo([
+                "build",
+                "-p",
+                "leptos-app-example",
+                "--target",
+                "wasm32-unknown-unknown",
+            ]),
+        );
+    } else {
+        p.skip(
+            "examples/leptos-app builds (wasm32)",
+            "wasm32 target missing",
+        );
+    }
+
+    // The custom element next to the page (after Trunk, which empties dist/).
+    let page_built = if page_built {
+        let started = p.begin("element build (dist/element)");
+        let outcome = match crate::element::build(ctx) {
+            Ok(sizes) => {
+                crate::element::report(&sizes);
+                Outcome::Ok
+            }
+            Err(msg) => Outcome::Failed(msg),
+        };
+        let ok = matches!(outcome, Outcome::Ok);
+        p.end("element build (dist/element)", started, outcome);
+        ok
+    } else {
+        p.skip(
+            "element build (dist/element)",
+            "no page: trunk build did not succeed",
+        );
+        false
+    };
+
     match (&tools.chromedriver, page_built) {
         (Some(chromedriver), true) => {
             let mut cmd = ctx.cargo([

@@ -1,0 +1,196 @@
+//! Browser tests of the `<agent-chat>` custom element (issue 7): attributes reach the chat in
+//! the shadow root, attribute changes remount it, events bubble out of the shadow root, two
+//! instances are independent, and page CSS themes it through the `--chat-*` tokens.
+#![cfg(target_arch = "wasm32")]
+
+use std::cell::RefCell;
+use std::rc::Rc;
+
+use wasm_bindgen::prelude::*;
+use wasm_bindgen::JsCast;
+use wasm_bindgen_test::*;
+
+wasm_bindgen_test_configure!(run_in_browser);
+
+mod web;
+use web::{sleep, wait_until};
+
+/// Nothing listens here: requests fail fast with a network error.
+const DEAD: &str = "http://127.0.0.1:9/api/agents";
+
+fn document() -> web_sys::Document {
+    web_sys::window().unwrap().document().unwrap()
+}
+
+fn element(attrs: &[(&str, &str)]) -> web_sys::HtmlElement {
+    agent_chat_ui::element::define_agent_chat();
+    let el: web_sys::HtmlElement = document()
+        .create_element("agent-chat")
+        .unwrap()
+        .unchecked_into();
+    for (k, v) in attrs {
+        el.set_attribute(k, v).unwrap();
+    }
+    el.style().set_property("height", "400px").unwrap();
+    document().body().unwrap().append_child(&el).unwrap();
+    el
+}
+
+fn in_shadow(el: &web_sys::HtmlElement, sel: &str) -> Option<web_sys::HtmlElement> {
+    el.shadow_root()?
+        .query_selector(sel)
+        .ok()
+        .flatten()
+        .map(|e| e.unchecked_into())
+}
+
+async fn wait_in_shadow(el: &web_sys::HtmlElement, sel: &str) -> web_sys::HtmlElement {
+    for _ in 0..150 {
+        leptos::task::tick().await;
+        if let Some(found) = in_shadow(el, sel) {
+            return found;
+        }
+        sleep(20).await;
+    }
+    panic!("timed out waiting for {sel} in the shadow root");
+}
+
+#[wasm_bindgen_test]
+async fn attributes_reach_the_chat_in_a_shadow_root_and_a_change_remounts_it() {
+    let el = element(&[
+        ("base-url", DEAD),
+        ("theme", "light"),
+        ("locale", "tr"),
+        ("show-history", "false"),
+    ]);
+    let root = wait_in_shadow(&el, ".chat-root").await;
+    assert!(root.class_list().contains("chat-theme-light"));
+    assert_eq!(root.get_attribute("lang").as_deref(), Some("tr"));
+    assert!(
+        in_shadow(&el, ".chat-history").is_none(),
+        "show-history=false"
+    );
+    assert!(
+        document().query_selector(".chat-root").unwrap().is_none(),
+        "nothing leaks into the page"
+    );
+    let styles = el
+        .shadow_root()
+        .unwrap()
+        .query_selector_all("style[data-agent-chat-ui]")
+        .unwrap();
+    assert_eq!(styles.length(), 1, "the stylesheet once per instance");
+
+    el.set_attribute("theme", "dark").unwrap();
+    el.set_attribute("locale", "en").unwrap();
+    let root = wait_in_shadow(&el, ".chat-root[lang=en]").await;
+    assert!(!root.class_list().contains("chat-theme-light"));
+    el.remove();
+}
+
+#[wasm_bindgen_test]
+async fn page_css_on_the_host_themes_the_chat_through_the_tokens() {
+    let style = document().create_element("style").unwrap();
+    style.set_text_content(Some(
+        "agent-chat.themed { --chat-bg-primary: rgb(1, 2, 3); }",
+    ));
+    document().head().unwrap().append_child(&style).unwrap();
+    let el = element(&[("base-url", DEAD), ("show-history", "false")]);
+    el.class_list().add_1("themed").unwrap();
+    let root = wait_in_shadow(&el, ".chat-root").await;
+    let computed = web_sys::window()
+        .unwrap()
+        .get_computed_style(&root)
+        .unwrap()
+        .unwrap();
+    assert_eq!(
+        computed
+            .get_property_value("--chat-bg-primary")
+            .unwrap()
+            .trim(),
+        "rgb(1, 2, 3)"
+    );
+    el.remove();
+    style.remove();
+}
+
+#[wasm_bindgen_test]
+async fn errors_leave_as_composed_events_and_two_instances_stay_independent() {
+    let seen: Rc<RefCell<Vec<(String, String)>>> = Rc::default();
+    let sink = seen.clone();
+    let listener = Closure::<dyn Fn(web_sys::CustomEvent)>::new(move |ev: web_sys::CustomEvent| {
+        let id = ev
+            .target()
+            .and_then(|t| t.dyn_into::<web_sys::Element>().ok())
+            .map(|e| e.id())
+            .unwrap_or_default();
+        let message = js_sys::Reflect::get(&ev.detail(), &"message".into())
+            .ok()
+            .and_then(|m| m.as_string())
+            .unwrap_or_default();
+        sink.borrow_mut().push((id, message));
+    });
+    document()
+        .add_event_listener_with_callback("agent-chat:error", listener.as_ref().unchecked_ref())
+        .unwrap();
+    let a = element(&[
+        ("base-url", DEAD),
+        ("agent-id", "echo"),
+        ("show-history", "false"),
+    ]);
+    a.set_id("chat-a");
+    let b = element(&[
+        ("base-url", DEAD),
+        ("agent-id", "echo"),
+        ("show-history", "false"),
+        ("theme", "light"),
+    ]);
+    b.set_id("chat-b");
+    for el in [&a, &b] {
+        let textarea = wait_in_shadow(el, "textarea.chat-input__textarea").await;
+        web::type_text(&textarea, "hello");
+        web::press(&textarea, "Enter");
+    }
+    wait_until(
+        "both chats report their own error",
+        &document().body().unwrap(),
+        || {
+            let seen = seen.borrow();
+            seen.iter().any(|(id, _)| id == "chat-a") && seen.iter().any(|(id, _)| id == "chat-b")
+        },
+    )
+    .await;
+    assert!(
+        seen.borrow().iter().all(|(_, m)| !m.is_empty()),
+        "{:?}",
+        seen.borrow()
+    );
+    // Each shows its own banner in its own shadow root; the themes stay apart.
+    wait_in_shadow(&a, ".chat-error[role=alert]").await;
+    wait_in_shadow(&b, ".chat-error[role=alert]").await;
+    assert!(!in_shadow(&a, ".chat-root")
+        .unwrap()
+        .class_list()
+        .contains("chat-theme-light"));
+    assert!(in_shadow(&b, ".chat-root")
+        .unwrap()
+        .class_list()
+        .contains("chat-theme-light"));
+
+    // Removing one unmounts its chat; the other keeps working.
+    a.remove();
+    leptos::task::tick().await;
+    assert!(
+        in_shadow(&a, ".chat-root").is_none(),
+        "a removed element's chat is unmounted"
+    );
+    let textarea: web_sys::HtmlTextAreaElement =
+        wait_in_shadow(&b, "textarea.chat-input__textarea")
+            .await
+            .unchecked_into();
+    assert!(!textarea.disabled());
+    document()
+        .remove_event_listener_with_callback("agent-chat:error", listener.as_ref().unchecked_ref())
+        .unwrap();
+    b.remove();
+}
