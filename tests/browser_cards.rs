@@ -702,3 +702,95 @@ async fn f217_answers_follow_the_questions_order_and_show_option_labels() {
         ["Zone? Europe", "Add-ons? Dark mode, my own", "Unlisted? x"]
     );
 }
+
+#[wasm_bindgen_test]
+async fn streaming_replies_keep_the_log_busy_and_the_finished_reply_is_added_once() {
+    let root = section();
+    let slot = Rc::new(Cell::new(None));
+    let out = slot.clone();
+    let _h = mount_to(root.clone(), move || {
+        I18n::provide(Some("en"), HashMap::new());
+        let config = SessionConfig {
+            show_history: false,
+            ..SessionConfig::default()
+        };
+        let store = ChatStore::detached(Session::new(config), ChatCallbacks::default());
+        out.set(Some(store));
+        view! { <ChatMessageList actions=ChatActions::from_store(store)/> }
+    });
+    let store: ChatStore = slot.get().unwrap();
+    store.dispatch(Command::Start);
+    let mut reqs = store.take_requests();
+    answer(
+        &store,
+        &mut reqs,
+        "/agents",
+        200,
+        r#"{"agents":[{"id":"echo","name":"Echo"}]}"#,
+    );
+    store.send_message("hi");
+    let mut reqs = store.take_requests();
+    answer(
+        &store,
+        &mut reqs,
+        "/conversations",
+        201,
+        r#"{"conversation":{"id":"conv_1","agentId":"echo"}}"#,
+    );
+    let stream = store.take_requests().pop().expect("stream");
+    let log = wait_for(&root, "[role=log][aria-live=polite]").await;
+    let chunk = |s: &str| Input::StreamChunk {
+        id: stream.id,
+        bytes: s.as_bytes().to_vec(),
+    };
+    store.feed(chunk("data: {\"type\":\"stream.start\",\"timestamp\":1,\"conversationId\":\"conv_1\",\"messageId\":\"m_u\"}\n\ndata: {\"type\":\"stream.text\",\"timestamp\":2,\"text\":\"Hel\"}\n\n"));
+    wait_until("busy while streaming", &root, || {
+        log.get_attribute("aria-busy").as_deref() == Some("true")
+    })
+    .await;
+    store.feed(chunk("data: {\"type\":\"stream.text\",\"timestamp\":3,\"text\":\"lo\"}\n\ndata: {\"type\":\"stream.done\",\"timestamp\":4,\"conversationId\":\"conv_1\",\"messageId\":\"m_a\",\"content\":\"Hello\"}\n\n"));
+    store.feed(Input::StreamClosed {
+        id: stream.id,
+        error: None,
+    });
+    wait_until("idle again", &root, || {
+        log.get_attribute("aria-busy").as_deref() == Some("false")
+    })
+    .await;
+    let replies = log
+        .query_selector_all("article.chat-message[data-role=assistant]")
+        .unwrap();
+    assert_eq!(
+        replies.length(),
+        1,
+        "the finished reply is one addition to the log"
+    );
+    assert!(
+        query(&log, "[data-streaming=true]").is_none(),
+        "no streaming row left behind"
+    );
+}
+
+#[wasm_bindgen_test]
+async fn escape_closes_the_reason_field_without_deciding_and_returns_focus() {
+    let root = section();
+    let (store, _h) = mount_with(&root, APPROVAL, Wiring::Store).await;
+    let card = wait_for(&root, ".chat-card[data-state=waiting]").await;
+    let add = query(&card, ".chat-card__add-reason").unwrap();
+    add.click();
+    let reason = wait_for(&card, ".chat-card__reason input").await;
+    wait_until("reason field focused", &root, || {
+        active() == Some(reason.clone().unchecked_into())
+    })
+    .await;
+    type_text(&reason, "not now");
+    press(&reason, "Escape");
+    wait_gone(&card, ".chat-card__reason").await;
+    let add = wait_for(&card, ".chat-card__add-reason").await;
+    wait_until("focus back on Add a reason", &root, || {
+        active() == Some(add.clone().unchecked_into())
+    })
+    .await;
+    assert_eq!(card.get_attribute("data-state").as_deref(), Some("waiting"));
+    assert!(answers_sent(&store).is_empty(), "Escape decides nothing");
+}
