@@ -12,8 +12,8 @@ pub enum PendingActionPolicy {
 }
 
 /// Ids of all demo agents, in listing order.
-pub const AGENT_IDS: [&str; 8] = [
-    "echo", "support", "ops", "survey", "feedback", "hasty", "long", "host",
+pub const AGENT_IDS: [&str; 9] = [
+    "echo", "support", "ops", "survey", "feedback", "hasty", "long", "host", "deploy",
 ];
 
 /// `AgentInfo` of one agent, or `None` when unknown.
@@ -58,6 +58,11 @@ pub fn info(id: &str) -> Option<Value> {
         "host" => json!({
             "id": "host", "name": "Host page tools", "version": "1.0.0",
             "description": "Asks the embedding page for the text selected on it",
+            "metadata": {}
+        }),
+        "deploy" => json!({
+            "id": "deploy", "name": "Deploy", "version": "1.0.0",
+            "description": "Asks one free-text question the composer can answer",
             "metadata": {}
         }),
         _ => return None,

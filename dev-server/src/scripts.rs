@@ -19,6 +19,9 @@
 //! * `host`: `Let me look at what you selected on the page.` + a `client_tool` action
 //!   `get_selection {}` for the embedding page; then `You selected: <text>` /
 //!   `Nothing is selected.` (result without text) / `The page could not run get_selection: <error>`.
+//! * `deploy`: `Which environment should I deploy to?` + one required, option-less question
+//!   `Which environment?` (placeholder `e.g. staging`); then `Deploying to <text>.` /
+//!   `Deployment cancelled.`
 
 use std::time::Duration;
 
@@ -54,6 +57,13 @@ pub const HOST_TOOL: &str = "get_selection";
 /// `host` reply to a result without (or with an empty) `text`.
 pub const HOST_NOTHING_SELECTED: &str = "Nothing is selected.";
 
+/// What the `deploy` agent says before it asks its question.
+pub const DEPLOY_ASK: &str = "Which environment should I deploy to?";
+/// The `deploy` agent's only question (also the key of its answer).
+pub const DEPLOY_QUESTION: &str = "Which environment?";
+/// `deploy` reply to Skip (`cancelled: true`).
+pub const DEPLOY_CANCELLED: &str = "Deployment cancelled.";
+
 /// Default recipient of the `support` agent's email.
 pub const SUPPORT_DEFAULT_TO: &str = "customer@example.com";
 
@@ -70,6 +80,7 @@ pub async fn respond(turn: &mut Turn, text: &str, files: &[FileAttachment]) -> R
         "hasty" => hasty(turn).await,
         "long" => long(turn).await,
         "host" => host(turn).await,
+        "deploy" => deploy(turn).await,
         _ => echo(turn, text, files).await,
     }
 }
@@ -89,6 +100,10 @@ pub async fn continue_after(
     if action.kind == "user_question" {
         if action.agent_id == "feedback" {
             return feedback_continue(turn, resolution).await;
+        }
+        if action.agent_id == "deploy" {
+            turn.say(&deploy_reply(resolution)).await;
+            return Ok(());
         }
         return survey_continue(turn, action, resolution).await;
     }
@@ -477,6 +492,36 @@ async fn feedback_continue(turn: &mut Turn, resolution: &Value) -> Result<(), St
     Ok(())
 }
 
+/// The `deploy` agent's single question: required, no options, no header, so the composer
+/// can answer it directly.
+pub fn deploy_questions() -> Value {
+    json!([
+        { "question": DEPLOY_QUESTION, "placeholder": "e.g. staging" }
+    ])
+}
+
+async fn deploy(turn: &mut Turn) -> Result<(), String> {
+    turn.say(DEPLOY_ASK).await;
+    turn.request_action(ActionRequest {
+        kind: "user_question",
+        fields: json!({ "questions": deploy_questions() }),
+        expires_in: Some(Duration::from_secs(24 * 3600)),
+    });
+    Ok(())
+}
+
+/// The `deploy` agent's reply to a normalised `user_question` resolution.
+pub fn deploy_reply(resolution: &Value) -> String {
+    if resolution["cancelled"] == json!(true) {
+        return DEPLOY_CANCELLED.to_string();
+    }
+    let labels = answer_labels(
+        &deploy_questions()[0],
+        &resolution["answers"][DEPLOY_QUESTION],
+    );
+    format!("Deploying to {}.", labels.join(", ").trim())
+}
+
 async fn hasty(turn: &mut Turn) -> Result<(), String> {
     let secs = turn.config().hasty_expiry_secs;
     let unit = if secs == 1 { "second" } else { "seconds" };
@@ -632,6 +677,18 @@ mod tests {
         assert_eq!(
             r(json!({ "error": "no document" })),
             "The page could not run get_selection: no document"
+        );
+    }
+
+    #[test]
+    fn deploy_replies_to_answers_and_skip() {
+        assert_eq!(
+            deploy_reply(&json!({ "answers": { DEPLOY_QUESTION: "staging" } })),
+            "Deploying to staging."
+        );
+        assert_eq!(
+            deploy_reply(&json!({ "answers": {}, "cancelled": true })),
+            DEPLOY_CANCELLED
         );
     }
 

@@ -299,7 +299,7 @@ async fn e1_e2_agents() {
     let ids: Vec<&str> = agents.iter().filter_map(|a| a["id"].as_str()).collect();
     assert_eq!(
         ids,
-        ["echo", "support", "ops", "survey", "feedback", "hasty", "long", "host"]
+        ["echo", "support", "ops", "survey", "feedback", "hasty", "long", "host", "deploy"]
     );
     for a in agents {
         assert!(a["name"].is_string() && a["description"].is_string());
@@ -1934,6 +1934,100 @@ async fn feedback_questions_are_all_optional() {
     assert_eq!(r.status, 200, "{}", r.text);
     assert_eq!(r.json["message"]["content"], "No problem, maybe next time.");
     assert_eq!(r.json["action"]["resolution"]["cancelled"], true);
+}
+
+#[tokio::test]
+async fn deploy_asks_one_free_text_question() {
+    let api = start().await;
+    let r = api.get("/agents/deploy").await;
+    assert_eq!(r.status, 200, "{}", r.text);
+    assert_eq!(r.json["name"], "Deploy");
+    let cid = api.create("deploy").await;
+    let ev = api.say_stream(&cid, "ship it").await;
+    let done = last(&ev);
+    assert_eq!(done["status"], "requires_action");
+    assert_eq!(done["content"], "Which environment should I deploy to?");
+    let action = find(&ev, "stream.action_required")["action"].clone();
+    assert_action_shape(&action, "user_question");
+    assert_eq!(
+        action["questions"],
+        json!([{ "question": "Which environment?", "placeholder": "e.g. staging" }])
+    );
+    // the paused turn (E5) carries exactly that one action
+    let conv = api.conversation(&cid).await;
+    let pending = conv["pendingActions"].as_array().expect("pendingActions");
+    assert_eq!(pending.len(), 1);
+    assert_eq!(pending[0]["id"], action["id"]);
+    assert_eq!(pending[0]["questions"], action["questions"]);
+    // block policy: no new message while it waits
+    api.say(&cid, "hello?")
+        .await
+        .assert_error(409, "action_pending");
+
+    let aid = action["id"].as_str().expect("id");
+    // the question is required
+    api.answer(
+        &cid,
+        aid,
+        json!({ "resolution": { "type": "user_question", "answers": { "Which environment?": "  " } } }),
+    )
+    .await
+    .assert_error(400, "VALIDATION_ERROR");
+    let ev = api
+        .answer(
+            &cid,
+            aid,
+            json!({ "resolution": { "type": "user_question",
+                                    "answers": { "Which environment?": "staging" } },
+                    "stream": true }),
+        )
+        .await
+        .events();
+    assert_eq!(ev[0]["type"], "stream.action_resolved");
+    assert_eq!(
+        ev[0]["resolution"]["answers"]["Which environment?"],
+        "staging"
+    );
+    let done = last(&ev);
+    assert_eq!(done["status"], "completed");
+    assert_eq!(done["content"], "Deploying to staging.");
+    let conv = api.conversation(&cid).await;
+    assert_eq!(conv["pendingActions"], json!([]));
+    let log = api
+        .get(&format!("/_dev/resolutions?conversationId={cid}"))
+        .await;
+    let entries = log.json["resolutions"].as_array().expect("resolutions");
+    assert_eq!(entries.len(), 2);
+    assert_eq!(entries[1]["status"], 200);
+
+    // Skip
+    let action = api.pause(&cid, "again").await;
+    let r = api
+        .answer(
+            &cid,
+            action["id"].as_str().expect("id"),
+            json!({ "resolution": { "type": "user_question", "answers": {}, "cancelled": true } }),
+        )
+        .await;
+    assert_eq!(r.status, 200, "{}", r.text);
+    assert_eq!(r.json["message"]["content"], "Deployment cancelled.");
+    assert_eq!(api.conversation(&cid).await["pendingActions"], json!([]));
+
+    // lapsing (generic `_dev/expire`): cancelled answers by system:timeout
+    let action = api.pause(&cid, "once more").await;
+    let r = api
+        .post("/_dev/expire", json!({ "actionId": action["id"] }))
+        .await;
+    assert_eq!(r.status, 200, "{}", r.text);
+    assert_eq!(r.json["action"]["resolvedBy"], "system:timeout");
+    assert_eq!(r.json["action"]["resolution"]["cancelled"], true);
+    let conv = api.conversation(&cid).await;
+    assert_eq!(conv["pendingActions"], json!([]));
+    let msgs = conv["messages"].as_array().expect("messages");
+    assert_eq!(
+        msgs[msgs.len() - 1]["content"],
+        "The questions expired, so I went ahead without your answers."
+    );
 }
 
 #[tokio::test]
