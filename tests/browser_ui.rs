@@ -176,3 +176,26 @@ async fn arabic_locale_lays_the_chat_out_right_to_left() {
         "sidebar right of the messages"
     );
 }
+
+#[wasm_bindgen_test]
+async fn f36_auto_focus_input_focuses_the_composer_on_mount() {
+    let root = section();
+    let _handle = mount_to(root.clone(), || {
+        view! { <Chat base_url=DEAD show_history=false auto_focus_input=true/> }
+    });
+    let textarea = wait_for(&root, "textarea.chat-input__textarea").await;
+    for _ in 0..50 {
+        leptos::task::tick().await;
+        if web_sys::window()
+            .unwrap()
+            .document()
+            .unwrap()
+            .active_element()
+            == Some(textarea.clone().unchecked_into())
+        {
+            return;
+        }
+        sleep(20).await;
+    }
+    panic!("the composer did not take focus");
+}

@@ -73,6 +73,12 @@ pub fn Chat(
     /// Composer placeholder (F34); default from the locale.
     #[prop(optional, into)]
     input_placeholder: MaybeProp<String>,
+    /// Follow new content while the reader is at the bottom (F35).
+    #[prop(default = true)]
+    auto_scroll: bool,
+    /// Focus the composer on mount and after New Chat / opening a conversation (F36).
+    #[prop(optional)]
+    auto_focus_input: bool,
     /// Locale (`en`, `tr`, or a tag like `tr-TR`) (F39).
     #[prop(optional, into)]
     locale: MaybeProp<String>,
@@ -108,6 +114,15 @@ pub fn Chat(
     /// A final assistant message arrived (F13).
     #[prop(optional, into)]
     on_message_received: Option<Callback<Message>>,
+    /// Each streamed text chunk `(chunk, full_text)` (F14).
+    #[prop(optional, into)]
+    on_stream_text: Option<Callback<(String, String)>>,
+    /// Each tool call `(tool_name, args)` (F15).
+    #[prop(optional, into)]
+    on_tool_call: Option<Callback<(String, serde_json::Value)>>,
+    /// Each tool result `(tool_name, result)` (F16).
+    #[prop(optional, into)]
+    on_tool_result: Option<Callback<(String, serde_json::Value)>>,
     /// Any failure (F17).
     #[prop(optional, into)]
     on_error: Option<Callback<ChatError>>,
@@ -161,6 +176,9 @@ pub fn Chat(
     let callbacks = ChatCallbacks {
         on_message_sent,
         on_message_received,
+        on_stream_text,
+        on_tool_call,
+        on_tool_result,
         on_error,
         on_conversation_created,
         on_agent_change,
@@ -218,9 +236,9 @@ pub fn Chat(
                 </Show>
                 <main class="chat-main">
                     <ChatHeader show_menu=show_history on_menu=Callback::new(move |_| drawer_open.set(true))/>
-                    <ChatMessageList actions=actions/>
+                    <ChatMessageList actions=actions auto_scroll=auto_scroll/>
                     <ErrorBanner/>
-                    <ChatInput placeholder=input_placeholder/>
+                    <ChatInput placeholder=input_placeholder auto_focus=auto_focus_input/>
                 </main>
             </div>
         </div>

@@ -18,6 +18,9 @@ pub fn ChatInput(
     /// Placeholder; default from the locale (F85).
     #[prop(optional, into)]
     placeholder: MaybeProp<String>,
+    /// Focus the textarea on mount and whenever the open conversation changes (F36).
+    #[prop(optional)]
+    auto_focus: bool,
 ) -> impl IntoView {
     let store = ChatStore::expect();
     let i18n = I18n::get();
@@ -35,6 +38,22 @@ pub fn ChatInput(
             let _ = style.set_property("height", &format!("{h}px"));
         }
     };
+    // F36: on mount and after New Chat / opening a conversation (the conversation id changes).
+    if auto_focus {
+        let open_conversation = Memo::new(move |_| {
+            store
+                .status
+                .with(|s| s.conversation.as_ref().map(|c| c.id.clone()))
+        });
+        Effect::new(move |_| {
+            open_conversation.track();
+            request_animation_frame(move || {
+                if let Some(el) = textarea.try_get_untracked().flatten() {
+                    let _ = el.focus();
+                }
+            });
+        });
+    }
     // F228: back to the composer once the last card is answered.
     Effect::new(move |prev: Option<u64>| {
         let n = store.focus_composer.get();

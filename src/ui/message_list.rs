@@ -22,6 +22,9 @@ pub fn ChatMessageList(
     /// props).
     #[prop(optional)]
     actions: Option<ChatActions>,
+    /// Follow new content while the reader is at the bottom (F35; default true).
+    #[prop(default = true)]
+    auto_scroll: bool,
 ) -> impl IntoView {
     provide_context(actions.unwrap_or_default());
     let store = ChatStore::expect();
@@ -34,7 +37,7 @@ pub fn ChatMessageList(
     Effect::new(move |_| {
         store.messages.track();
         store.streaming.track();
-        if !stick.get_value() {
+        if !auto_scroll || !stick.get_value() {
             return;
         }
         request_animation_frame(move || {
