@@ -21,6 +21,9 @@ chat-history-load-more = تحميل المزيد
 chat-history-loading = جارٍ التحميل...
 chat-history-delete-conversation = حذف المحادثة
 chat-history-close = إغلاق قائمة المحادثات
+chat-history-search-label = البحث في المحادثات
+chat-history-rename-conversation = إعادة تسمية المحادثة
+chat-history-rename-title = عنوان المحادثة
 
 chat-actions-copy = نسخ
 chat-actions-copied = تم النسخ!
@@ -82,6 +85,7 @@ chat-error-load-conversation-failed = تعذّر تحميل المحادثة
 chat-error-load-conversations-failed = تعذّر تحميل المحادثات
 chat-error-load-more-failed = تعذّر تحميل مزيد من المحادثات
 chat-error-delete-conversation-failed = تعذّر حذف المحادثة
+chat-error-rename-conversation-failed = تعذّرت إعادة تسمية المحادثة
 chat-error-client-not-initialized = لم تتم تهيئة العميل
 chat-error-send-failed = تعذّر إرسال الرسالة
 chat-error-retry = إعادة المحاولة

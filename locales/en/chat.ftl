@@ -21,6 +21,9 @@ chat-history-load-more = Load more
 chat-history-loading = Loading...
 chat-history-delete-conversation = Delete conversation
 chat-history-close = Close conversation list
+chat-history-search-label = Search conversations
+chat-history-rename-conversation = Rename conversation
+chat-history-rename-title = Conversation title
 
 chat-actions-copy = Copy
 chat-actions-copied = Copied!
@@ -74,6 +77,7 @@ chat-error-load-conversation-failed = Failed to load conversation
 chat-error-load-conversations-failed = Failed to load conversations
 chat-error-load-more-failed = Failed to load more conversations
 chat-error-delete-conversation-failed = Failed to delete conversation
+chat-error-rename-conversation-failed = Failed to rename conversation
 chat-error-client-not-initialized = Client not initialized
 chat-error-send-failed = Failed to send message
 chat-error-retry = Retry

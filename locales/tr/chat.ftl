@@ -20,6 +20,9 @@ chat-history-load-more = Daha fazla yükle
 chat-history-loading = Yükleniyor...
 chat-history-delete-conversation = Sohbeti sil
 chat-history-close = Sohbet listesini kapat
+chat-history-search-label = Sohbetlerde ara
+chat-history-rename-conversation = Sohbeti yeniden adlandır
+chat-history-rename-title = Sohbet başlığı
 
 chat-actions-copy = Kopyala
 chat-actions-copied = Kopyalandı!
@@ -71,6 +74,7 @@ chat-error-load-conversation-failed = Sohbet yüklenemedi
 chat-error-load-conversations-failed = Sohbetler yüklenemedi
 chat-error-load-more-failed = Daha fazla sohbet yüklenemedi
 chat-error-delete-conversation-failed = Sohbet silinemedi
+chat-error-rename-conversation-failed = Sohbet yeniden adlandırılamadı
 chat-error-client-not-initialized = İstemci başlatılmadı
 chat-error-send-failed = Mesaj gönderilemedi
 chat-error-retry = Tekrar dene

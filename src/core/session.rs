@@ -133,8 +133,18 @@ pub enum Command {
     NewChat,
     /// Load a conversation by id.
     OpenConversation(String),
-    /// Delete a conversation.
+    /// Delete a conversation (E7). Its row leaves the history at once and comes back if the
+    /// server refuses; the open conversation is cleared once the server agrees.
     DeleteConversation(String),
+    /// Rename a conversation (E6 `PATCH { title }`). The title (trimmed) shows at once in the
+    /// history and, for the open conversation, in its status; a refusal puts the old one back.
+    /// An empty title is ignored.
+    RenameConversation {
+        /// The conversation.
+        id: String,
+        /// Its new title.
+        title: String,
+    },
     /// Send a message (trimmed; empty text is ignored).
     Send(String),
     /// Stop the running reply, keeping what arrived.
@@ -241,6 +251,8 @@ pub enum ErrorContext {
     LoadMore,
     /// Deleting a conversation.
     Delete,
+    /// Renaming a conversation.
+    Rename,
 }
 
 impl ErrorContext {
@@ -253,6 +265,7 @@ impl ErrorContext {
             ErrorContext::LoadConversation => "chat-error-load-conversation-failed",
             ErrorContext::LoadMore => "chat-error-load-more-failed",
             ErrorContext::Delete => "chat-error-delete-conversation-failed",
+            ErrorContext::Rename => "chat-error-rename-conversation-failed",
         }
     }
 }
@@ -334,9 +347,19 @@ impl ChatError {
         }
     }
 
-    /// The text to show: the localized text of a known code (PROTOCOL §9.10), else the server's
-    /// wording, else the localized generic text for what failed.
+    /// The text to show: for a failed delete or rename the localized "failed to …" text;
+    /// otherwise the localized text of a known code (PROTOCOL §9.10), else the server's wording,
+    /// else the localized generic text for what failed.
     pub fn describe(&self, catalog: &Catalog) -> String {
+        // A failed delete or rename is not tied to anything on screen: say what failed.
+        if let ChatError::Api { context, .. }
+        | ChatError::Network { context, .. }
+        | ChatError::BadResponse { context, .. } = self
+        {
+            if matches!(context, ErrorContext::Delete | ErrorContext::Rename) {
+                return catalog.tr(context.generic_id());
+            }
+        }
         if let Some(code) = self.code() {
             let id = format!("chat-error-code-{}", code.replace('_', "-"));
             if catalog.has(&id) {
@@ -514,6 +537,15 @@ enum Pending {
     },
     Delete {
         conversation_id: String,
+        /// The history row taken out optimistically, with its position, to put back on failure.
+        removed: Option<(usize, ConversationListItem)>,
+    },
+    Rename {
+        conversation_id: String,
+        /// The optimistic title.
+        title: String,
+        /// The title before, to put back on failure.
+        previous: Option<String>,
     },
 }
 
@@ -800,17 +832,8 @@ impl Session {
                 self.emit(SessionEvent::ConversationChanged(None));
             }
             Command::OpenConversation(id) => self.open_conversation(id, LoadPurpose::Open),
-            Command::DeleteConversation(id) => {
-                let path = format!("/conversations/{}", encode(&id));
-                self.request(
-                    Method::Delete,
-                    path,
-                    None,
-                    Pending::Delete {
-                        conversation_id: id,
-                    },
-                );
-            }
+            Command::DeleteConversation(id) => self.delete_conversation(id),
+            Command::RenameConversation { id, title } => self.rename_conversation(id, title),
             Command::Send(text) => self.send(text),
             Command::Stop => self.stop(),
             Command::DismissError => {
@@ -1184,7 +1207,15 @@ impl Session {
                     resolve => self.on_resolve_response(resolve, result),
                 }
             }
-            Pending::Delete { conversation_id } => self.on_deleted(conversation_id, result),
+            Pending::Delete {
+                conversation_id,
+                removed,
+            } => self.on_deleted(conversation_id, removed, result),
+            Pending::Rename {
+                conversation_id,
+                title,
+                previous,
+            } => self.on_renamed(conversation_id, title, previous, result),
         }
     }
 
@@ -1228,6 +1259,7 @@ impl Session {
                 } else {
                     self.history = list.conversations;
                 }
+                self.overlay_pending_history_edits();
                 self.history_has_more = list.has_more;
             }
             Err(err) => self.set_error(err),
@@ -1437,9 +1469,11 @@ impl Session {
     fn on_deleted(
         &mut self,
         conversation_id: String,
+        removed: Option<(usize, ConversationListItem)>,
         result: Result<HttpResponse, TransportError>,
     ) {
         match result {
+            // X4: 204 with no body (the reference server) or 200 `{ success: true }` (the docs).
             Ok(resp) if resp.ok() => {
                 self.history.retain(|h| h.id != conversation_id);
                 self.revisions.history += 1;
@@ -1453,9 +1487,138 @@ impl Session {
                 }
             }
             other => {
+                if let Some((index, item)) = removed {
+                    if !self.history.iter().any(|h| h.id == item.id) {
+                        let index = index.min(self.history.len());
+                        self.history.insert(index, item);
+                        self.revisions.history += 1;
+                    }
+                }
                 if let Err(err) = parse_json::<Value>(other, ErrorContext::Delete) {
                     self.set_error(err);
                 }
+            }
+        }
+    }
+
+    // ----- history: delete and rename -------------------------------------------------------
+
+    fn delete_conversation(&mut self, id: String) {
+        let already = self.pending.iter().any(
+            |(_, p)| matches!(p, Pending::Delete { conversation_id, .. } if *conversation_id == id),
+        );
+        if already {
+            return;
+        }
+        let removed = self.history.iter().position(|h| h.id == id).map(|index| {
+            self.revisions.history += 1;
+            (index, self.history.remove(index))
+        });
+        let path = format!("/conversations/{}", encode(&id));
+        self.request(
+            Method::Delete,
+            path,
+            None,
+            Pending::Delete {
+                conversation_id: id,
+                removed,
+            },
+        );
+    }
+
+    fn rename_conversation(&mut self, id: String, title: String) {
+        let title = title.trim().to_string();
+        if title.is_empty() {
+            return;
+        }
+        let previous = match self.history.iter().find(|h| h.id == id) {
+            Some(item) => item.title.clone(),
+            None => match self.conversation.as_ref().filter(|c| c.id == id) {
+                Some(c) => c.title.clone(),
+                None => None,
+            },
+        };
+        if previous.as_deref() == Some(title.as_str()) {
+            return;
+        }
+        self.apply_title(&id, Some(title.clone()), None);
+        let body = serde_json::json!({ "title": title }).to_string();
+        let path = format!("/conversations/{}", encode(&id));
+        self.request(
+            Method::Patch,
+            path,
+            Some(body),
+            Pending::Rename {
+                conversation_id: id,
+                title,
+                previous,
+            },
+        );
+    }
+
+    fn on_renamed(
+        &mut self,
+        conversation_id: String,
+        title: String,
+        previous: Option<String>,
+        result: Result<HttpResponse, TransportError>,
+    ) {
+        // X5: the reference server answers with the bare Conversation, the docs wrap it.
+        match parse_json::<Value>(result, ErrorContext::Rename) {
+            Ok(value) => {
+                // A 2xx whose body is not a conversation still means the title was stored.
+                let stored = conversation_from(value, ErrorContext::Rename)
+                    .ok()
+                    .and_then(|c| c.title);
+                if let Some(stored) = stored.filter(|t| *t != title) {
+                    self.apply_title(&conversation_id, Some(stored), Some(&title));
+                }
+            }
+            Err(err) => {
+                self.apply_title(&conversation_id, previous, Some(&title));
+                self.set_error(err);
+            }
+        }
+    }
+
+    /// A page that was listed before a delete or rename finished must not bring the deleted row
+    /// or the old title back.
+    fn overlay_pending_history_edits(&mut self) {
+        let mut renames = Vec::new();
+        for (_, p) in &self.pending {
+            match p {
+                Pending::Delete {
+                    conversation_id, ..
+                } => self.history.retain(|h| h.id != *conversation_id),
+                Pending::Rename {
+                    conversation_id,
+                    title,
+                    ..
+                } => renames.push((conversation_id.clone(), title.clone())),
+                _ => {}
+            }
+        }
+        for (id, title) in renames {
+            if let Some(item) = self.history.iter_mut().find(|h| h.id == id) {
+                item.conversation.title = Some(title);
+            }
+        }
+    }
+
+    /// Sets the title of a history row and, when it is open, of the conversation. With
+    /// `only_if`, a place whose title has moved on (a later rename) is left alone.
+    fn apply_title(&mut self, id: &str, title: Option<String>, only_if: Option<&str>) {
+        let applies = |current: &Option<String>| only_if.is_none() || current.as_deref() == only_if;
+        if let Some(item) = self.history.iter_mut().find(|h| h.id == id) {
+            if applies(&item.conversation.title) {
+                item.conversation.title = title.clone();
+                self.revisions.history += 1;
+            }
+        }
+        if let Some(c) = self.conversation.as_mut().filter(|c| c.id == id) {
+            if applies(&c.title) {
+                c.title = title;
+                self.revisions.status += 1;
             }
         }
     }
