@@ -113,6 +113,7 @@ pub const OBSERVED_ATTRIBUTES: &[&str] = &[
     "authorization",
     "show-history",
     "default-history-open",
+    "enable-message-search",
     "streaming",
     "input-placeholder",
     "allow-argument-edit",
@@ -235,6 +236,7 @@ fn mount_into(host: web_sys::HtmlElement, target: web_sys::HtmlElement) -> u32 {
     let placeholder = attr(&host, "input-placeholder");
     let show_history = flag(&host, "show-history", true);
     let history_open = flag(&host, "default-history-open", false);
+    let search = flag(&host, "enable-message-search", false);
     let streaming = flag(&host, "streaming", true);
     let allow_edit = flag(&host, "allow-argument-edit", false);
     let approvals = flag(&host, "enable-tool-approvals", true);
@@ -273,6 +275,7 @@ fn mount_into(host: web_sys::HtmlElement, target: web_sys::HtmlElement) -> u32 {
                 input_placeholder=placeholder.clone()
                 show_history=show_history
                 default_history_open=history_open
+                enable_message_search=search
                 streaming=streaming
                 allow_argument_edit=allow_edit
                 enable_tool_approvals=approvals

@@ -153,6 +153,7 @@ pub fn mount() {
                         pending_action_composer_mode=cfg.composer_mode
                         on_conversation_change=on_change
                         class="chat-page"
+                        enable_message_search=true
                         $($extra)*
                     />
                 }

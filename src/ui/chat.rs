@@ -73,6 +73,9 @@ pub fn Chat(
     /// Composer placeholder (F34); default from the locale.
     #[prop(optional, into)]
     input_placeholder: MaybeProp<String>,
+    /// A search box over the conversation titles in the sidebar (F37, F109).
+    #[prop(optional)]
+    enable_message_search: bool,
     /// Follow new content while the reader is at the bottom (F35).
     #[prop(default = true)]
     auto_scroll: bool,
@@ -186,7 +189,6 @@ pub fn Chat(
         on_action_resolved,
         on_action_required,
         on_client_tool,
-        ..Default::default()
     };
     let store = crate::store::use_chat(config, transport, callbacks);
     let actions = ChatActions {
@@ -232,6 +234,7 @@ pub fn Chat(
                     <ChatHistory
                         open=drawer_open
                         on_close=Callback::new(move |_| drawer_open.set(false))
+                        enable_search=Signal::stored(enable_message_search)
                     />
                 </Show>
                 <main class="chat-main">
