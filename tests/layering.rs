@@ -79,6 +79,7 @@ fn core_dependencies_are_the_allowed_ones() {
         "fluent_bundle",
         "unic_langid",
         "regex_lite",
+        "pulldown_cmark",
         "super",
         "crate",
         "self",

@@ -43,6 +43,11 @@ chat-message-error = خطأ
 chat-message-list-label = رسائل المحادثة
 chat-message-thinking = المساعد يفكّر
 
+chat-markdown-code = شيفرة
+chat-markdown-table = جدول
+chat-markdown-task = مهمة
+chat-markdown-image = صورة: { $name }
+
 chat-tool-call-view-details = عرض التفاصيل
 chat-tool-call-hide-details = إخفاء التفاصيل
 chat-tool-call-older-calls = { $count ->

@@ -43,6 +43,11 @@ chat-message-error = Error
 chat-message-list-label = Conversation messages
 chat-message-thinking = The assistant is thinking
 
+chat-markdown-code = Code
+chat-markdown-table = Table
+chat-markdown-task = Task
+chat-markdown-image = Image: { $name }
+
 chat-tool-call-view-details = View details
 chat-tool-call-hide-details = Hide details
 chat-tool-call-older-calls = { $count ->

@@ -42,6 +42,11 @@ chat-message-error = Hata
 chat-message-list-label = Sohbet mesajları
 chat-message-thinking = Asistan düşünüyor
 
+chat-markdown-code = Kod
+chat-markdown-table = Tablo
+chat-markdown-task = Görev
+chat-markdown-image = Görsel: { $name }
+
 chat-tool-call-view-details = Ayrıntıları göster
 chat-tool-call-hide-details = Ayrıntıları gizle
 chat-tool-call-older-calls = { $count ->

@@ -1,12 +1,13 @@
 //! Sans-IO core: protocol types, SSE decoder, the `Session` state machine, approval and
-//! question cards, the argsSchema checker and the i18n catalog. Only std, serde, serde_json,
-//! thiserror, chrono, fluent and regex-lite here: no browser, no view crates, no clocks (time
-//! is an input). Checked by tests/layering.rs.
+//! question cards, the argsSchema checker, the i18n catalog and the Markdown parser. Only std,
+//! serde, serde_json, thiserror, chrono, fluent, regex-lite and pulldown-cmark here: no
+//! browser, no view crates, no clocks (time is an input). Checked by tests/layering.rs.
 
 pub mod actions;
 pub mod edit;
 pub mod error;
 pub mod i18n;
+pub mod markdown;
 pub mod schema;
 pub mod session;
 pub mod sse;

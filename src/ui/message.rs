@@ -5,9 +5,15 @@ use leptos::prelude::*;
 use crate::core::{Message, Role};
 use crate::store::ChatStore;
 use crate::ui::i18n::I18n;
+use crate::ui::markdown::{Markdown, StreamingMarkdown};
 use crate::ui::tool_call::{ToolCallView, ToolCalls};
 
 /// One stored (or optimistic) message.
+///
+/// Assistant (and system/tool) text is Markdown, drawn by [`Markdown`]. What the person typed
+/// stays plain text with its line breaks (`white-space: pre-wrap`): people do not write
+/// Markdown to a chat box on purpose, and `*`, `_`, `#` or a leading `1.` in their words must
+/// show exactly as typed, as in the React library.
 #[component]
 pub fn ChatMessage(
     /// The message to show.
@@ -36,23 +42,36 @@ pub fn ChatMessage(
                     {move || if is_user { i18n.t("chat-message-user") } else { i18n.t("chat-message-ai") }}
                 </span>
                 {(!steps.is_empty()).then(|| view! { <ToolCalls calls=steps executing=false duration=duration/> })}
-                <div class="chat-message__content">{text}</div>
+                {if is_user {
+                    view! { <div class="chat-message__content">{text}</div> }.into_any()
+                } else {
+                    view! {
+                        <div class="chat-message__content chat-message__content--markdown">
+                            <Markdown text=text/>
+                        </div>
+                    }
+                    .into_any()
+                }}
                 {(role == "assistant").then(|| view! { <crate::ui::cards::MessageCards message_id=message.id.clone()/> })}
             </div>
         </article>
     }
 }
 
-/// The assistant reply while it streams: text with a cursor, or tool steps / thinking dots.
+/// The assistant reply while it streams: Markdown with a cursor, or tool steps / thinking dots.
+///
+/// The text is parsed incrementally ([`StreamingMarkdown`]): completed blocks are parsed and
+/// drawn once, only the open last block again. The store publishes `streaming` once per
+/// animation frame, so this costs at most one parse and one DOM update per frame.
 #[component]
 pub fn StreamingMessage() -> impl IntoView {
     let store = ChatStore::expect();
     let i18n = I18n::get();
-    let text = move || {
+    let text = Signal::derive(move || {
         store
             .streaming
             .with(|s| s.as_ref().map(|t| t.text.clone()).unwrap_or_default())
-    };
+    });
     let has_text = move || {
         store
             .streaming
@@ -96,7 +115,9 @@ pub fn StreamingMessage() -> impl IntoView {
                         </div>
                     }
                 >
-                    <div class="chat-message__content">{text}<span class="chat-cursor" aria-hidden="true"></span></div>
+                    <div class="chat-message__content chat-message__content--markdown">
+                        <StreamingMarkdown text=text/>
+                    </div>
                 </Show>
                 {move || progress().map(|p| view! { <p class="chat-message__progress">{p}</p> })}
             </div>

@@ -9,6 +9,7 @@ pub mod format;
 pub mod history;
 pub mod i18n;
 pub mod icons;
+pub mod markdown;
 pub mod message;
 pub mod message_list;
 pub mod style;

@@ -1,0 +1,413 @@
+//! `<Markdown/>` and `<StreamingMarkdown/>`: assistant text drawn from the core Markdown tree
+//! ([`crate::core::markdown`]) as Leptos views. Nothing is ever set as HTML (no `inner_html`):
+//! raw HTML in an answer was turned into text by the parser and stays text here.
+//!
+//! Rendering choices: Markdown headings are shifted down two levels (`#` is an `<h3>`, `####`
+//! and deeper are `<h6>`) because the page already has its `<h1>` (chat title) and `<h2>`, and a
+//! message is a part of the conversation, not a document of its own. Every link opens in a new
+//! tab with `rel="noopener noreferrer"`; images are links to the image, never loaded (see the
+//! parser's docs). Code blocks and tables scroll horizontally inside the bubble and can be
+//! focused, so keyboard users can scroll them too.
+
+use leptos::attr::any_attribute::{AnyAttribute, IntoAnyAttribute};
+use leptos::attr::custom::custom_attribute;
+use leptos::attr::AttributeValue;
+use leptos::prelude::*;
+use leptos::tachys::view::add_attr::AddAnyAttr;
+use wasm_bindgen::JsCast;
+
+use crate::core::markdown::{self, Align, Block, Inline, Keyed, ListItem, MarkdownStream};
+use crate::ui::i18n::I18n;
+
+/// A stored message's Markdown, parsed once.
+#[component]
+pub fn Markdown(
+    /// Markdown source.
+    #[prop(into)]
+    text: String,
+) -> impl IntoView {
+    let blocks = markdown::parse(&text);
+    view! {
+        <div class="chat-markdown">{render_blocks(&blocks)}</div>
+    }
+}
+
+/// Markdown that grows while it streams. Completed blocks are parsed once and drawn once
+/// (keyed by their stream id); only the open tail is parsed and redrawn when `text` changes,
+/// which the store does at most once per animation frame.
+#[component]
+pub fn StreamingMarkdown(
+    /// The answer so far.
+    #[prop(into)]
+    text: Signal<String>,
+) -> impl IntoView {
+    let stream = StoredValue::new(MarkdownStream::new());
+    let committed = RwSignal::new(Vec::<Keyed>::new());
+    let tail = RwSignal::new(Vec::<Keyed>::new());
+    let revision = StoredValue::new(None::<u64>);
+    let sync = move || {
+        text.with(|t| stream.update_value(|s| s.set_text(t)));
+        stream.with_value(|s| {
+            // The list of completed blocks changes only when a block completes.
+            if revision.get_value() != Some(s.committed_revision()) {
+                revision.set_value(Some(s.committed_revision()));
+                committed.set(s.committed().to_vec());
+            }
+            // Other parts of the streaming turn (tool calls, progress) change too; only touch
+            // the tail when one of its blocks did.
+            let changed = tail.with_untracked(|old| {
+                old.len() != s.tail().len() || old.iter().zip(s.tail()).any(|(a, b)| a.id != b.id)
+            });
+            if changed {
+                tail.set(s.tail().to_vec());
+            }
+        });
+    };
+    // Now, so the first frame already shows the text; then on every change of `text`.
+    untrack(sync);
+    Effect::new(move |_| sync());
+    view! {
+        <div class="chat-markdown" data-streaming="true">
+            <For each=move || committed.get() key=|k| k.id let:k>
+                {render_block(&k.block)}
+            </For>
+            <For each=move || tail.get() key=|k| k.id let:k>
+                {render_block(&k.block)}
+            </For>
+        </div>
+    }
+}
+
+// Every Markdown element goes through `el`: one element type (custom tag, type-erased
+// attributes and children) instead of one per `view!` shape. The renderer is recursive over
+// many shapes, and each distinct view type costs its own mount/update code in the wasm.
+
+/// `<tag attrs…>children…</tag>`.
+fn el(tag: &'static str, attrs: Vec<AnyAttribute>, children: Vec<AnyView>) -> AnyView {
+    leptos::html::custom(tag)
+        .add_any_attr(attrs)
+        .child(children)
+        .into_any()
+}
+
+fn attr<V>(name: &'static str, value: V) -> AnyAttribute
+where
+    V: AttributeValue + Clone + Send + 'static,
+{
+    custom_attribute(name, value).into_any_attr()
+}
+
+fn render_blocks(blocks: &[Block]) -> Vec<AnyView> {
+    blocks.iter().map(render_block).collect()
+}
+
+fn render_block(block: &Block) -> AnyView {
+    match block {
+        Block::Paragraph(content) => el("p", vec![], render_inlines(content)),
+        Block::Plain(content) => render_inlines(content).into_any(),
+        Block::Heading { level, content } => {
+            let tag = match level {
+                1 => "h3",
+                2 => "h4",
+                3 => "h5",
+                _ => "h6",
+            };
+            let attrs = vec![attr("data-level", level.to_string())];
+            el(tag, attrs, render_inlines(content))
+        }
+        Block::Quote(blocks) => el("blockquote", vec![], render_blocks(blocks)),
+        Block::List { start, items } => match start {
+            Some(start) => el(
+                "ol",
+                vec![attr("start", start.to_string())],
+                render_items(items),
+            ),
+            None => el("ul", vec![], render_items(items)),
+        },
+        Block::Code { lang, text } => {
+            view! { <CodeBlock lang=lang.clone() code=text.clone()/> }.into_any()
+        }
+        Block::Table { align, head, rows } => render_table(align, head, rows),
+        Block::Rule => el("hr", vec![], vec![]),
+        Block::Literal(text) => el(
+            "p",
+            vec![attr("class", "chat-markdown__literal")],
+            vec![text.clone().into_any()],
+        ),
+    }
+}
+
+fn render_items(items: &[ListItem]) -> Vec<AnyView> {
+    let i18n = I18n::get();
+    items
+        .iter()
+        .map(|item| {
+            let mut children = Vec::new();
+            let mut attrs = Vec::new();
+            if let Some(checked) = item.task {
+                attrs.push(attr("class", "chat-markdown__task"));
+                let mut input = vec![
+                    attr("type", "checkbox"),
+                    attr("class", "chat-markdown__checkbox"),
+                    attr("disabled", ""),
+                    attr("aria-label", move || i18n.t("chat-markdown-task")),
+                ];
+                if checked {
+                    input.push(attr("checked", ""));
+                }
+                children.push(el("input", input, vec![]));
+            }
+            children.extend(render_blocks(&item.blocks));
+            el("li", attrs, children)
+        })
+        .collect()
+}
+
+fn render_table(align: &[Align], head: &[Vec<Inline>], rows: &[Vec<Vec<Inline>>]) -> AnyView {
+    let i18n = I18n::get();
+    let cell = |tag: &'static str, i: usize, content: &[Inline]| {
+        let mut attrs = Vec::new();
+        if tag == "th" {
+            attrs.push(attr("scope", "col"));
+        }
+        match align.get(i).copied().unwrap_or(Align::None) {
+            Align::None => {}
+            Align::Left => attrs.push(attr("data-align", "left")),
+            Align::Center => attrs.push(attr("data-align", "center")),
+            Align::Right => attrs.push(attr("data-align", "right")),
+        }
+        el(tag, attrs, render_inlines(content))
+    };
+    let head_row = head
+        .iter()
+        .enumerate()
+        .map(|(i, c)| cell("th", i, c))
+        .collect();
+    let body = rows
+        .iter()
+        .map(|row| {
+            let cells = row
+                .iter()
+                .enumerate()
+                .map(|(i, c)| cell("td", i, c))
+                .collect();
+            el("tr", vec![], cells)
+        })
+        .collect();
+    let table = el(
+        "table",
+        vec![],
+        vec![
+            el("thead", vec![], vec![el("tr", vec![], head_row)]),
+            el("tbody", vec![], body),
+        ],
+    );
+    el(
+        "div",
+        vec![
+            attr("class", "chat-markdown__table"),
+            attr("tabindex", "0"),
+            attr("role", "group"),
+            attr("aria-label", move || i18n.t("chat-markdown-table")),
+        ],
+        vec![table],
+    )
+}
+
+fn render_inlines(inlines: &[Inline]) -> Vec<AnyView> {
+    inlines.iter().map(render_inline).collect()
+}
+
+fn render_inline(inline: &Inline) -> AnyView {
+    match inline {
+        Inline::Text(t) => t.clone().into_any(),
+        Inline::Code(t) => el("code", vec![], vec![t.clone().into_any()]),
+        Inline::Emphasis(c) => el("em", vec![], render_inlines(c)),
+        Inline::Strong(c) => el("strong", vec![], render_inlines(c)),
+        Inline::Strikethrough(c) => el("del", vec![], render_inlines(c)),
+        Inline::Link {
+            url,
+            title,
+            content,
+        } => el("a", link_attrs(url, title, None), render_inlines(content)),
+        Inline::Image { url, title, alt } => {
+            let i18n = I18n::get();
+            let name = if alt.trim().is_empty() {
+                url.clone()
+            } else {
+                alt.clone()
+            };
+            let label =
+                move || i18n.t_args("chat-markdown-image", &[("name", name.clone().into())]);
+            el(
+                "a",
+                link_attrs(url, title, Some("chat-markdown__image")),
+                vec![label.into_any()],
+            )
+        }
+        // CommonMark: a soft break is a space (white-space: normal collapses the newline).
+        Inline::SoftBreak => "\n".into_any(),
+        Inline::HardBreak => el("br", vec![], vec![]),
+    }
+}
+
+/// Every link opens in a new tab without access to this page (`noopener`) or the referrer.
+fn link_attrs(url: &str, title: &Option<String>, class: Option<&'static str>) -> Vec<AnyAttribute> {
+    let mut attrs = vec![
+        attr("href", url.to_owned()),
+        attr("target", "_blank"),
+        attr("rel", "noopener noreferrer"),
+    ];
+    if let Some(title) = title {
+        attrs.push(attr("title", title.clone()));
+    }
+    if let Some(class) = class {
+        attrs.push(attr("class", class));
+    }
+    attrs
+}
+
+/// What the Copy button last did.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum CopyState {
+    Idle,
+    Copied,
+    /// The clipboard refused: the code is left selected for Ctrl/Cmd+C.
+    Failed,
+}
+
+impl CopyState {
+    fn as_str(self) -> &'static str {
+        match self {
+            CopyState::Idle => "idle",
+            CopyState::Copied => "copied",
+            CopyState::Failed => "failed",
+        }
+    }
+}
+
+/// A code block: language label, Copy button, horizontally scrolling code.
+#[component]
+fn CodeBlock(
+    /// Language from the info string.
+    lang: Option<String>,
+    /// The code.
+    code: String,
+) -> impl IntoView {
+    let i18n = I18n::get();
+    let state = RwSignal::new(CopyState::Idle);
+    let code_ref = NodeRef::<leptos::html::Code>::new();
+    let source = StoredValue::new(code.clone());
+    let label = lang.clone();
+    let copy = move |_| {
+        let text = source.get_value();
+        leptos::task::spawn_local(async move {
+            let mut done = write_clipboard(&text).await;
+            if !done {
+                // Fallback: select the code (so Ctrl/Cmd+C works) and try the legacy command.
+                if let Some(el) = code_ref.get_untracked() {
+                    done = select_and_copy(&el);
+                }
+            }
+            let _ = state.try_set(if done {
+                CopyState::Copied
+            } else {
+                CopyState::Failed
+            });
+            set_timeout(
+                move || {
+                    let _ = state.try_set(CopyState::Idle);
+                },
+                std::time::Duration::from_secs(2),
+            );
+        });
+    };
+    view! {
+        <div class="chat-markdown__code" data-lang=lang>
+            <div class="chat-markdown__code-bar">
+                <span class="chat-markdown__code-lang">
+                    {move || label.clone().unwrap_or_else(|| i18n.t("chat-markdown-code"))}
+                </span>
+                <button
+                    type="button"
+                    class="chat-markdown__copy"
+                    data-state=move || state.get().as_str()
+                    on:click=copy
+                >
+                    {move || match state.get() {
+                        CopyState::Idle => i18n.t("chat-actions-copy"),
+                        CopyState::Copied => i18n.t("chat-actions-copied"),
+                        CopyState::Failed => i18n.t("chat-actions-failed-to-copy"),
+                    }}
+                </button>
+                <span class="chat-visually-hidden" role="status">
+                    {move || match state.get() {
+                        CopyState::Idle => String::new(),
+                        CopyState::Copied => i18n.t("chat-actions-copied"),
+                        CopyState::Failed => i18n.t("chat-actions-failed-to-copy"),
+                    }}
+                </span>
+            </div>
+            <pre tabindex="0"><code node_ref=code_ref>{code}</code></pre>
+        </div>
+    }
+}
+
+/// `navigator.clipboard.writeText`, looked up dynamically: it is missing on insecure origins
+/// and older browsers, and rejects without focus or permission. `true` once written.
+async fn write_clipboard(text: &str) -> bool {
+    let Some(window) = web_sys::window() else {
+        return false;
+    };
+    let navigator = window.navigator();
+    let Some(clipboard) = get(&navigator, "clipboard") else {
+        return false;
+    };
+    let Some(write) =
+        get(&clipboard, "writeText").and_then(|f| f.dyn_into::<js_sys::Function>().ok())
+    else {
+        return false;
+    };
+    let Ok(promise) = write.call1(&clipboard, &text.into()) else {
+        return false;
+    };
+    let Ok(promise) = promise.dyn_into::<js_sys::Promise>() else {
+        return false;
+    };
+    wasm_bindgen_futures::JsFuture::from(promise).await.is_ok()
+}
+
+/// Selects the contents of `el` and runs `document.execCommand("copy")`; the selection stays
+/// so a person can copy by hand if the command is refused.
+fn select_and_copy(el: &web_sys::HtmlElement) -> bool {
+    let Some(window) = web_sys::window() else {
+        return false;
+    };
+    let selection = get(&window, "getSelection")
+        .and_then(|f| f.dyn_into::<js_sys::Function>().ok())
+        .and_then(|f| f.call0(&window).ok())
+        .filter(|s| !s.is_null());
+    let Some(selection) = selection else {
+        return false;
+    };
+    let selected = get(&selection, "selectAllChildren")
+        .and_then(|f| f.dyn_into::<js_sys::Function>().ok())
+        .is_some_and(|f| f.call1(&selection, el).is_ok());
+    if !selected {
+        return false;
+    }
+    let Some(document) = window.document() else {
+        return false;
+    };
+    get(&document, "execCommand")
+        .and_then(|f| f.dyn_into::<js_sys::Function>().ok())
+        .and_then(|f| f.call1(&document, &"copy".into()).ok())
+        .is_some_and(|r| r.as_bool() == Some(true))
+}
+
+/// `obj[name]`, if present.
+fn get(obj: &wasm_bindgen::JsValue, name: &str) -> Option<wasm_bindgen::JsValue> {
+    js_sys::Reflect::get(obj, &name.into())
+        .ok()
+        .filter(|v| !v.is_undefined() && !v.is_null())
+}
