@@ -21,6 +21,8 @@ pub const CARGO_FUZZ_VERSION: &str = "0.13.2";
 const WASM_BINDGEN_FALLBACK: &str = "0.2.130";
 /// binaryen release pinned in package.json. Debian's binaryen 108 miscompiles the page.
 const WASM_OPT_VERSION: &str = "132";
+/// axe-core release pinned in package.json; the end-to-end journeys inject its `axe.min.js`.
+const AXE_CORE_VERSION: &str = "4.11.1";
 /// The browser target.
 const WASM_TARGET: &str = "wasm32-unknown-unknown";
 
@@ -35,6 +37,8 @@ pub struct Tools {
     pub trunk: bool,
     /// `node_modules/.bin/wasm-opt` is binaryen 132.
     pub wasm_opt: bool,
+    /// `node_modules/axe-core` is [`AXE_CORE_VERSION`] and has `axe.min.js` (end-to-end checks).
+    pub axe_core: bool,
     /// The Chromium binary, if any.
     pub chromium: Option<PathBuf>,
     /// The chromedriver binary, if any (`$CHROMEDRIVER` wins over `PATH`).
@@ -62,7 +66,7 @@ impl Tools {
 
     /// Nothing is missing.
     pub fn all_ready(&self) -> bool {
-        self.page_ready() && self.browser_tests_ready() && self.cargo_fuzz
+        self.page_ready() && self.browser_tests_ready() && self.cargo_fuzz && self.axe_core
     }
 }
 
@@ -88,7 +92,7 @@ pub fn ensure(ctx: &Ctx) -> Tools {
         ..Tools::default()
     };
     ensure_system_packages(ctx, &mut tools);
-    tools.wasm_opt = ensure_wasm_opt(ctx);
+    (tools.wasm_opt, tools.axe_core) = ensure_npm_packages(ctx);
     println!("[setup] cargo fetch: running");
     tools.fetched = run::ok(&mut ctx.cargo(["fetch"]));
     println!(
@@ -253,29 +257,74 @@ fn report_binary(name: &str, path: Option<&PathBuf>, on_missing: impl FnOnce()) 
     }
 }
 
-/// binaryen's wasm-opt from npm, project-local (`npm ci` from package-lock.json).
-fn ensure_wasm_opt(ctx: &Ctx) -> bool {
+/// The npm packages of package.json, project-local (`npm ci` from package-lock.json):
+/// binaryen's wasm-opt (the page build) and axe-core (the end-to-end accessibility checks).
+/// One `npm ci` when either is missing or at another version; returns `(wasm_opt, axe_core)`.
+fn ensure_npm_packages(ctx: &Ctx) -> (bool, bool) {
     let wasm_opt = ctx.root.join("node_modules/.bin/wasm-opt");
-    let label = format!("wasm-opt {WASM_OPT_VERSION} (node_modules)");
-    let right_version = || {
+    let wasm_opt_label = format!("wasm-opt {WASM_OPT_VERSION} (node_modules)");
+    let wasm_opt_ok = || {
         run::first_line(ctx.command(&wasm_opt).arg("--version"))
             .is_some_and(|line| line.contains(&format!("version {WASM_OPT_VERSION} ")))
     };
-    if right_version() {
-        println!("[setup] {label}: present");
-        return true;
+    let axe_label = format!("axe-core {AXE_CORE_VERSION} (node_modules)");
+    let axe_ok = || axe_core_version(ctx).as_deref() == Some(AXE_CORE_VERSION);
+    let (wasm_opt_now, axe_now) = (wasm_opt_ok(), axe_ok());
+    if wasm_opt_now {
+        println!("[setup] {wasm_opt_label}: present");
     }
+    if axe_now {
+        println!("[setup] {axe_label}: present");
+    }
+    if wasm_opt_now && axe_now {
+        return (true, true);
+    }
+    let missing: Vec<&str> = [
+        (!wasm_opt_now, wasm_opt_label.as_str()),
+        (!axe_now, axe_label.as_str()),
+    ]
+    .into_iter()
+    .filter_map(|(missing, label)| missing.then_some(label))
+    .collect();
     if which("npm", &ctx.path).is_none() {
-        println!("[setup] {label}: missing, and npm is not installed");
-        return false;
+        for label in &missing {
+            println!("[setup] {label}: missing, and npm is not installed");
+        }
+        return (wasm_opt_now, axe_now);
     }
-    println!("[setup] {label}: installing… (npm ci)");
-    let ok = run::ok(ctx.command("npm").args(["ci", "--no-audit", "--no-fund"])) && right_version();
-    println!(
-        "[setup] {label}: {}",
-        if ok { "installed" } else { "FAILED" }
-    );
-    ok
+    for label in &missing {
+        println!("[setup] {label}: installing… (npm ci)");
+    }
+    let installed = run::ok(ctx.command("npm").args(["ci", "--no-audit", "--no-fund"]));
+    let (wasm_opt_now, axe_now) = (installed && wasm_opt_ok(), installed && axe_ok());
+    for (ok, label) in [(wasm_opt_now, &wasm_opt_label), (axe_now, &axe_label)] {
+        if missing.contains(&label.as_str()) {
+            println!(
+                "[setup] {label}: {}",
+                if ok { "installed" } else { "FAILED" }
+            );
+        }
+    }
+    (wasm_opt_now, axe_now)
+}
+
+/// The `version` of `node_modules/axe-core/package.json`, if its `axe.min.js` is there too.
+fn axe_core_version(ctx: &Ctx) -> Option<String> {
+    let dir = ctx.root.join("node_modules/axe-core");
+    if !dir.join("axe.min.js").is_file() {
+        return None;
+    }
+    let manifest = fs::read_to_string(dir.join("package.json")).ok()?;
+    // `"version": "4.11.1",` on a line of its own (npm writes the manifest pretty-printed).
+    manifest.lines().find_map(|line| {
+        line.trim()
+            .strip_prefix("\"version\":")?
+            .trim()
+            .trim_end_matches(',')
+            .strip_prefix('"')?
+            .strip_suffix('"')
+            .map(str::to_owned)
+    })
 }
 
 /// `chromium` on `PATH`.
@@ -375,6 +424,15 @@ mod tests {
         let version =
             super::locked_version(&ctx, "wasm-bindgen").expect("wasm-bindgen is in Cargo.lock");
         assert!(version.starts_with("0.2."), "{version}");
+    }
+
+    #[test]
+    fn axe_core_pin_matches_package_json() {
+        let ctx = crate::Ctx::new();
+        let manifest =
+            std::fs::read_to_string(ctx.root.join("package.json")).expect("package.json");
+        let pin = format!("\"axe-core\": \"{}\"", super::AXE_CORE_VERSION);
+        assert!(manifest.contains(&pin), "package.json does not pin {pin}");
     }
 
     #[test]
