@@ -12,6 +12,14 @@
 //! (refuse, cut or delay the next answer); journeys that need other dev-server flags (`hasty`'s
 //! deadline, `#slow`'s hold) start with [`Harness::start_with`].
 //!
+//! Accessibility (issue 6): axe-core's `axe.min.js` (npm devDependency, `node_modules/`) is
+//! injected through WebDriver and run with the WCAG 2.0/2.1/2.2 A and AA rule tags at each stop
+//! of journeys that walk the page idle, streaming, every card state and every outcome, in both
+//! themes and once right-to-left; violations are collected over all stops and listed (rule,
+//! impact, help, selector, HTML snippet, the state and theme) when the journey fails. A
+//! keyboard-only journey drives the cards with WebDriver key actions on whatever has focus
+//! (never a click) and checks `document.activeElement` and focus rings on the way.
+//!
 //! `cargo xtask test` builds the page and runs this with `AGENT_CHAT_DIST` set. By hand:
 //! `trunk build --release && AGENT_CHAT_DIST=$PWD/dist cargo test -p dev-server --features e2e --test e2e`.
 //!
@@ -26,11 +34,19 @@ use std::{
     os::unix::process::CommandExt,
     path::{Path, PathBuf},
     process::{Child, Command, Stdio},
-    sync::atomic::{AtomicU32, Ordering},
+    sync::{
+        atomic::{AtomicU32, Ordering},
+        OnceLock,
+    },
     time::{Duration, Instant, SystemTime, UNIX_EPOCH},
 };
 
-use fantoccini::{key::Key, wd::WindowHandle, Client, ClientBuilder, Locator};
+use fantoccini::{
+    actions::{InputSource, KeyAction, KeyActions},
+    key::Key,
+    wd::WindowHandle,
+    Client, ClientBuilder, Locator,
+};
 use hyper_util::client::legacy::connect::HttpConnector;
 use reqwest::Method;
 use serde_json::{json, Value};
@@ -62,6 +78,8 @@ mod sel {
     /// The message composer.
     pub const TEXTAREA: &str = "textarea.chat-input__textarea";
 
+    /// Any built-in card (the labelled group itself, which takes focus when it arrives).
+    pub const CARD: &str = ".chat-card";
     /// The built-in approval card.
     pub const APPROVAL_CARD: &str = ".chat-card--approval";
     /// Approve (disabled while an edit is invalid).
@@ -79,6 +97,10 @@ mod sel {
     pub const EDIT_ARGUMENTS: &str = ".chat-card__edit, .chat-card__edit-row button:first-child";
     /// The JSON editor of the arguments.
     pub const EDITOR: &str = "textarea.chat-card__editor";
+    /// The form fields of the editor (flat argsSchema).
+    pub const FIELDS: &str = ".chat-card__fields";
+    /// The diff of an edit against the proposal.
+    pub const DIFF: &str = ".chat-card__diff";
     /// One problem of the edited arguments.
     pub const PROBLEMS: &str = ".chat-card__problems li";
     /// The "Arguments edited" mark.
@@ -236,6 +258,304 @@ return Array.from(document.querySelectorAll('.chat-card__answers li')).map(funct
   return [q ? (q.textContent || '').trim() : '', a ? (a.textContent || '').trim() : ''];
 });
 "#;
+
+/// The axe-core rule tags the page must pass: WCAG 2.0, 2.1 and 2.2, levels A and AA.
+const AXE_TAGS: [&str; 5] = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa"];
+/// axe-core's browser build, relative to the workspace root (npm devDependency pinned in
+/// package.json, installed by `cargo xtask setup` with `npm ci`).
+const AXE_SCRIPT: &str = "node_modules/axe-core/axe.min.js";
+/// Upper bound of one accessibility journey (many stops, an axe-core run at each).
+const A11Y_JOURNEY_TIMEOUT: Duration = Duration::from_secs(240);
+/// Longest HTML snippet of a failing node quoted in a finding.
+const SNIPPET_CHARS: usize = 300;
+
+/// Runs axe-core on the document with the rule tags `arguments[0]` and calls back with
+/// `{violations: [{id, impact, help, helpUrl, nodes: [{target, html, summary}]}]}`, or
+/// `{error}`. No rule is disabled: every rule with one of these tags counts.
+const AXE_RUN_JS: &str = r#"
+var tags = arguments[0];
+var done = arguments[arguments.length - 1];
+window.axe.run(document, { runOnly: { type: 'tag', values: tags }, resultTypes: ['violations'] })
+  .then(function (r) {
+    done({ violations: r.violations.map(function (v) {
+      return {
+        id: v.id, impact: v.impact, help: v.help, helpUrl: v.helpUrl,
+        nodes: v.nodes.map(function (n) {
+          return { target: n.target.map(String), html: n.html, summary: n.failureSummary || '' };
+        })
+      };
+    }) });
+  })
+  .catch(function (e) { done({ error: String((e && e.stack) || e) }); });
+"#;
+
+/// How many finite CSS animations and transitions are still running (fade-ins, slides);
+/// endless ones (the streaming cursor, spinners) are not counted.
+const RUNNING_ANIMATIONS_JS: &str = r#"
+return document.getAnimations().filter(function (a) {
+  var timing = a.effect && a.effect.getComputedTiming();
+  return a.playState === 'running' && timing && isFinite(timing.endTime);
+}).length;
+"#;
+
+/// `data-action-id` of every element matching `arguments[0]`, in document order.
+const ACTION_IDS_JS: &str = r#"
+return Array.from(document.querySelectorAll(arguments[0])).map(function (e) {
+  return e.getAttribute('data-action-id') || '';
+});
+"#;
+
+/// Describes `document.activeElement`: `{matches: arguments[0], inCard, ring, desc, style}`.
+/// `ring`: a computed outline (style not `none`, width above 0, or `auto`) or a box-shadow.
+const FOCUS_JS: &str = r#"
+var el = document.activeElement;
+if (!el) { return { matches: false, inCard: false, ring: false, desc: '(nothing)', style: '' }; }
+var cs = getComputedStyle(el);
+var cls = typeof el.className === 'string' && el.className.trim()
+  ? '.' + el.className.trim().split(/\s+/).join('.') : '';
+var type = el.getAttribute('type') ? '[type=' + el.getAttribute('type') + ']' : '';
+var value = el.tagName === 'INPUT' && el.getAttribute('value') ? '[value=' + el.getAttribute('value') + ']' : '';
+var text = (el.getAttribute('aria-label') || (el.tagName === 'SECTION' ? '' : el.textContent) || '')
+  .trim().replace(/\s+/g, ' ').slice(0, 40);
+var outline = cs.outlineStyle !== 'none' && (cs.outlineStyle === 'auto' || parseFloat(cs.outlineWidth) > 0);
+var shadow = !!cs.boxShadow && cs.boxShadow !== 'none';
+return {
+  matches: el.matches(arguments[0]),
+  inCard: !!el.closest('.chat-card'),
+  ring: outline || shadow,
+  desc: el.tagName.toLowerCase() + cls + type + value + (text ? ' "' + text + '"' : ''),
+  style: 'outline: ' + cs.outlineStyle + ' ' + cs.outlineWidth + ' ' + cs.outlineColor +
+    '; box-shadow: ' + cs.boxShadow + '; :focus-visible ' + el.matches(':focus-visible')
+};
+"#;
+
+/// The two colour themes of the page.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Theme {
+    /// The default (no `theme=` in the query).
+    Dark,
+    /// `theme=light`.
+    Light,
+}
+
+impl Theme {
+    /// The query prefix that selects the theme (`""` for the default).
+    fn query(self) -> &'static str {
+        match self {
+            Theme::Dark => "",
+            Theme::Light => "theme=light&",
+        }
+    }
+
+    /// How findings name it.
+    fn label(self) -> &'static str {
+        match self {
+            Theme::Dark => "dark (default)",
+            Theme::Light => "light",
+        }
+    }
+}
+
+/// `document.activeElement` as the keyboard journeys see it.
+#[derive(Debug, Clone)]
+pub struct Focus {
+    /// It matches the selector asked about.
+    pub matches: bool,
+    /// It is a card or inside one.
+    pub in_card: bool,
+    /// It shows a focus ring (outline or box-shadow).
+    pub ring: bool,
+    /// Tag, classes, type, value and text, for messages.
+    pub element: String,
+    /// Its computed outline and box-shadow, for messages.
+    pub style: String,
+}
+
+/// The axe-core findings of one journey, stop by stop. A violation does not stop the journey,
+/// so every state is audited; [`AxeAudit::verdict`] fails with the whole list, one entry per
+/// rule and failing element, naming every stop it was seen at.
+struct AxeAudit {
+    /// Theme and locale of the journey, named in the verdict.
+    context: String,
+    /// The stops audited so far.
+    stops: Vec<String>,
+    /// Distinct findings, in the order first seen.
+    findings: Vec<Finding>,
+}
+
+/// One rule failing on one element (its selector with server ids left out), wherever seen.
+struct Finding {
+    /// axe rule id (`color-contrast`).
+    rule: String,
+    /// `minor` … `critical`.
+    impact: String,
+    /// The rule's one-line help and its documentation URL.
+    help: String,
+    /// axe's selector of the failing element, action and message ids replaced by `…`.
+    target: String,
+    /// The failing element's HTML (start), as first seen.
+    html: String,
+    /// axe's summary of what to fix, as first seen.
+    fix: String,
+    /// The stops it was seen at.
+    stops: Vec<String>,
+}
+
+impl AxeAudit {
+    /// An empty audit for `context` (`"light"`, `"dark (default)"`, …).
+    fn new(context: &str) -> Self {
+        AxeAudit {
+            context: context.to_owned(),
+            stops: Vec::new(),
+            findings: Vec::new(),
+        }
+    }
+
+    /// Waits until no (finite) CSS animation or transition runs, so the page is audited as it
+    /// is and not half faded in, then runs axe-core and records its violations under `stop`.
+    /// Fails only when the page does not settle or axe-core itself could not run.
+    async fn check(&mut self, page: &ChatPage, stop: &str) -> Step {
+        page.wait_for_animations_to_finish().await?;
+        let started = Instant::now();
+        let violations = page
+            .axe_violations()
+            .await
+            .map_err(|e| format!("[{} | {stop}] {e}", self.context))?;
+        println!(
+            "axe [{} | {stop}]: {} violation(s) in {} ms",
+            self.context,
+            violations.len(),
+            started.elapsed().as_millis()
+        );
+        for v in &violations {
+            self.record(stop, v);
+        }
+        self.stops.push(stop.to_owned());
+        Ok(())
+    }
+
+    /// Adds each failing node of the violation `v` seen at `stop`.
+    fn record(&mut self, stop: &str, v: &Value) {
+        let text = |value: &Value| value.as_str().unwrap_or("?").to_owned();
+        for node in v["nodes"].as_array().map(Vec::as_slice).unwrap_or_default() {
+            let target: Vec<String> = node["target"]
+                .as_array()
+                .map(|t| {
+                    t.iter()
+                        .filter_map(Value::as_str)
+                        .map(without_ids)
+                        .collect()
+                })
+                .unwrap_or_default();
+            let target = target.join(" >> ");
+            let rule = text(&v["id"]);
+            if let Some(known) = self
+                .findings
+                .iter_mut()
+                .find(|f| f.rule == rule && f.target == target)
+            {
+                if known.stops.last().map(String::as_str) != Some(stop) {
+                    known.stops.push(stop.to_owned());
+                }
+                continue;
+            }
+            self.findings.push(Finding {
+                rule,
+                impact: text(&v["impact"]),
+                help: format!("{} <{}>", text(&v["help"]), text(&v["helpUrl"])),
+                target,
+                html: text(&node["html"]).chars().take(SNIPPET_CHARS).collect(),
+                fix: text(&node["summary"])
+                    .split_whitespace()
+                    .collect::<Vec<_>>()
+                    .join(" "),
+                stops: vec![stop.to_owned()],
+            });
+        }
+    }
+
+    /// `Ok` when no stop had a violation; otherwise every finding with the stops it was seen at.
+    fn verdict(self) -> Step {
+        let stops = self.stops.join("; ");
+        if self.findings.is_empty() {
+            println!(
+                "axe [{}]: no violations at {} stops: {stops}",
+                self.context,
+                self.stops.len()
+            );
+            return Ok(());
+        }
+        let list: Vec<String> = self
+            .findings
+            .iter()
+            .enumerate()
+            .map(|(i, f)| {
+                format!(
+                    "  {}. {} ({}): {}\n       target {}\n       html   {}\n       fix    {}\n       seen   {}",
+                    i + 1,
+                    f.rule,
+                    f.impact,
+                    f.help,
+                    f.target,
+                    f.html,
+                    f.fix,
+                    f.stops.join("; ")
+                )
+            })
+            .collect();
+        Err(format!(
+            "axe-core ({}), theme/locale {}: {} violating element(s) over {} stops ({stops}):\n{}",
+            AXE_TAGS.join(", "),
+            self.context,
+            self.findings.len(),
+            self.stops.len(),
+            list.join("\n")
+        ))
+    }
+}
+
+/// An axe selector with the server's action and message ids (`act_…`, `msg_…`) replaced by
+/// `…`, so the same element of different cards or messages counts once.
+fn without_ids(selector: &str) -> String {
+    let mut out = String::with_capacity(selector.len());
+    let mut rest = selector;
+    while let Some(at) = ["act_", "msg_"].iter().filter_map(|p| rest.find(p)).min() {
+        out.push_str(&rest[..at + 4]);
+        out.push('…');
+        let tail = &rest[at + 4..];
+        let end = tail
+            .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_' || c == '-'))
+            .unwrap_or(tail.len());
+        // Keep a suffix like `-title` that the UI adds to an id.
+        let id = &tail[..end];
+        let suffix = ["-title"]
+            .iter()
+            .find(|s| id.ends_with(*s))
+            .copied()
+            .unwrap_or("");
+        out.push_str(suffix);
+        rest = &tail[end..];
+    }
+    out.push_str(rest);
+    out
+}
+
+/// The text of [`AXE_SCRIPT`], read once; an error says how to install it.
+fn axe_source() -> Step<&'static str> {
+    static SOURCE: OnceLock<Result<String, String>> = OnceLock::new();
+    SOURCE
+        .get_or_init(|| {
+            let path = workspace_root().join(AXE_SCRIPT);
+            std::fs::read_to_string(&path).map_err(|e| {
+                format!(
+                    "reading {}: {e} (run `cargo xtask setup` or `npm ci` in the workspace root)",
+                    path.display()
+                )
+            })
+        })
+        .as_deref()
+        .map_err(Clone::clone)
+}
 
 // ---------------------------------------------------------------------------------------------
 // Journeys
@@ -1312,6 +1632,450 @@ async fn dropped_reply_stream_still_shows_the_reply_journey(page: &ChatPage) -> 
 }
 
 // ---------------------------------------------------------------------------------------------
+// Journeys: accessibility (issue 6)
+// ---------------------------------------------------------------------------------------------
+
+/// Seed 000 "Accessibility", approval cards in the default (dark) theme: axe-core finds no
+/// WCAG 2.2 AA violation at any stop of [`axe_approval_card_states_journey`].
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn axe_clean_approval_card_states_dark() {
+    let harness = Harness::start().await;
+    let outcome = harness
+        .within(
+            A11Y_JOURNEY_TIMEOUT,
+            axe_approval_card_states_journey(&harness.page, Theme::Dark),
+        )
+        .await;
+    harness
+        .finish("axe_clean_approval_card_states_dark", outcome)
+        .await;
+}
+
+/// [`axe_clean_approval_card_states_dark`] with `theme=light`.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn axe_clean_approval_card_states_light() {
+    let harness = Harness::start().await;
+    let outcome = harness
+        .within(
+            A11Y_JOURNEY_TIMEOUT,
+            axe_approval_card_states_journey(&harness.page, Theme::Light),
+        )
+        .await;
+    harness
+        .finish("axe_clean_approval_card_states_light", outcome)
+        .await;
+}
+
+/// One `ops` conversation (cancel policy, page query `pendingActionComposerMode=cancel`) walked
+/// through every state of an approval card, with axe-core run at each stop: waiting; the
+/// argument editor open with its form fields; problems listed; the diff of a valid edit; the
+/// reason field open; approved with edited arguments; cancelled by a new message; denied with a
+/// reason; approved; approved and remembered. Violations are collected and the journey fails at
+/// the end with all of them.
+async fn axe_approval_card_states_journey(page: &ChatPage, theme: Theme) -> Step {
+    let mut audit = AxeAudit::new(theme.label());
+    page.open_with_query(&format!(
+        "{}lang=en&agentId=ops&pendingActionComposerMode=cancel",
+        theme.query()
+    ))
+    .await?;
+    page.expect_theme(theme).await?;
+    page.wait_for_composer_free().await?;
+
+    page.send_message("List the files").await?;
+    let first = page.wait_for_new_waiting_card(&[]).await?;
+    audit.check(page, "approval card waiting").await?;
+    page.open_argument_editor().await?;
+    page.wait_for_visible(sel::FIELDS).await?;
+    audit
+        .check(page, "argument editor open, with its form fields")
+        .await?;
+    page.edit_arguments(r#"{ "command": "ls -la" }"#).await?;
+    page.wait_for_problems(&[r#""cmd" is required"#, r#""command" is not allowed"#])
+        .await?;
+    audit
+        .check(page, "argument editor listing problems")
+        .await?;
+    page.edit_arguments(r#"{ "cmd": "ls -la" }"#).await?;
+    page.wait_for_problems(&[]).await?;
+    page.wait_for_visible(sel::DIFF).await?;
+    audit
+        .check(page, "argument editor with the diff of an edit")
+        .await?;
+    page.click(sel::ADD_REASON).await?;
+    page.wait_for_visible(sel::REASON).await?;
+    audit
+        .check(page, "reason field open (editor still open)")
+        .await?;
+    page.click(sel::APPROVE).await?;
+    page.wait_for_visible(&sel::card_by_id(&first, "approved-edited"))
+        .await?;
+    page.wait_for_finished_reply_containing("total 12").await?;
+    audit
+        .check(page, "outcome: approved with edited arguments")
+        .await?;
+
+    page.send_message("List them again").await?;
+    let second = page.wait_for_new_waiting_card(&[&first]).await?;
+    page.send_message("Never mind").await?;
+    page.wait_for_visible(&sel::card_by_id(&second, "cancelled"))
+        .await?;
+    let third = page.wait_for_new_waiting_card(&[&first, &second]).await?;
+    page.wait_for_no_streaming().await?;
+    audit
+        .check(
+            page,
+            "outcome: cancelled by a new message (next card waiting)",
+        )
+        .await?;
+
+    page.click(sel::ADD_REASON).await?;
+    page.type_into(sel::REASON, "not now").await?;
+    page.click(sel::DENY).await?;
+    page.wait_for_visible(&sel::card_by_id(&third, "denied"))
+        .await?;
+    page.wait_for_finished_reply_containing("Reason: not now")
+        .await?;
+    audit.check(page, "outcome: denied with a reason").await?;
+
+    page.send_message("Please try once more").await?;
+    let fourth = page
+        .wait_for_new_waiting_card(&[&first, &second, &third])
+        .await?;
+    page.click(sel::APPROVE).await?;
+    page.wait_for_visible(&sel::card_by_id(&fourth, "approved"))
+        .await?;
+    page.wait_for_no_streaming().await?;
+    audit.check(page, "outcome: approved").await?;
+
+    page.send_message("And one last time").await?;
+    let fifth = page
+        .wait_for_new_waiting_card(&[&first, &second, &third, &fourth])
+        .await?;
+    page.click(sel::REMEMBER).await?;
+    page.wait_for_checked(sel::REMEMBER, true).await?;
+    page.click(sel::APPROVE).await?;
+    page.wait_for_visible(&sel::card_by_id(&fifth, "approved"))
+        .await?;
+    page.wait_for_text(sel::REMEMBERED, "Remembered for this chat")
+        .await?;
+    page.wait_for_no_streaming().await?;
+    audit
+        .check(page, "outcome: approved and remembered for this chat")
+        .await?;
+    audit.verdict()
+}
+
+/// Seed 000 "Accessibility", the page beyond approval cards in the default (dark) theme:
+/// axe-core finds no violation at any stop of [`axe_page_states_journey`].
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn axe_clean_page_states_dark() {
+    let harness = Harness::start_with(a11y_server).await;
+    let outcome = harness
+        .within(
+            A11Y_JOURNEY_TIMEOUT,
+            axe_page_states_journey(&harness.page, Theme::Dark),
+        )
+        .await;
+    harness.finish("axe_clean_page_states_dark", outcome).await;
+}
+
+/// [`axe_clean_page_states_dark`] with `theme=light`.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn axe_clean_page_states_light() {
+    let harness = Harness::start_with(a11y_server).await;
+    let outcome = harness
+        .within(
+            A11Y_JOURNEY_TIMEOUT,
+            axe_page_states_journey(&harness.page, Theme::Light),
+        )
+        .await;
+    harness.finish("axe_clean_page_states_light", outcome).await;
+}
+
+/// dev-server flags of the page-state audits: the `long` agent streams for about 15 s (so the
+/// audit surely runs while the reply is still arriving) and `hasty` expires after 3 s.
+fn a11y_server(config: &mut dev_server::Config) {
+    config.long_chunk_delay_ms = 10;
+    config.hasty_expiry_secs = 3;
+}
+
+/// axe-core at each stop: the idle page (empty chat); a reply streaming (`long`); a question
+/// card waiting and answered (`survey`); skipped (`feedback`); expired at its deadline
+/// (`hasty`); a read-only approval card (`enableToolApprovals=false`). Violations are collected
+/// and the journey fails at the end with all of them.
+async fn axe_page_states_journey(page: &ChatPage, theme: Theme) -> Step {
+    let mut audit = AxeAudit::new(theme.label());
+    let query = |rest: &str| format!("{}lang=en{rest}", theme.query());
+
+    page.open_with_query(&query("")).await?;
+    page.expect_theme(theme).await?;
+    page.wait_for_visible(sel::AGENT_TOGGLE).await?;
+    page.wait_for_composer_free().await?;
+    audit.check(page, "idle, empty chat").await?;
+
+    page.open_with_query(&query("&agentId=long")).await?;
+    page.wait_for_composer_free().await?;
+    page.send_message("Tell me everything").await?;
+    page.wait_for_streaming_reply().await?;
+    audit.check(page, "reply streaming (long)").await?;
+    page.wait_for_streaming_reply()
+        .await
+        .map_err(|e| format!("the reply stopped streaming before the audit ended: {e}"))?;
+
+    page.open_with_query(&query("&agentId=survey")).await?;
+    page.wait_for_composer_free().await?;
+    page.send_message("Set me up").await?;
+    let survey = page.wait_for_new_waiting_card(&[]).await?;
+    page.wait_for_no_streaming().await?;
+    audit.check(page, "question card waiting (survey)").await?;
+    page.click(&sel::option("pro")).await?;
+    page.click(&sel::option("dark_mode")).await?;
+    page.click(sel::PREVIEW).await?;
+    page.type_into(&sel::answer_field(3), "ship it").await?;
+    audit
+        .check(page, "question card filled in, a preview open")
+        .await?;
+    page.click(sel::SEND).await?;
+    page.wait_for_visible(&sel::card_by_id(&survey, "answered"))
+        .await?;
+    page.wait_for_finished_reply_containing("Thanks for your answers.")
+        .await?;
+    audit.check(page, "outcome: answered").await?;
+
+    page.open_with_query(&query("&agentId=feedback")).await?;
+    page.wait_for_composer_free().await?;
+    page.send_message("That is all, thanks").await?;
+    let feedback = page.wait_for_new_waiting_card(&[]).await?;
+    page.click(sel::SKIP).await?;
+    page.wait_for_visible(&sel::card_by_id(&feedback, "skipped"))
+        .await?;
+    page.wait_for_finished_reply_containing("No problem, maybe next time.")
+        .await?;
+    audit.check(page, "outcome: skipped (feedback)").await?;
+
+    page.open_with_query(&query("&agentId=hasty")).await?;
+    page.wait_for_composer_free().await?;
+    page.send_message("Restart the web service").await?;
+    let hasty = page.wait_for_new_waiting_card(&[]).await?;
+    page.wait_for_visible(&sel::card_by_id(&hasty, "expired"))
+        .await?;
+    page.wait_for_finished_reply_containing(HASTY_EXPIRED_REPLY)
+        .await?;
+    audit.check(page, "outcome: expired (hasty)").await?;
+
+    page.open_with_query(&query("&agentId=support&enableToolApprovals=false"))
+        .await?;
+    page.wait_for_composer_free().await?;
+    page.send_message(EMAIL_BOB).await?;
+    page.wait_for_text(sel::ELSEWHERE, "Waiting for approval in another app")
+        .await?;
+    page.wait_for_no_streaming().await?;
+    audit
+        .check(page, "read-only approval card (enableToolApprovals=false)")
+        .await?;
+    audit.verdict()
+}
+
+/// Seed 000 "Accessibility" in a right-to-left locale (`lang=ar`, default theme): the chat is
+/// laid out `dir="rtl"` and axe-core finds no violation idle, with an approval card waiting,
+/// its argument editor showing the diff of an edit, approved with edited arguments, and with a
+/// question card waiting.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn axe_clean_right_to_left() {
+    let harness = Harness::start().await;
+    let outcome = harness
+        .within(
+            A11Y_JOURNEY_TIMEOUT,
+            axe_clean_right_to_left_journey(&harness.page),
+        )
+        .await;
+    harness.finish("axe_clean_right_to_left", outcome).await;
+}
+
+/// The steps of [`axe_clean_right_to_left`].
+async fn axe_clean_right_to_left_journey(page: &ChatPage) -> Step {
+    let mut audit = AxeAudit::new("dark, lang=ar (rtl)");
+    page.open_with_query("lang=ar&agentId=ops").await?;
+    page.wait_for_visible(&format!("{}[dir=\"rtl\"][lang=\"ar\"]", sel::ROOT))
+        .await?;
+    page.wait_for_composer_free().await?;
+    audit.check(page, "idle, empty chat").await?;
+
+    page.send_message("List the files").await?;
+    let card = page.wait_for_new_waiting_card(&[]).await?;
+    page.wait_for_no_streaming().await?;
+    audit.check(page, "approval card waiting").await?;
+    page.open_argument_editor().await?;
+    page.edit_arguments(r#"{ "cmd": "ls -la" }"#).await?;
+    page.wait_for_visible(sel::DIFF).await?;
+    audit
+        .check(page, "argument editor with the diff of an edit")
+        .await?;
+    page.click(sel::APPROVE).await?;
+    page.wait_for_visible(&sel::card_by_id(&card, "approved-edited"))
+        .await?;
+    page.wait_for_finished_reply_containing("total 12").await?;
+    audit
+        .check(page, "outcome: approved with edited arguments")
+        .await?;
+
+    page.open_with_query("lang=ar&agentId=survey").await?;
+    page.wait_for_composer_free().await?;
+    page.send_message("Set me up").await?;
+    page.wait_for_new_waiting_card(&[]).await?;
+    page.wait_for_no_streaming().await?;
+    audit.check(page, "question card waiting").await?;
+    audit.verdict()
+}
+
+/// Seed 000 "Accessibility", keyboard only: WebDriver key presses on whatever has focus (Tab,
+/// Shift+Tab, Enter, Space, Escape, arrow keys, typing), never a click, with the agent chosen
+/// by the page query.
+///
+/// 1. `ops`: the card takes focus itself (not a button); Shift+Tab leaves it (no trap); Tab
+///    reaches "Edit arguments", Enter opens the editor with focus in it, Ctrl+A and typing
+///    replace the arguments, Escape closes the editor without deciding and puts focus back on
+///    "Edit arguments"; Tab reaches Approve, Enter approves with `approvedArgs`.
+/// 2. `support`: Tab reaches "Add a reason", Enter opens the field with focus in it, Escape
+///    closes it without deciding (focus back on "Add a reason"); Enter again, typing, Tab to
+///    Deny, Enter denies with the reason as `comment`.
+/// 3. `survey`: the first radio button takes focus; Space picks it, ArrowDown moves the pick;
+///    Tab and Space tick two checkboxes of the multi-select question, typing fills the notes,
+///    Tab reaches Send, Enter answers.
+///
+/// After each answer focus goes back to the composer; focus rings are visible (an outline or a
+/// box-shadow) on the card, the editor button, Approve, Deny and a radio button; each body the
+/// server received is checked.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn keyboard_only_approve_deny_answer() {
+    let harness = Harness::start().await;
+    let outcome = harness
+        .within(
+            A11Y_JOURNEY_TIMEOUT,
+            keyboard_only_approve_deny_answer_journey(&harness.page),
+        )
+        .await;
+    harness
+        .finish("keyboard_only_approve_deny_answer", outcome)
+        .await;
+}
+
+/// The steps of [`keyboard_only_approve_deny_answer`].
+async fn keyboard_only_approve_deny_answer_journey(page: &ChatPage) -> Step {
+    // 1. ops: approve with an edited argument.
+    page.open_with_query("lang=en&agentId=ops").await?;
+    page.wait_for_composer_free().await?;
+    page.tab_to(sel::TEXTAREA, 30).await?;
+    page.type_text("List the files").await?;
+    page.press(&[Key::Enter]).await?;
+    let card = page.wait_for_new_waiting_card(&[]).await?;
+    page.wait_for_focus(sel::CARD).await?;
+    page.expect_focus_ring("the approval card").await?;
+    page.chord(Key::Shift, Key::Tab.into()).await?;
+    page.wait_for_focus_outside_card().await?;
+    page.tab_to(sel::EDIT_ARGUMENTS, 6).await?;
+    page.expect_focus_ring("Edit arguments").await?;
+    page.press(&[Key::Enter]).await?;
+    page.wait_for_focus(sel::EDITOR).await?;
+    page.chord(Key::Control, 'a').await?;
+    page.type_text(r#"{"cmd": "ls -la"}"#).await?;
+    page.wait_for_text(sel::EDITED, "Arguments edited").await?;
+    page.wait_for_problems(&[]).await?;
+    page.press(&[Key::Escape]).await?;
+    page.wait_for_count(sel::EDITOR, 0).await?;
+    page.wait_for_focus(sel::EDIT_ARGUMENTS).await?;
+    page.wait_for_visible(&sel::card_by_id(&card, "waiting"))
+        .await?;
+    page.expect_nothing_received().await?;
+    page.tab_to(sel::APPROVE, 6).await?;
+    page.expect_focus_ring("Approve").await?;
+    page.press(&[Key::Enter]).await?;
+    page.wait_for_visible(&sel::card_by_id(&card, "approved-edited"))
+        .await?;
+    page.expect_received(
+        &card,
+        &[json!({ "type": "tool_approval", "decision": "allow",
+                  "approvedArgs": { "cmd": "ls -la" } })],
+    )
+    .await?;
+    page.wait_for_finished_reply_containing("total 12").await?;
+    page.wait_for_focus(sel::TEXTAREA).await?;
+
+    // 2. support: deny with a reason.
+    page.open_with_query("lang=en&agentId=support").await?;
+    page.wait_for_composer_free().await?;
+    page.tab_to(sel::TEXTAREA, 30).await?;
+    page.type_text(EMAIL_BOB).await?;
+    page.press(&[Key::Enter]).await?;
+    let card = page.wait_for_new_waiting_card(&[]).await?;
+    page.wait_for_focus(sel::CARD).await?;
+    page.tab_to(sel::ADD_REASON, 8).await?;
+    page.press(&[Key::Enter]).await?;
+    page.wait_for_focus(sel::REASON).await?;
+    page.press(&[Key::Escape]).await?;
+    page.wait_for_count(sel::REASON, 0).await?;
+    page.wait_for_focus(sel::ADD_REASON).await?;
+    page.expect_nothing_received().await?;
+    page.press(&[Key::Enter]).await?;
+    page.wait_for_focus(sel::REASON).await?;
+    page.type_text("wrong recipient").await?;
+    page.tab_to(sel::DENY, 3).await?;
+    page.expect_focus_ring("Deny").await?;
+    page.press(&[Key::Enter]).await?;
+    page.wait_for_visible(&sel::card_by_id(&card, "denied"))
+        .await?;
+    page.expect_received(
+        &card,
+        &[json!({ "type": "tool_approval", "decision": "deny", "comment": "wrong recipient" })],
+    )
+    .await?;
+    page.wait_for_finished_reply_containing("Reason: wrong recipient")
+        .await?;
+    page.wait_for_focus(sel::TEXTAREA).await?;
+
+    // 3. survey: single choice, multi-select and free text.
+    page.open_with_query("lang=en&agentId=survey").await?;
+    page.wait_for_composer_free().await?;
+    page.tab_to(sel::TEXTAREA, 30).await?;
+    page.type_text("Set me up").await?;
+    page.press(&[Key::Enter]).await?;
+    let card = page.wait_for_new_waiting_card(&[]).await?;
+    page.wait_for_focus(&sel::option("free")).await?;
+    page.expect_focus_ring("the first radio button").await?;
+    page.press(&[Key::Space]).await?;
+    page.wait_for_checked(&sel::option("free"), true).await?;
+    page.press(&[Key::Down]).await?;
+    page.wait_for_focus(&sel::option("pro")).await?;
+    page.wait_for_checked(&sel::option("pro"), true).await?;
+    page.tab_to(&sel::option("dark_mode"), 3).await?;
+    page.press(&[Key::Space]).await?;
+    page.wait_for_checked(&sel::option("dark_mode"), true)
+        .await?;
+    page.tab_to(&sel::option("beta"), 6).await?;
+    page.press(&[Key::Space]).await?;
+    page.wait_for_checked(&sel::option("beta"), true).await?;
+    page.tab_to(&sel::answer_field(3), 4).await?;
+    page.type_text("ship it").await?;
+    page.tab_to(sel::SEND, 3).await?;
+    page.press(&[Key::Enter]).await?;
+    page.wait_for_visible(&sel::card_by_id(&card, "answered"))
+        .await?;
+    page.expect_received(
+        &card,
+        &[json!({ "type": "user_question", "answers": {
+            PLAN: "pro",
+            FEATURES: ["dark_mode", "beta"],
+            NOTES: "ship it",
+        } })],
+    )
+    .await?;
+    page.wait_for_finished_reply_containing("Thanks for your answers.")
+        .await?;
+    page.wait_for_focus(sel::TEXTAREA).await
+}
+
+// ---------------------------------------------------------------------------------------------
 // Page object
 // ---------------------------------------------------------------------------------------------
 
@@ -2113,6 +2877,258 @@ impl ChatPage {
             .map(drop)
     }
 
+    // ----- accessibility: axe-core, the keyboard, focus --------------------------------------
+
+    /// Runs axe-core on the whole page with the rule tags [`AXE_TAGS`] and returns its
+    /// violations (`[{id, impact, help, helpUrl, nodes: [{target, html, summary}]}]`). axe-core
+    /// is injected first if this page load does not have it yet.
+    pub async fn axe_violations(&self) -> Step<Vec<Value>> {
+        let loaded = self
+            .client
+            .execute("return !!(window.axe && window.axe.run);", vec![])
+            .await
+            .map_err(|e| format!("looking for axe-core in the page: {e}"))?;
+        if loaded != json!(true) {
+            let script = format!(
+                "{}\nreturn !!(window.axe && window.axe.run);",
+                axe_source()?
+            );
+            let injected = self
+                .client
+                .execute(&script, vec![])
+                .await
+                .map_err(|e| format!("injecting {AXE_SCRIPT}: {e}"))?;
+            if injected != json!(true) {
+                return Err(format!(
+                    "{AXE_SCRIPT} ran but left no window.axe.run in the page"
+                ));
+            }
+        }
+        let result = self
+            .client
+            .execute_async(AXE_RUN_JS, vec![json!(AXE_TAGS)])
+            .await
+            .map_err(|e| format!("running axe-core: {e}"))?;
+        if let Some(error) = result["error"].as_str() {
+            return Err(format!("axe-core failed: {error}"));
+        }
+        result["violations"]
+            .as_array()
+            .cloned()
+            .ok_or_else(|| format!("axe-core answered {result}"))
+    }
+
+    /// Waits until no finite CSS animation or transition is running (a card or message that
+    /// just arrived has faded in completely).
+    pub async fn wait_for_animations_to_finish(&self) -> Step {
+        self.wait_until("CSS animations and transitions to finish", async || {
+            let running = self
+                .client
+                .execute(RUNNING_ANIMATIONS_JS, vec![])
+                .await
+                .map_err(|e| e.to_string())?;
+            if running == json!(0) {
+                Ok(())
+            } else {
+                Err(format!("{running} still running"))
+            }
+        })
+        .await
+    }
+
+    /// Checks that the chat is drawn in `theme` (`.chat-theme-light` on the root, or not).
+    pub async fn expect_theme(&self, theme: Theme) -> Step {
+        let light = format!("{}.chat-theme-light", sel::ROOT);
+        match theme {
+            Theme::Light => self.wait_for_visible(&light).await,
+            Theme::Dark => self.wait_for_count(&light, 0).await,
+        }
+    }
+
+    /// Waits until a waiting built-in card whose action id is none of `known` is shown;
+    /// returns its action id.
+    pub async fn wait_for_new_waiting_card(&self, known: &[&str]) -> Step<String> {
+        let what = format!("a new waiting card (besides {known:?})");
+        self.wait_until(&what, async || {
+            let ids = self
+                .client
+                .execute(ACTION_IDS_JS, vec![json!(sel::card_in("waiting"))])
+                .await
+                .map_err(|e| e.to_string())?;
+            let ids: Vec<String> = serde_json::from_value(ids).map_err(|e| e.to_string())?;
+            ids.iter()
+                .find(|id| !known.contains(&id.as_str()))
+                .cloned()
+                .ok_or_else(|| format!("waiting cards {ids:?}"))
+        })
+        .await
+    }
+
+    /// Waits until no message is streaming any more.
+    pub async fn wait_for_no_streaming(&self) -> Step {
+        self.wait_until(
+            "no `article.chat-message[data-streaming=\"true\"]`",
+            async || {
+                let messages = self.messages().await?;
+                if messages.iter().any(|m| m.streaming) {
+                    Err(describe(&messages))
+                } else {
+                    Ok(())
+                }
+            },
+        )
+        .await
+    }
+
+    /// Waits until an assistant reply is streaming and already shows some text.
+    pub async fn wait_for_streaming_reply(&self) -> Step {
+        let what =
+            "an `article.chat-message[data-role=\"assistant\"][data-streaming=\"true\"]` with text";
+        self.wait_until(what, async || {
+            let messages = self.messages().await?;
+            if messages
+                .iter()
+                .any(|m| m.role == "assistant" && m.streaming && !m.text.is_empty())
+            {
+                Ok(())
+            } else {
+                Err(describe(&messages))
+            }
+        })
+        .await
+    }
+
+    /// Presses and releases each key in turn on whatever has focus: WebDriver key actions, as
+    /// a person at a keyboard (no element is targeted, focused or clicked by the driver).
+    pub async fn press(&self, keys: &[Key]) -> Step {
+        let mut actions = KeyActions::new("keyboard".to_owned());
+        for key in keys {
+            let value = char::from(*key);
+            actions = actions
+                .then(KeyAction::Down { value })
+                .then(KeyAction::Up { value });
+        }
+        self.perform_keys(actions, &format!("pressing {keys:?}"))
+            .await
+    }
+
+    /// Types `text` character by character into whatever has focus (key actions).
+    pub async fn type_text(&self, text: &str) -> Step {
+        let mut actions = KeyActions::new("keyboard".to_owned());
+        for value in text.chars() {
+            actions = actions
+                .then(KeyAction::Down { value })
+                .then(KeyAction::Up { value });
+        }
+        self.perform_keys(actions, &format!("typing {text:?}"))
+            .await
+    }
+
+    /// Holds `modifier` while pressing `key` (Shift+Tab, Ctrl+A), on whatever has focus.
+    pub async fn chord(&self, modifier: Key, key: char) -> Step {
+        let held = char::from(modifier);
+        let actions = KeyActions::new("keyboard".to_owned())
+            .then(KeyAction::Down { value: held })
+            .then(KeyAction::Down { value: key })
+            .then(KeyAction::Up { value: key })
+            .then(KeyAction::Up { value: held });
+        self.perform_keys(actions, &format!("pressing {modifier:?}+{key:?}"))
+            .await
+    }
+
+    /// Sends one key action sequence; `what` names it in the error.
+    async fn perform_keys(&self, actions: KeyActions, what: &str) -> Step {
+        self.client
+            .perform_actions(actions)
+            .await
+            .map_err(|e| format!("{what}: {e}"))
+    }
+
+    /// Where the focus is now, measured against `css`.
+    pub async fn focus(&self, css: &str) -> Step<Focus> {
+        let v = self
+            .client
+            .execute(FOCUS_JS, vec![json!(css)])
+            .await
+            .map_err(|e| format!("reading document.activeElement: {e}"))?;
+        Ok(Focus {
+            matches: v["matches"] == json!(true),
+            in_card: v["inCard"] == json!(true),
+            ring: v["ring"] == json!(true),
+            element: v["desc"].as_str().unwrap_or_default().to_owned(),
+            style: v["style"].as_str().unwrap_or_default().to_owned(),
+        })
+    }
+
+    /// Waits until `document.activeElement` matches `css`.
+    pub async fn wait_for_focus(&self, css: &str) -> Step {
+        self.wait_until(
+            &format!("focus on `{css}` (document.activeElement)"),
+            async || {
+                let focus = self.focus(css).await?;
+                if focus.matches {
+                    Ok(())
+                } else {
+                    Err(format!("focus is on {}", focus.element))
+                }
+            },
+        )
+        .await
+    }
+
+    /// Waits until the focus is outside every card (and not lost on `<body>`).
+    pub async fn wait_for_focus_outside_card(&self) -> Step {
+        self.wait_until("focus outside the card", async || {
+            let focus = self.focus("body").await?;
+            if focus.in_card {
+                Err(format!("focus is still on {}", focus.element))
+            } else if focus.matches {
+                Err("focus fell back to <body>".to_owned())
+            } else {
+                Ok(())
+            }
+        })
+        .await
+    }
+
+    /// Presses Tab until `document.activeElement` matches `css` (not at all if it already
+    /// does), at most `max` times; returns the elements Tab passed through, and fails with
+    /// that path when `css` is not reached.
+    pub async fn tab_to(&self, css: &str, max: usize) -> Step<Vec<String>> {
+        if self.focus(css).await?.matches {
+            return Ok(Vec::new());
+        }
+        let mut path = Vec::new();
+        for _ in 0..max {
+            self.press(&[Key::Tab]).await?;
+            let focus = self.focus(css).await?;
+            path.push(focus.element);
+            if focus.matches {
+                println!("Tab to `{css}`: {}", path.join(" → "));
+                return Ok(path);
+            }
+        }
+        Err(format!(
+            "`{css}` not reached with {max} Tab presses; focus went {}",
+            path.join(" → ")
+        ))
+    }
+
+    /// Checks that the focused element shows a focus ring: a computed `outline-style` other
+    /// than `none` (with a width), or a `box-shadow`; `what` names the stop in the error.
+    pub async fn expect_focus_ring(&self, what: &str) -> Step {
+        let focus = self.focus("*").await?;
+        if focus.ring {
+            println!("focus ring on {what}: {} ({})", focus.element, focus.style);
+            Ok(())
+        } else {
+            Err(format!(
+                "no visible focus ring on {what}: {} has {}",
+                focus.element, focus.style
+            ))
+        }
+    }
+
     /// `http://127.0.0.1:PORT/api/agents{path}`.
     fn api_url(&self, path: &str) -> String {
         format!("{}api/agents{path}", self.base_url)
@@ -2328,12 +3344,17 @@ impl Harness {
 
     /// Runs a journey with the overall [`JOURNEY_TIMEOUT`].
     async fn within_timeout(&self, journey: impl Future<Output = Step>) -> Step {
-        tokio::time::timeout(JOURNEY_TIMEOUT, journey)
+        self.within(JOURNEY_TIMEOUT, journey).await
+    }
+
+    /// Runs a journey that may take up to `limit`.
+    async fn within(&self, limit: Duration, journey: impl Future<Output = Step>) -> Step {
+        tokio::time::timeout(limit, journey)
             .await
             .unwrap_or_else(|_| {
                 Err(format!(
                     "the journey did not finish within {}s",
-                    JOURNEY_TIMEOUT.as_secs()
+                    limit.as_secs()
                 ))
             })
     }
