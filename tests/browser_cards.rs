@@ -229,7 +229,7 @@ async fn f205_f206_f207_invalid_edits_block_approve_with_problems_and_a_valid_ed
     let approve = query(&card, ".chat-card__approve").unwrap();
 
     type_text(&editor, "{\"cmd\": ");
-    let problems = wait_for(&card, ".chat-card__problems[role=alert] li").await;
+    let problems = wait_for(&card, "[role=alert] .chat-card__problems li").await;
     assert!(problems
         .text_content()
         .unwrap()

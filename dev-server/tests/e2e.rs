@@ -928,10 +928,14 @@ async fn survey_question_kinds_journey(page: &ChatPage) -> Step {
         } })],
     )
     .await?;
-    page.wait_for_finished_reply_containing("- Features: Dark mode, Beta features, my own idea")
+    // The reply is a Markdown list: each answer is a list item of the rendered message.
+    page.wait_for_finished_reply_containing("Features: Dark mode, Beta features, my own idea")
         .await?;
-    page.wait_for_message("assistant", "- Notes: (none)")
-        .await?;
+    page.wait_for_text(
+        "article.chat-message[data-role=\"assistant\"] li",
+        "Notes: (none)",
+    )
+    .await?;
     Ok(())
 }
 
@@ -3642,4 +3646,290 @@ fn find_on_path(name: &str) -> Option<PathBuf> {
     std::env::split_paths(&path)
         .map(|dir| dir.join(name))
         .find(|p| p.is_file())
+}
+
+// ---------------------------------------------------------------------------------------------
+// Journeys: the <agent-chat> custom element in a plain HTML page (issue 7)
+// ---------------------------------------------------------------------------------------------
+
+/// Types `text` into the composer inside `<agent-chat id=host>`'s shadow root and presses
+/// Enter; `false` while that composer is not there or disabled.
+const ELEMENT_SEND_JS: &str = r#"
+const root = document.getElementById(arguments[0])?.shadowRoot;
+const t = root && root.querySelector("textarea.chat-input__textarea");
+if (!t || t.disabled) return false;
+t.focus();
+t.value = arguments[1];
+t.dispatchEvent(new Event("input", { bubbles: true }));
+t.dispatchEvent(new KeyboardEvent("keydown", { key: "Enter", bubbles: true, cancelable: true }));
+return true;
+"#;
+
+/// Clicks the first match of a selector inside an element's shadow root; `false` if none.
+const ELEMENT_CLICK_JS: &str = r#"
+const el = document.getElementById(arguments[0])?.shadowRoot?.querySelector(arguments[1]);
+if (!el || el.disabled) return false;
+el.click();
+return true;
+"#;
+
+/// Trimmed texts of the matches of a selector inside an element's shadow root.
+const ELEMENT_TEXTS_JS: &str = r#"
+const root = document.getElementById(arguments[0])?.shadowRoot;
+if (!root) return [];
+return Array.from(root.querySelectorAll(arguments[1]), (e) => e.textContent.trim());
+"#;
+
+/// What the example page's listeners collected: `[{chat, name, detail}]`.
+const ELEMENT_EVENTS_JS: &str = "return window.agentChatEvents || [];";
+
+impl ChatPage {
+    /// Opens a page of the dev-server other than the chat page (`path` without leading `/`).
+    async fn open_path(&self, path: &str) -> Step {
+        let url = format!("{}{path}", self.base_url);
+        self.client
+            .goto(&url)
+            .await
+            .map_err(|e| format!("opening {url}: {e}"))
+            .map(|_| ())
+    }
+
+    /// Sends `text` from the chat inside `<agent-chat id=host>`.
+    async fn element_send(&self, host: &str, text: &str) -> Step {
+        self.wait_until(
+            &format!("#{host}'s composer to take a message"),
+            async || {
+                let done = self
+                    .client
+                    .execute(ELEMENT_SEND_JS, vec![json!(host), json!(text)])
+                    .await
+                    .map_err(|e| e.to_string())?;
+                if done == json!(true) {
+                    Ok(())
+                } else {
+                    Err("no enabled composer in the shadow root yet".to_owned())
+                }
+            },
+        )
+        .await
+    }
+
+    /// Clicks `css` inside `<agent-chat id=host>`.
+    async fn element_click(&self, host: &str, css: &str) -> Step {
+        self.wait_until(&format!("`{css}` in #{host} to be clickable"), async || {
+            let done = self
+                .client
+                .execute(ELEMENT_CLICK_JS, vec![json!(host), json!(css)])
+                .await
+                .map_err(|e| e.to_string())?;
+            if done == json!(true) {
+                Ok(())
+            } else {
+                Err("no enabled match in the shadow root".to_owned())
+            }
+        })
+        .await
+    }
+
+    /// Waits until some match of `css` inside `<agent-chat id=host>` contains `text`.
+    async fn element_wait_for_text(&self, host: &str, css: &str, text: &str) -> Step {
+        self.wait_until(
+            &format!("`{css}` in #{host} to contain {text:?}"),
+            async || {
+                let texts = self
+                    .client
+                    .execute(ELEMENT_TEXTS_JS, vec![json!(host), json!(css)])
+                    .await
+                    .map_err(|e| e.to_string())?;
+                let texts: Vec<String> =
+                    serde_json::from_value(texts).map_err(|e| e.to_string())?;
+                if texts.iter().any(|t| t.contains(text)) {
+                    Ok(())
+                } else {
+                    Err(format!("seen {texts:?}"))
+                }
+            },
+        )
+        .await
+    }
+
+    /// Waits until the page's listeners saw event `name` from `<agent-chat id=host>`; returns
+    /// its `detail`.
+    async fn element_event(&self, host: &str, name: &str) -> Step<Value> {
+        self.wait_until(
+            &format!("page JS to receive agent-chat:{name} from #{host}"),
+            async || {
+                let events = self
+                    .client
+                    .execute(ELEMENT_EVENTS_JS, vec![])
+                    .await
+                    .map_err(|e| e.to_string())?;
+                let events = events.as_array().cloned().unwrap_or_default();
+                events
+                    .iter()
+                    .find(|e| e["chat"] == json!(host) && e["name"] == json!(name))
+                    .map(|e| e["detail"].clone())
+                    .ok_or_else(|| format!("{} event(s) so far", events.len()))
+            },
+        )
+        .await
+    }
+
+    /// Every E14 request the server received (all conversations), once `n` were answered.
+    async fn all_received(&self, n: usize) -> Step<Vec<Value>> {
+        let url = format!("{}api/agents/_dev/resolutions", self.base_url);
+        self.wait_until(&format!("{n} answered E14 request(s)"), async || {
+            let body: Value = self
+                .http
+                .get(&url)
+                .send()
+                .await
+                .map_err(|e| format!("GET {url}: {e}"))?
+                .json()
+                .await
+                .map_err(|e| format!("GET {url}: {e}"))?;
+            let list = body["resolutions"].as_array().cloned().unwrap_or_default();
+            if list.len() >= n && list.iter().all(|r| !r["status"].is_null()) {
+                Ok(list)
+            } else {
+                Err(format!("{body}"))
+            }
+        })
+        .await
+    }
+}
+
+/// Issue 7: `examples/custom-element.html` from the dev-server. Two `<agent-chat>` elements on
+/// one page: the first (support) asks for approval, which is given inside its shadow root; the
+/// page's JS sees `action-required` and `action-resolved` arrive. The second (host) asks the
+/// page for `get_selection`; the page's `clientTools` handler answers with the text selected on
+/// the page and the agent repeats it. Each chat keeps its own conversation.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn custom_element_example_page() {
+    let harness = Harness::start().await;
+    let outcome = harness
+        .within_timeout(custom_element_example_page_journey(&harness.page))
+        .await;
+    harness.finish("custom_element_example_page", outcome).await;
+}
+
+/// The steps of [`custom_element_example_page`].
+async fn custom_element_example_page_journey(page: &ChatPage) -> Step {
+    page.open_path("examples/custom-element.html").await?;
+
+    // The first element: an approval inside its shadow root, events in page JS.
+    page.element_send("first", EMAIL_BOB).await?;
+    page.element_click(
+        "first",
+        ".chat-card[data-state=waiting] .chat-card__approve",
+    )
+    .await?;
+    page.element_wait_for_text("first", ".chat-card__outcome-label", "Approved")
+        .await?;
+    page.element_wait_for_text("first", ".chat-message__content", EMAIL_SENT)
+        .await?;
+    let required = page.element_event("first", "action-required").await?;
+    let resolved = page.element_event("first", "action-resolved").await?;
+    if required["type"] != json!("tool_approval") || resolved["actionId"] != required["id"] {
+        return Err(format!(
+            "unexpected event details: action-required {required}, action-resolved {resolved}"
+        ));
+    }
+    if resolved["resolution"] != json!({ "type": "tool_approval", "decision": "allow" }) {
+        return Err(format!("action-resolved carried {resolved}"));
+    }
+
+    // The second element: the page answers the host agent's client_tool from its own JS.
+    page.client
+        .execute(
+            r#"const r = document.createRange();
+               r.selectNodeContents(document.getElementById("sample"));
+               const s = window.getSelection(); s.removeAllRanges(); s.addRange(r);"#,
+            vec![],
+        )
+        .await
+        .map_err(|e| format!("selecting the sample text: {e}"))?;
+    page.element_send("second", "What did I select?").await?;
+    let request = page.element_event("second", "client-tool").await?;
+    if request["toolName"] != json!("get_selection") {
+        return Err(format!("client-tool carried {request}"));
+    }
+    page.element_wait_for_text(
+        "second",
+        ".chat-message__content",
+        "You selected: Select some of this text",
+    )
+    .await?;
+    // No card for a client tool, and the second chat never saw the first one's card.
+    let cards = page
+        .client
+        .execute(ELEMENT_TEXTS_JS, vec![json!("second"), json!(".chat-card")])
+        .await
+        .map_err(|e| e.to_string())?;
+    if cards != json!([]) {
+        return Err(format!("the host chat drew cards: {cards}"));
+    }
+
+    let received = page.all_received(2).await?;
+    let bodies: Vec<&Value> = received.iter().map(|r| &r["resolution"]).collect();
+    let tool = bodies
+        .iter()
+        .find(|b| b["type"] == json!("client_tool"))
+        .ok_or_else(|| format!("no client_tool answer reached the server: {received:?}"))?;
+    if !tool["result"]["text"]
+        .as_str()
+        .is_some_and(|t| t.starts_with("Select some of this text"))
+    {
+        return Err(format!("the client tool answered {tool}"));
+    }
+    let conversations: std::collections::BTreeSet<&str> = received
+        .iter()
+        .filter_map(|r| r["conversationId"].as_str())
+        .collect();
+    if conversations.len() != 2 {
+        return Err(format!(
+            "the two chats should have two conversations: {received:?}"
+        ));
+    }
+    Ok(())
+}
+
+/// Seed 000: "If the only thing waiting is a single question without options, the composer
+/// answers it directly" (`deploy`): the composer switches to answer mode with the question's
+/// placeholder, Enter sends the typed text as the answer, the card reads Answered.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn composer_answers_a_lone_free_text_question() {
+    let harness = Harness::start().await;
+    let outcome = harness
+        .within_timeout(composer_answers_a_lone_free_text_question_journey(
+            &harness.page,
+        ))
+        .await;
+    harness
+        .finish("composer_answers_a_lone_free_text_question", outcome)
+        .await;
+}
+
+/// The steps of [`composer_answers_a_lone_free_text_question`].
+async fn composer_answers_a_lone_free_text_question_journey(page: &ChatPage) -> Step {
+    page.open_with_query("lang=en").await?;
+    page.pick_agent("deploy").await?;
+    page.send_message("Deploy the app").await?;
+    let waiting = sel::card("user_question", "waiting");
+    page.wait_for_visible(&waiting).await?;
+    let action_id = page.action_id(&waiting).await?;
+    page.wait_for_visible(&sel::composer_in("answer")).await?;
+    page.wait_for_attribute(sel::TEXTAREA, "placeholder", "e.g. staging")
+        .await?;
+    page.send_message("staging").await?;
+    page.wait_for_visible(&sel::card("user_question", "answered"))
+        .await?;
+    page.expect_received(
+        &action_id,
+        &[json!({ "type": "user_question", "answers": { "Which environment?": "staging" } })],
+    )
+    .await?;
+    page.wait_for_finished_reply_containing("Deploying to staging.")
+        .await?;
+    page.wait_for_visible(&sel::composer_in("normal")).await
 }

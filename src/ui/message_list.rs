@@ -67,9 +67,17 @@ pub fn ChatMessageList(
     };
 
     view! {
+        // The scrolling box is the log itself and takes keyboard focus (tabindex 0), so the
+        // history can be scrolled with the keys even when nothing inside is focusable.
         <div
             class="chat-message-list"
             node_ref=scroller
+            tabindex="0"
+            role="log"
+            aria-live="polite"
+            aria-relevant="additions"
+            aria-busy=busy
+            aria-label=move || i18n.t("chat-message-list-label")
             on:scroll=move |_| {
                 if let Some(el) = scroller.try_get_untracked().flatten() {
                     let gap = el.scroll_height() - el.scroll_top() - el.client_height();
@@ -77,14 +85,7 @@ pub fn ChatMessageList(
                 }
             }
         >
-            <div
-                class="chat-message-list__inner"
-                role="log"
-                aria-live="polite"
-                aria-relevant="additions"
-                aria-busy=busy
-                aria-label=move || i18n.t("chat-message-list-label")
-            >
+            <div class="chat-message-list__inner">
                 <Show when=empty>
                     <div class="chat-empty">
                         <div class="chat-empty__icon"><crate::ui::icons::ChatIcon/></div>
@@ -107,9 +108,10 @@ pub fn ChatMessageList(
                     <StreamingMessage/>
                 </Show>
             </div>
-            <div class="chat-visually-hidden chat-announcer" aria-live="polite" aria-atomic="true">
-                {announcement}
-            </div>
+        </div>
+        // Outside the log: a live region must not sit inside another one.
+        <div class="chat-visually-hidden chat-announcer" aria-live="polite" aria-atomic="true">
+            {announcement}
         </div>
     }
 }

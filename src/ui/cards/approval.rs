@@ -254,9 +254,12 @@ pub fn ApprovalCard(
                 <ArgumentDiff changes=changes/>
             </Show>
             <Show when=move || problems.with(|p| !p.is_empty()) && state.with(CardState::is_open)>
-                <ul class="chat-card__problems" role="alert">
-                    {move || problems.get().into_iter().map(|p| view! { <li>{problem_text(&i18n, &p)}</li> }).collect_view()}
-                </ul>
+                // The alert is a wrapper: `role` on the list itself would drop its list semantics.
+                <div class="chat-card__problems-alert" role="alert">
+                    <ul class="chat-card__problems">
+                        {move || problems.get().into_iter().map(|p| view! { <li>{problem_text(&i18n, &p)}</li> }).collect_view()}
+                    </ul>
+                </div>
             </Show>
         </CardFrame>
     }
