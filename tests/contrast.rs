@@ -88,6 +88,7 @@ fn text_meets_aa_and_focus_rings_meet_3_to_1_in_both_themes() {
                 "--chat-bg-primary",
                 "--chat-bg-secondary",
                 "--chat-bg-tertiary",
+                "--chat-bg-hover",
             ][..],
         ),
         (
