@@ -61,6 +61,8 @@ pub fn main(ctx: &Ctx) -> ExitCode {
         "clippy",
         "-p",
         "agent-chat-ui",
+        "-p",
+        "leptos-app-example",
         "--target",
         "wasm32-unknown-unknown",
         "--all-targets",

@@ -7,7 +7,6 @@
 
 #[cfg(target_arch = "wasm32")]
 fn main() {
-    use leptos::prelude::*;
     leptos::mount::mount_to_body(app::App);
 }
 
@@ -31,7 +30,7 @@ mod app {
     #[component]
     pub fn App() -> impl IntoView {
         let approval =
-            RenderCard::new(|slot: CardSlot| view! { <CompactApproval slot=slot/> }.into_any());
+            RenderCard::new(|card: CardSlot| view! { <CompactApproval card=card/> }.into_any());
         view! {
             <div class="app">
                 <Chat
@@ -47,14 +46,14 @@ mod app {
     /// A one-line approval: tool name, Allow / Refuse (the library's Fluent strings, so it
     /// follows the chat's language), and the outcome once settled.
     #[component]
-    fn CompactApproval(slot: CardSlot) -> impl IntoView {
+    fn CompactApproval(card: CardSlot) -> impl IntoView {
         let i18n = I18n::get();
         let CardSlot {
             action,
             state,
             read_only,
             resolve,
-        } = slot;
+        } = card;
         let (tool, args) = match &action.kind {
             ActionKind::ToolApproval(a) => (a.tool_name.clone(), a.args.clone()),
             _ => (String::new(), serde_json::Value::Null),
@@ -65,7 +64,7 @@ mod app {
         view! {
             <div class="compact-approval" role="group" aria-label=tool.clone()
                 data-state=move || state.with(|s| s.as_str())>
-                <strong>{tool}</strong>
+                <strong>{tool.clone()}</strong>
                 {move || match state.get() {
                     CardState::Settled(outcome) => view! { <CardOutcome outcome=outcome/> }.into_any(),
                     _ if read_only.get() => ().into_any(),
