@@ -22,7 +22,7 @@ use wasm_bindgen_test::*;
 wasm_bindgen_test_configure!(run_in_browser);
 
 mod web;
-use web::{press, query, section, type_text, wait_for, wait_gone, wait_until};
+use web::{answer, press, query, section, type_text, wait_for, wait_gone, wait_until};
 
 const APPROVAL: &str = r#"{"id":"act_1","type":"tool_approval","toolName":"sandbox_exec",
   "summary":"Run a command in the sandbox","args":{"cmd":"ls","timeout":10},
@@ -93,29 +93,6 @@ async fn mount_with(
     );
     answer(&store, &mut started, "/conversations/conv_1", 200, &conv);
     (store, handle)
-}
-
-/// Answers (and removes) the request in `requests` whose path starts with `prefix`.
-fn answer(
-    store: &ChatStore,
-    requests: &mut Vec<HttpRequest>,
-    prefix: &str,
-    status: u16,
-    body: &str,
-) -> HttpRequest {
-    let pos = requests
-        .iter()
-        .position(|r| r.path.starts_with(prefix))
-        .unwrap_or_else(|| panic!("no request to {prefix} in {requests:?}"));
-    let req = requests.remove(pos);
-    store.feed(Input::Response {
-        id: req.id,
-        result: Ok(HttpResponse {
-            status,
-            body: body.into(),
-        }),
-    });
-    req
 }
 
 /// The answers (E14 requests) made since the last call, as JSON bodies.

@@ -8,9 +8,7 @@ use std::cell::Cell;
 use std::collections::HashMap;
 use std::rc::Rc;
 
-use agent_chat_ui::core::{
-    Command, HttpRequest, HttpResponse, Input, Method, Session, SessionConfig,
-};
+use agent_chat_ui::core::{Command, Method, Session, SessionConfig};
 use agent_chat_ui::store::{ChatCallbacks, ChatStore};
 use agent_chat_ui::ui::history::ChatHistory;
 use agent_chat_ui::ui::i18n::I18n;
@@ -22,7 +20,7 @@ use wasm_bindgen_test::*;
 wasm_bindgen_test_configure!(run_in_browser);
 
 mod web;
-use web::{press, query, section, type_text, wait_for, wait_gone, wait_until};
+use web::{answer, press, query, section, type_text, wait_for, wait_gone, wait_until};
 
 const LIST: &str = r#"{"conversations":[
   {"id":"c1","agentId":"echo","title":"Trip to Rome","updatedAt":"2025-05-01T10:00:00.000Z"},
@@ -64,29 +62,6 @@ async fn mount(
     answer(&store, &mut listing, "/conversations?", 200, LIST);
     wait_for(root, "li[data-conversation-id=c3]").await;
     (store, handle)
-}
-
-/// Answers (and removes) the request in `requests` whose path starts with `prefix`.
-fn answer(
-    store: &ChatStore,
-    requests: &mut Vec<HttpRequest>,
-    prefix: &str,
-    status: u16,
-    body: &str,
-) -> HttpRequest {
-    let pos = requests
-        .iter()
-        .position(|r| r.path.starts_with(prefix))
-        .unwrap_or_else(|| panic!("no request to {prefix} in {requests:?}"));
-    let req = requests.remove(pos);
-    store.feed(Input::Response {
-        id: req.id,
-        result: Ok(HttpResponse {
-            status,
-            body: body.into(),
-        }),
-    });
-    req
 }
 
 /// Ids of the rows on screen, in order.

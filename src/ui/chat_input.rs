@@ -47,22 +47,14 @@ pub fn ChatInput(
         });
         Effect::new(move |_| {
             open_conversation.track();
-            request_animation_frame(move || {
-                if let Some(el) = textarea.try_get_untracked().flatten() {
-                    let _ = el.focus();
-                }
-            });
+            crate::ui::focus_later(textarea);
         });
     }
     // F228: back to the composer once the last card is answered.
     Effect::new(move |prev: Option<u64>| {
         let n = store.focus_composer.get();
         if prev.is_some_and(|p| p != n) {
-            request_animation_frame(move || {
-                if let Some(el) = textarea.try_get_untracked().flatten() {
-                    let _ = el.focus();
-                }
-            });
+            crate::ui::focus_later(textarea);
         }
         n
     });

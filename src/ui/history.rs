@@ -268,7 +268,7 @@ fn HistoryRow(
                 });
             }
             if refocus {
-                focus_later(rename_button);
+                crate::ui::focus_later(rename_button);
             }
         }
     };
@@ -415,13 +415,4 @@ fn matches_search(item: &ConversationListItem, needle: &str, untitled: &str) -> 
         Some(t) => t.to_lowercase().contains(needle),
         None => untitled.contains(needle),
     }
-}
-
-/// Focuses `target` on the next frame (after the view that owns it re-rendered).
-fn focus_later(target: NodeRef<Button>) {
-    request_animation_frame(move || {
-        if let Some(el) = target.try_get_untracked().flatten() {
-            let _ = el.focus();
-        }
-    });
 }

@@ -17,3 +17,19 @@ pub mod tool_call;
 
 pub use chat::{Chat, Theme};
 pub use i18n::{tr, I18n};
+
+/// Focuses `target` on the next animation frame, once the view that owns it has rendered; does
+/// nothing if it is gone by then (the chat may have been unmounted).
+pub(crate) fn focus_later<E>(target: leptos::prelude::NodeRef<E>)
+where
+    E: leptos::html::ElementType + 'static,
+    E::Output: wasm_bindgen::JsCast + Clone + 'static,
+{
+    use leptos::prelude::*;
+    request_animation_frame(move || {
+        if let Some(el) = target.try_get_untracked().flatten() {
+            let el: &web_sys::HtmlElement = wasm_bindgen::JsCast::unchecked_ref(&el);
+            let _ = el.focus();
+        }
+    });
+}

@@ -90,3 +90,27 @@ pub fn press(el: &web_sys::HtmlElement, key: &str) {
     let ev = web_sys::KeyboardEvent::new_with_keyboard_event_init_dict("keydown", &init).unwrap();
     el.dispatch_event(&ev).unwrap();
 }
+
+/// Answers (and removes) the request in `requests` whose path starts with `prefix`, feeding
+/// the response to a detached store.
+pub fn answer(
+    store: &agent_chat_ui::store::ChatStore,
+    requests: &mut Vec<agent_chat_ui::core::HttpRequest>,
+    prefix: &str,
+    status: u16,
+    body: &str,
+) -> agent_chat_ui::core::HttpRequest {
+    let pos = requests
+        .iter()
+        .position(|r| r.path.starts_with(prefix))
+        .unwrap_or_else(|| panic!("no request to {prefix} in {requests:?}"));
+    let req = requests.remove(pos);
+    store.feed(agent_chat_ui::core::Input::Response {
+        id: req.id,
+        result: Ok(agent_chat_ui::core::HttpResponse {
+            status,
+            body: body.into(),
+        }),
+    });
+    req
+}

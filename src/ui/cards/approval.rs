@@ -12,6 +12,7 @@ use crate::core::{
 };
 use crate::store::ChatStore;
 use crate::ui::cards::{CardFrame, CardProps};
+use crate::ui::focus_later;
 use crate::ui::format::title_case_tool;
 use crate::ui::i18n::I18n;
 use crate::ui::icons::ShieldIcon;
@@ -134,11 +135,7 @@ pub fn ApprovalCard(
                                 on:click=move |_| {
                                     editing.update(|e| *e = !*e);
                                     if editing.get_untracked() {
-                                        request_animation_frame(move || {
-                                            if let Some(el) = editor.try_get_untracked().flatten() {
-                                                let _ = el.focus();
-                                            }
-                                        });
+                                        focus_later(editor);
                                     }
                                 }>
                                 {move || i18n.t("chat-action-edit-arguments")}
@@ -193,11 +190,7 @@ pub fn ApprovalCard(
                                 disabled=move || sending.get()
                                 on:click=move |_| {
                                     reason_open.set(true);
-                                    request_animation_frame(move || {
-                                        if let Some(el) = reason_input.try_get_untracked().flatten() {
-                                            let _ = el.focus();
-                                        }
-                                    });
+                                    focus_later(reason_input);
                                 }>
                                 {move || i18n.t("chat-action-add-reason")}
                             </button>
@@ -390,20 +383,6 @@ fn ArgumentDiff(changes: Memo<Vec<ArgChange>>) -> impl IntoView {
             </ul>
         </div>
     }
-}
-
-/// Focuses `target` on the next frame (after the view that owns it re-rendered).
-fn focus_later<E>(target: NodeRef<E>)
-where
-    E: leptos::html::ElementType + 'static,
-    E::Output: wasm_bindgen::JsCast + Clone + 'static,
-{
-    request_animation_frame(move || {
-        if let Some(el) = target.try_get_untracked().flatten() {
-            let el: &web_sys::HtmlElement = wasm_bindgen::JsCast::unchecked_ref(&el);
-            let _ = el.focus();
-        }
-    });
 }
 
 /// Localized text of one argsSchema problem. The whole object is called "Arguments" rather
