@@ -12,9 +12,16 @@ pub enum PendingActionPolicy {
 }
 
 /// Ids of all demo agents, in listing order.
-pub const AGENT_IDS: [&str; 9] = [
-    "echo", "support", "ops", "survey", "feedback", "hasty", "long", "host", "deploy",
+pub const AGENT_IDS: [&str; 10] = [
+    "echo", "support", "ops", "survey", "feedback", "hasty", "long", "host", "deploy", "files",
 ];
+
+/// `files`: what its metadata lets through (PROTOCOL §4, C16), enforced by E9 as well.
+pub const FILES_ALLOWED_TYPES: [&str; 2] = ["image/*", ".txt"];
+/// `files`: largest attachment in bytes (1 MiB).
+pub const FILES_MAX_FILE_SIZE: usize = 1024 * 1024;
+/// `files`: most attachments per message.
+pub const FILES_MAX_FILES: usize = 3;
 
 /// `AgentInfo` of one agent, or `None` when unknown.
 pub fn info(id: &str) -> Option<Value> {
@@ -65,6 +72,16 @@ pub fn info(id: &str) -> Option<Value> {
             "description": "Asks one free-text question the composer can answer",
             "metadata": {}
         }),
+        "files" => json!({
+            "id": "files", "name": "Files", "version": "1.0.0",
+            "description": "Takes images and .txt files (at most 3, 1 MB each) and names what it got",
+            "metadata": {
+                "enableFileUpload": true,
+                "allowedFileTypes": FILES_ALLOWED_TYPES,
+                "maxFileSize": FILES_MAX_FILE_SIZE,
+                "maxFiles": FILES_MAX_FILES
+            }
+        }),
         _ => return None,
     };
     Some(v)
@@ -83,6 +100,64 @@ pub fn name(id: &str) -> Option<String> {
 /// True when the agent's `metadata.enableFileUpload` is `true`.
 pub fn accepts_files(id: &str) -> bool {
     info(id).is_some_and(|v| v["metadata"]["enableFileUpload"] == json!(true))
+}
+
+/// Checks attachments against an agent's own `allowedFileTypes` / `maxFileSize` / `maxFiles`
+/// metadata: `Err` names the first problem (`TooMany`, or the file that is too large or of a
+/// type not listed). Types match as the client matches them (C39): `type/*`, `.ext`, exact.
+pub fn check_agent_files(id: &str, files: &[(&str, &str, usize)]) -> Result<(), FileProblem> {
+    let Some(info) = info(id) else {
+        return Ok(());
+    };
+    let meta = &info["metadata"];
+    if let Some(max) = meta["maxFiles"].as_u64() {
+        if files.len() as u64 > max {
+            return Err(FileProblem::TooMany(max as usize));
+        }
+    }
+    for (name, mime, size) in files {
+        if let Some(max) = meta["maxFileSize"].as_u64() {
+            if *size as u64 > max {
+                return Err(FileProblem::TooLarge(name.to_string(), max as usize));
+            }
+        }
+        if let Some(list) = meta["allowedFileTypes"].as_array() {
+            let ok = list
+                .iter()
+                .filter_map(Value::as_str)
+                .any(|p| type_matches(p, name, mime));
+            if !ok {
+                return Err(FileProblem::InvalidType(mime.to_string()));
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Why [`check_agent_files`] refused.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum FileProblem {
+    /// More files than `maxFiles`.
+    TooMany(usize),
+    /// `(name, maxFileSize)`.
+    TooLarge(String, usize),
+    /// The MIME type of a file no pattern matches.
+    InvalidType(String),
+}
+
+fn type_matches(pattern: &str, name: &str, mime: &str) -> bool {
+    let p = pattern.trim().to_ascii_lowercase();
+    let mime = mime.split(';').next().unwrap_or("").trim().to_ascii_lowercase();
+    if p == "*" || p == "*/*" {
+        return true;
+    }
+    if p.starts_with('.') {
+        return name.to_ascii_lowercase().ends_with(&p);
+    }
+    match p.strip_suffix("/*") {
+        Some(kind) => mime.split_once('/').is_some_and(|(k, _)| k == kind),
+        None => mime == p,
+    }
 }
 
 /// The agent's default pending-action policy (`ops` cancels, everyone else blocks).

@@ -299,7 +299,7 @@ async fn e1_e2_agents() {
     let ids: Vec<&str> = agents.iter().filter_map(|a| a["id"].as_str()).collect();
     assert_eq!(
         ids,
-        ["echo", "support", "ops", "survey", "feedback", "hasty", "long", "host", "deploy"]
+        ["echo", "support", "ops", "survey", "feedback", "hasty", "long", "host", "deploy", "files"]
     );
     for a in agents {
         assert!(a["name"].is_string() && a["description"].is_string());
@@ -1329,6 +1329,57 @@ async fn message_attachments() {
     )
     .await
     .assert_error(422, "attachments_disabled");
+}
+
+/// C16: the `files` agent narrows uploads in its metadata and E9 enforces the same limits;
+/// its reply names every file it received with the decoded size.
+#[tokio::test]
+async fn files_agent_narrows_uploads_c16() {
+    let api = start().await;
+    let info = api.get("/agents/files").await;
+    assert_eq!(info.status, 200);
+    let meta = &info.json["metadata"];
+    assert_eq!(meta["enableFileUpload"], true);
+    assert_eq!(meta["allowedFileTypes"], json!(["image/*", ".txt"]));
+    assert_eq!(meta["maxFileSize"], 1024 * 1024);
+    assert_eq!(meta["maxFiles"], 3);
+
+    let cid = api.create("files").await;
+    let path = format!("/conversations/{cid}/messages");
+    let r = api
+        .post(
+            &path,
+            json!({ "message": "two files", "files": [
+                { "name": "notes.txt", "content": b64(b"hello"), "mimeType": "text/plain" },
+                { "name": "dot.png", "content": b64(&[137, 80, 78, 71]), "mimeType": "image/png" }
+            ] }),
+        )
+        .await;
+    assert_eq!(r.status, 200, "{}", r.text);
+    let reply = r.json["response"]["content"].as_str().unwrap_or_default();
+    assert!(
+        reply.contains("notes.txt (text/plain, 5 bytes), dot.png (image/png, 4 bytes)"),
+        "{reply}"
+    );
+    api.post(
+        &path,
+        json!({ "message": "pdf", "files": [{ "name": "a.pdf", "content": b64(b"%PDF"), "mimeType": "application/pdf" }] }),
+    )
+    .await
+    .assert_error(415, "unsupported_file_type");
+    let big = b64(&vec![0u8; 1024 * 1024 + 1]);
+    api.post(
+        &path,
+        json!({ "message": "big", "files": [{ "name": "big.png", "content": big, "mimeType": "image/png" }] }),
+    )
+    .await
+    .assert_error(413, "file_too_large");
+    let four: Vec<Value> = (0..4)
+        .map(|i| json!({ "name": format!("{i}.txt"), "content": b64(b"x"), "mimeType": "text/plain" }))
+        .collect();
+    api.post(&path, json!({ "message": "four", "files": four }))
+        .await
+        .assert_error(400, "VALIDATION_ERROR");
 }
 
 // ---------------------------------------------------------------- approvals & questions E14

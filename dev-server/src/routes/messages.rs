@@ -182,6 +182,22 @@ fn admit(
     if !files.is_empty() && !crate::agents::accepts_files(&agent_id) {
         return Err(ApiError::attachments_disabled(&agent_id));
     }
+    let listed: Vec<(&str, &str, usize)> = files
+        .iter()
+        .map(|f| {
+            let a = &f.attachment;
+            (a.name.as_str(), a.mime_type.as_str(), a.size)
+        })
+        .collect();
+    if let Err(problem) = crate::agents::check_agent_files(&agent_id, &listed) {
+        return Err(match problem {
+            crate::agents::FileProblem::TooMany(max) => {
+                ApiError::validation(format!("At most {max} files per message"))
+            }
+            crate::agents::FileProblem::TooLarge(name, max) => ApiError::file_too_large(&name, max),
+            crate::agents::FileProblem::InvalidType(mime) => ApiError::unsupported_file_type(&mime),
+        });
+    }
     if let Some(refusal) = magic_refusal(text) {
         return Err(refusal);
     }
