@@ -121,6 +121,10 @@ pub const OBSERVED_ATTRIBUTES: &[&str] = &[
     "enable-questions",
     "expiry-warning-seconds",
     "pending-action-composer-mode",
+    "enable-file-upload",
+    "allowed-file-types",
+    "max-file-size",
+    "max-files",
 ];
 
 /// One mounted chat: its Leptos handle (dropping it unmounts) and its store.
@@ -247,6 +251,22 @@ fn mount_into(host: web_sys::HtmlElement, target: web_sys::HtmlElement) -> u32 {
     let mode = attr(&host, "pending-action-composer-mode")
         .and_then(|m| ComposerMode::parse(&m))
         .unwrap_or_default();
+    let uploads = flag(&host, "enable-file-upload", true);
+    let allowed_types: Vec<String> = attr(&host, "allowed-file-types")
+        .map(|v| {
+            v.split(',')
+                .map(str::trim)
+                .filter(|t| !t.is_empty())
+                .map(str::to_owned)
+                .collect()
+        })
+        .unwrap_or_default();
+    let max_file_size = attr(&host, "max-file-size")
+        .and_then(|v| v.trim().parse().ok())
+        .unwrap_or(crate::core::files::DEFAULT_MAX_FILE_SIZE);
+    let max_files = attr(&host, "max-files")
+        .and_then(|v| v.trim().parse().ok())
+        .unwrap_or(crate::core::files::DEFAULT_MAX_FILES);
     let headers = object_prop(&host, "headers");
     let theme_colors = object_prop(&host, "themeColors");
     let custom_messages: HashMap<String, String> =
@@ -282,6 +302,10 @@ fn mount_into(host: web_sys::HtmlElement, target: web_sys::HtmlElement) -> u32 {
                 enable_questions=questions
                 expiry_warning_seconds=warning
                 pending_action_composer_mode=mode
+                enable_file_upload=uploads
+                allowed_file_types=allowed_types.clone()
+                max_file_size=max_file_size
+                max_files=max_files
                 on_message_sent=events.callback("message-sent")
                 on_message_received=events.callback("message-received")
                 on_conversation_created=events.callback("conversation-created")

@@ -80,6 +80,30 @@ pub struct CardView {
     pub can_resolve: bool,
 }
 
+/// One attachment waiting for the next send, as the composer shows it (no bytes).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PendingFileView {
+    /// Local id (for [`ChatStore::remove_file`]).
+    pub id: String,
+    /// File name.
+    pub name: String,
+    /// MIME type.
+    pub mime_type: String,
+    /// Size in bytes.
+    pub size: u64,
+    /// Its bytes have been read (sending waits until every file is ready).
+    pub ready: bool,
+}
+
+/// Attachments slice: the pending files and the limits that apply now (F144, F48).
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct FilesSlice {
+    /// Files waiting for the next send, in order.
+    pub pending: Vec<PendingFileView>,
+    /// Effective limits (props narrowed by the agent, C16).
+    pub limits: crate::core::UploadLimits,
+}
+
 /// History slice.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct HistorySlice {
@@ -101,6 +125,8 @@ struct Driver {
     timer: Option<TimeoutHandle>,
     frame_pending: bool,
     published: crate::core::Revisions,
+    /// The files of the last `add_files`, read by index when the session asks.
+    file_batch: Vec<web_sys::File>,
 }
 
 /// Handle to one chat's state. `Copy`; get it from context with [`ChatStore::expect`].
@@ -117,6 +143,8 @@ pub struct ChatStore {
     pub history: RwSignal<HistorySlice>,
     /// Approval and question cards.
     pub cards: RwSignal<Vec<CardView>>,
+    /// Pending attachments and the upload limits (F144).
+    pub files: RwSignal<FilesSlice>,
     /// The composer's text. Lives here so a refused send can hand it back (F197).
     pub draft: RwSignal<String>,
     /// Wall clock for every countdown of this chat: one timer, ticking once a second while
@@ -184,6 +212,7 @@ impl ChatStore {
             timer: None,
             frame_pending: false,
             published: Default::default(),
+            file_batch: Vec::new(),
         };
         let store = ChatStore {
             driver: StoredValue::new_local(driver),
@@ -195,6 +224,7 @@ impl ChatStore {
             }),
             history: RwSignal::new(HistorySlice::default()),
             cards: RwSignal::new(Vec::new()),
+            files: RwSignal::new(FilesSlice::default()),
             draft: RwSignal::new(String::new()),
             now: RwSignal::new(crate::io::clock::now()),
             announcement: RwSignal::new(None),
@@ -255,6 +285,22 @@ impl ChatStore {
     /// composer state, as the built-in composer does).
     pub fn send_message(&self, text: impl Into<String>) {
         self.dispatch(Command::Send(text.into()));
+    }
+
+    /// `addFiles` (F147): checks the files against the effective limits from their metadata,
+    /// then reads the accepted ones; refusals show in the error banner and go to `on_error`.
+    pub fn add_files(&self, files: Vec<web_sys::File>) {
+        if files.is_empty() {
+            return;
+        }
+        let metas = files.iter().map(crate::io::files::meta).collect();
+        self.driver.try_update_value(|d| d.file_batch = files);
+        self.dispatch(Command::AddFiles(metas));
+    }
+
+    /// `removeFile(id)` (F148).
+    pub fn remove_file(&self, id: impl Into<String>) {
+        self.dispatch(Command::RemoveFile(id.into()));
     }
 
     /// `resolveAction(actionId, resolution)` (F192): answers a card. Ignored unless the card
@@ -390,6 +436,7 @@ impl ChatStore {
                     }
                 }
                 Output::Event(ev) => events.push(ev),
+                Output::ReadFile { index, id } => self.read_file(index, id),
             }
         }
         self.schedule_publish();
@@ -440,6 +487,24 @@ impl ChatStore {
                 store.handle(input);
             }
         });
+    }
+
+    fn read_file(&self, index: usize, id: String) {
+        let file = self
+            .driver
+            .try_with_value(|d| d.file_batch.get(index).cloned())
+            .flatten();
+        let store = *self;
+        match file {
+            Some(file) => leptos::task::spawn_local(async move {
+                let result = crate::io::files::read_base64(file).await;
+                store.handle(Input::FileRead { id, result });
+            }),
+            None => store.handle(Input::FileRead {
+                id,
+                result: Err("file not found".into()),
+            }),
+        }
     }
 
     fn forget_controller(&self, id: RequestId) {
@@ -515,6 +580,28 @@ impl ChatStore {
                     .collect::<Vec<_>>()
             }) {
                 let _ = self.cards.try_set(c);
+            }
+        }
+        // The limits depend on the selected agent (status) as well as on the props.
+        if revs.files != published.files || revs.status != published.status {
+            if let Some(f) = self.driver.try_with_value(|d| FilesSlice {
+                pending: d
+                    .session
+                    .pending_files()
+                    .iter()
+                    .map(|f| PendingFileView {
+                        id: f.id.clone(),
+                        name: f.name.clone(),
+                        mime_type: f.mime_type.clone(),
+                        size: f.size,
+                        ready: f.is_ready(),
+                    })
+                    .collect(),
+                limits: d.session.upload_limits(),
+            }) {
+                if self.files.try_with_untracked(|cur| cur != &f) == Some(true) {
+                    let _ = self.files.try_set(f);
+                }
             }
         }
         if revs.history != published.history {

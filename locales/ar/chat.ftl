@@ -122,6 +122,10 @@ chat-file-too-many = الحد الأقصى لعدد الملفات المرفق�
 chat-file-invalid-type = الملف { $name } من نوع غير مسموح به
 chat-file-upload-failed = فشل الرفع
 chat-file-download = تنزيل
+chat-file-read-failed = تعذّرت قراءة الملف { $name }
+chat-file-remove = إزالة { $name }
+chat-file-attachments = المرفقات
+chat-file-reading = جارٍ قراءة { $name }…
 
 chat-time-just-now = الآن
 chat-time-minutes-ago = منذ { $count } د

@@ -114,6 +114,10 @@ chat-file-too-many = You can attach at most { $max } files
 chat-file-invalid-type = { $name } is not an allowed file type
 chat-file-upload-failed = Upload failed
 chat-file-download = Download
+chat-file-read-failed = { $name } could not be read
+chat-file-remove = Remove { $name }
+chat-file-attachments = Attachments
+chat-file-reading = Reading { $name }…
 
 chat-time-just-now = Just now
 chat-time-minutes-ago = { $count }m ago

@@ -111,6 +111,10 @@ chat-file-too-many = En fazla { $max } dosya ekleyebilirsiniz
 chat-file-invalid-type = { $name } izin verilen bir dosya türü değil
 chat-file-upload-failed = Yükleme başarısız oldu
 chat-file-download = İndir
+chat-file-read-failed = { $name } okunamadı
+chat-file-remove = { $name } dosyasını kaldır
+chat-file-attachments = Ekler
+chat-file-reading = { $name } okunuyor…
 
 chat-time-just-now = Az önce
 chat-time-minutes-ago = { $count } dk önce

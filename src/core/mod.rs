@@ -6,6 +6,7 @@
 pub mod actions;
 pub mod edit;
 pub mod error;
+pub mod files;
 pub mod i18n;
 pub mod markdown;
 pub mod schema;
@@ -19,6 +20,9 @@ pub use edit::{
     apply_field, diff_args, field_text, field_value, form_fields, ArgChange, FieldKind, FormField,
 };
 pub use error::*;
+pub use files::{
+    base64_encode, format_file_size, FileCheck, FileMeta, FileRejection, PendingFile, UploadLimits,
+};
 pub use i18n::{is_rtl, match_locale, react_key_to_id, Arg, Catalog, DEFAULT_LOCALE, LOCALES};
 pub use schema::{args_equal, check_args_text, check_value, Problem, ProblemKind};
 pub use session::*;

@@ -12,13 +12,14 @@ use serde_json::{json, Map, Value};
 
 use super::actions::{restore_cards, ActionCard, CardState, ComposerState, Outcome};
 use super::error::ApiError;
+use super::files::{FileMeta, FileRejection, PendingFile, UploadLimits};
 use super::i18n::{Arg, Catalog};
 use super::sse::SseDecoder;
 use super::time::Millis;
 use super::wire::{
     ActionKind, ActionStateEntry, ActionStatus, AgentInfo, AgentList, AnswerValue, ComposerMode,
-    Conversation, ConversationList, ConversationListItem, ConversationWithMessages, Message,
-    MessageContent, PendingAction, Resolution, ResolveActionResponse, Role, StreamEvent,
+    Conversation, ConversationList, ConversationListItem, ConversationWithMessages, FileAttachment,
+    Message, MessageContent, PendingAction, Resolution, ResolveActionResponse, Role, StreamEvent,
     TurnStatus,
 };
 
@@ -120,6 +121,14 @@ pub enum Input {
     },
     /// The timer armed from [`Session::poll_timeout`] fired.
     Timeout,
+    /// The bytes of a file asked for with [`Output::ReadFile`] were read (raw base64), or
+    /// could not be (the browser's wording).
+    FileRead {
+        /// The pending file's local id.
+        id: String,
+        /// Its base64 content, or why it could not be read.
+        result: Result<String, String>,
+    },
 }
 
 /// What the person (or the host page) asks the chat to do.
@@ -145,8 +154,14 @@ pub enum Command {
         /// Its new title.
         title: String,
     },
-    /// Send a message (trimmed; empty text is ignored).
+    /// Send a message (trimmed; empty text is ignored) with the pending files (F146).
     Send(String),
+    /// Attach files (F147): each is checked against the effective limits (count, size, type)
+    /// from its metadata alone; the accepted ones become pending files and are read with
+    /// [`Output::ReadFile`], the refused ones are reported as one [`ChatError::Files`].
+    AddFiles(Vec<FileMeta>),
+    /// Drop a pending file by its local id (F148).
+    RemoveFile(String),
     /// Stop the running reply, keeping what arrived.
     Stop,
     /// Hide the error banner.
@@ -234,6 +249,14 @@ pub enum Output {
     Abort(RequestId),
     /// Tell the host something happened.
     Event(SessionEvent),
+    /// Read the bytes of file number `index` of the last [`Command::AddFiles`] and report them
+    /// as [`Input::FileRead`] under `id`. Only files that passed the checks are read.
+    ReadFile {
+        /// Position in the list given to [`Command::AddFiles`].
+        index: usize,
+        /// The pending file's local id.
+        id: String,
+    },
 }
 
 /// Where a failure happened; picks the generic wording when the server gave no known code.
@@ -318,6 +341,10 @@ pub enum ChatError {
     /// The server lists no agent and none was configured.
     #[error("no agent")]
     NoAgent,
+    /// Files were not attached (F147): too many, too large, a type not accepted, uploads off,
+    /// or unreadable. One entry per refusal, in order.
+    #[error("files refused: {0:?}")]
+    Files(Vec<FileRejection>),
 }
 
 impl ChatError {
@@ -384,6 +411,11 @@ impl ChatError {
             ),
             ChatError::StreamCut => catalog.tr("chat-error-stream-cut"),
             ChatError::NoAgent => catalog.tr("chat-error-no-agent"),
+            ChatError::Files(list) => list
+                .iter()
+                .map(|r| r.describe(catalog))
+                .collect::<Vec<_>>()
+                .join("\n"),
         }
     }
 }
@@ -466,6 +498,8 @@ pub struct SessionConfig {
     pub allow_argument_edit: bool,
     /// Delay between a local expiry and the refetch that shows a server's continuation (F186).
     pub action_expiry_refresh_ms: u64,
+    /// Upload props (F6–F9); the agent's metadata may narrow them (C16).
+    pub uploads: UploadLimits,
 }
 
 impl Default for SessionConfig {
@@ -481,6 +515,7 @@ impl Default for SessionConfig {
             can_resolve: true,
             allow_argument_edit: false,
             action_expiry_refresh_ms: 1_500,
+            uploads: UploadLimits::default(),
         }
     }
 }
@@ -495,6 +530,8 @@ const HISTORY_PAGE: usize = 20;
 struct OutgoingMessage {
     text: String,
     optimistic_id: String,
+    /// The attachments it carries; they go back to the composer with the text on a refusal.
+    files: Vec<PendingFile>,
 }
 
 /// What a request that may continue the conversation was for.
@@ -582,6 +619,8 @@ pub struct Revisions {
     pub history: u64,
     /// Approval and question cards.
     pub actions: u64,
+    /// Pending files and the effective upload limits.
+    pub files: u64,
 }
 
 /// The chat state machine. See the module docs.
@@ -608,6 +647,8 @@ pub struct Session {
     running_turn: Option<RunningTurn>,
     /// `client_tool` action ids already reported to the host.
     client_tools_reported: Vec<String>,
+    /// Attachments waiting for the next send (F144).
+    pending_files: Vec<PendingFile>,
 
     history: Vec<ConversationListItem>,
     history_has_more: bool,
@@ -640,6 +681,7 @@ impl Session {
             error: None,
             running_turn: None,
             client_tools_reported: Vec::new(),
+            pending_files: Vec::new(),
             history: Vec::new(),
             history_has_more: false,
             history_loading: false,
@@ -765,6 +807,17 @@ impl Session {
     pub fn history_loading(&self) -> bool {
         self.history_loading
     }
+    /// Attachments waiting for the next send, in order (F144).
+    pub fn pending_files(&self) -> &[PendingFile] {
+        &self.pending_files
+    }
+    /// Upload limits with the effective agent's narrowing (F48, C16).
+    pub fn upload_limits(&self) -> UploadLimits {
+        match self.agent() {
+            Some(agent) => self.config.uploads.effective(&agent.metadata),
+            None => self.config.uploads.clone(),
+        }
+    }
     /// Slice revisions, for drivers that republish only what changed.
     pub fn revisions(&self) -> Revisions {
         self.revisions
@@ -795,6 +848,7 @@ impl Session {
             Input::StreamChunk { id, bytes } => self.handle_chunk(id, &bytes),
             Input::StreamClosed { id, error } => self.handle_stream_closed(id, error),
             Input::Timeout => self.handle_timeout(),
+            Input::FileRead { id, result } => self.on_file_read(id, result),
         }
     }
 
@@ -835,6 +889,14 @@ impl Session {
             Command::DeleteConversation(id) => self.delete_conversation(id),
             Command::RenameConversation { id, title } => self.rename_conversation(id, title),
             Command::Send(text) => self.send(text),
+            Command::AddFiles(files) => self.add_files(files),
+            Command::RemoveFile(id) => {
+                let before = self.pending_files.len();
+                self.pending_files.retain(|f| f.id != id);
+                if self.pending_files.len() != before {
+                    self.revisions.files += 1;
+                }
+            }
             Command::Stop => self.stop(),
             Command::DismissError => {
                 if self.error.take().is_some() {
@@ -920,9 +982,17 @@ impl Session {
             };
             return self.resolve(action_id, resolution, Some(text));
         }
+        // Attachments still being read would be lost from the message: wait for them.
+        if self.pending_files.iter().any(|f| !f.is_ready()) {
+            return;
+        }
         self.error = None;
         self.running_turn = None;
         let optimistic_id = self.local_id();
+        let files = std::mem::take(&mut self.pending_files);
+        if !files.is_empty() {
+            self.revisions.files += 1;
+        }
         let message = Message {
             id: optimistic_id.clone(),
             conversation_id: self
@@ -932,6 +1002,18 @@ impl Session {
                 .unwrap_or_default(),
             role: Role::User,
             content: MessageContent::Text(text.clone()),
+            // §8: the optimistic message carries the attachments' metadata, not their bytes.
+            files: files
+                .iter()
+                .map(|f| FileAttachment {
+                    id: f.id.clone(),
+                    name: f.name.clone(),
+                    mime_type: f.mime_type.clone(),
+                    size: f.size,
+                    url: None,
+                    storage_key: None,
+                })
+                .collect(),
             created_at: Some(self.now),
             updated_at: Some(self.now),
             ..Message::default()
@@ -946,6 +1028,7 @@ impl Session {
         let outgoing = OutgoingMessage {
             text,
             optimistic_id,
+            files,
         };
         match self.conversation.as_ref().map(|c| c.id.clone()) {
             Some(conversation_id) => self.post_message(conversation_id, outgoing),
@@ -966,7 +1049,22 @@ impl Session {
 
     fn post_message(&mut self, conversation_id: String, outgoing: OutgoingMessage) {
         let path = format!("/conversations/{}/messages", encode(&conversation_id));
-        let body = json!({ "message": outgoing.text, "stream": self.config.streaming }).to_string();
+        let mut body = json!({ "message": outgoing.text, "stream": self.config.streaming });
+        // §5: `files[].content` is raw base64, no `data:` prefix; omitted when there are none.
+        if !outgoing.files.is_empty() {
+            body["files"] = outgoing
+                .files
+                .iter()
+                .map(|f| {
+                    json!({
+                        "name": f.name,
+                        "content": f.content.as_deref().unwrap_or_default(),
+                        "mimeType": f.mime_type,
+                    })
+                })
+                .collect();
+        }
+        let body = body.to_string();
         if self.config.streaming {
             self.open_stream(path, body, Turn::Send(outgoing));
         } else {
@@ -2018,6 +2116,13 @@ impl Session {
     fn refuse_send(&mut self, outgoing: OutgoingMessage, err: ChatError) {
         self.messages.retain(|m| m.id != outgoing.optimistic_id);
         self.revisions.messages += 1;
+        // The attachments come back too, before any added since (nothing is lost, F197).
+        if !outgoing.files.is_empty() {
+            let added = std::mem::take(&mut self.pending_files);
+            self.pending_files = outgoing.files;
+            self.pending_files.extend(added);
+            self.revisions.files += 1;
+        }
         if self.streaming.take().is_some() {
             self.revisions.streaming += 1;
         }
@@ -2178,6 +2283,51 @@ impl Session {
         turn.next_poll = self.now.saturating_add(RUNNING_TURN_POLL_MS);
         let (conversation_id, turn) = (turn.conversation_id.clone(), turn.turn.clone());
         self.look_for_running_turn(conversation_id, turn, false);
+    }
+
+    // ----- attachments ----------------------------------------------------------------------
+
+    /// F147: checks `files` against the effective limits from their metadata alone (nothing is
+    /// read before it passes), adds the accepted ones as pending files still to be read, asks
+    /// the io layer to read them, and reports the refused ones.
+    fn add_files(&mut self, files: Vec<FileMeta>) {
+        let check = self.upload_limits().check(self.pending_files.len(), &files);
+        for index in check.accepted {
+            let Some(meta) = files.get(index) else {
+                continue;
+            };
+            let id = self.local_id();
+            self.pending_files.push(PendingFile {
+                id: id.clone(),
+                name: meta.name.clone(),
+                mime_type: meta.mime_type.clone(),
+                size: meta.size,
+                content: None,
+            });
+            self.revisions.files += 1;
+            self.outputs.push_back(Output::ReadFile { index, id });
+        }
+        if !check.rejected.is_empty() {
+            self.set_error(ChatError::Files(check.rejected));
+        }
+    }
+
+    /// A pending file's bytes arrived (or could not be read: the file is dropped and said so).
+    /// A file removed in the meantime is ignored.
+    fn on_file_read(&mut self, id: String, result: Result<String, String>) {
+        let Some(pos) = self.pending_files.iter().position(|f| f.id == id) else {
+            return;
+        };
+        match result {
+            Ok(content) => self.pending_files[pos].content = Some(content),
+            Err(_) => {
+                let file = self.pending_files.remove(pos);
+                self.set_error(ChatError::Files(vec![FileRejection::Unreadable {
+                    name: file.name,
+                }]));
+            }
+        }
+        self.revisions.files += 1;
     }
 
     // ----- helpers --------------------------------------------------------------------------

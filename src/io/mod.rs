@@ -2,4 +2,5 @@
 //! turns the results back into [`crate::core::Input`]s. Nothing here decides anything.
 
 pub mod clock;
+pub mod files;
 pub mod http;

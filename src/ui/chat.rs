@@ -105,6 +105,20 @@ pub fn Chat(
     /// Countdowns turn amber below this many seconds (F178).
     #[prop(default = 600)]
     expiry_warning_seconds: u64,
+    /// Offer attachments (F6); the agent's `metadata.enableFileUpload` decides when it sets it
+    /// (F48). Off: no attach button, pasted files are ignored.
+    #[prop(default = true)]
+    enable_file_upload: bool,
+    /// Accepted types (F7): MIME types, `type/*` wildcards or `.ext` (C39); empty accepts any.
+    /// An agent's `metadata.allowedFileTypes` narrows it further (C16).
+    #[prop(optional)]
+    allowed_file_types: Vec<String>,
+    /// Largest file in bytes (F8; default 10 MiB); an agent's `maxFileSize` may lower it.
+    #[prop(default = crate::core::files::DEFAULT_MAX_FILE_SIZE)]
+    max_file_size: u64,
+    /// Most files per message (F9; default 10); an agent's `maxFiles` may lower it.
+    #[prop(default = crate::core::files::DEFAULT_MAX_FILES)]
+    max_files: usize,
     /// Replaces the built-in approval card (F182).
     #[prop(optional, into)]
     render_tool_approval: Option<RenderCard>,
@@ -174,6 +188,13 @@ pub fn Chat(
         enable_tool_approvals,
         enable_questions,
         allow_argument_edit,
+        uploads: crate::core::UploadLimits {
+            enabled: enable_file_upload,
+            allowed_types: allowed_file_types,
+            agent_types: Vec::new(),
+            max_file_size,
+            max_files,
+        },
         ..SessionConfig::default()
     };
     let callbacks = ChatCallbacks {

@@ -1,13 +1,15 @@
 //! `<ChatInput/>`: the composer. Enter sends, Shift+Enter adds a line, the draft lives in the
-//! store so a refused send can hand it back.
+//! store so a refused send can hand it back. Files come from the paperclip's picker or from a
+//! paste into the text box and wait as chips above it (F81–F88).
 
-use leptos::html::Textarea;
+use leptos::html::{Input, Textarea};
 use leptos::prelude::*;
 
 use crate::core::{Command, ComposerState, Run};
 use crate::store::ChatStore;
+use crate::ui::attachments::PendingFiles;
 use crate::ui::i18n::I18n;
-use crate::ui::icons::{SendIcon, StopIcon};
+use crate::ui::icons::{PaperclipIcon, SendIcon, StopIcon};
 
 /// Largest height (px) the textarea grows to before it scrolls (F95).
 const MAX_HEIGHT_PX: i32 = 200;
@@ -25,9 +27,21 @@ pub fn ChatInput(
     let store = ChatStore::expect();
     let i18n = I18n::get();
     let textarea = NodeRef::<Textarea>::new();
+    let picker = NodeRef::<Input>::new();
     let streaming = move || store.status.with(|s| s.run == Run::Streaming);
     let can_send = move || store.status.with(|s| s.can_send);
     let has_text = move || store.draft.with(|d| !d.trim().is_empty());
+    // F48: no attach button when uploads are off (the agent's metadata may decide, C16).
+    let uploads_on = move || store.files.with(|f| f.limits.enabled);
+    // F88: attaching stops at the limit; the chips stay removable.
+    let at_limit = move || store.files.with(|f| f.pending.len() >= f.limits.max_files);
+    let files_ready = move || store.files.with(|f| f.pending.iter().all(|p| p.ready));
+    let accept = move || {
+        store.files.with(|f| {
+            let a = f.limits.accept_attribute();
+            (!a.is_empty()).then_some(a)
+        })
+    };
 
     let grow = move || {
         // Runs from animation frames too, when the composer may already be unmounted.
@@ -65,7 +79,7 @@ pub fn ChatInput(
     });
 
     let submit = move || {
-        if !can_send() {
+        if !can_send() || !files_ready() {
             return;
         }
         let text = store.draft.get_untracked();
@@ -106,7 +120,40 @@ pub fn ChatInput(
                 submit();
             }
         >
+            <PendingFiles/>
             <div class="chat-input__box">
+                <Show when=uploads_on>
+                    <input
+                        type="file"
+                        class="chat-input__file-picker"
+                        node_ref=picker
+                        multiple
+                        tabindex="-1"
+                        aria-hidden="true"
+                        accept=accept
+                        on:change=move |ev| {
+                            let input: web_sys::HtmlInputElement = event_target(&ev);
+                            let files = crate::io::files::list(input.files());
+                            // Cleared so that picking the same file again fires `change` again.
+                            input.set_value("");
+                            store.add_files(files);
+                        }
+                    />
+                    <button
+                        type="button"
+                        class="chat-input__attach"
+                        aria-label=move || i18n.t("chat-input-attach-files")
+                        title=move || i18n.t("chat-input-attach-files")
+                        disabled=move || at_limit() || blocked()
+                        on:click=move |_| {
+                            if let Some(input) = picker.get_untracked() {
+                                input.click();
+                            }
+                        }
+                    >
+                        <PaperclipIcon/>
+                    </button>
+                </Show>
                 <textarea
                     class="chat-input__textarea"
                     node_ref=textarea
@@ -120,6 +167,16 @@ pub fn ChatInput(
                     on:input=move |ev| {
                         store.draft.set(event_target_value(&ev));
                         grow();
+                    }
+                    on:paste=move |ev: leptos::ev::ClipboardEvent| {
+                        // Pasted files are attached; pasted text goes in as usual.
+                        let files = crate::io::files::list(
+                            ev.clipboard_data().and_then(|d| d.files()),
+                        );
+                        if !files.is_empty() && uploads_on() {
+                            ev.prevent_default();
+                            store.add_files(files);
+                        }
                     }
                     on:keydown=move |ev: leptos::ev::KeyboardEvent| {
                         if ev.key() == "Enter" && !ev.shift_key() && !ev.is_composing() {
@@ -135,7 +192,7 @@ pub fn ChatInput(
                             type="submit"
                             class="chat-input__send"
                             aria-label=move || i18n.t("chat-input-send")
-                            disabled=move || !(can_send() && has_text())
+                            disabled=move || !(can_send() && has_text() && files_ready())
                         >
                             <SendIcon/>
                         </button>

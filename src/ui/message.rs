@@ -4,6 +4,7 @@ use leptos::prelude::*;
 
 use crate::core::{Message, Role};
 use crate::store::ChatStore;
+use crate::ui::attachments::MessageFiles;
 use crate::ui::i18n::I18n;
 use crate::ui::markdown::{Markdown, StreamingMarkdown};
 use crate::ui::tool_call::{ToolCallView, ToolCalls};
@@ -52,6 +53,7 @@ pub fn ChatMessage(
                     }
                     .into_any()
                 }}
+                {(!message.files.is_empty()).then(|| view! { <MessageFiles files=message.files.clone()/> })}
                 {(role == "assistant").then(|| view! { <crate::ui::cards::MessageCards message_id=message.id.clone()/> })}
             </div>
         </article>

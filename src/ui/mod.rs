@@ -1,6 +1,7 @@
 //! Leptos components. They read signals from [`crate::store::ChatStore`] and dispatch
 //! [`crate::core::Command`]s; no I/O and no protocol parsing here.
 
+pub mod attachments;
 pub mod cards;
 pub mod chat;
 pub mod chat_input;

@@ -19,6 +19,8 @@ pub struct Harness {
     pub streams: Vec<HttpRequest>,
     pub events: Vec<SessionEvent>,
     pub aborted: Vec<u64>,
+    /// Files the session asked to read: `(index in the AddFiles list, local id)`.
+    pub reads: Vec<(usize, String)>,
 }
 
 impl Harness {
@@ -30,6 +32,7 @@ impl Harness {
             streams: vec![],
             events: vec![],
             aborted: vec![],
+            reads: vec![],
         }
     }
 
@@ -41,6 +44,7 @@ impl Harness {
                 Output::OpenStream(r) => self.streams.push(r),
                 Output::Abort(id) => self.aborted.push(id.0),
                 Output::Event(e) => self.events.push(e),
+                Output::ReadFile { index, id } => self.reads.push((index, id)),
             }
         }
     }

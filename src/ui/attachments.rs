@@ -1,0 +1,108 @@
+//! Attachment chips: the files waiting in the composer (F84, with a remove button, F82) and
+//! the files of a sent message (F76, with a Download link when the server gave a URL).
+
+use leptos::prelude::*;
+
+use crate::core::{format_file_size, FileAttachment};
+use crate::store::{ChatStore, PendingFileView};
+use crate::ui::i18n::I18n;
+use crate::ui::icons::{FileIcon, XIcon};
+
+/// The composer's pending files: name, size and a × per file. Nothing while there are none.
+#[component]
+pub fn PendingFiles() -> impl IntoView {
+    let store = ChatStore::expect();
+    let i18n = I18n::get();
+    let has_files = move || store.files.with(|f| !f.pending.is_empty());
+    view! {
+        <Show when=has_files>
+            <ul class="chat-files chat-input__files" aria-label=move || i18n.t("chat-file-attachments")>
+                <For
+                    each=move || store.files.with(|f| f.pending.clone())
+                    key=|f| (f.id.clone(), f.ready)
+                    children=move |file| view! { <PendingChip file=file/> }
+                />
+            </ul>
+        </Show>
+    }
+}
+
+#[component]
+fn PendingChip(file: PendingFileView) -> impl IntoView {
+    let store = ChatStore::expect();
+    let i18n = I18n::get();
+    let id = file.id.clone();
+    let name = file.name.clone();
+    let remove_label = {
+        let name = name.clone();
+        move || i18n.t_args("chat-file-remove", &[("name", name.as_str().into())])
+    };
+    let reading_label = {
+        let name = name.clone();
+        move || i18n.t_args("chat-file-reading", &[("name", name.as_str().into())])
+    };
+    view! {
+        <li
+            class="chat-file-chip"
+            data-state=if file.ready { "ready" } else { "reading" }
+            aria-busy=(!file.ready).then_some("true")
+        >
+            <FileIcon/>
+            <span class="chat-file-chip__name" title=name.clone()>{name.clone()}</span>
+            <span class="chat-file-chip__size">{format_file_size(file.size)}</span>
+            {(!file.ready).then(|| view! {
+                <span class="chat-visually-hidden" role="status">{reading_label}</span>
+            })}
+            <button
+                type="button"
+                class="chat-file-chip__remove"
+                aria-label=remove_label
+                on:click=move |_| store.remove_file(id.clone())
+            >
+                <XIcon/>
+            </button>
+        </li>
+    }
+}
+
+/// F76: the files of a sent (or stored) message.
+#[component]
+pub fn MessageFiles(
+    /// The message's `files`.
+    files: Vec<FileAttachment>,
+) -> impl IntoView {
+    let i18n = I18n::get();
+    view! {
+        <ul class="chat-files chat-message__files" aria-label=move || i18n.t("chat-file-attachments")>
+            {files
+                .into_iter()
+                .map(|f| {
+                    let link = f.url.clone().filter(|u| safe_url(u));
+                    view! {
+                        <li class="chat-file-chip" data-state="sent" data-file-id=f.id.clone()>
+                            <FileIcon/>
+                            <span class="chat-file-chip__name" title=f.name.clone()>{f.name.clone()}</span>
+                            {(f.size > 0).then(|| view! {
+                                <span class="chat-file-chip__size">{format_file_size(f.size)}</span>
+                            })}
+                            {link.map(|href| view! {
+                                <a class="chat-file-chip__download" href=href download=f.name.clone()
+                                    target="_blank" rel="noopener noreferrer">
+                                    {move || i18n.t("chat-file-download")}
+                                </a>
+                            })}
+                        </li>
+                    }
+                })
+                .collect_view()}
+        </ul>
+    }
+}
+
+/// Only web addresses become links: a `javascript:` or `data:` URL from a server never does.
+fn safe_url(url: &str) -> bool {
+    let u = url.trim().to_ascii_lowercase();
+    u.starts_with("https://")
+        || u.starts_with("http://")
+        || (u.starts_with('/') && !u.starts_with("//"))
+}
