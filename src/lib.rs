@@ -20,4 +20,4 @@ pub mod ui;
 #[cfg(feature = "ui")]
 pub use store::ChatStore;
 #[cfg(feature = "ui")]
-pub use ui::{Chat, Theme};
+pub use ui::{Chat, ChatMinimal, Theme};

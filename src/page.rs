@@ -6,13 +6,19 @@
 //!
 //! Defaults to the reference server on the same origin (`/api/agents`). The open conversation
 //! is written back to the URL (`conversationId=`) so a reload or a shared link reopens it.
+//!
+//! The header (through `render_header`, reusing [`ChatHeader`]) carries a settings control
+//! that switches the theme and the language live; both are kept in the URL (`theme=`,
+//! `lang=`) so a reload keeps them.
 
+use leptos::html::{Button, Div};
 use leptos::prelude::*;
 
 use crate::core::{approval_resolution, ActionKind, CardState, ComposerMode, Resolution};
 use crate::ui::cards::{CardOutcome, CardSlot, RenderCard};
 use crate::ui::i18n::I18n;
-use crate::ui::{Chat, Theme};
+use crate::ui::icons::SlidersIcon;
+use crate::ui::{Chat, ChatHeader, HeaderSlot, Theme};
 
 /// Page options read from the query string.
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -132,10 +138,20 @@ pub fn mount() {
     let origin = location.origin().unwrap_or_default();
     let query = location.search().unwrap_or_default();
     let cfg = PageConfig::from_query(&origin, &query);
-    let lang = cfg.lang.clone().or_else(|| window.navigator().language());
+    // `?lang=` is read by the chat itself (uncontrolled, F128), so the settings control can
+    // switch it; the browser's language is only the fallback.
+    let browser_lang = window.navigator().language();
     let on_change = Callback::new(move |id: Option<String>| remember_conversation(id.as_deref()));
     mount_to_body(move || {
         let cfg = cfg.clone();
+        let theme = RwSignal::new(cfg.theme);
+        let header = move |h: HeaderSlot| {
+            view! {
+                <ChatHeader header=h>
+                    <PageSettings theme=theme/>
+                </ChatHeader>
+            }
+        };
         // Render props strip their `Option` (hosts pass a closure), so the page picks a branch.
         macro_rules! chat {
             ($($extra:tt)*) => {
@@ -144,8 +160,9 @@ pub fn mount() {
                         base_url=cfg.base_url
                         agent_id=cfg.agent_id
                         conversation_id=cfg.conversation_id
-                        locale=lang.clone()
-                        theme=cfg.theme
+                        default_locale=browser_lang.clone()
+                        theme=theme
+                        render_header=header
                         allow_argument_edit=cfg.allow_argument_edit
                         enable_tool_approvals=cfg.enable_tool_approvals
                         enable_questions=cfg.enable_questions
@@ -259,22 +276,141 @@ fn DemoCard(card: CardSlot) -> impl IntoView {
 
 /// Keeps `conversationId` in the address bar without reloading.
 fn remember_conversation(id: Option<&str>) {
-    let Some(window) = web_sys::window() else {
-        return;
+    crate::io::location::replace_query_param("conversationId", id);
+}
+
+/// The languages the settings offer, each named in itself.
+const PAGE_LANGUAGES: [(&str, &str); 3] = [
+    ("en", "chat-settings-language-en"),
+    ("tr", "chat-settings-language-tr"),
+    ("ar", "chat-settings-language-ar"),
+];
+
+/// The page's settings in the header: a button that opens a small panel with two radio
+/// groups, theme (dark / light) and language (en / tr / ar). Both apply at once, without a
+/// reload (the draft and the open conversation stay), and are written to the URL.
+///
+/// Keyboard: the button opens the panel and focuses the checked theme; arrows move within a
+/// group (native radios), Tab between groups; Escape closes and returns focus to the button,
+/// as does moving focus out of the control.
+#[component]
+fn PageSettings(
+    /// The page's theme, given to `Chat` as a signal.
+    theme: RwSignal<Theme>,
+) -> impl IntoView {
+    let i18n = I18n::get();
+    let open = RwSignal::new(false);
+    let toggle = NodeRef::<Button>::new();
+    let panel = NodeRef::<Div>::new();
+    let set_theme = move |t: Theme| {
+        theme.set(t);
+        crate::io::location::replace_query_param("theme", Some(t.as_str()));
     };
-    let Ok(href) = window.location().href() else {
-        return;
+    let open_panel = move |_| {
+        let now_open = !open.get_untracked();
+        open.set(now_open);
+        if now_open {
+            request_animation_frame(move || {
+                let checked = panel
+                    .try_get_untracked()
+                    .flatten()
+                    .and_then(|p| p.query_selector("input:checked").ok().flatten());
+                if let Some(el) = checked {
+                    let el: &web_sys::HtmlElement = wasm_bindgen::JsCast::unchecked_ref(&el);
+                    let _ = el.focus();
+                }
+            });
+        }
     };
-    let Ok(url) = web_sys::Url::new(&href) else {
-        return;
+    let theme_option = move |t: Theme, id: &'static str| {
+        view! {
+            <label class="chat-settings__option" data-value=t.as_str()>
+                <input
+                    type="radio"
+                    class="chat-settings__radio"
+                    name="chat-settings-theme"
+                    value=t.as_str()
+                    prop:checked=move || theme.get() == t
+                    on:change=move |_| set_theme(t)
+                />
+                <span>{move || i18n.t(id)}</span>
+            </label>
+        }
     };
-    let params = url.search_params();
-    match id {
-        Some(id) => params.set("conversationId", id),
-        None => params.delete("conversationId"),
-    }
-    url.set_search(&params.to_string().as_string().unwrap_or_default());
-    if let Ok(history) = window.history() {
-        let _ = history.replace_state_with_url(&wasm_bindgen::JsValue::NULL, "", Some(&url.href()));
+    let languages = PAGE_LANGUAGES
+        .iter()
+        .map(|&(tag, id)| {
+            view! {
+                <label class="chat-settings__option" data-value=tag>
+                    <input
+                        type="radio"
+                        class="chat-settings__radio"
+                        name="chat-settings-lang"
+                        value=tag
+                        prop:checked=move || i18n.locale.get() == tag
+                        on:change=move |_| {
+                            i18n.set_locale(tag);
+                        }
+                    />
+                    <span lang=tag>{move || i18n.t(id)}</span>
+                </label>
+            }
+        })
+        .collect_view();
+    view! {
+        <div
+            class="chat-settings"
+            on:focusout=move |ev: leptos::ev::FocusEvent| {
+                // Close when focus leaves the control (Tab away or a click elsewhere).
+                let inside = ev
+                    .related_target()
+                    .and_then(|t| wasm_bindgen::JsCast::dyn_into::<web_sys::Node>(t).ok())
+                    .zip(ev.current_target().and_then(|c| wasm_bindgen::JsCast::dyn_into::<web_sys::Node>(c).ok()))
+                    .is_some_and(|(t, cur)| cur.contains(Some(&t)));
+                if !inside {
+                    open.set(false);
+                }
+            }
+            on:keydown=move |ev: leptos::ev::KeyboardEvent| {
+                if ev.key() == "Escape" && open.get_untracked() {
+                    ev.stop_propagation();
+                    open.set(false);
+                    crate::ui::focus_later(toggle);
+                }
+            }
+        >
+            <button
+                type="button"
+                class="chat-settings__toggle chat-icon-button"
+                node_ref=toggle
+                aria-expanded=move || open.get().to_string()
+                aria-controls="chat-settings-panel"
+                aria-label=move || i18n.t("chat-settings-button")
+                title=move || i18n.t("chat-settings-button")
+                on:click=open_panel
+            >
+                <SlidersIcon/>
+            </button>
+            <div
+                class="chat-settings__panel"
+                id="chat-settings-panel"
+                node_ref=panel
+                role="group"
+                aria-label=move || i18n.t("chat-settings-button")
+                hidden=move || !open.get()
+            >
+                <fieldset class="chat-settings__group" data-setting="theme">
+                    <legend class="chat-settings__legend">{move || i18n.t("chat-settings-theme")}</legend>
+                    <div class="chat-settings__options">
+                        {theme_option(Theme::Dark, "chat-settings-theme-dark")}
+                        {theme_option(Theme::Light, "chat-settings-theme-light")}
+                    </div>
+                </fieldset>
+                <fieldset class="chat-settings__group" data-setting="lang">
+                    <legend class="chat-settings__legend">{move || i18n.t("chat-settings-language")}</legend>
+                    <div class="chat-settings__options">{languages}</div>
+                </fieldset>
+            </div>
+        </div>
     }
 }

@@ -203,6 +203,13 @@ impl ChatStore {
         transport: Option<TransportConfig>,
         callbacks: ChatCallbacks,
     ) -> Self {
+        // Shown from the first render (F11): the first publish only copies what changed.
+        let initial_messages = session.messages().to_vec();
+        // The limits show from the first render (no attach button when uploads are off).
+        let initial_files = FilesSlice {
+            pending: Vec::new(),
+            limits: session.upload_limits(),
+        };
         let driver = Driver {
             session,
             transport,
@@ -216,7 +223,7 @@ impl ChatStore {
         };
         let store = ChatStore {
             driver: StoredValue::new_local(driver),
-            messages: RwSignal::new(Vec::new()),
+            messages: RwSignal::new(initial_messages),
             streaming: RwSignal::new(None),
             status: RwSignal::new(StatusSlice {
                 can_send: true,
@@ -224,7 +231,7 @@ impl ChatStore {
             }),
             history: RwSignal::new(HistorySlice::default()),
             cards: RwSignal::new(Vec::new()),
-            files: RwSignal::new(FilesSlice::default()),
+            files: RwSignal::new(initial_files),
             draft: RwSignal::new(String::new()),
             now: RwSignal::new(crate::io::clock::now()),
             announcement: RwSignal::new(None),

@@ -147,3 +147,78 @@ fn text_meets_aa_and_focus_rings_meet_3_to_1_in_both_themes() {
     }
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
+
+/// F167: every preset keeps the same contrast rules as the built-in themes. The tokens a preset
+/// does not set (danger, warning, focus ring) come from the theme of its mode.
+#[test]
+fn f167_every_theme_preset_meets_aa() {
+    use agent_chat_ui::core::theme::{ThemeMode, THEME_PRESETS};
+    let base = themes();
+    let mut failures = Vec::new();
+    for p in THEME_PRESETS.iter() {
+        let mut t = match p.mode {
+            ThemeMode::Dark => base[0].1.clone(),
+            ThemeMode::Light => base[1].1.clone(),
+        };
+        for (var, value) in p.theme().colors.vars() {
+            t.insert(var.to_owned(), value.to_owned());
+        }
+        let bgs3 = [
+            "--chat-bg-primary",
+            "--chat-bg-secondary",
+            "--chat-bg-tertiary",
+        ];
+        let bgs4 = [
+            "--chat-bg-primary",
+            "--chat-bg-secondary",
+            "--chat-bg-tertiary",
+            "--chat-bg-hover",
+        ];
+        let pairs: [(&str, &[&str]); 7] = [
+            ("--chat-text-primary", &bgs4),
+            ("--chat-text-secondary", &bgs4),
+            ("--chat-text-tertiary", &bgs3),
+            ("--chat-accent-text", &bgs3),
+            ("--chat-danger", &bgs3),
+            ("--chat-warning", &bgs3),
+            ("white", &["--chat-accent-fill", "--chat-accent-secondary"]),
+        ];
+        for (fg, backgrounds) in pairs {
+            for bg in backgrounds {
+                let r = ratio(color(&t, fg), color(&t, bg));
+                if r < 4.5 {
+                    failures.push(format!("{}: {fg} on {bg} is {r:.2}:1 (< 4.5)", p.id));
+                }
+            }
+        }
+        for bg in ["--chat-bg-primary", "--chat-bg-secondary"] {
+            let r = ratio(color(&t, "--chat-focus-ring"), color(&t, bg));
+            if r < 3.0 {
+                failures.push(format!("{}: focus ring on {bg} is {r:.2}:1 (< 3)", p.id));
+            }
+        }
+    }
+    assert_eq!(THEME_PRESETS.len(), 17);
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+/// F165: the default themes as data are exactly tokens.css, so `default_dark_theme()` and the
+/// stylesheet cannot drift apart.
+#[test]
+fn f165_default_themes_match_the_stylesheet() {
+    use agent_chat_ui::core::theme::{default_dark_theme, default_light_theme};
+    let base = themes();
+    for ((name, t), theme) in base
+        .iter()
+        .zip([default_dark_theme(), default_light_theme()])
+    {
+        for (var, value) in theme.colors.vars() {
+            assert_eq!(
+                t.get(var).map(String::as_str),
+                Some(value),
+                "{name}: {var} differs from tokens.css"
+            );
+        }
+        assert_eq!(theme.colors.vars().len(), 14, "{name}: every colour set");
+    }
+}

@@ -585,6 +585,77 @@ async fn echo_reply_survives_reload_journey(page: &ChatPage) -> Step {
     Ok(())
 }
 
+/// Issue 8 (F24, F39, F128): the page's settings control switches the theme to light with the
+/// mouse and the language to Turkish with the keyboard (open, Tab to the language group, arrow
+/// right), live: the strings read Turkish, the light class is on, and the half-typed draft and
+/// the open conversation are still there. Both are in the URL, so a reload keeps them.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn theme_and_locale_switch() {
+    let harness = Harness::start().await;
+    let outcome = harness
+        .within_timeout(theme_and_locale_switch_journey(&harness.page))
+        .await;
+    harness.finish("theme_and_locale_switch", outcome).await;
+}
+
+/// The steps of [`theme_and_locale_switch`].
+async fn theme_and_locale_switch_journey(page: &ChatPage) -> Step {
+    const TEXT: &str = "settings journey";
+    const DRAFT: &str = "half-typed draft";
+    const TOGGLE: &str = "button.chat-settings__toggle";
+    page.open_with_query("lang=en&theme=dark").await?;
+    page.pick_agent("echo").await?;
+    page.send_message(TEXT).await?;
+    page.wait_for_finished_reply_containing(TEXT).await?;
+    let conversation = page.conversation_id().await?;
+    page.replace_draft(DRAFT).await?;
+    page.expect_theme(Theme::Dark).await?;
+
+    // Theme with the mouse.
+    page.click(TOGGLE).await?;
+    page.wait_for_attribute(TOGGLE, "aria-expanded", "true").await?;
+    page.click(".chat-settings__group[data-setting=theme] .chat-settings__option[data-value=light]")
+        .await?;
+    page.expect_theme(Theme::Light).await?;
+    page.wait_for_url_containing("theme=light").await?;
+
+    // Language with the keyboard: focus is on the checked theme; Tab to the checked language,
+    // arrow right picks the next one (Türkçe).
+    page.wait_for_focus(".chat-settings__group[data-setting=theme] input:checked")
+        .await?;
+    page.press(&[Key::Tab]).await?;
+    page.wait_for_focus(".chat-settings__group[data-setting=lang] input[value=en]")
+        .await?;
+    page.press(&[Key::Right]).await?;
+    page.wait_for_attribute(sel::ROOT, "lang", "tr").await?;
+    page.wait_for_text(".chat-history__new", "Yeni Sohbet").await?;
+    page.wait_for_attribute("textarea.chat-input__textarea", "aria-label", "Mesaj")
+        .await?;
+    page.wait_for_attribute(TOGGLE, "aria-label", "Ayarlar").await?;
+    page.wait_for_url_containing("lang=tr").await?;
+    // Escape closes the panel and gives focus back to its button.
+    page.press(&[Key::Escape]).await?;
+    page.wait_for_attribute(TOGGLE, "aria-expanded", "false").await?;
+    page.wait_for_focus(TOGGLE).await?;
+
+    // Nothing was lost.
+    page.wait_for_composer_text(DRAFT).await?;
+    page.wait_for_message("user", TEXT).await?;
+    page.wait_for_message("assistant", TEXT).await?;
+    if page.conversation_id().await? != conversation {
+        return Err("the open conversation changed".into());
+    }
+
+    // A reload keeps both (and the conversation).
+    page.reload().await?;
+    page.expect_theme(Theme::Light).await?;
+    page.wait_for_attribute(sel::ROOT, "lang", "tr").await?;
+    page.wait_for_text(".chat-history__new", "Yeni Sohbet").await?;
+    page.wait_for_message("user", TEXT).await?;
+    page.wait_for_message("assistant", TEXT).await?;
+    Ok(())
+}
+
 /// Seed 000 approval round trip: the card waits and blocks the composer, Approve sends a plain
 /// allow and continues the turn in a new message, and a reload shows the card settled as
 /// Approved (§9.6).

@@ -39,6 +39,8 @@ chat-message-show-all = عرض الكل ({ $count })
 chat-message-tool-calls = استدعاءات الأدوات
 chat-message-user = أنت
 chat-message-ai = ذ.ا
+# The default avatar badge of the person's messages (one letter).
+chat-message-avatar-user = أ
 chat-message-error = خطأ
 chat-message-list-label = رسائل المحادثة
 chat-message-thinking = المساعد يفكّر
@@ -247,5 +249,14 @@ chat-demo-custom-question = بطاقة مخصصة: لدى المساعد سؤا�
 chat-demo-approve = سماح
 chat-demo-deny = عدم السماح
 chat-demo-skip = تخطي هذا
+# The standalone page's settings (theme and language); each language is named in itself.
+chat-settings-button = الإعدادات
+chat-settings-theme = المظهر
+chat-settings-theme-dark = داكن
+chat-settings-theme-light = فاتح
+chat-settings-language = اللغة
+chat-settings-language-en = English
+chat-settings-language-tr = Türkçe
+chat-settings-language-ar = العربية
 chat-action-schema-root = الوسائط
 chat-action-free-text-other = شيء آخر (اختياري)

@@ -39,6 +39,8 @@ chat-message-show-all = Show All ({ $count })
 chat-message-tool-calls = Tool calls
 chat-message-user = You
 chat-message-ai = AI
+# The default avatar badge of the person's messages (one letter).
+chat-message-avatar-user = U
 chat-message-error = Error
 chat-message-list-label = Conversation messages
 chat-message-thinking = The assistant is thinking
@@ -211,5 +213,14 @@ chat-demo-custom-question = Custom card: the assistant has a question
 chat-demo-approve = Allow
 chat-demo-deny = Refuse
 chat-demo-skip = Skip it
+# The standalone page's settings (theme and language); each language is named in itself.
+chat-settings-button = Settings
+chat-settings-theme = Theme
+chat-settings-theme-dark = Dark
+chat-settings-theme-light = Light
+chat-settings-language = Language
+chat-settings-language-en = English
+chat-settings-language-tr = Türkçe
+chat-settings-language-ar = العربية
 chat-action-schema-root = Arguments
 chat-action-free-text-other = Something else (optional)

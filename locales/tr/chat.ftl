@@ -38,6 +38,8 @@ chat-message-show-all = Tümünü Göster ({ $count })
 chat-message-tool-calls = Araç çağrıları
 chat-message-user = Siz
 chat-message-ai = YZ
+# The default avatar badge of the person's messages (one letter).
+chat-message-avatar-user = S
 chat-message-error = Hata
 chat-message-list-label = Sohbet mesajları
 chat-message-thinking = Asistan düşünüyor
@@ -187,5 +189,14 @@ chat-demo-custom-question = Özel kart: asistanın bir sorusu var
 chat-demo-approve = İzin ver
 chat-demo-deny = Reddet
 chat-demo-skip = Atla
+# The standalone page's settings (theme and language); each language is named in itself.
+chat-settings-button = Ayarlar
+chat-settings-theme = Tema
+chat-settings-theme-dark = Koyu
+chat-settings-theme-light = Açık
+chat-settings-language = Dil
+chat-settings-language-en = English
+chat-settings-language-tr = Türkçe
+chat-settings-language-ar = العربية
 chat-action-schema-root = Argümanlar
 chat-action-free-text-other = Başka bir şey (isteğe bağlı)

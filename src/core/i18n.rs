@@ -35,6 +35,23 @@ pub fn match_locale(requested: &str) -> Option<&'static str> {
         .or_else(|| LOCALES.iter().map(|(tag, _)| *tag).find(|tag| *tag == lang))
 }
 
+/// The locale a chat starts with (F39, F40, F128): the controlled `locale` prop when given,
+/// else the page's `?lang=` (detected only when uncontrolled), else `default_locale`, else
+/// [`DEFAULT_LOCALE`]. Each candidate counts only if it names a shipped locale.
+pub fn pick_locale(
+    controlled: Option<&str>,
+    query_lang: Option<&str>,
+    default_locale: Option<&str>,
+) -> &'static str {
+    let shipped = |tag: Option<&str>| tag.and_then(match_locale);
+    match controlled {
+        Some(tag) => shipped(Some(tag)),
+        None => shipped(query_lang),
+    }
+    .or_else(|| shipped(default_locale))
+    .unwrap_or(DEFAULT_LOCALE)
+}
+
 /// One argument value for a message: text or a number (numbers select plural forms).
 #[derive(Clone, Debug, PartialEq)]
 pub enum Arg {

@@ -4,6 +4,7 @@
 //! browser, no view crates, no clocks (time is an input). Checked by tests/layering.rs.
 
 pub mod actions;
+pub mod api;
 pub mod edit;
 pub mod error;
 pub mod files;
@@ -12,6 +13,7 @@ pub mod markdown;
 pub mod schema;
 pub mod session;
 pub mod sse;
+pub mod theme;
 pub mod time;
 pub mod wire;
 
@@ -23,7 +25,9 @@ pub use error::*;
 pub use files::{
     base64_encode, format_file_size, FileCheck, FileMeta, FileRejection, PendingFile, UploadLimits,
 };
-pub use i18n::{is_rtl, match_locale, react_key_to_id, Arg, Catalog, DEFAULT_LOCALE, LOCALES};
+pub use i18n::{
+    is_rtl, match_locale, pick_locale, react_key_to_id, Arg, Catalog, DEFAULT_LOCALE, LOCALES,
+};
 pub use schema::{args_equal, check_args_text, check_value, Problem, ProblemKind};
 pub use session::*;
 pub use sse::*;

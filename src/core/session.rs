@@ -498,6 +498,9 @@ pub struct SessionConfig {
     pub allow_argument_edit: bool,
     /// Delay between a local expiry and the refetch that shows a server's continuation (F186).
     pub action_expiry_refresh_ms: u64,
+    /// Messages shown before (or without) a conversation (F11, F134): the starting list,
+    /// replaced when a conversation loads and cleared by New Chat.
+    pub initial_messages: Vec<Message>,
     /// Upload props (F6–F9); the agent's metadata may narrow them (C16).
     pub uploads: UploadLimits,
 }
@@ -515,6 +518,7 @@ impl Default for SessionConfig {
             can_resolve: true,
             allow_argument_edit: false,
             action_expiry_refresh_ms: 1_500,
+            initial_messages: Vec::new(),
             uploads: UploadLimits::default(),
         }
     }
@@ -661,6 +665,7 @@ pub struct Session {
 impl Session {
     /// A new idle session. Nothing is requested until [`Command::Start`].
     pub fn new(config: SessionConfig) -> Self {
+        let messages = config.initial_messages.clone();
         Session {
             selected_agent: config.agent_id.clone(),
             config,
@@ -672,7 +677,7 @@ impl Session {
             agents: Vec::new(),
             agents_loaded: false,
             conversation: None,
-            messages: Vec::new(),
+            messages,
             cards: Vec::new(),
             expiry_refresh_at: None,
             streaming: None,

@@ -4,3 +4,4 @@
 pub mod clock;
 pub mod files;
 pub mod http;
+pub mod location;

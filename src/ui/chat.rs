@@ -5,7 +5,7 @@ use std::collections::HashMap;
 use leptos::prelude::*;
 
 use crate::core::{
-    ChatError, Command, ComposerMode, Conversation, Message, PendingAction, Resolution,
+    ChatError, Command, ComposerMode, Conversation, Message, PendingAction, Resolution, Role,
     SessionConfig,
 };
 use crate::io::http::TransportConfig;
@@ -15,6 +15,7 @@ use crate::ui::chat_input::ChatInput;
 use crate::ui::history::ChatHistory;
 use crate::ui::i18n::I18n;
 use crate::ui::message_list::ChatMessageList;
+use crate::ui::slots::{HeaderSlot, MessageActionsSlot, RenderProp};
 use crate::ui::style::Styles;
 
 /// Light or dark colours (F24).
@@ -34,6 +35,14 @@ impl Theme {
             Theme::Light
         } else {
             Theme::Dark
+        }
+    }
+
+    /// `dark` or `light` (what [`Theme::parse`] reads back).
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Theme::Dark => "dark",
+            Theme::Light => "light",
         }
     }
 }
@@ -61,15 +70,19 @@ pub fn Chat(
     /// Conversation to open on mount (F10).
     #[prop(optional, into)]
     conversation_id: MaybeProp<String>,
+    /// Messages shown before (or without) a conversation (F11): the starting list, replaced
+    /// when a conversation opens and cleared by New Chat. Not sent to the server.
+    #[prop(optional)]
+    initial_messages: Vec<Message>,
     /// Show the history sidebar (F22).
     #[prop(default = true)]
     show_history: bool,
     /// Start with the mobile history drawer open (F23).
     #[prop(optional)]
     default_history_open: bool,
-    /// Colour theme (F24).
-    #[prop(optional)]
-    theme: Theme,
+    /// Colour theme (F24); a signal switches it live, keeping the draft and the conversation.
+    #[prop(optional, into)]
+    theme: Signal<Theme>,
     /// Composer placeholder (F34); default from the locale.
     #[prop(optional, into)]
     input_placeholder: MaybeProp<String>,
@@ -82,9 +95,41 @@ pub fn Chat(
     /// Focus the composer on mount and after New Chat / opening a conversation (F36).
     #[prop(optional)]
     auto_focus_input: bool,
-    /// Locale (`en`, `tr`, or a tag like `tr-TR`) (F39).
+    /// Locale (`en`, `tr`, `ar`, or a tag like `tr-TR`) (F39). When given, the chat is
+    /// controlled: it follows this prop (a signal switches every string and the direction
+    /// live), ignores `?lang=` and refuses [`I18n::set_locale`]. When absent, `?lang=` of the
+    /// page is used, then `default_locale`.
     #[prop(optional, into)]
     locale: MaybeProp<String>,
+    /// Locale when neither `locale` nor a shipped `?lang=` says otherwise (F40; default `en`).
+    #[prop(optional, into)]
+    default_locale: MaybeProp<String>,
+    /// Show avatars beside messages (F32; default true).
+    #[prop(default = true)]
+    show_avatars: bool,
+    /// Show each message's local time, HH:MM (F33; default false).
+    #[prop(optional)]
+    show_timestamps: bool,
+    /// Actions under each finished assistant message, revealed on hover and on keyboard focus
+    /// (F26). Given `MessageActionsSlot { message, is_streaming }`.
+    #[prop(optional, into)]
+    render_message_actions: RenderProp<MessageActionsSlot>,
+    /// Replaces the default avatars; given the message's role (F27).
+    #[prop(optional, into)]
+    render_avatar: RenderProp<Role>,
+    /// Replaces the empty state ("Start a conversation") (F28).
+    #[prop(optional, into)]
+    render_empty_state: RenderProp<()>,
+    /// Replaces the header (title, agent picker, menu button) (F29); given a [`HeaderSlot`].
+    /// [`ChatHeader`] is the default one, to reuse with extra controls.
+    #[prop(optional, into)]
+    render_header: RenderProp<HeaderSlot>,
+    /// Replaces the top of the history sidebar (New Chat) (F30).
+    #[prop(optional, into)]
+    render_history_header: RenderProp<()>,
+    /// Drawn at the bottom of the history sidebar (F31).
+    #[prop(optional, into)]
+    render_history_footer: RenderProp<()>,
     /// Replace any message by id (F184, C27).
     #[prop(optional)]
     custom_messages: HashMap<String, String>,
@@ -149,6 +194,9 @@ pub fn Chat(
     /// The selected agent changed (F20).
     #[prop(optional, into)]
     on_agent_change: Option<Callback<String>>,
+    /// The locale was switched with [`I18n::set_locale`] (F41); given the shipped tag.
+    #[prop(optional, into)]
+    on_locale_change: Option<Callback<String>>,
     /// The open conversation changed (`None` = new chat); lets a page keep it in its URL.
     #[prop(optional, into)]
     on_conversation_change: Option<Callback<Option<String>>>,
@@ -175,7 +223,34 @@ pub fn Chat(
     #[prop(optional, into)]
     class: MaybeProp<String>,
 ) -> impl IntoView {
-    let i18n = I18n::provide(locale.get_untracked().as_deref(), custom_messages);
+    let controlled = locale.get_untracked();
+    let query_lang = if controlled.is_none() {
+        crate::io::location::query_param("lang")
+    } else {
+        None
+    };
+    let start = crate::core::pick_locale(
+        controlled.as_deref(),
+        query_lang.as_deref(),
+        default_locale.get_untracked().as_deref(),
+    );
+    let i18n = I18n::provide(Some(start), custom_messages);
+    i18n.set_control(controlled.is_some(), on_locale_change);
+    // A controlled chat follows its prop live (F39); without it the chat keeps its own.
+    Effect::new(move |_| match locale.get() {
+        Some(tag) => {
+            i18n.set_control(true, on_locale_change);
+            let next = crate::core::pick_locale(
+                Some(&tag),
+                None,
+                default_locale.get_untracked().as_deref(),
+            );
+            if i18n.locale.get_untracked() != next {
+                i18n.locale.set(next);
+            }
+        }
+        None => i18n.set_control(false, on_locale_change),
+    });
     let mut transport = TransportConfig::new(&base_url);
     transport.authorization = authorization.get_untracked();
     transport.headers = headers;
@@ -188,6 +263,7 @@ pub fn Chat(
         enable_tool_approvals,
         enable_questions,
         allow_argument_edit,
+        initial_messages,
         uploads: crate::core::UploadLimits {
             enabled: enable_file_upload,
             allowed_types: allowed_file_types,
@@ -224,11 +300,17 @@ pub fn Chat(
         ready.run(store);
     }
     let drawer_open = RwSignal::new(default_history_open);
+    let header_slot = HeaderSlot {
+        on_menu_click: show_history.then(|| Callback::new(move |_| drawer_open.set(true))),
+        agents: Signal::derive(move || store.status.with(|s| s.agents.clone())),
+        selected_agent_id: Signal::derive(move || store.status.with(|s| s.agent_id.clone())),
+        on_agent_change: Callback::new(move |id: String| store.dispatch(Command::SelectAgent(id))),
+    };
     let inline_style = theme_style(&theme_colors);
 
     let root_class = move || {
         let mut c = String::from("chat-root");
-        if theme == Theme::Light {
+        if theme.get() == Theme::Light {
             c.push_str(" chat-theme-light");
         }
         if let Some(extra) = class.get() {
@@ -256,17 +338,45 @@ pub fn Chat(
                         open=drawer_open
                         on_close=Callback::new(move |_| drawer_open.set(false))
                         enable_search=Signal::stored(enable_message_search)
+                        header=render_history_header
+                        footer=render_history_footer
                     />
                 </Show>
                 <main class="chat-main">
-                    <ChatHeader show_menu=show_history on_menu=Callback::new(move |_| drawer_open.set(true))/>
-                    <ChatMessageList actions=actions auto_scroll=auto_scroll/>
+                    {render_header.render(header_slot.clone()).unwrap_or_else(|| view! { <ChatHeader header=header_slot/> }.into_any())}
+                    <ChatMessageList
+                        actions=actions
+                        auto_scroll=auto_scroll
+                        render_actions=render_message_actions
+                        render_avatar=render_avatar
+                        show_avatars=show_avatars
+                        show_timestamps=show_timestamps
+                        empty_state=render_empty_state
+                    />
                     <ErrorBanner/>
                     <ChatInput placeholder=input_placeholder auto_focus=auto_focus_input/>
                 </main>
             </div>
         </div>
     }
+}
+
+/// `ChatMinimal` (F49): a [`Chat`] with the history sidebar forced off, for a chat that lives
+/// in a panel or a widget.
+///
+/// It takes exactly `Chat`'s props (the same [`ChatProps`], so every prop documented there,
+/// and every one added later, works here too); `show_history` is ignored: no sidebar, no menu
+/// button and no history requests.
+///
+/// ```ignore
+/// view! { <ChatMinimal base_url="/api/agents" agent_id="support" theme=Theme::Light/> }
+/// ```
+#[allow(non_snake_case)]
+pub fn ChatMinimal(props: ChatProps) -> impl IntoView {
+    Chat(ChatProps {
+        show_history: false,
+        ..props
+    })
 }
 
 /// `themeColors` as an inline style: React keys (`bgPrimary`) become `--chat-bg-primary`;
@@ -300,11 +410,21 @@ pub fn theme_style(colors: &[(String, String)]) -> Option<String> {
     (!css.is_empty()).then_some(css)
 }
 
-/// Header: title (F44), agent picker (F43), mobile menu button.
+/// The default header of a [`Chat`]: the mobile menu button, the title (F44) and the agent
+/// picker (F43), then `children` (extra controls at the end). A `render_header` may return it
+/// to add controls while keeping the rest; it must be drawn inside a `Chat`.
 #[component]
-fn ChatHeader(show_menu: bool, on_menu: Callback<()>) -> impl IntoView {
+pub fn ChatHeader(
+    /// What `render_header` was given; the menu button shows when `on_menu_click` is set.
+    header: HeaderSlot,
+    /// Extra controls after the agent picker.
+    #[prop(optional)]
+    children: Option<Children>,
+) -> impl IntoView {
     let store = ChatStore::expect();
     let i18n = I18n::get();
+    let on_menu = header.on_menu_click;
+    let show_menu = on_menu.is_some();
     let title = move || {
         store.status.with(|s| {
             let agent = s
@@ -325,13 +445,18 @@ fn ChatHeader(show_menu: bool, on_menu: Callback<()>) -> impl IntoView {
                     type="button"
                     class="chat-header__menu chat-icon-button"
                     aria-label=move || i18n.t("chat-header-menu")
-                    on:click=move |_| on_menu.run(())
+                    on:click=move |_| {
+                        if let Some(cb) = on_menu {
+                            cb.run(());
+                        }
+                    }
                 >
                     <crate::ui::icons::MenuIcon/>
                 </button>
             </Show>
             <h1 class="chat-header__title">{title}</h1>
             <AgentPicker/>
+            {children.map(|c| c())}
         </header>
     }
 }

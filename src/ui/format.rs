@@ -50,3 +50,9 @@ pub fn relative_time(i18n: &I18n, then: Millis) -> String {
         _ => crate::core::format_iso(then).chars().take(10).collect(),
     }
 }
+
+/// F72: the browser's local time of `at` as `HH:MM` (24-hour, zero-padded).
+pub fn local_hh_mm(at: Millis) -> String {
+    let date = js_sys::Date::new(&wasm_bindgen::JsValue::from_f64(at.0 as f64));
+    format!("{:02}:{:02}", date.get_hours(), date.get_minutes())
+}

@@ -8,6 +8,7 @@ use crate::core::{Command, ConversationListItem};
 use crate::store::ChatStore;
 use crate::ui::i18n::I18n;
 use crate::ui::icons::{PlusIcon, TrashIcon, XIcon};
+use crate::ui::slots::RenderProp;
 
 /// The history sidebar of the enclosing `Chat`: New Chat, search, conversations newest first,
 /// rename, delete, Load more. On small screens it is a drawer controlled by `open`.
@@ -30,6 +31,12 @@ pub fn ChatHistory(
     enable_search: Signal<bool>,
     /// Closes the mobile drawer (F106).
     on_close: Callback<()>,
+    /// Replaces the sidebar's top (New Chat and the drawer's close button) (F107, F30).
+    #[prop(optional, into)]
+    header: RenderProp<()>,
+    /// Drawn at the bottom of the sidebar (F108, F31).
+    #[prop(optional, into)]
+    footer: RenderProp<()>,
 ) -> impl IntoView {
     let store = ChatStore::expect();
     let i18n = I18n::get();
@@ -106,20 +113,29 @@ pub fn ChatHistory(
             data-open=move || open.get().to_string()
             aria-label=move || i18n.t("chat-history-title")
         >
-            <div class="chat-history__header">
-                <button type="button" class="chat-history__new" node_ref=new_button on:click=new_chat>
-                    <PlusIcon/>
-                    <span>{move || i18n.t("chat-history-new-chat")}</span>
-                </button>
-                <button
-                    type="button"
-                    class="chat-history__close chat-icon-button"
-                    aria-label=move || i18n.t("chat-history-close")
-                    on:click=move |_| on_close.run(())
-                >
-                    <XIcon/>
-                </button>
-            </div>
+            {match header.render(()) {
+                Some(custom) => view! {
+                    <div class="chat-history__header chat-history__header--custom">{custom}</div>
+                }
+                .into_any(),
+                None => view! {
+                    <div class="chat-history__header">
+                        <button type="button" class="chat-history__new" node_ref=new_button on:click=new_chat>
+                            <PlusIcon/>
+                            <span>{move || i18n.t("chat-history-new-chat")}</span>
+                        </button>
+                        <button
+                            type="button"
+                            class="chat-history__close chat-icon-button"
+                            aria-label=move || i18n.t("chat-history-close")
+                            on:click=move |_| on_close.run(())
+                        >
+                            <XIcon/>
+                        </button>
+                    </div>
+                }
+                .into_any(),
+            }}
             <Show when=move || enable_search.get()>
                 <div class="chat-history__search" role="search">
                     <SearchIcon/>
@@ -197,6 +213,7 @@ pub fn ChatHistory(
                     </button>
                 </Show>
             </nav>
+            {footer.render(()).map(|f| view! { <div class="chat-history__footer">{f}</div> })}
         </aside>
     }
 }

@@ -24,12 +24,17 @@ fn catalog(locale: &'static str) -> Rc<Catalog> {
     })
 }
 
-/// The locale of one chat, shared by its components through context.
+/// The locale of one chat, shared by its components through context (`useI18nContext`,
+/// F129): read `locale`, change it with [`I18n::set_locale`].
 #[derive(Clone, Copy)]
 pub struct I18n {
-    /// Shipped locale in use (`en`, `tr`).
+    /// Shipped locale in use (`en`, `tr`, `ar`).
     pub locale: RwSignal<&'static str>,
     overrides: StoredValue<HashMap<String, String>>,
+    /// A `locale` prop controls the chat (F39): `set_locale` is refused.
+    controlled: RwSignal<bool>,
+    /// `on_locale_change` (F41).
+    on_change: StoredValue<Option<Callback<String>>>,
 }
 
 impl I18n {
@@ -43,6 +48,8 @@ impl I18n {
         let i18n = I18n {
             locale: RwSignal::new(locale),
             overrides: StoredValue::new(overrides),
+            controlled: RwSignal::new(false),
+            on_change: StoredValue::new(None),
         };
         provide_context(i18n);
         i18n
@@ -53,7 +60,43 @@ impl I18n {
         use_context::<I18n>().unwrap_or_else(|| I18n {
             locale: RwSignal::new(DEFAULT_LOCALE),
             overrides: StoredValue::new(HashMap::new()),
+            controlled: RwSignal::new(true),
+            on_change: StoredValue::new(None),
         })
+    }
+
+    /// Marks the locale as controlled by a prop (or not) and registers `on_locale_change`.
+    /// `Chat` calls it; a custom layout that provides its own `I18n` may too.
+    pub fn set_control(&self, controlled: bool, on_change: Option<Callback<String>>) {
+        self.controlled.set(controlled);
+        self.on_change.set_value(on_change);
+    }
+
+    /// Whether a `locale` prop controls this chat (then [`I18n::set_locale`] is refused).
+    pub fn is_controlled(&self) -> bool {
+        self.controlled.get_untracked()
+    }
+
+    /// `setLocale` (F128, F129): switches every string of the chat live, rewrites `?lang=` in
+    /// the address bar (`history.replaceState`) so a reload keeps it, and calls
+    /// `on_locale_change` with the shipped tag. Returns `false`, changing nothing, when a
+    /// `locale` prop controls the chat or `requested` is not a shipped locale.
+    pub fn set_locale(&self, requested: &str) -> bool {
+        if self.controlled.get_untracked() {
+            return false;
+        }
+        let Some(locale) = match_locale(requested) else {
+            return false;
+        };
+        let changed = self.locale.get_untracked() != locale;
+        self.locale.set(locale);
+        crate::io::location::replace_query_param("lang", Some(locale));
+        if changed {
+            if let Some(cb) = self.on_change.get_value() {
+                cb.run(locale.to_owned());
+            }
+        }
+        true
     }
 
     /// Formats a message (tracks the locale signal when called inside a reactive closure).

@@ -7,6 +7,7 @@ use crate::store::ChatStore;
 use crate::ui::attachments::MessageFiles;
 use crate::ui::i18n::I18n;
 use crate::ui::markdown::{Markdown, StreamingMarkdown};
+use crate::ui::slots::{MessageActionsSlot, RenderProp};
 use crate::ui::tool_call::{ToolCallView, ToolCalls};
 
 /// One stored (or optimistic) message.
@@ -19,8 +20,36 @@ use crate::ui::tool_call::{ToolCallView, ToolCalls};
 pub fn ChatMessage(
     /// The message to show.
     message: Message,
+    /// Actions under a finished assistant message, revealed on hover and when focus is inside
+    /// the message (F69).
+    #[prop(optional, into)]
+    render_actions: RenderProp<MessageActionsSlot>,
+    /// Replaces the default avatar; given the message's role (F70).
+    #[prop(optional, into)]
+    render_avatar: RenderProp<Role>,
+    /// Show the avatar (F71; default true): a round "U" badge for the person, "AI" otherwise.
+    #[prop(default = true)]
+    show_avatar: bool,
+    /// Show the local time (HH:MM) of `createdAt` under the message (F72; default false).
+    #[prop(optional)]
+    show_timestamp: bool,
 ) -> impl IntoView {
     let i18n = I18n::get();
+    let time = show_timestamp
+        .then_some(message.created_at)
+        .flatten()
+        .map(|at| view! { <MessageTime at=at/> });
+    let actions = (message.role == Role::Assistant)
+        .then(|| {
+            render_actions.render(MessageActionsSlot {
+                message: message.clone(),
+                is_streaming: false,
+            })
+        })
+        .flatten()
+        .map(|v| view! { <div class="chat-message__actions">{v}</div> });
+    let avatar =
+        show_avatar.then(|| view! { <Avatar role=message.role.clone() render=render_avatar/> });
     let role = role_name(&message.role);
     let is_user = message.role == Role::User;
     let text = message.content.display_text().into_owned();
@@ -37,7 +66,7 @@ pub fn ChatMessage(
     let duration = message.tool_call_duration_seconds();
     view! {
         <article class="chat-message" data-role=role data-message-id=message.id.clone()>
-            <Avatar is_user=is_user/>
+            {avatar}
             <div class="chat-message__body">
                 <span class="chat-visually-hidden">
                     {move || if is_user { i18n.t("chat-message-user") } else { i18n.t("chat-message-ai") }}
@@ -54,6 +83,8 @@ pub fn ChatMessage(
                     .into_any()
                 }}
                 {(!message.files.is_empty()).then(|| view! { <MessageFiles files=message.files.clone()/> })}
+                {time}
+                {actions}
                 {(role == "assistant").then(|| view! { <crate::ui::cards::MessageCards message_id=message.id.clone()/> })}
             </div>
         </article>
@@ -66,7 +97,14 @@ pub fn ChatMessage(
 /// drawn once, only the open last block again. The store publishes `streaming` once per
 /// animation frame, so this costs at most one parse and one DOM update per frame.
 #[component]
-pub fn StreamingMessage() -> impl IntoView {
+pub fn StreamingMessage(
+    /// Replaces the default avatar (F70).
+    #[prop(optional, into)]
+    render_avatar: RenderProp<Role>,
+    /// Show the avatar (F71; default true).
+    #[prop(default = true)]
+    show_avatar: bool,
+) -> impl IntoView {
     let store = ChatStore::expect();
     let i18n = I18n::get();
     let text = Signal::derive(move || {
@@ -103,7 +141,7 @@ pub fn StreamingMessage() -> impl IntoView {
     };
     view! {
         <article class="chat-message" data-role="assistant" data-streaming="true" data-message-id="streaming">
-            <Avatar is_user=false/>
+            {show_avatar.then(|| view! { <Avatar role=Role::Assistant render=render_avatar/> })}
             <div class="chat-message__body">
                 {move || {
                     let calls = calls();
@@ -127,13 +165,35 @@ pub fn StreamingMessage() -> impl IntoView {
     }
 }
 
+/// The avatar beside a message: the host's (`render_avatar`) or a round badge, "U" for the
+/// person (accent background) and "AI" for everyone else (F71). Decorative: the role is read
+/// out from the hidden "You:" / "AI:" label instead.
 #[component]
-fn Avatar(is_user: bool) -> impl IntoView {
+fn Avatar(role: Role, render: RenderProp<Role>) -> impl IntoView {
     let i18n = I18n::get();
+    let is_user = role == Role::User;
+    let data_role = if is_user { "user" } else { "assistant" };
+    match render.render(role) {
+        Some(custom) => view! {
+            <div class="chat-avatar chat-avatar--custom" data-role=data_role aria-hidden="true">{custom}</div>
+        }
+        .into_any(),
+        None => view! {
+            <div class="chat-avatar" data-role=data_role aria-hidden="true">
+                {move || if is_user { i18n.t("chat-message-avatar-user") } else { i18n.t("chat-message-ai") }}
+            </div>
+        }
+        .into_any(),
+    }
+}
+
+/// F72: the message's local time as HH:MM, with the exact instant in `datetime`.
+#[component]
+fn MessageTime(at: crate::core::Millis) -> impl IntoView {
     view! {
-        <div class="chat-avatar" data-role=if is_user { "user" } else { "assistant" } aria-hidden="true">
-            {move || if is_user { "U".to_owned() } else { i18n.t("chat-message-ai") }}
-        </div>
+        <time class="chat-message__time" datetime=crate::core::format_iso(at)>
+            {crate::ui::format::local_hh_mm(at)}
+        </time>
     }
 }
 

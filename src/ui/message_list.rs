@@ -8,6 +8,7 @@ use crate::store::ChatStore;
 use crate::ui::cards::ChatActions;
 use crate::ui::i18n::I18n;
 use crate::ui::message::{ChatMessage, StreamingMessage};
+use crate::ui::slots::{MessageActionsSlot, RenderProp};
 
 /// Distance from the bottom (px) within which the list keeps following new content (F56).
 const STICK_PX: i32 = 80;
@@ -25,6 +26,21 @@ pub fn ChatMessageList(
     /// Follow new content while the reader is at the bottom (F35; default true).
     #[prop(default = true)]
     auto_scroll: bool,
+    /// Actions under each finished assistant message (F57, F69).
+    #[prop(optional, into)]
+    render_actions: RenderProp<MessageActionsSlot>,
+    /// Replaces the default avatars (F58).
+    #[prop(optional, into)]
+    render_avatar: RenderProp<crate::core::Role>,
+    /// Show avatars (F59; default true).
+    #[prop(default = true)]
+    show_avatars: bool,
+    /// Show each message's local time (F60; default false).
+    #[prop(optional)]
+    show_timestamps: bool,
+    /// Replaces the empty state ("Start a conversation", F61, F63).
+    #[prop(optional, into)]
+    empty_state: RenderProp<()>,
 ) -> impl IntoView {
     provide_context(actions.unwrap_or_default());
     let store = ChatStore::expect();
@@ -87,11 +103,13 @@ pub fn ChatMessageList(
         >
             <div class="chat-message-list__inner">
                 <Show when=empty>
-                    <div class="chat-empty">
-                        <div class="chat-empty__icon"><crate::ui::icons::ChatIcon/></div>
-                        <h2 class="chat-empty__title">{move || i18n.t("chat-empty-title")}</h2>
-                        <p class="chat-empty__subtitle">{move || i18n.t("chat-empty-subtitle")}</p>
-                    </div>
+                    {move || empty_state.render(()).unwrap_or_else(|| view! {
+                        <div class="chat-empty">
+                            <div class="chat-empty__icon"><crate::ui::icons::ChatIcon/></div>
+                            <h2 class="chat-empty__title">{move || i18n.t("chat-empty-title")}</h2>
+                            <p class="chat-empty__subtitle">{move || i18n.t("chat-empty-subtitle")}</p>
+                        </div>
+                    }.into_any())}
                 </Show>
                 <Show when=loading>
                     <div class="chat-loading" role="status">
@@ -102,10 +120,18 @@ pub fn ChatMessageList(
                 <For
                     each=move || store.messages.get()
                     key=|m| m.id.clone()
-                    children=move |m| view! { <ChatMessage message=m/> }
+                    children=move |m| view! {
+                        <ChatMessage
+                            message=m
+                            render_actions=render_actions
+                            render_avatar=render_avatar
+                            show_avatar=show_avatars
+                            show_timestamp=show_timestamps
+                        />
+                    }
                 />
                 <Show when=move || store.streaming.with(|s| s.is_some())>
-                    <StreamingMessage/>
+                    <StreamingMessage render_avatar=render_avatar show_avatar=show_avatars/>
                 </Show>
             </div>
         </div>

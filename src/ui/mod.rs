@@ -13,11 +13,13 @@ pub mod icons;
 pub mod markdown;
 pub mod message;
 pub mod message_list;
+pub mod slots;
 pub mod style;
 pub mod tool_call;
 
-pub use chat::{Chat, Theme};
+pub use chat::{Chat, ChatHeader, ChatMinimal, Theme};
 pub use i18n::{tr, I18n};
+pub use slots::{HeaderSlot, MessageActionsSlot, RenderProp};
 
 /// Focuses `target` on the next animation frame, once the view that owns it has rendered; does
 /// nothing if it is gone by then (the chat may have been unmounted).

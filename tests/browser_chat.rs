@@ -1,0 +1,516 @@
+//! Browser tests of `Chat`'s surface (issue 8): render slots (F26–F31, F57, F58, F61, F69,
+//! F70, F107, F108), avatars and timestamps (F32, F33, F59, F60, F71, F72), initial messages
+//! (F11, F134), `ChatMinimal` (F49), live locale (F39–F41, F128–F130) and theme (F24)
+//! switching. No server: the base URL points at a closed port, the chat shows what it was given.
+#![cfg(target_arch = "wasm32")]
+
+use std::sync::{Arc, Mutex};
+
+use agent_chat_ui::core::{Message, Role};
+use agent_chat_ui::ui::i18n::I18n;
+use agent_chat_ui::ui::{ChatHeader, HeaderSlot, MessageActionsSlot};
+use agent_chat_ui::{Chat, ChatMinimal, Theme};
+use leptos::prelude::*;
+use wasm_bindgen::JsCast;
+use wasm_bindgen_test::*;
+
+wasm_bindgen_test_configure!(run_in_browser);
+
+mod web;
+use web::{query, section, sleep, type_text, wait_for, wait_until};
+
+/// A server address nothing listens on.
+const DEAD: &str = "http://127.0.0.1:9/api/agents";
+
+/// A user question and an assistant answer, with times.
+fn seed() -> Vec<Message> {
+    serde_json::from_str(
+        r#"[{"id":"m_1","role":"user","content":"Hello there","createdAt":"2026-11-30T09:05:00Z"},
+            {"id":"m_2","role":"assistant","content":"Hi! How can I help?","createdAt":"2026-11-30T09:06:00Z"}]"#,
+    )
+    .unwrap()
+}
+
+fn all(root: &web_sys::HtmlElement, sel: &str) -> Vec<web_sys::HtmlElement> {
+    let list = root.query_selector_all(sel).unwrap();
+    (0..list.length())
+        .filter_map(|i| list.item(i))
+        .map(|n| n.unchecked_into())
+        .collect()
+}
+
+fn text(el: &web_sys::HtmlElement) -> String {
+    el.text_content().unwrap_or_default().trim().to_owned()
+}
+
+fn opacity(el: &web_sys::HtmlElement) -> String {
+    web_sys::window()
+        .unwrap()
+        .get_computed_style(el)
+        .unwrap()
+        .unwrap()
+        .get_property_value("opacity")
+        .unwrap()
+}
+
+/// Removes `?lang=` from the test page's address (set_locale writes it), so later tests start
+/// from a clean page.
+fn clear_lang_param() {
+    let window = web_sys::window().unwrap();
+    let url = web_sys::Url::new(&window.location().href().unwrap()).unwrap();
+    url.search_params().delete("lang");
+    url.set_search(&url.search_params().to_string().as_string().unwrap());
+    window
+        .history()
+        .unwrap()
+        .replace_state_with_url(&wasm_bindgen::JsValue::NULL, "", Some(&url.href()))
+        .unwrap();
+}
+
+fn lang_param() -> Option<String> {
+    let search = web_sys::window().unwrap().location().search().unwrap();
+    web_sys::UrlSearchParams::new_with_str(&search)
+        .unwrap()
+        .get("lang")
+}
+
+#[wasm_bindgen_test]
+async fn f11_f134_initial_messages_are_shown_in_order_without_a_conversation() {
+    let root = section();
+    let _handle = mount_to(root.clone(), || {
+        view! { <Chat base_url=DEAD show_history=false initial_messages=seed()/> }
+    });
+    wait_for(&root, "article.chat-message[data-message-id=m_2]").await;
+    let rows = all(&root, "article.chat-message");
+    let ids: Vec<_> = rows
+        .iter()
+        .map(|r| r.get_attribute("data-message-id").unwrap())
+        .collect();
+    assert_eq!(ids, ["m_1", "m_2"]);
+    assert!(text(&rows[0]).contains("Hello there"));
+    assert!(text(&rows[1]).contains("Hi! How can I help?"));
+    assert!(
+        query(&root, ".chat-empty").is_none(),
+        "no empty state over seeded messages"
+    );
+}
+
+#[wasm_bindgen_test]
+async fn f26_f69_message_actions_under_assistant_messages_revealed_on_focus() {
+    let root = section();
+    let seen = Arc::new(Mutex::new(Vec::<(String, bool)>::new()));
+    let record = seen.clone();
+    let _handle = mount_to(root.clone(), move || {
+        let record = record.clone();
+        view! {
+            <Chat
+                base_url=DEAD
+                show_history=false
+                initial_messages=seed()
+                render_message_actions=move |slot: MessageActionsSlot| {
+                    record.lock().unwrap().push((slot.message.id.clone(), slot.is_streaming));
+                    view! { <button type="button" class="test-copy">"Copy"</button> }
+                }
+            />
+        }
+    });
+    let button = wait_for(
+        &root,
+        "[data-message-id=m_2] .chat-message__actions .test-copy",
+    )
+    .await;
+    assert!(
+        query(&root, "[data-message-id=m_1] .chat-message__actions").is_none(),
+        "no actions under the person's message"
+    );
+    assert_eq!(*seen.lock().unwrap(), [("m_2".to_owned(), false)]);
+    let actions = query(&root, "[data-message-id=m_2] .chat-message__actions").unwrap();
+    // window.matchMedia without the web-sys feature: touch-only browsers always show them.
+    let window: wasm_bindgen::JsValue = web_sys::window().unwrap().into();
+    let match_media: js_sys::Function = js_sys::Reflect::get(&window, &"matchMedia".into())
+        .unwrap()
+        .unchecked_into();
+    let query_list = match_media.call1(&window, &"(hover: none)".into()).unwrap();
+    let hover_none = js_sys::Reflect::get(&query_list, &"matches".into())
+        .unwrap()
+        .is_truthy();
+    if !hover_none {
+        assert_eq!(opacity(&actions), "0", "hidden until hover or focus");
+    }
+    // A keyboard user tabbing to the action reveals the row (focus-within).
+    button.focus().unwrap();
+    wait_until("actions visible on focus", &root, || {
+        opacity(&actions) == "1"
+    })
+    .await;
+}
+
+#[wasm_bindgen_test]
+async fn f27_f32_f71_default_badges_custom_avatars_and_avatars_off() {
+    // Default: "U" for the person, "AI" for the assistant.
+    let root = section();
+    let _a = mount_to(root.clone(), || {
+        view! { <Chat base_url=DEAD show_history=false initial_messages=seed()/> }
+    });
+    let user = wait_for(&root, "[data-message-id=m_1] .chat-avatar").await;
+    assert_eq!(text(&user), "U");
+    assert_eq!(user.get_attribute("data-role").as_deref(), Some("user"));
+    let ai = wait_for(&root, "[data-message-id=m_2] .chat-avatar").await;
+    assert_eq!(text(&ai), "AI");
+
+    // render_avatar replaces both, given the role.
+    let custom = section();
+    let _b = mount_to(custom.clone(), || {
+        view! {
+            <Chat
+                base_url=DEAD
+                show_history=false
+                initial_messages=seed()
+                render_avatar=|role: Role| {
+                    let who = if role == Role::User { "me" } else { "bot" };
+                    view! { <img class="test-avatar" alt="" data-who=who/> }
+                }
+            />
+        }
+    });
+    let mine = wait_for(
+        &custom,
+        "[data-message-id=m_1] .chat-avatar--custom .test-avatar",
+    )
+    .await;
+    assert_eq!(mine.get_attribute("data-who").as_deref(), Some("me"));
+    let bot = wait_for(
+        &custom,
+        "[data-message-id=m_2] .chat-avatar--custom .test-avatar",
+    )
+    .await;
+    assert_eq!(bot.get_attribute("data-who").as_deref(), Some("bot"));
+
+    // show_avatars=false: none at all.
+    let off = section();
+    let _c = mount_to(off.clone(), || {
+        view! { <Chat base_url=DEAD show_history=false show_avatars=false initial_messages=seed()/> }
+    });
+    wait_for(&off, "[data-message-id=m_2]").await;
+    assert!(query(&off, ".chat-avatar").is_none());
+}
+
+#[wasm_bindgen_test]
+async fn f33_f72_timestamps_are_local_hh_mm_with_datetime_and_off_by_default() {
+    let root = section();
+    let _a = mount_to(root.clone(), || {
+        view! { <Chat base_url=DEAD show_history=false initial_messages=seed()/> }
+    });
+    wait_for(&root, "[data-message-id=m_2]").await;
+    assert!(query(&root, "time").is_none(), "off by default");
+
+    let on = section();
+    let _b = mount_to(on.clone(), || {
+        view! { <Chat base_url=DEAD show_history=false show_timestamps=true initial_messages=seed()/> }
+    });
+    let time = wait_for(&on, "[data-message-id=m_2] time.chat-message__time").await;
+    assert_eq!(
+        time.get_attribute("datetime").as_deref(),
+        Some("2026-11-30T09:06:00.000Z")
+    );
+    let date = js_sys::Date::new(&"2026-11-30T09:06:00Z".into());
+    let expected = format!("{:02}:{:02}", date.get_hours(), date.get_minutes());
+    assert_eq!(text(&time), expected);
+    assert!(query(&on, "[data-message-id=m_1] time.chat-message__time").is_some());
+}
+
+#[wasm_bindgen_test]
+async fn f28_f61_render_empty_state_replaces_the_default() {
+    let root = section();
+    let _handle = mount_to(root.clone(), || {
+        view! {
+            <Chat
+                base_url=DEAD
+                show_history=false
+                render_empty_state=|_: ()| view! { <p class="test-empty">"Ask me about invoices"</p> }
+            />
+        }
+    });
+    let custom = wait_for(&root, ".test-empty").await;
+    assert_eq!(text(&custom), "Ask me about invoices");
+    assert!(query(&root, ".chat-empty__title").is_none());
+}
+
+#[wasm_bindgen_test]
+async fn f29_render_header_gets_the_menu_callback_and_agents() {
+    let root = section();
+    let _handle = mount_to(root.clone(), || {
+        view! {
+            <Chat
+                base_url=DEAD
+                render_header=|h: HeaderSlot| {
+                    let menu = h.on_menu_click;
+                    let agents = h.agents;
+                    view! {
+                        <div class="test-header" data-agents=move || agents.with(|a| a.len()).to_string()>
+                            <button type="button" class="test-menu" on:click=move |_| {
+                                if let Some(m) = menu { m.run(()); }
+                            }>"Menu"</button>
+                        </div>
+                    }
+                }
+            />
+        }
+    });
+    wait_for(&root, ".test-header").await;
+    assert!(
+        query(&root, "header.chat-header").is_none(),
+        "the default header is replaced"
+    );
+    let drawer = wait_for(&root, "aside.chat-history").await;
+    assert_eq!(drawer.get_attribute("data-open").as_deref(), Some("false"));
+    wait_for(&root, ".test-menu").await.click();
+    wait_until("the drawer opens from the custom header", &root, || {
+        drawer.get_attribute("data-open").as_deref() == Some("true")
+    })
+    .await;
+
+    // The default header can be reused with extra controls at its end.
+    let reuse = section();
+    let _b = mount_to(reuse.clone(), || {
+        view! {
+            <Chat
+                base_url=DEAD
+                render_header=|h: HeaderSlot| view! {
+                    <ChatHeader header=h><span class="test-extra">"extra"</span></ChatHeader>
+                }
+            />
+        }
+    });
+    wait_for(&reuse, "header.chat-header .test-extra").await;
+    assert!(query(&reuse, "header.chat-header .chat-header__title").is_some());
+    assert!(query(&reuse, "header.chat-header .chat-header__menu").is_some());
+}
+
+#[wasm_bindgen_test]
+async fn f30_f31_f107_f108_history_header_and_footer_slots() {
+    let root = section();
+    let _handle = mount_to(root.clone(), || {
+        view! {
+            <Chat
+                base_url=DEAD
+                render_history_header=|_: ()| view! { <p class="test-history-top">"My chats"</p> }
+                render_history_footer=|_: ()| view! { <p class="test-history-bottom">"v1.2"</p> }
+            />
+        }
+    });
+    let top = wait_for(&root, "aside.chat-history .test-history-top").await;
+    assert_eq!(text(&top), "My chats");
+    assert!(
+        query(&root, ".chat-history__new").is_none(),
+        "New Chat is replaced"
+    );
+    let bottom = wait_for(
+        &root,
+        "aside.chat-history .chat-history__footer .test-history-bottom",
+    )
+    .await;
+    assert_eq!(text(&bottom), "v1.2");
+}
+
+#[wasm_bindgen_test]
+async fn f49_chat_minimal_has_no_history_even_when_asked() {
+    let root = section();
+    let _handle = mount_to(root.clone(), || {
+        view! {
+            <ChatMinimal
+                base_url=DEAD
+                show_history=true
+                initial_messages=seed()
+                show_timestamps=true
+                theme=Theme::Light
+            />
+        }
+    });
+    wait_for(&root, "[data-message-id=m_2] time").await;
+    wait_for(&root, "textarea.chat-input__textarea").await;
+    assert!(query(&root, ".chat-history").is_none());
+    assert!(query(&root, ".chat-header__menu").is_none());
+    assert!(query(&root, ".chat-root")
+        .unwrap()
+        .class_list()
+        .contains("chat-theme-light"));
+}
+
+#[wasm_bindgen_test]
+async fn f24_theme_switches_live_keeping_the_draft() {
+    let root = section();
+    let theme = RwSignal::new(Theme::Dark);
+    let _handle = mount_to(root.clone(), move || {
+        view! { <Chat base_url=DEAD show_history=false theme=theme initial_messages=seed()/> }
+    });
+    let chat = wait_for(&root, ".chat-root").await;
+    assert!(!chat.class_list().contains("chat-theme-light"));
+    let textarea = wait_for(&root, "textarea.chat-input__textarea").await;
+    type_text(&textarea, "half a thought");
+    theme.set(Theme::Light);
+    wait_until("light class", &root, || {
+        chat.class_list().contains("chat-theme-light")
+    })
+    .await;
+    let same = query(&root, "textarea.chat-input__textarea").unwrap();
+    assert!(same.is_same_node(Some(&textarea)), "not remounted");
+    assert_eq!(
+        same.unchecked_ref::<web_sys::HtmlTextAreaElement>().value(),
+        "half a thought"
+    );
+    assert!(query(&root, "[data-message-id=m_2]").is_some());
+    theme.set(Theme::Dark);
+    wait_until("dark again", &root, || {
+        !chat.class_list().contains("chat-theme-light")
+    })
+    .await;
+}
+
+#[wasm_bindgen_test]
+async fn f40_f41_f128_set_locale_switches_strings_and_dir_live_and_rewrites_lang() {
+    clear_lang_param();
+    let root = section();
+    let changes = Arc::new(Mutex::new(Vec::<String>::new()));
+    let record = changes.clone();
+    let _handle = mount_to(root.clone(), move || {
+        let record = record.clone();
+        view! {
+            <Chat
+                base_url=DEAD
+                show_history=false
+                default_locale="tr"
+                on_locale_change=move |l: String| record.lock().unwrap().push(l)
+                render_empty_state=|_: ()| {
+                    // Inside the chat: its i18n context, as a host control would use it.
+                    let i18n = I18n::get();
+                    view! {
+                        <button type="button" class="test-to-ar" on:click=move |_| {
+                            assert!(i18n.set_locale("ar-SA"));
+                        }>"ar"</button>
+                        <button type="button" class="test-to-xx" on:click=move |_| {
+                            assert!(!i18n.set_locale("xx"), "not a shipped locale");
+                        }>"xx"</button>
+                    }
+                }
+            />
+        }
+    });
+    // F40: no locale prop and no ?lang=: default_locale.
+    let chat = wait_for(&root, ".chat-root").await;
+    assert_eq!(chat.get_attribute("lang").as_deref(), Some("tr"));
+    assert_eq!(chat.get_attribute("dir").as_deref(), Some("ltr"));
+    let textarea = wait_for(&root, "textarea.chat-input__textarea").await;
+    assert_eq!(
+        textarea.get_attribute("aria-label").as_deref(),
+        Some("Mesaj")
+    );
+    type_text(&textarea, "taslak kalsın");
+
+    wait_for(&root, ".test-to-xx").await.click();
+    leptos::task::tick().await;
+    assert_eq!(chat.get_attribute("lang").as_deref(), Some("tr"));
+
+    wait_for(&root, ".test-to-ar").await.click();
+    wait_until("lang=ar", &root, || {
+        chat.get_attribute("lang").as_deref() == Some("ar")
+    })
+    .await;
+    assert_eq!(chat.get_attribute("dir").as_deref(), Some("rtl"));
+    let textarea = query(&root, "textarea.chat-input__textarea").unwrap();
+    wait_until("the composer label in Arabic", &root, || {
+        textarea.get_attribute("aria-label").as_deref() != Some("Mesaj")
+    })
+    .await;
+    assert_eq!(
+        textarea
+            .unchecked_ref::<web_sys::HtmlTextAreaElement>()
+            .value(),
+        "taslak kalsın",
+        "the draft survives"
+    );
+    assert_eq!(lang_param().as_deref(), Some("ar"), "?lang rewritten");
+    assert_eq!(*changes.lock().unwrap(), ["ar"]);
+    clear_lang_param();
+}
+
+#[wasm_bindgen_test]
+async fn f128_lang_query_is_detected_when_uncontrolled_only() {
+    clear_lang_param();
+    let window = web_sys::window().unwrap();
+    let url = web_sys::Url::new(&window.location().href().unwrap()).unwrap();
+    url.search_params().set("lang", "tr");
+    url.set_search(&url.search_params().to_string().as_string().unwrap());
+    window
+        .history()
+        .unwrap()
+        .replace_state_with_url(&wasm_bindgen::JsValue::NULL, "", Some(&url.href()))
+        .unwrap();
+
+    let free = section();
+    let _a = mount_to(
+        free.clone(),
+        || view! { <Chat base_url=DEAD show_history=false/> },
+    );
+    let title = wait_for(&free, ".chat-empty__title").await;
+    assert_eq!(text(&title), "Bir sohbet başlatın");
+
+    let controlled = section();
+    let _b = mount_to(
+        controlled.clone(),
+        || view! { <Chat base_url=DEAD show_history=false locale="en"/> },
+    );
+    let title = wait_for(&controlled, ".chat-empty__title").await;
+    assert_eq!(text(&title), "Start a conversation");
+    clear_lang_param();
+}
+
+#[wasm_bindgen_test]
+async fn f39_controlled_locale_follows_its_prop_and_refuses_set_locale() {
+    clear_lang_param();
+    let root = section();
+    let locale = RwSignal::new("en".to_owned());
+    let _handle = mount_to(root.clone(), move || {
+        view! {
+            <Chat
+                base_url=DEAD
+                show_history=false
+                locale=locale
+                render_empty_state=|_: ()| {
+                    let i18n = I18n::get();
+                    view! {
+                        <button type="button" class="test-try" on:click=move |_| {
+                            assert!(!i18n.set_locale("tr"), "refused while controlled");
+                        }>"try"</button>
+                    }
+                }
+            />
+        }
+    });
+    let chat = wait_for(&root, ".chat-root").await;
+    let textarea = wait_for(&root, "textarea.chat-input__textarea").await;
+    type_text(&textarea, "keep me");
+    wait_for(&root, ".test-try").await.click();
+    sleep(50).await;
+    assert_eq!(chat.get_attribute("lang").as_deref(), Some("en"));
+    assert_eq!(lang_param(), None, "the address is not touched");
+
+    locale.set("ar".to_owned());
+    wait_until("rtl", &root, || {
+        chat.get_attribute("dir").as_deref() == Some("rtl")
+    })
+    .await;
+    assert_eq!(
+        query(&root, "textarea.chat-input__textarea")
+            .unwrap()
+            .unchecked_ref::<web_sys::HtmlTextAreaElement>()
+            .value(),
+        "keep me"
+    );
+    locale.set("tr".to_owned());
+    wait_until("ltr Turkish", &root, || {
+        chat.get_attribute("lang").as_deref() == Some("tr")
+            && chat.get_attribute("dir").as_deref() == Some("ltr")
+    })
+    .await;
+}

@@ -1,0 +1,46 @@
+//! Native tests of the sans-IO parts of Chat's surface (issue 8): which locale a chat starts
+//! with (F39, F40, F128) and the seed list of `initial_messages` (F11, F134).
+
+use agent_chat_ui::core::{pick_locale, Command, Input, Message, Millis, Session, SessionConfig};
+
+fn seed() -> Vec<Message> {
+    serde_json::from_str(
+        r#"[{"id":"m_1","role":"user","content":"Hello"},
+            {"id":"m_2","role":"assistant","content":"Hi!"}]"#,
+    )
+    .unwrap()
+}
+
+#[test]
+fn f39_f40_f128_locale_precedence() {
+    // Controlled wins and disables ?lang detection.
+    assert_eq!(pick_locale(Some("ar"), Some("tr"), Some("en")), "ar");
+    assert_eq!(pick_locale(Some("tr-TR"), None, None), "tr");
+    // Uncontrolled: ?lang, then default_locale, then en.
+    assert_eq!(pick_locale(None, Some("tr"), Some("ar")), "tr");
+    assert_eq!(pick_locale(None, None, Some("ar-EG")), "ar");
+    assert_eq!(pick_locale(None, None, None), "en");
+    // Only shipped locales count at each step.
+    assert_eq!(pick_locale(None, Some("fr"), Some("tr")), "tr");
+    assert_eq!(pick_locale(Some("de"), Some("tr"), Some("ar")), "ar");
+    assert_eq!(pick_locale(None, Some("xx"), Some("yy")), "en");
+}
+
+#[test]
+fn f11_initial_messages_are_the_starting_list_and_new_chat_clears_them() {
+    let mut session = Session::new(SessionConfig {
+        initial_messages: seed(),
+        show_history: false,
+        ..SessionConfig::default()
+    });
+    let ids: Vec<_> = session.messages().iter().map(|m| m.id.as_str()).collect();
+    assert_eq!(ids, ["m_1", "m_2"]);
+    session.handle(Millis(1), Input::User(Command::NewChat));
+    assert!(session.messages().is_empty());
+}
+
+#[test]
+fn f11_no_initial_messages_by_default() {
+    let session = Session::new(SessionConfig::default());
+    assert!(session.messages().is_empty());
+}
