@@ -18,6 +18,10 @@ pub mod store;
 pub mod ui;
 
 #[cfg(feature = "ui")]
+pub use io::client::{AgentServerClient, ClientOptions};
+#[cfg(feature = "ui")]
 pub use store::ChatStore;
+#[cfg(feature = "ui")]
+pub use ui::history_hook::{use_chat_history, UseChatHistoryOptions, UseChatHistoryReturn};
 #[cfg(feature = "ui")]
 pub use ui::{Chat, ChatMinimal, Theme};

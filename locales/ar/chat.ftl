@@ -93,6 +93,7 @@ chat-error-load-conversations-failed = تعذّر تحميل المحادثات
 chat-error-load-more-failed = تعذّر تحميل مزيد من المحادثات
 chat-error-delete-conversation-failed = تعذّر حذف المحادثة
 chat-error-rename-conversation-failed = تعذّرت إعادة تسمية المحادثة
+chat-error-file-request-failed = تعذّر رفع الملف أو قراءته أو حذفه
 chat-error-client-not-initialized = لم تتم تهيئة العميل
 chat-error-send-failed = تعذّر إرسال الرسالة
 chat-error-retry = إعادة المحاولة

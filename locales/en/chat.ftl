@@ -85,6 +85,7 @@ chat-error-load-conversations-failed = Failed to load conversations
 chat-error-load-more-failed = Failed to load more conversations
 chat-error-delete-conversation-failed = Failed to delete conversation
 chat-error-rename-conversation-failed = Failed to rename conversation
+chat-error-file-request-failed = Failed to upload, read or delete the file
 chat-error-client-not-initialized = Client not initialized
 chat-error-send-failed = Failed to send message
 chat-error-retry = Retry

@@ -82,6 +82,7 @@ chat-error-load-conversations-failed = Sohbetler yüklenemedi
 chat-error-load-more-failed = Daha fazla sohbet yüklenemedi
 chat-error-delete-conversation-failed = Sohbet silinemedi
 chat-error-rename-conversation-failed = Sohbet yeniden adlandırılamadı
+chat-error-file-request-failed = Dosya yüklenemedi, okunamadı veya silinemedi
 chat-error-client-not-initialized = İstemci başlatılmadı
 chat-error-send-failed = Mesaj gönderilemedi
 chat-error-retry = Tekrar dene

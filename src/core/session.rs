@@ -276,6 +276,8 @@ pub enum ErrorContext {
     Delete,
     /// Renaming a conversation.
     Rename,
+    /// Uploading, reading or deleting a stored file (E10–E12, `AgentServerClient`).
+    File,
 }
 
 impl ErrorContext {
@@ -289,6 +291,7 @@ impl ErrorContext {
             ErrorContext::LoadMore => "chat-error-load-more-failed",
             ErrorContext::Delete => "chat-error-delete-conversation-failed",
             ErrorContext::Rename => "chat-error-rename-conversation-failed",
+            ErrorContext::File => "chat-error-file-request-failed",
         }
     }
 }

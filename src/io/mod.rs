@@ -1,6 +1,7 @@
 //! Browser edge: runs what the core asks for (fetch, streaming bodies, aborts, the clock) and
 //! turns the results back into [`crate::core::Input`]s. Nothing here decides anything.
 
+pub mod client;
 pub mod clock;
 pub mod files;
 pub mod http;

@@ -8,6 +8,7 @@ pub mod chat_input;
 pub mod countdown;
 pub mod format;
 pub mod history;
+pub mod history_hook;
 pub mod i18n;
 pub mod icons;
 pub mod markdown;
