@@ -1,0 +1,133 @@
+//! Browser tests for the providers a host uses to build its own layout (F124–F127).
+#![cfg(target_arch = "wasm32")]
+
+use agent_chat_ui::core::theme::{get_theme_preset, ChatTheme, ThemeMode};
+use agent_chat_ui::core::SessionConfig;
+use agent_chat_ui::io::http::TransportConfig;
+use agent_chat_ui::ui::chat_input::ChatInput;
+use agent_chat_ui::ui::message_list::ChatMessageList;
+use agent_chat_ui::ui::{
+    use_chat_context, use_chat_context_optional, use_chat_theme, ChatProvider, ChatThemeProvider,
+};
+use agent_chat_ui::ChatStore;
+use leptos::prelude::*;
+use wasm_bindgen_test::*;
+
+wasm_bindgen_test_configure!(run_in_browser);
+
+mod web;
+use web::{section, type_text, wait_for, wait_until};
+
+/// Nothing listens here: requests fail fast.
+const DEAD: &str = "http://127.0.0.1:9/api/agents";
+
+fn var(el: &web_sys::HtmlElement, name: &str) -> String {
+    web_sys::window()
+        .unwrap()
+        .get_computed_style(el)
+        .unwrap()
+        .unwrap()
+        .get_property_value(name)
+        .unwrap()
+        .trim()
+        .to_owned()
+}
+
+#[wasm_bindgen_test]
+async fn f126_theme_provider_puts_a_presets_tokens_on_its_children() {
+    let root = section();
+    let nord = get_theme_preset("nord").unwrap().theme();
+    let _h = mount_to(root.clone(), move || {
+        view! {
+            <ChatThemeProvider theme=nord.clone()>
+                <p class="probe">"themed"</p>
+            </ChatThemeProvider>
+        }
+    });
+    let probe = wait_for(&root, ".chat-theme-root .probe").await;
+    assert_eq!(var(&probe, "--chat-bg-primary"), "#292e39");
+    assert_eq!(var(&probe, "--chat-accent-secondary"), "#4c6a91");
+    let boxed = wait_for(&root, ".chat-theme-root").await;
+    assert!(!boxed.class_name().contains("chat-theme-light"));
+    assert_eq!(boxed.get_attribute("data-theme").as_deref(), Some("dark"));
+}
+
+#[wasm_bindgen_test]
+async fn f127_set_theme_merges_and_a_mode_switch_keeps_colours_set_on_purpose() {
+    let root = section();
+    let ctx = StoredValue::new(None);
+    let _h = mount_to(root.clone(), move || {
+        view! {
+            <ChatThemeProvider>
+                {move || {
+                    ctx.set_value(Some(use_chat_theme()));
+                    view! { <p class="probe">"x"</p> }
+                }}
+            </ChatThemeProvider>
+        }
+    });
+    let probe = wait_for(&root, ".probe").await;
+    assert_eq!(var(&probe, "--chat-bg-primary"), "#212121", "dark defaults");
+    let theme = ctx.get_value().expect("context inside the provider");
+    let mut accent = ChatTheme::default();
+    accent.colors.accent_primary = Some("#aa00aa".into());
+    theme.set_theme(accent);
+    let mut light = ChatTheme::default();
+    light.mode = Some(ThemeMode::Light);
+    theme.set_theme(light);
+    leptos::task::tick().await;
+    let boxed = wait_for(&root, ".chat-theme-root.chat-theme-light").await;
+    assert_eq!(
+        var(&probe, "--chat-bg-primary"),
+        "#ffffff",
+        "light defaults now"
+    );
+    assert_eq!(var(&probe, "--chat-accent-primary"), "#aa00aa", "kept");
+    assert_eq!(boxed.get_attribute("data-theme").as_deref(), Some("light"));
+}
+
+#[wasm_bindgen_test]
+async fn f124_f125_parts_inside_a_provider_share_one_controller() {
+    let root = section();
+    let seen = StoredValue::new(None::<ChatStore>);
+    let outside = StoredValue::new(Some(()));
+    let _h = mount_to(root.clone(), move || {
+        outside.set_value(use_chat_context_optional().map(|_| ()));
+        view! {
+            <ChatProvider config=SessionConfig::default() transport=TransportConfig::new(DEAD)>
+                {move || {
+                    seen.set_value(Some(use_chat_context()));
+                    view! {
+                        <ChatMessageList/>
+                        <ChatInput/>
+                    }
+                }}
+            </ChatProvider>
+        }
+    });
+    let textarea: web_sys::HtmlElement = wait_for(&root, "textarea").await;
+    assert!(
+        outside.get_value().is_none(),
+        "no controller outside a provider"
+    );
+    let store = seen.get_value().expect("controller inside the provider");
+    // The input writes the draft into the shared controller...
+    type_text(&textarea, "a draft typed in the custom layout");
+    leptos::task::tick().await;
+    assert_eq!(
+        store.draft.get_untracked(),
+        "a draft typed in the custom layout"
+    );
+    // ...and the list draws what the controller holds (F155: the signals are the setters).
+    let message: agent_chat_ui::core::Message = serde_json::from_value(serde_json::json!({
+        "id": "m1", "role": "assistant", "content": "shown by the shared list"
+    }))
+    .unwrap();
+    store.messages.set(vec![message]);
+    wait_until("the message in the list", &root, || {
+        root.text_content()
+            .unwrap_or_default()
+            .contains("shown by the shared list")
+    })
+    .await;
+}
