@@ -16,6 +16,8 @@ pub mod page;
 pub mod store;
 #[cfg(feature = "ui")]
 pub mod ui;
+#[cfg(feature = "ui")]
+pub mod utils;
 
 #[cfg(feature = "ui")]
 pub use io::client::{AgentServerClient, ClientOptions};
@@ -25,3 +27,5 @@ pub use store::ChatStore;
 pub use ui::history_hook::{use_chat_history, UseChatHistoryOptions, UseChatHistoryReturn};
 #[cfg(feature = "ui")]
 pub use ui::{Chat, ChatMinimal, Theme};
+#[cfg(feature = "ui")]
+pub use utils::{cn, format_file_size, format_relative_time, generate_id};

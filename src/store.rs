@@ -294,6 +294,12 @@ impl ChatStore {
         self.dispatch(Command::Send(text.into()));
     }
 
+    /// `retry` (F152): drops a trailing assistant message and sends the last user text again
+    /// (files are not resent); does nothing when nothing could be sent now.
+    pub fn retry(&self) {
+        self.dispatch(Command::Retry);
+    }
+
     /// `addFiles` (F147): checks the files against the effective limits from their metadata,
     /// then reads the accepted ones; refusals show in the error banner and go to `on_error`.
     pub fn add_files(&self, files: Vec<web_sys::File>) {

@@ -514,12 +514,14 @@ fn section7_tool_call_details_and_duration() {
                 name: "get_weather".into(),
                 args: json!({ "city": "Izmir" }),
                 result: Some(json!({ "tempC": 24 })),
+                ..ToolCallDetail::default()
             },
             ToolCallDetail {
                 id: "call_10".into(),
                 name: "pending_tool".into(),
                 args: json!({ "x": 1 }),
                 result: None,
+                ..ToolCallDetail::default()
             },
         ]
     );

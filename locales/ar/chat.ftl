@@ -31,6 +31,7 @@ chat-actions-regenerate = إعادة التوليد
 chat-actions-good-response = رد جيد
 chat-actions-bad-response = رد سيئ
 chat-actions-failed-to-copy = تعذّر النسخ
+chat-actions-label = إجراءات الرسالة
 
 chat-message-sources = المصادر
 chat-message-source = المصدر { $index }

@@ -31,6 +31,7 @@ chat-actions-regenerate = Regenerate
 chat-actions-good-response = Good response
 chat-actions-bad-response = Bad response
 chat-actions-failed-to-copy = Failed to copy
+chat-actions-label = Message actions
 
 chat-message-sources = Sources
 chat-message-source = Source { $index }

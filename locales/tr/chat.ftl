@@ -30,6 +30,7 @@ chat-actions-regenerate = Yeniden oluştur
 chat-actions-good-response = İyi yanıt
 chat-actions-bad-response = Kötü yanıt
 chat-actions-failed-to-copy = Kopyalanamadı
+chat-actions-label = Mesaj işlemleri
 
 chat-message-sources = Kaynaklar
 chat-message-source = Kaynak { $index }

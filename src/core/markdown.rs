@@ -227,6 +227,17 @@ pub fn safe_url(raw: &str) -> Option<String> {
     }
 }
 
+/// `Some(url)` if `raw` is an absolute `http:` or `https:` address, cleaned as by
+/// [`safe_url`]. For addresses that come as data rather than inside text (a citation's `link`
+/// and `image`, D32): a relative path there would resolve against the embedding page, and a
+/// `mailto:` source is not a source.
+pub fn safe_http_url(raw: &str) -> Option<String> {
+    let url = safe_url(raw)?;
+    let (scheme, rest) = url.split_once(':')?;
+    let web = scheme.eq_ignore_ascii_case("http") || scheme.eq_ignore_ascii_case("https");
+    (web && rest.starts_with("//") && rest.len() > 2).then_some(url)
+}
+
 /// Incremental parser for an answer that grows while it streams. See the module docs.
 #[derive(Debug, Default)]
 pub struct MarkdownStream {

@@ -156,6 +156,10 @@ pub enum Command {
     },
     /// Send a message (trimmed; empty text is ignored) with the pending files (F146).
     Send(String),
+    /// `retry()` (F152): drops a trailing assistant message from the list and sends the text
+    /// of the last user message again (its files are not resent). Ignored when there is no
+    /// user message or a message could not be sent now.
+    Retry,
     /// Attach files (F147): each is checked against the effective limits (count, size, type)
     /// from its metadata alone; the accepted ones become pending files and are read with
     /// [`Output::ReadFile`], the refused ones are reported as one [`ChatError::Files`].
@@ -897,6 +901,7 @@ impl Session {
             Command::DeleteConversation(id) => self.delete_conversation(id),
             Command::RenameConversation { id, title } => self.rename_conversation(id, title),
             Command::Send(text) => self.send(text),
+            Command::Retry => self.retry(),
             Command::AddFiles(files) => self.add_files(files),
             Command::RemoveFile(id) => {
                 let before = self.pending_files.len();
@@ -973,6 +978,33 @@ impl Session {
                 purpose,
             },
         );
+    }
+
+    /// F152: the React hook's `retry`, which drops a trailing assistant message and resends
+    /// the last user text as a new message.
+    fn retry(&mut self) {
+        if !self.can_send() || self.answerable_question().is_some() {
+            return;
+        }
+        let Some(text) = self
+            .messages
+            .iter()
+            .rev()
+            .find(|m| m.role == Role::User)
+            .map(|m| m.display_text().trim().to_owned())
+            .filter(|t| !t.is_empty())
+        else {
+            return;
+        };
+        if self
+            .messages
+            .last()
+            .is_some_and(|m| m.role == Role::Assistant)
+        {
+            self.messages.pop();
+            self.revisions.messages += 1;
+        }
+        self.send(text);
     }
 
     fn send(&mut self, text: String) {
@@ -1925,6 +1957,7 @@ impl Session {
                 title,
                 status,
                 pending_actions,
+                citations,
                 ..
             } => {
                 if let Some((_, _, finished)) = self.stream_state(id) {
@@ -1938,7 +1971,9 @@ impl Session {
                 };
                 self.mark_started(id);
                 let message_id = message_id.unwrap_or_else(|| self.local_id());
-                let message = self.assistant_message(message_id, text, &turn, true);
+                let mut message = self.assistant_message(message_id, text, &turn, true);
+                // F77: sources the server sent with the reply.
+                message.citations = citations;
                 self.messages.push(message.clone());
                 self.revisions.messages += 1;
                 self.revisions.streaming += 1;
@@ -2020,7 +2055,20 @@ impl Session {
             let details: Vec<Value> = turn
                 .tool_calls
                 .iter()
-                .map(|c| json!({ "id": c.id, "name": c.name, "args": c.args, "result": c.result }))
+                .map(|c| {
+                    let mut d =
+                        json!({ "id": c.id, "name": c.name, "args": c.args, "result": c.result });
+                    // F116: the labels the stream gave are kept for the finished message.
+                    if let Some(obj) = d.as_object_mut() {
+                        if let Some(r) = &c.reasoning {
+                            obj.insert("reasoning".into(), json!(r));
+                        }
+                        if let Some(n) = &c.display_name {
+                            obj.insert("displayName".into(), json!(n));
+                        }
+                    }
+                    d
+                })
                 .collect();
             metadata.insert("toolCallDetails".into(), Value::Array(details));
             if let (true, Some(first)) = (done, turn.first_tool_call_at) {

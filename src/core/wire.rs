@@ -1169,6 +1169,12 @@ pub struct ToolCallDetail {
     /// Result, when the tool finished.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub result: Option<Value>,
+    /// Why the agent called it, when the server said (F116: the label shown first).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub reasoning: Option<String>,
+    /// A friendly label for the call, when the server gave one (F116).
+    #[serde(rename = "displayName", skip_serializing_if = "Option::is_none")]
+    pub display_name: Option<String>,
 }
 
 impl ToolCallDetail {
@@ -1185,6 +1191,12 @@ impl ToolCallDetail {
                 .unwrap_or_default(),
             args: args_value(field(obj, &["args", "arguments"])),
             result: field(obj, &["result"]).cloned(),
+            reasoning: field(obj, &["reasoning"])
+                .and_then(str_of)
+                .filter(|s| !s.trim().is_empty()),
+            display_name: field(obj, &["displayName", "display_name"])
+                .and_then(str_of)
+                .filter(|s| !s.trim().is_empty()),
         })
     }
 }

@@ -110,6 +110,10 @@ pub fn Chat(
     /// Show each message's local time, HH:MM (F33; default false).
     #[prop(optional)]
     show_timestamps: bool,
+    /// Show the "Sources" block under assistant messages that have citations (F38; default
+    /// true).
+    #[prop(default = true)]
+    enable_citations: bool,
     /// Actions under each finished assistant message, revealed on hover and on keyboard focus
     /// (F26). Given `MessageActionsSlot { message, is_streaming }`.
     #[prop(optional, into)]
@@ -351,6 +355,7 @@ pub fn Chat(
                         render_avatar=render_avatar
                         show_avatars=show_avatars
                         show_timestamps=show_timestamps
+                        enable_citations=enable_citations
                         empty_state=render_empty_state
                     />
                     <ErrorBanner/>

@@ -1,4 +1,7 @@
 //! Inline SVG icons (F173). `aria-hidden`: every button that shows one has its own label.
+//!
+//! Each takes a `class` (added after `chat-icon`), like the React library's icons, so a host can
+//! reuse them in its own slots: `<CopyIcon class="my-icon"/>`.
 
 use leptos::prelude::*;
 
@@ -6,9 +9,14 @@ macro_rules! icon {
     ($(#[$doc:meta])* $name:ident, $($path:literal),+) => {
         $(#[$doc])*
         #[component]
-        pub fn $name() -> impl IntoView {
+        pub fn $name(
+            /// Extra classes after `chat-icon` (F173).
+            #[prop(optional, into)]
+            class: MaybeProp<String>,
+        ) -> impl IntoView {
             view! {
-                <svg class="chat-icon" viewBox="0 0 24 24" width="18" height="18" fill="none"
+                <svg class=move || crate::utils::cn(["chat-icon".to_owned(), class.get().unwrap_or_default()])
+                    viewBox="0 0 24 24" width="18" height="18" fill="none"
                     stroke="currentColor" stroke-width="2" stroke-linecap="round"
                     stroke-linejoin="round" aria-hidden="true" focusable="false">
                     $(<path d=$path></path>)+
@@ -51,3 +59,21 @@ icon!(/// Question mark in a circle.
 icon!(/// Three sliders: settings.
     SlidersIcon, "M21 4h-7", "M10 4H3", "M21 12h-9", "M8 12H3", "M21 20h-5", "M12 20H3",
     "M14 2v4", "M8 10v4", "M16 18v4");
+icon!(/// Chevron pointing right (a collapsed group).
+    ChevronRightIcon, "m9 18 6-6-6-6");
+icon!(/// Wrench: a tool call.
+    ToolIcon, "M14.7 6.3a1 1 0 0 0 0 1.4l1.6 1.6a1 1 0 0 0 1.4 0l3.77-3.77a6 6 0 0 1-7.94 7.94l-6.91 6.91a2.12 2.12 0 0 1-3-3l6.91-6.91a6 6 0 0 1 7.94-7.94l-3.76 3.76z");
+icon!(/// Open circle that spins under `.chat-icon--spin` (work in progress).
+    LoadingIcon, "M21 12a9 9 0 1 1-6.22-8.56");
+icon!(/// Two circling arrows: regenerate.
+    RefreshIcon, "M3 12a9 9 0 0 1 15.5-6.2L21 8", "M21 3v5h-5", "M21 12a9 9 0 0 1-15.5 6.2L3 16", "M8 16H3v5");
+icon!(/// Magnifying glass.
+    SearchIcon, "M11 4a7 7 0 1 0 0 14 7 7 0 0 0 0-14z", "m21 21-4.35-4.35");
+icon!(/// Two overlapping sheets: copy.
+    CopyIcon, "M10 8h10a2 2 0 0 1 2 2v10a2 2 0 0 1-2 2H10a2 2 0 0 1-2-2V10a2 2 0 0 1 2-2z", "M4 16a2 2 0 0 1-2-2V4a2 2 0 0 1 2-2h10a2 2 0 0 1 2 2");
+icon!(/// Thumb up: a good response.
+    ThumbsUpIcon, "M7 10v12", "M15 5.88 14 10h5.83a2 2 0 0 1 1.92 2.56l-2.33 8A2 2 0 0 1 17.5 22H4a2 2 0 0 1-2-2v-8a2 2 0 0 1 2-2h2.76a2 2 0 0 0 1.79-1.11L12 2a3.13 3.13 0 0 1 3 3.88z");
+icon!(/// Thumb down: a bad response.
+    ThumbsDownIcon, "M17 14V2", "M9 18.12 10 14H4.17a2 2 0 0 1-1.92-2.56l2.33-8A2 2 0 0 1 6.5 2H20a2 2 0 0 1 2 2v8a2 2 0 0 1-2 2h-2.76a2 2 0 0 0-1.79 1.11L12 22a3.13 3.13 0 0 1-3-3.88z");
+icon!(/// Check mark in a circle: a finished step.
+    CheckCircleIcon, "M22 11.08V12a10 10 0 1 1-5.93-9.14", "M22 4 12 14.01l-3-3");

@@ -355,7 +355,7 @@ fn CodeBlock(
 
 /// `navigator.clipboard.writeText`, looked up dynamically: it is missing on insecure origins
 /// and older browsers, and rejects without focus or permission. `true` once written.
-async fn write_clipboard(text: &str) -> bool {
+pub(crate) async fn write_clipboard(text: &str) -> bool {
     let Some(window) = web_sys::window() else {
         return false;
     };

@@ -5,6 +5,7 @@ use leptos::prelude::*;
 use crate::core::{Message, Role};
 use crate::store::ChatStore;
 use crate::ui::attachments::MessageFiles;
+use crate::ui::citations::Citations;
 use crate::ui::i18n::I18n;
 use crate::ui::markdown::{Markdown, StreamingMarkdown};
 use crate::ui::slots::{MessageActionsSlot, RenderProp};
@@ -33,6 +34,10 @@ pub fn ChatMessage(
     /// Show the local time (HH:MM) of `createdAt` under the message (F72; default false).
     #[prop(optional)]
     show_timestamp: bool,
+    /// Show the "Sources" block under an assistant message that has citations (F73, F77;
+    /// default true).
+    #[prop(default = true)]
+    enable_citations: bool,
 ) -> impl IntoView {
     let i18n = I18n::get();
     let time = show_timestamp
@@ -56,13 +61,12 @@ pub fn ChatMessage(
     let steps: Vec<ToolCallView> = message
         .tool_call_details()
         .into_iter()
-        .map(|d| ToolCallView {
-            id: d.id,
-            name: d.name,
-            args: d.args,
-            result: d.result,
-        })
+        .map(ToolCallView::from)
         .collect();
+    // F77: sources under a finished assistant message (F73: unless turned off).
+    let citations =
+        (enable_citations && message.role == Role::Assistant && !message.citations.is_empty())
+            .then(|| view! { <Citations citations=message.citations.clone()/> });
     let duration = message.tool_call_duration_seconds();
     view! {
         <article class="chat-message" data-role=role data-message-id=message.id.clone()>
@@ -71,7 +75,7 @@ pub fn ChatMessage(
                 <span class="chat-visually-hidden">
                     {move || if is_user { i18n.t("chat-message-user") } else { i18n.t("chat-message-ai") }}
                 </span>
-                {(!steps.is_empty()).then(|| view! { <ToolCalls calls=steps executing=false duration=duration/> })}
+                {(!steps.is_empty()).then(|| view! { <ToolCalls tool_calls=steps duration_seconds=duration/> })}
                 {if is_user {
                     view! { <div class="chat-message__content">{text}</div> }.into_any()
                 } else {
@@ -83,6 +87,7 @@ pub fn ChatMessage(
                     .into_any()
                 }}
                 {(!message.files.is_empty()).then(|| view! { <MessageFiles files=message.files.clone()/> })}
+                {citations}
                 {time}
                 {actions}
                 {(role == "assistant").then(|| view! { <crate::ui::cards::MessageCards message_id=message.id.clone()/> })}
@@ -123,12 +128,7 @@ pub fn StreamingMessage(
                 .map(|t| {
                     t.tool_calls
                         .iter()
-                        .map(|c| ToolCallView {
-                            id: c.id.clone(),
-                            name: c.display_name.clone().unwrap_or_else(|| c.name.clone()),
-                            args: c.args.clone(),
-                            result: c.result.clone(),
-                        })
+                        .map(ToolCallView::from)
                         .collect::<Vec<_>>()
                 })
                 .unwrap_or_default()
@@ -145,7 +145,7 @@ pub fn StreamingMessage(
             <div class="chat-message__body">
                 {move || {
                     let calls = calls();
-                    (!calls.is_empty()).then(|| view! { <ToolCalls calls=calls executing=!has_text() duration=None/> })
+                    (!calls.is_empty()).then(|| view! { <ToolCalls tool_calls=calls is_executing=!has_text()/> })
                 }}
                 <Show
                     when=has_text

@@ -38,6 +38,10 @@ pub fn ChatMessageList(
     /// Show each message's local time (F60; default false).
     #[prop(optional)]
     show_timestamps: bool,
+    /// Show the "Sources" block under assistant messages that have citations (F62; default
+    /// true).
+    #[prop(default = true)]
+    enable_citations: bool,
     /// Replaces the empty state ("Start a conversation", F61, F63).
     #[prop(optional, into)]
     empty_state: RenderProp<()>,
@@ -127,6 +131,7 @@ pub fn ChatMessageList(
                             render_avatar=render_avatar
                             show_avatar=show_avatars
                             show_timestamp=show_timestamps
+                            enable_citations=enable_citations
                         />
                     }
                 />

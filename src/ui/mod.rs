@@ -5,6 +5,7 @@ pub mod attachments;
 pub mod cards;
 pub mod chat;
 pub mod chat_input;
+pub mod citations;
 pub mod countdown;
 pub mod format;
 pub mod history;
@@ -13,6 +14,7 @@ pub mod i18n;
 pub mod icons;
 pub mod markdown;
 pub mod message;
+pub mod message_actions;
 pub mod message_list;
 pub mod slots;
 pub mod style;
@@ -20,7 +22,9 @@ pub mod tool_call;
 
 pub use chat::{Chat, ChatHeader, ChatMinimal, Theme};
 pub use i18n::{tr, I18n};
+pub use message_actions::{Feedback, MessageActions};
 pub use slots::{HeaderSlot, MessageActionsSlot, RenderProp};
+pub use tool_call::{ToolCall, ToolCalls};
 
 /// Focuses `target` on the next animation frame, once the view that owns it has rendered; does
 /// nothing if it is gone by then (the chat may have been unmounted).

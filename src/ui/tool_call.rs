@@ -1,91 +1,261 @@
-//! `<ToolCalls/>`: the steps an assistant took (tool name, arguments, result), collapsible.
+//! `<ToolCalls/>` and `<ToolCall/>`: the steps an assistant took, latest on top (F111–F118).
+//!
+//! Like the React library, the latest call is shown prominently and the older ones sit behind
+//! a "{n} previous steps" toggle that opens a compact, bordered list. Beyond the React library,
+//! the latest call's arguments and result can be opened ("View details"): a person who is
+//! asked to trust an answer can see what the tool was given and what it returned.
 
 use leptos::prelude::*;
 use serde_json::Value;
 
 use crate::ui::i18n::I18n;
+use crate::ui::icons::{CheckCircleIcon, ChevronDownIcon, ChevronRightIcon, ToolIcon};
 
-/// One tool call as the list renders it.
-#[derive(Clone, Debug, PartialEq)]
+/// One tool call as the list renders it (F111).
+#[derive(Clone, Debug, Default, PartialEq)]
 pub struct ToolCallView {
     /// Call id.
     pub id: String,
-    /// Tool name (or display name).
+    /// Tool name (formatted for display; empty reads "Unknown Tool").
     pub name: String,
     /// Arguments.
     pub args: Value,
     /// Result, once known.
     pub result: Option<Value>,
+    /// Why the agent called it: the label, when given (F116).
+    pub reasoning: Option<String>,
+    /// A friendly name: the label when there is no reasoning (F116).
+    pub display_name: Option<String>,
 }
 
-/// Tool steps, latest first (F111–F117).
+impl From<crate::core::ToolCallDetail> for ToolCallView {
+    fn from(d: crate::core::ToolCallDetail) -> Self {
+        ToolCallView {
+            id: d.id,
+            name: d.name,
+            args: d.args,
+            result: d.result,
+            reasoning: d.reasoning,
+            display_name: d.display_name,
+        }
+    }
+}
+
+impl From<&crate::core::ActiveToolCall> for ToolCallView {
+    fn from(c: &crate::core::ActiveToolCall) -> Self {
+        ToolCallView {
+            id: c.id.clone(),
+            name: c.name.clone(),
+            args: c.args.clone(),
+            result: c.result.clone(),
+            reasoning: c.reasoning.clone(),
+            display_name: c.display_name.clone(),
+        }
+    }
+}
+
+/// Tool steps: the latest call on top, older ones behind a toggle (F111–F117). Nothing is
+/// drawn for an empty list.
 #[component]
 pub fn ToolCalls(
-    /// Calls in the order they happened.
-    calls: Vec<ToolCallView>,
-    /// Whether the latest call is still running (spinner instead of a check).
-    executing: bool,
-    /// Total duration in seconds, shown when done.
-    duration: Option<u64>,
+    /// Calls in the order they happened (F111).
+    tool_calls: Vec<ToolCallView>,
+    /// Whether the calls are still running: spinners instead of checks (F112; default false).
+    #[prop(optional)]
+    is_executing: bool,
+    /// Total duration in seconds, appended as " · Ns" to the older-steps toggle when not
+    /// executing (F113).
+    #[prop(default = None)]
+    duration_seconds: Option<u64>,
+    /// Older steps open initially (F114; default false).
+    #[prop(optional)]
+    default_expanded: bool,
+    /// Extra classes for the root element (F115).
+    #[prop(optional, into)]
+    class: MaybeProp<String>,
 ) -> impl IntoView {
     let i18n = I18n::get();
-    let count = calls.len();
-    let rows = calls
-        .into_iter()
-        .rev()
-        .map(|call| {
-            let name = format_tool_name(&call.name, &i18n);
-            let args = pretty(&call.args);
-            let result = call.result.as_ref().map(pretty);
-            let done = call.result.is_some() || !executing;
-            view! {
-                <details class="chat-tool-call" data-state=if done { "completed" } else { "executing" }>
-                    <summary class="chat-tool-call__summary">
-                        <span class="chat-tool-call__icon" aria-hidden="true">
-                            {if done { view! { <crate::ui::icons::CheckIcon/> }.into_any() } else { view! { <span class="chat-spinner"></span> }.into_any() }}
+    let mut calls = tool_calls;
+    let Some(latest) = calls.pop() else {
+        return ().into_any();
+    };
+    let older = calls;
+    let expanded = RwSignal::new(default_expanded);
+    let state = if is_executing {
+        "executing"
+    } else {
+        "completed"
+    };
+    let (label, subtitle) = labels(&latest, &i18n);
+    let args = pretty(&latest.args);
+    let result = latest.result.as_ref().map(pretty);
+    let list_id = format!("chat-tool-calls-{}", unique());
+    let count = older.len();
+    let secs = duration_seconds.filter(|s| *s > 0 && !is_executing);
+    let older_view = (count > 0).then(|| {
+        let items = older
+            .iter()
+            .map(|call| {
+                let (label, subtitle) = labels(call, &i18n);
+                view! {
+                    <li class="chat-tool-calls__item">
+                        <StepIcon executing=is_executing/>
+                        <span class="chat-tool-calls__text">
+                            <span class="chat-tool-calls__label">{label}</span>
+                            {subtitle.map(|s| view! { <span class="chat-tool-calls__name">{s}</span> })}
                         </span>
-                        <span class="chat-tool-call__name">{name}</span>
-                        <span class="chat-tool-call__status">
-                            {move || if done { i18n.t("chat-tool-call-completed") } else { i18n.t("chat-tool-call-executing") }}
-                        </span>
-                    </summary>
-                    <div class="chat-tool-call__details">
+                    </li>
+                }
+            })
+            .collect_view();
+        let list_id2 = list_id.clone();
+        view! {
+            <div class="chat-tool-calls__older">
+                <button
+                    type="button"
+                    class="chat-tool-calls__toggle"
+                    aria-expanded=move || expanded.get().to_string()
+                    aria-controls=list_id.clone()
+                    on:click=move |_| expanded.update(|e| *e = !*e)
+                >
+                    {move || if expanded.get() {
+                        view! { <ChevronDownIcon/> }.into_any()
+                    } else {
+                        view! { <ChevronRightIcon/> }.into_any()
+                    }}
+                    <ToolIcon/>
+                    <span>
+                        {move || {
+                            let steps = i18n.t_args("chat-tool-call-previous-steps", &[("count", count.into())]);
+                            match secs {
+                                Some(s) => format!(
+                                    "{steps} · {}",
+                                    i18n.t_args("chat-tool-call-duration", &[("seconds", s.into())])
+                                ),
+                                None => steps,
+                            }
+                        }}
+                    </span>
+                </button>
+                <ul class="chat-tool-calls__list" id=list_id2 hidden=move || !expanded.get()>
+                    {items}
+                </ul>
+            </div>
+        }
+    });
+    view! {
+        <div
+            class=move || crate::utils::cn(["chat-tool-calls".to_owned(), class.get().unwrap_or_default()])
+            data-state=state
+        >
+            <div class="chat-tool-calls__latest">
+                <StepIcon executing=is_executing/>
+                <div class="chat-tool-calls__text">
+                    <span class="chat-tool-calls__label chat-tool-calls__label--latest">{label}</span>
+                    {subtitle.map(|s| view! { <span class="chat-tool-calls__name">{s}</span> })}
+                    <details class="chat-tool-call__details">
+                        <summary class="chat-tool-call__summary">
+                            {move || i18n.t("chat-tool-call-view-details")}
+                        </summary>
                         <p class="chat-tool-call__label">{move || i18n.t("chat-tool-call-input")}</p>
                         <pre class="chat-tool-call__code">{args}</pre>
                         {result.map(|r| view! {
                             <p class="chat-tool-call__label">{move || i18n.t("chat-tool-call-output")}</p>
                             <pre class="chat-tool-call__code">{r}</pre>
                         })}
-                    </div>
-                </details>
-            }
-        })
-        .collect_view();
-    // F113/F117: "{n} previous steps · Ns" under the latest step; nothing to say for a single
-    // instant step.
-    let older = count.saturating_sub(1);
-    let secs = duration.filter(|_| !executing).unwrap_or(0);
-    let footer = (older > 0 || secs > 0).then(|| {
-        view! {
-            <p class="chat-tool-calls__duration">
-                {move || {
-                    let mut parts = Vec::new();
-                    if older > 0 {
-                        parts.push(i18n.t_args("chat-tool-call-previous-steps", &[("count", older.into())]));
-                    }
-                    if secs > 0 {
-                        parts.push(i18n.t_args("chat-tool-call-duration", &[("seconds", secs.into())]));
-                    }
-                    parts.join(" · ")
-                }}
-            </p>
-        }
-    });
-    view! { <div class="chat-tool-calls">{rows}{footer}</div> }
+                    </details>
+                </div>
+                <span class="chat-visually-hidden">
+                    {move || if is_executing { i18n.t("chat-tool-call-executing") } else { i18n.t("chat-tool-call-completed") }}
+                </span>
+            </div>
+            {older_view}
+        </div>
+    }
+    .into_any()
+}
+
+/// One tool call (F118): a one-entry [`ToolCalls`], as in the React library.
+#[component]
+pub fn ToolCall(
+    /// The tool's name.
+    #[prop(into)]
+    tool_name: String,
+    /// The call's id.
+    #[prop(optional, into)]
+    tool_call_id: String,
+    /// Its arguments.
+    #[prop(optional)]
+    args: Value,
+    /// Its result, once known.
+    #[prop(default = None)]
+    result: Option<Value>,
+    /// Extra classes for the root element.
+    #[prop(optional, into)]
+    class: MaybeProp<String>,
+    /// Passed on to [`ToolCalls`] (a single call has no older steps to open).
+    #[prop(optional)]
+    default_expanded: bool,
+    /// Still running: a spinner instead of a check.
+    #[prop(optional)]
+    is_executing: bool,
+) -> impl IntoView {
+    let call = ToolCallView {
+        id: tool_call_id,
+        name: tool_name,
+        args,
+        result,
+        ..ToolCallView::default()
+    };
+    view! {
+        <ToolCalls
+            tool_calls=vec![call]
+            is_executing=is_executing
+            default_expanded=default_expanded
+            class=class
+        />
+    }
+}
+
+/// Spinner while running, a check in a circle once done (F112).
+#[component]
+fn StepIcon(executing: bool) -> impl IntoView {
+    view! {
+        <span class="chat-tool-calls__icon" aria-hidden="true">
+            {if executing {
+                view! { <span class="chat-spinner"></span> }.into_any()
+            } else {
+                view! { <CheckCircleIcon/> }.into_any()
+            }}
+        </span>
+    }
+}
+
+/// F116: the label (reasoning → display name → formatted name) and, when the label is not the
+/// formatted name, the formatted name as a subtitle.
+fn labels(call: &ToolCallView, i18n: &I18n) -> (String, Option<String>) {
+    let formatted = format_tool_name(&call.name, i18n);
+    let given = call
+        .reasoning
+        .as_deref()
+        .or(call.display_name.as_deref())
+        .map(str::trim)
+        .filter(|s| !s.is_empty());
+    match given {
+        Some(label) => (label.to_owned(), Some(formatted)),
+        None => (formatted, None),
+    }
 }
 
 fn pretty(v: &Value) -> String {
     serde_json::to_string_pretty(v).unwrap_or_default()
+}
+
+/// A number for element ids, unique within the page.
+fn unique() -> u64 {
+    use std::sync::atomic::{AtomicU64, Ordering};
+    static NEXT: AtomicU64 = AtomicU64::new(1);
+    NEXT.fetch_add(1, Ordering::Relaxed)
 }
 
 /// F116: `_` → space, camelCase split, Title Case; empty → "Unknown Tool".
