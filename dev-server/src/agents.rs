@@ -147,7 +147,12 @@ pub enum FileProblem {
 
 fn type_matches(pattern: &str, name: &str, mime: &str) -> bool {
     let p = pattern.trim().to_ascii_lowercase();
-    let mime = mime.split(';').next().unwrap_or("").trim().to_ascii_lowercase();
+    let mime = mime
+        .split(';')
+        .next()
+        .unwrap_or("")
+        .trim()
+        .to_ascii_lowercase();
     if p == "*" || p == "*/*" {
         return true;
     }
