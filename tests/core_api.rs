@@ -22,7 +22,7 @@ const FILE: &str =
     r#"{"id":"file_1","name":"a.txt","mimeType":"text/plain","size":5,"storageKey":"k"}"#;
 
 #[test]
-fn e1_to_e14_methods_and_paths() {
+fn f164_e1_to_e14_methods_and_paths() {
     let allow = Resolution::allow();
     let send = SendMessageOptions::default();
     let cases = [
@@ -111,7 +111,7 @@ fn ids_are_encoded_as_one_path_segment() {
 }
 
 #[test]
-fn e3_query_only_truthy_params() {
+fn f164_e3_query_only_truthy_params() {
     assert_eq!(
         api::get_conversations(&ConversationsQuery::default())
             .request
@@ -151,7 +151,7 @@ fn e3_query_only_truthy_params() {
 }
 
 #[test]
-fn e8_query_limit_offset_order() {
+fn f164_e8_query_limit_offset_order() {
     assert_eq!(
         api::get_messages("c1", &MessagesQuery::default())
             .request
