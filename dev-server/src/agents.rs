@@ -12,8 +12,9 @@ pub enum PendingActionPolicy {
 }
 
 /// Ids of all demo agents, in listing order.
-pub const AGENT_IDS: [&str; 10] = [
+pub const AGENT_IDS: [&str; 11] = [
     "echo", "support", "ops", "survey", "feedback", "hasty", "long", "host", "deploy", "files",
+    "research",
 ];
 
 /// `files`: what its metadata lets through (PROTOCOL §4, C16), enforced by E9 as well.
@@ -81,6 +82,11 @@ pub fn info(id: &str) -> Option<Value> {
                 "maxFileSize": FILES_MAX_FILE_SIZE,
                 "maxFiles": FILES_MAX_FILES
             }
+        }),
+        "research" => json!({
+            "id": "research", "name": "Research", "version": "1.0.0",
+            "description": "Searches the web (pretend) and answers with seven sources",
+            "metadata": {}
         }),
         _ => return None,
     };

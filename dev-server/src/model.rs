@@ -81,6 +81,9 @@ pub struct Message {
     pub files: Vec<FileAttachment>,
     /// Metadata: `toolCallDetails`, `toolCallDurationSeconds`, `pendingActions` (§7, §9.6).
     pub metadata: Value,
+    /// Sources `{ id?, title?, image?, description?, link? }` (§4; the `research` agent).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub citations: Option<Vec<Value>>,
     /// Creation time.
     pub created_at: String,
     /// Last change time.
@@ -99,6 +102,7 @@ impl Message {
             tool_calls: None,
             files: Vec::new(),
             metadata: empty_object(),
+            citations: None,
             created_at: now.clone(),
             updated_at: now,
         }

@@ -22,6 +22,8 @@
 //! * `deploy`: `Which environment should I deploy to?` + one required, option-less question
 //!   `Which environment?` (placeholder `e.g. staging`); then `Deploying to <text>.` /
 //!   `Deployment cancelled.`
+//! * `research`: tools `web_search` (with reasoning and a display name) and `readPages`, then
+//!   `Here is what I found. Seven sources cover **<text>**; …` with seven citations (F77).
 
 use std::time::Duration;
 
@@ -81,6 +83,7 @@ pub async fn respond(turn: &mut Turn, text: &str, files: &[FileAttachment]) -> R
         "long" => long(turn).await,
         "host" => host(turn).await,
         "deploy" => deploy(turn).await,
+        "research" => research(turn, text).await,
         _ => echo(turn, text, files).await,
     }
 }
@@ -498,6 +501,53 @@ pub fn deploy_questions() -> Value {
     json!([
         { "question": DEPLOY_QUESTION, "placeholder": "e.g. staging" }
     ])
+}
+
+/// What the `research` agent's answer starts with.
+pub const RESEARCH_REPLY: &str = "Here is what I found.";
+
+/// The `research` agent's seven sources (F77): linked, one with an image, one untitled, one
+/// without a link.
+pub fn research_citations() -> Vec<Value> {
+    vec![
+        json!({ "id": "src_1", "title": "The Rust Programming Language",
+                "link": "https://doc.rust-lang.org/book/",
+                "description": "The official book: ownership, borrowing, traits and more." }),
+        json!({ "id": "src_2", "title": "Leptos",
+                "link": "https://leptos.dev/",
+                "image": "https://leptos.dev/images/logo.svg",
+                "description": "A full-stack framework for building web apps in Rust." }),
+        json!({ "id": "src_3", "title": "WebAssembly",
+                "link": "https://webassembly.org/",
+                "description": "A portable binary format for the web and beyond." }),
+        json!({ "id": "src_4", "link": "https://developer.mozilla.org/en-US/docs/Web/API/Clipboard/writeText" }),
+        json!({ "id": "src_5", "title": "Server-sent events (HTML Standard)",
+                "link": "https://html.spec.whatwg.org/multipage/server-sent-events.html" }),
+        json!({ "id": "src_6", "title": "Notes from the team wiki",
+                "description": "An internal page without a public address." }),
+        json!({ "id": "src_7", "title": "WAI-ARIA Authoring Practices",
+                "link": "https://www.w3.org/WAI/ARIA/apg/" }),
+    ]
+}
+
+async fn research(turn: &mut Turn, text: &str) -> Result<(), String> {
+    let delay = turn.config().chunk_delay_ms;
+    let call = turn.tool_call_with(
+        "web_search",
+        json!({ "query": text }),
+        json!({ "reasoning": "Searching the web for sources", "displayName": "Web search" }),
+    );
+    turn.sleep_ms(delay).await;
+    turn.tool_result(&call, "web_search", json!({ "results": 7 }));
+    let call = turn.tool_call("readPages", json!({ "count": 7 }));
+    turn.sleep_ms(delay).await;
+    turn.tool_result(&call, "readPages", json!({ "read": 7 }));
+    turn.say(&format!(
+        "{RESEARCH_REPLY} Seven sources cover **{text}**; the first five are listed below the answer."
+    ))
+    .await;
+    turn.cite(research_citations());
+    Ok(())
 }
 
 async fn deploy(turn: &mut Turn) -> Result<(), String> {

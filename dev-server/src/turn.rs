@@ -108,6 +108,7 @@ pub struct Turn {
     tool_details: Vec<Value>,
     first_tool_at: Option<Instant>,
     new_actions: Vec<String>,
+    citations: Vec<Value>,
     input_words: usize,
     busy: Option<BusyGuard>,
 }
@@ -132,6 +133,7 @@ impl Turn {
             tool_details: Vec::new(),
             first_tool_at: None,
             new_actions: Vec::new(),
+            citations: Vec::new(),
             input_words: 0,
             busy: Some(busy),
         }
@@ -192,6 +194,11 @@ impl Turn {
         self.say_chunked(text, 4, delay).await;
     }
 
+    /// Adds sources to the reply: stored on the message and sent with `stream.done` (§4).
+    pub fn cite(&mut self, citations: Vec<Value>) {
+        self.citations.extend(citations);
+    }
+
     /// Emits `stream.progress`.
     pub fn progress(&self, stage: &str, message: &str, percent: u32) {
         self.emit(
@@ -207,18 +214,28 @@ impl Turn {
 
     /// Emits `stream.tool_call` and records the call; returns its id.
     pub fn tool_call(&mut self, name: &str, args: Value) -> String {
+        self.tool_call_with(name, args, json!({}))
+    }
+
+    /// [`Turn::tool_call`] with extra fields (`reasoning`, `displayName`) on the event and in
+    /// `toolCallDetails`.
+    pub fn tool_call_with(&mut self, name: &str, args: Value, extra: Value) -> String {
         let id = new_id("call");
         if self.first_tool_at.is_none() {
             self.first_tool_at = Some(Instant::now());
         }
-        self.emit(
-            "stream.tool_call",
-            json!({ "toolName": name, "toolCallId": id, "args": args }),
-        );
+        let mut event_fields = json!({ "toolName": name, "toolCallId": id, "args": args });
+        let mut detail = json!({ "id": id, "name": name, "args": args });
+        if let Value::Object(extra) = extra {
+            for (k, v) in extra {
+                event_fields[k.as_str()] = v.clone();
+                detail[k.as_str()] = v;
+            }
+        }
+        self.emit("stream.tool_call", event_fields);
         self.tool_calls
             .push(json!({ "id": id, "name": name, "arguments": args.to_string() }));
-        self.tool_details
-            .push(json!({ "id": id, "name": name, "args": args }));
+        self.tool_details.push(detail);
         id
     }
 
@@ -381,6 +398,9 @@ impl Turn {
             metadata.insert("pendingActions".into(), Value::Array(all));
         }
         message.metadata = Value::Object(metadata);
+        if !self.citations.is_empty() {
+            message.citations = Some(self.citations.clone());
+        }
         store.push_message(&self.conversation_id, message.clone());
         let title = generate_title(&mut store, &self.conversation_id);
         drop(store);
@@ -413,6 +433,9 @@ impl Turn {
             }
             if !pending.is_empty() {
                 obj.insert("pendingActions".into(), json!(pending));
+            }
+            if !self.citations.is_empty() {
+                obj.insert("citations".into(), json!(self.citations));
             }
         }
         // Free the conversation before the client can see `stream.done` and send again.
