@@ -192,6 +192,32 @@ impl AbortHandle {
 
 /// Low-level client of the agent server (F163, F164, F198): one async method per endpoint of
 /// PROTOCOL §3. Cheap to clone; holds only the configuration.
+///
+/// ```no_run
+/// use agent_chat_ui::core::{ChatError, CreateConversationRequest};
+/// use agent_chat_ui::io::client::{SendMessageOptions, StreamCallbacks, StreamEnd};
+/// use agent_chat_ui::{AgentServerClient, ClientOptions};
+///
+/// async fn ask() -> Result<StreamEnd, ChatError> {
+///     let client = AgentServerClient::new(ClientOptions {
+///         base_url: "https://agents.example.com/api/agents".into(),
+///         authorization: Some("Bearer abc".into()),
+///         headers: vec![("X-Tenant".into(), "acme".into())],
+///     });
+///     let conversation = client
+///         .create_conversation(&CreateConversationRequest {
+///             agent_id: "support".into(),
+///             ..Default::default()
+///         })
+///         .await?;
+///     let callbacks = StreamCallbacks::new()
+///         .on_text(|_chunk, full| leptos::logging::log!("{full}"))
+///         .on_action_required(|event| leptos::logging::log!("needs a person: {event:?}"));
+///     let options = SendMessageOptions { message: "Hello".into(), ..Default::default() };
+///     // Ok(Done | Failed | Cut | Aborted); pass Some(&AbortHandle::new()) to stop it early.
+///     client.send_message_stream(&conversation.id, &options, callbacks, None).await
+/// }
+/// ```
 #[derive(Clone, Debug, PartialEq)]
 pub struct AgentServerClient {
     config: TransportConfig,
