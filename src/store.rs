@@ -69,6 +69,10 @@ pub struct StatusSlice {
     pub argument_edit: bool,
     /// The agent's own `capabilities.approvalArgsEdit`, which wins over any prop (F177).
     pub agent_argument_edit: Option<bool>,
+    /// The open conversation has older messages to load (D26).
+    pub has_older_messages: bool,
+    /// An older page of messages is on its way (D26).
+    pub is_loading_older: bool,
 }
 
 /// One card with what the UI needs to know about it.
@@ -782,5 +786,7 @@ fn status_of(s: &Session) -> StatusSlice {
         composer: s.composer_state(),
         argument_edit: s.argument_edit_allowed(),
         agent_argument_edit: s.agent().and_then(|a| a.capabilities.approval_args_edit),
+        has_older_messages: s.has_older_messages(),
+        is_loading_older: s.is_loading_older(),
     }
 }

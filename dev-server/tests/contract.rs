@@ -662,6 +662,59 @@ async fn seed_creates_many_messages() {
         .assert_error(400, "VALIDATION_ERROR");
 }
 
+/// Issue 8 (D26): a numbered 1,000-message conversation, paged newest first through E8 the
+/// way the client does, from "Message 1000" back to "Message 1".
+#[tokio::test]
+async fn seed_numbered_long_conversation_pages_back_to_message_1() {
+    let api = start().await;
+    let r = api
+        .post(
+            "/_dev/seed",
+            json!({ "agentId": "long", "messages": 1000, "numbered": true }),
+        )
+        .await;
+    assert_eq!(r.status, 201, "{}", r.text);
+    let cid = r.json["conversation"]["id"]
+        .as_str()
+        .expect("id")
+        .to_string();
+    let conv = api.conversation(&cid).await;
+    assert_eq!(conv["messages"].as_array().map(Vec::len), Some(100));
+    assert_eq!(conv["messages"][0]["content"], "Message 1");
+    assert_eq!(conv["messages"][99]["content"], "Message 100");
+    let mut seen: Vec<String> = Vec::new();
+    let mut offset = 0;
+    loop {
+        let mut path = format!("/conversations/{cid}/messages?limit=50");
+        if offset > 0 {
+            path.push_str(&format!("&offset={offset}"));
+        }
+        path.push_str("&order=desc");
+        let page = api.get(&path).await;
+        assert_eq!(page.status, 200, "{}", page.text);
+        assert_eq!(page.json["total"], 1000);
+        let messages = page.json["messages"].as_array().expect("messages").clone();
+        offset += messages.len();
+        seen.extend(
+            messages
+                .iter()
+                .map(|m| m["content"].as_str().unwrap_or("").to_string()),
+        );
+        if page.json["hasMore"] != true {
+            break;
+        }
+        assert!(offset < 2000, "paging never ends");
+    }
+    assert_eq!(seen.len(), 1000);
+    assert_eq!(seen[0], "Message 1000");
+    assert_eq!(seen[999], "Message 1");
+    let expected: Vec<String> = (1..=1000).rev().map(|i| format!("Message {i}")).collect();
+    assert_eq!(seen, expected);
+    api.post("/_dev/seed", json!({ "numbered": "yes" }))
+        .await
+        .assert_error(400, "VALIDATION_ERROR");
+}
+
 #[tokio::test]
 async fn dev_resolutions_log_every_answer_as_received() {
     let api = start().await;

@@ -44,6 +44,8 @@ chat-message-ai = ذ.ا
 chat-message-avatar-user = أ
 chat-message-error = خطأ
 chat-message-list-label = رسائل المحادثة
+chat-message-list-load-older = تحميل الرسائل الأقدم
+chat-message-list-loading-older = جارٍ تحميل الرسائل الأقدم...
 chat-message-thinking = المساعد يفكّر
 
 chat-markdown-code = شيفرة
@@ -92,6 +94,7 @@ chat-error-dismiss = إغلاق
 chat-error-load-conversation-failed = تعذّر تحميل المحادثة
 chat-error-load-conversations-failed = تعذّر تحميل المحادثات
 chat-error-load-more-failed = تعذّر تحميل مزيد من المحادثات
+chat-error-load-older-messages-failed = تعذّر تحميل الرسائل الأقدم
 chat-error-delete-conversation-failed = تعذّر حذف المحادثة
 chat-error-rename-conversation-failed = تعذّرت إعادة تسمية المحادثة
 chat-error-file-request-failed = تعذّر رفع الملف أو قراءته أو حذفه

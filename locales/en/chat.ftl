@@ -44,6 +44,8 @@ chat-message-ai = AI
 chat-message-avatar-user = U
 chat-message-error = Error
 chat-message-list-label = Conversation messages
+chat-message-list-load-older = Load older messages
+chat-message-list-loading-older = Loading older messages...
 chat-message-thinking = The assistant is thinking
 
 chat-markdown-code = Code
@@ -84,6 +86,7 @@ chat-error-dismiss = Dismiss
 chat-error-load-conversation-failed = Failed to load conversation
 chat-error-load-conversations-failed = Failed to load conversations
 chat-error-load-more-failed = Failed to load more conversations
+chat-error-load-older-messages-failed = Failed to load older messages
 chat-error-delete-conversation-failed = Failed to delete conversation
 chat-error-rename-conversation-failed = Failed to rename conversation
 chat-error-file-request-failed = Failed to upload, read or delete the file

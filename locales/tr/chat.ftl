@@ -43,6 +43,8 @@ chat-message-ai = YZ
 chat-message-avatar-user = S
 chat-message-error = Hata
 chat-message-list-label = Sohbet mesajları
+chat-message-list-load-older = Daha eski mesajları yükle
+chat-message-list-loading-older = Daha eski mesajlar yükleniyor...
 chat-message-thinking = Asistan düşünüyor
 
 chat-markdown-code = Kod
@@ -81,6 +83,7 @@ chat-error-dismiss = Kapat
 chat-error-load-conversation-failed = Sohbet yüklenemedi
 chat-error-load-conversations-failed = Sohbetler yüklenemedi
 chat-error-load-more-failed = Daha fazla sohbet yüklenemedi
+chat-error-load-older-messages-failed = Daha eski mesajlar yüklenemedi
 chat-error-delete-conversation-failed = Sohbet silinemedi
 chat-error-rename-conversation-failed = Sohbet yeniden adlandırılamadı
 chat-error-file-request-failed = Dosya yüklenemedi, okunamadı veya silinemedi

@@ -19,8 +19,8 @@ use super::time::Millis;
 use super::wire::{
     ActionKind, ActionStateEntry, ActionStatus, AgentInfo, AgentList, AnswerValue, ComposerMode,
     Conversation, ConversationList, ConversationListItem, ConversationWithMessages, FileAttachment,
-    Message, MessageContent, PendingAction, Resolution, ResolveActionResponse, Role, StreamEvent,
-    TurnStatus,
+    Message, MessageContent, MessagesPage, PendingAction, Resolution, ResolveActionResponse, Role,
+    StreamEvent, TurnStatus,
 };
 
 /// Identifies one request the session asked the io layer to run.
@@ -174,6 +174,9 @@ pub enum Command {
     RefreshHistory,
     /// Load the next page of the history.
     LoadMoreHistory,
+    /// Load the next older page of the open conversation's messages (E8, `order=desc`);
+    /// ignored unless [`Session::has_older_messages`] and no page is on its way.
+    LoadOlderMessages,
     /// Answer an approval or a question (E14, PROTOCOL §9.5).
     Resolve {
         /// The action.
@@ -282,6 +285,8 @@ pub enum ErrorContext {
     Rename,
     /// Uploading, reading or deleting a stored file (E10–E12, `AgentServerClient`).
     File,
+    /// Loading older messages of the open conversation (E8).
+    LoadOlderMessages,
 }
 
 impl ErrorContext {
@@ -296,6 +301,7 @@ impl ErrorContext {
             ErrorContext::Delete => "chat-error-delete-conversation-failed",
             ErrorContext::Rename => "chat-error-rename-conversation-failed",
             ErrorContext::File => "chat-error-file-request-failed",
+            ErrorContext::LoadOlderMessages => "chat-error-load-older-messages-failed",
         }
     }
 }
@@ -535,6 +541,11 @@ impl Default for SessionConfig {
 const RUNNING_TURN_POLL_MS: u64 = 2_000;
 const RUNNING_TURN_MAX_MS: u64 = 30_000;
 const HISTORY_PAGE: usize = 20;
+/// E5 returns at most this many messages, oldest first (PROTOCOL §3): when it returns this
+/// many, the conversation may be longer and its newest page is fetched with E8 (D26).
+pub const E5_MESSAGE_CAP: usize = 100;
+/// Messages per E8 page: the newest page on open, then one older page at a time (D26).
+pub const MESSAGE_PAGE: usize = 50;
 
 /// A send in flight: what to give back if it is refused.
 #[derive(Clone, Debug, PartialEq)]
@@ -570,6 +581,16 @@ enum Pending {
     Load {
         conversation_id: String,
         purpose: LoadPurpose,
+    },
+    /// E8 newest page after an E5 that may have been cut at [`E5_MESSAGE_CAP`] (D26).
+    LoadTail {
+        conversation_id: String,
+        purpose: LoadPurpose,
+        loaded: Box<ConversationWithMessages>,
+    },
+    /// E8 next older page (D26).
+    Older {
+        conversation_id: String,
     },
     Send {
         outgoing: OutgoingMessage,
@@ -666,6 +687,11 @@ pub struct Session {
     history_loading: bool,
     history_started: bool,
 
+    /// Older messages exist on the server that are not loaded yet (D26).
+    has_older: bool,
+    /// An older page is on its way.
+    loading_older: bool,
+
     revisions: Revisions,
 }
 
@@ -698,6 +724,8 @@ impl Session {
             history_has_more: false,
             history_loading: false,
             history_started: false,
+            has_older: false,
+            loading_older: false,
             revisions: Revisions::default(),
         }
     }
@@ -830,6 +858,15 @@ impl Session {
             None => self.config.uploads.clone(),
         }
     }
+    /// The open conversation has older messages than those loaded (D26); load them with
+    /// [`Command::LoadOlderMessages`]. Changes bump the `status` revision.
+    pub fn has_older_messages(&self) -> bool {
+        self.has_older
+    }
+    /// An older page of messages is on its way. Changes bump the `status` revision.
+    pub fn is_loading_older(&self) -> bool {
+        self.loading_older
+    }
     /// Slice revisions, for drivers that republish only what changed.
     pub fn revisions(&self) -> Revisions {
         self.revisions
@@ -926,6 +963,7 @@ impl Session {
                     self.load_history(true);
                 }
             }
+            Command::LoadOlderMessages => self.load_older(),
         }
     }
 
@@ -950,6 +988,9 @@ impl Session {
 
     fn clear_chat(&mut self) {
         self.abort_stream();
+        self.drop_pending_loads();
+        self.has_older = false;
+        self.loading_older = false;
         self.running_turn = None;
         self.conversation = None;
         self.messages.clear();
@@ -1289,6 +1330,51 @@ impl Session {
         self.finish_turn();
     }
 
+    /// Aborts every conversation load and older-page request: their answers belong to the
+    /// conversation being left and must never land in the next one.
+    fn drop_pending_loads(&mut self) {
+        let stale: Vec<RequestId> = self
+            .pending
+            .iter()
+            .filter(|(_, p)| {
+                matches!(
+                    p,
+                    Pending::Load { .. } | Pending::LoadTail { .. } | Pending::Older { .. }
+                )
+            })
+            .map(|(id, _)| *id)
+            .collect();
+        for id in stale {
+            self.pending.retain(|(rid, _)| *rid != id);
+            self.outputs.push_back(Output::Abort(id));
+        }
+    }
+
+    /// E8 `order=desc`: the page just older than what is loaded. The offset counts the loaded
+    /// messages the server knows (local optimistic ones excluded), so a page can overlap what
+    /// is there (deduplicated by id) but never skip a message.
+    fn load_older(&mut self) {
+        if !self.has_older || self.loading_older || self.run == Run::Loading {
+            return;
+        }
+        let Some(conversation_id) = self.conversation.as_ref().map(|c| c.id.clone()) else {
+            return;
+        };
+        let offset = self.messages.iter().filter(|m| !is_local_id(&m.id)).count();
+        let mut path = format!(
+            "/conversations/{}/messages?limit={MESSAGE_PAGE}",
+            encode(&conversation_id)
+        );
+        // PROTOCOL §3: a param is sent only when truthy.
+        if offset > 0 {
+            path.push_str(&format!("&offset={offset}"));
+        }
+        path.push_str("&order=desc");
+        self.loading_older = true;
+        self.revisions.status += 1;
+        self.request(Method::Get, path, None, Pending::Older { conversation_id });
+    }
+
     fn abort_stream(&mut self) {
         if let Some(id) = self.stream_request.take() {
             self.pending.retain(|(rid, _)| *rid != id);
@@ -1335,6 +1421,12 @@ impl Session {
                 conversation_id,
                 purpose,
             } => self.on_loaded(conversation_id, purpose, result),
+            Pending::LoadTail {
+                conversation_id,
+                purpose,
+                loaded,
+            } => self.on_tail(conversation_id, purpose, *loaded, result),
+            Pending::Older { conversation_id } => self.on_older(conversation_id, result),
             Pending::Send { outgoing } => self.on_sent(outgoing, result),
             Pending::Resolve { turn } => self.on_resolve_response(turn, result),
             Pending::Stream { turn, .. } => {
@@ -1536,20 +1628,80 @@ impl Session {
         purpose: LoadPurpose,
         result: Result<HttpResponse, TransportError>,
     ) {
-        let still_current = match &purpose {
+        if !self.load_still_current(&conversation_id, &purpose) {
+            return;
+        }
+        let loaded = parse_json::<ConversationWithMessages>(result, ErrorContext::LoadConversation);
+        match loaded {
+            // E5 may have been cut at its cap: fetch the newest page too (D26).
+            Ok(loaded) if loaded.messages.len() >= E5_MESSAGE_CAP => {
+                let path = format!(
+                    "/conversations/{}/messages?limit={MESSAGE_PAGE}&order=desc",
+                    encode(&conversation_id)
+                );
+                self.request(
+                    Method::Get,
+                    path,
+                    None,
+                    Pending::LoadTail {
+                        conversation_id,
+                        purpose,
+                        loaded: Box::new(loaded),
+                    },
+                );
+            }
+            loaded => self.finish_load(conversation_id, purpose, loaded.map(|l| (l, true))),
+        }
+    }
+
+    fn load_still_current(&self, conversation_id: &str, purpose: &LoadPurpose) -> bool {
+        match purpose {
+            // A newer open aborts this one (`drop_pending_loads`).
             LoadPurpose::Open => true,
             _ => self
                 .conversation
                 .as_ref()
                 .is_some_and(|c| c.id == conversation_id),
-        };
-        if !still_current {
+        }
+    }
+
+    /// The E8 newest page after a full E5 (D26): joined with E5's oldest messages when the two
+    /// meet, else shown alone with older pages still to load. A server without E8 (404 or
+    /// anything unreadable) shows what E5 gave, with no paging.
+    fn on_tail(
+        &mut self,
+        conversation_id: String,
+        purpose: LoadPurpose,
+        mut loaded: ConversationWithMessages,
+        result: Result<HttpResponse, TransportError>,
+    ) {
+        if !self.load_still_current(&conversation_id, &purpose) {
             return;
         }
-        let loaded = parse_json::<ConversationWithMessages>(result, ErrorContext::LoadConversation);
+        let reaches_start = match parse_json::<MessagesPage>(result, ErrorContext::LoadConversation)
+        {
+            Ok(page) => {
+                let (messages, reaches_start) =
+                    join_window(std::mem::take(&mut loaded.messages), page);
+                loaded.messages = messages;
+                reaches_start
+            }
+            Err(_) => true,
+        };
+        self.finish_load(conversation_id, purpose, Ok((loaded, reaches_start)));
+    }
+
+    /// A conversation load is complete: `loaded.messages` is the newest part of the
+    /// conversation, reaching its first message when the flag says so.
+    fn finish_load(
+        &mut self,
+        conversation_id: String,
+        purpose: LoadPurpose,
+        loaded: Result<(ConversationWithMessages, bool), ChatError>,
+    ) {
         match (purpose, loaded) {
-            (LoadPurpose::Open, Ok(loaded)) => {
-                self.apply_loaded(loaded);
+            (LoadPurpose::Open, Ok((loaded, reaches_start))) => {
+                self.apply_loaded(loaded, reaches_start);
                 self.emit(SessionEvent::ConversationChanged(Some(conversation_id)));
             }
             (LoadPurpose::Open, Err(err)) => {
@@ -1558,9 +1710,9 @@ impl Session {
                 self.set_error(err);
                 self.emit(SessionEvent::ConversationChanged(None));
             }
-            (LoadPurpose::Refresh, Ok(loaded)) => {
+            (LoadPurpose::Refresh, Ok((loaded, reaches_start))) => {
                 if !self.is_streaming() {
-                    self.apply_loaded(loaded);
+                    self.apply_loaded(loaded, reaches_start);
                 }
             }
             (LoadPurpose::Refresh, Err(_)) => {}
@@ -1570,20 +1722,67 @@ impl Session {
         }
     }
 
+    /// Older messages already on screen stay when a refetch of the same conversation brings a
+    /// newest window that meets them (D26). Returns the messages, whether older ones remain on
+    /// the server, and whether the window met what was loaded (else it replaced it).
+    fn merge_window(
+        &self,
+        same_conversation: bool,
+        window: Vec<Message>,
+        reaches_start: bool,
+    ) -> (Vec<Message>, bool, bool) {
+        if !same_conversation || reaches_start {
+            return (window, !reaches_start, reaches_start);
+        }
+        let found = window
+            .first()
+            .and_then(|first| self.messages.iter().position(|m| m.id == first.id));
+        match found {
+            Some(i) => {
+                let mut messages = self.messages[..i].to_vec();
+                messages.extend(window);
+                (messages, self.has_older, true)
+            }
+            None => (window, true, false),
+        }
+    }
+
     /// §9.6: messages and cards from a loaded conversation (also every refetch).
-    fn apply_loaded(&mut self, loaded: ConversationWithMessages) {
+    fn apply_loaded(&mut self, loaded: ConversationWithMessages, reaches_start: bool) {
         let same_conversation = self
             .conversation
             .as_ref()
             .is_some_and(|c| c.id == loaded.conversation.id);
+        let (mut messages, has_older, connected) =
+            self.merge_window(same_conversation, loaded.messages, reaches_start);
+        if !connected || !same_conversation {
+            // An older page on its way would not join what is now shown.
+            let stale: Vec<RequestId> = self
+                .pending
+                .iter()
+                .filter(|(_, p)| matches!(p, Pending::Older { .. }))
+                .map(|(id, _)| *id)
+                .collect();
+            for id in stale {
+                self.pending.retain(|(rid, _)| *rid != id);
+                self.outputs.push_back(Output::Abort(id));
+            }
+            self.loading_older = false;
+        }
+        self.has_older = has_older;
         let known: &[ActionCard] = if same_conversation { &self.cards } else { &[] };
-        self.cards = restore_cards(&loaded.messages, loaded.pending_actions, known);
+        self.cards = restore_cards(&messages, loaded.pending_actions, known);
         self.report_client_tools();
         // Keep what this page recorded (`actionStates`, source 1) across refetches.
-        let mut messages = loaded.messages;
         if same_conversation {
+            let recorded: std::collections::HashMap<&str, &Message> = self
+                .messages
+                .iter()
+                .filter(|o| !o.action_states.is_empty())
+                .map(|o| (o.id.as_str(), o))
+                .collect();
             for m in &mut messages {
-                if let Some(old) = self.messages.iter().find(|o| o.id == m.id) {
+                if let Some(old) = recorded.get(m.id.as_str()) {
                     for (id, entry) in &old.action_states {
                         m.action_states
                             .entry(id.clone())
@@ -1601,6 +1800,45 @@ impl Session {
         };
         self.revisions.messages += 1;
         self.revisions.status += 1;
+        self.revisions.actions += 1;
+    }
+
+    /// An older page (D26): prepended, deduplicated by id; the settled cards its messages
+    /// describe are restored (§9.6), never announced; open cards keep their state.
+    fn on_older(&mut self, conversation_id: String, result: Result<HttpResponse, TransportError>) {
+        if self.conversation.as_ref().map(|c| c.id.as_str()) != Some(conversation_id.as_str()) {
+            return;
+        }
+        self.loading_older = false;
+        self.revisions.status += 1;
+        let page = match parse_json::<MessagesPage>(result, ErrorContext::LoadOlderMessages) {
+            Ok(page) => page,
+            // `has_older` stays: the person can try again.
+            Err(err) => return self.set_error(err),
+        };
+        let known: std::collections::HashSet<&str> =
+            self.messages.iter().map(|m| m.id.as_str()).collect();
+        let mut older: Vec<Message> = page
+            .messages
+            .into_iter()
+            .rev()
+            .filter(|m| !known.contains(m.id.as_str()))
+            .collect();
+        // A page with nothing new would be asked for again and again: stop there.
+        self.has_older = page.has_more && !older.is_empty();
+        if older.is_empty() {
+            return;
+        }
+        older.append(&mut self.messages);
+        self.messages = older;
+        self.revisions.messages += 1;
+        let open: Vec<PendingAction> = self
+            .cards
+            .iter()
+            .filter(|c| c.state.is_open())
+            .map(|c| c.action.clone())
+            .collect();
+        self.cards = restore_cards(&self.messages, Some(open), &self.cards);
         self.revisions.actions += 1;
     }
 
@@ -2234,13 +2472,22 @@ impl Session {
         &mut self,
         turn: Turn,
         first: bool,
-        loaded: Result<ConversationWithMessages, ChatError>,
+        loaded: Result<(ConversationWithMessages, bool), ChatError>,
     ) {
         let Some(running) = self.running_turn.clone() else {
             return;
         };
-        let loaded = match loaded {
-            Ok(loaded) => loaded,
+        let (loaded, reaches_start) = match loaded {
+            // Compare like with like: the window joined to the older messages on screen.
+            Ok((mut loaded, reaches_start)) => {
+                let same = self
+                    .conversation
+                    .as_ref()
+                    .is_some_and(|c| c.id == loaded.conversation.id);
+                let window = std::mem::take(&mut loaded.messages);
+                loaded.messages = self.merge_window(same, window, reaches_start).0;
+                (loaded, reaches_start)
+            }
             Err(err) => {
                 if first {
                     self.running_turn = None;
@@ -2291,7 +2538,7 @@ impl Session {
             self.running_turn = None;
             self.streaming = None;
             self.revisions.streaming += 1;
-            self.apply_loaded(loaded);
+            self.apply_loaded(loaded, reaches_start);
         }
         // Otherwise still running: keep the optimistic view and look again at the next poll.
     }
@@ -2423,6 +2670,42 @@ impl Session {
     }
 }
 
+/// Whether `id` is one [`Session::local_id`] made (`<ms>_<9 base36 chars>`): an optimistic
+/// message the server knows under another id, so it does not count towards E8 offsets.
+fn is_local_id(id: &str) -> bool {
+    id.split_once('_').is_some_and(|(ms, rest)| {
+        !ms.is_empty()
+            && ms.bytes().all(|b| b.is_ascii_digit())
+            && rest.len() == 9
+            && rest
+                .bytes()
+                .all(|b| b.is_ascii_digit() || b.is_ascii_lowercase())
+    })
+}
+
+/// E5's oldest messages and E8's newest page (newest first) as one window, oldest first, and
+/// whether it reaches the conversation's first message. The two join when they overlap or
+/// together hold `total`; otherwise only the newest page is shown (D26).
+fn join_window(oldest: Vec<Message>, page: MessagesPage) -> (Vec<Message>, bool) {
+    if page.messages.is_empty() {
+        return (oldest, true);
+    }
+    let newest: Vec<Message> = page.messages.into_iter().rev().collect();
+    let ids: std::collections::HashSet<&str> = oldest.iter().map(|m| m.id.as_str()).collect();
+    let overlap = newest.iter().any(|m| ids.contains(m.id.as_str()));
+    let covers = page.total > 0 && (oldest.len() + newest.len()) as u64 >= page.total;
+    if overlap || covers || !page.has_more {
+        let fresh: Vec<Message> = newest
+            .into_iter()
+            .filter(|m| !ids.contains(m.id.as_str()))
+            .collect();
+        let mut all = oldest;
+        all.extend(fresh);
+        return (all, true);
+    }
+    (newest, false)
+}
+
 fn base36_padded(mut n: u64, width: usize) -> String {
     const DIGITS: &[u8; 36] = b"0123456789abcdefghijklmnopqrstuvwxyz";
     let mut out = vec![b'0'; width];
@@ -2480,7 +2763,7 @@ fn conversation_from(value: Value, context: ErrorContext) -> Result<Conversation
         Some(c) if c.is_object() => c.clone(),
         _ => value,
     };
-    serde_json::from_value(inner).map_err(|e| ChatError::BadResponse {
+    <Conversation as serde::Deserialize>::deserialize(&inner).map_err(|e| ChatError::BadResponse {
         context,
         detail: e.to_string(),
     })

@@ -53,6 +53,22 @@ pub fn ChatMessageList(
     // Follow new content only while the reader is at the bottom: never yank someone who
     // scrolled up to read.
     let stick = StoredValue::new(true);
+    let paging = crate::ui::paging::Paging::new(scroller, store);
+    // Another conversation opens at its end (D27), wherever the last one was scrolled to.
+    let conversation_id = Memo::new(move |_| {
+        store
+            .status
+            .with(|s| s.conversation.as_ref().map(|c| c.id.clone()))
+    });
+    Effect::new(move |_| {
+        conversation_id.track();
+        stick.set_value(true);
+        request_animation_frame(move || {
+            if let Some(el) = scroller.try_get_untracked().flatten() {
+                el.set_scroll_top(el.scroll_height());
+            }
+        });
+    });
 
     Effect::new(move |_| {
         store.messages.track();
@@ -72,7 +88,13 @@ pub fn ChatMessageList(
     let empty = move || {
         store.messages.with(|m| m.is_empty()) && store.streaming.with(|s| s.is_none()) && !loading()
     };
-    let busy = move || store.status.with(|s| s.run == Run::Streaming).to_string();
+    // Also busy while an older page is on its way (D27): its messages are history, not news.
+    let busy = move || {
+        store
+            .status
+            .with(|s| s.run == Run::Streaming || s.is_loading_older)
+            .to_string()
+    };
     // F226: one hidden polite region for cards that arrive live.
     let announcement = move || {
         store.announcement.with(|a| {
@@ -103,6 +125,7 @@ pub fn ChatMessageList(
                     let gap = el.scroll_height() - el.scroll_top() - el.client_height();
                     stick.set_value(gap <= STICK_PX);
                 }
+                paging.on_scroll(store);
             }
         >
             <div class="chat-message-list__inner">
@@ -121,6 +144,7 @@ pub fn ChatMessageList(
                         <p>{move || i18n.t("chat-loading-conversation")}</p>
                     </div>
                 </Show>
+                <crate::ui::paging::OlderMessages/>
                 <For
                     each=move || store.messages.get()
                     key=|m| m.id.clone()

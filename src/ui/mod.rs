@@ -16,6 +16,7 @@ pub mod markdown;
 pub mod message;
 pub mod message_actions;
 pub mod message_list;
+pub(crate) mod paging;
 pub mod slots;
 pub mod style;
 pub mod tool_call;

@@ -25,8 +25,10 @@ use crate::AppState;
 /// Most messages one seed call may create.
 pub const MAX_SEED_MESSAGES: u64 = 100_000;
 
-/// `POST /_dev/seed` `{ agentId = "echo", messages = 10, userId?, title? }` → 201 `{ conversation }`
-/// with that many alternating user/assistant messages (user first, one second apart, ending now).
+/// `POST /_dev/seed` `{ agentId = "echo", messages = 10, userId?, title?, numbered? }` → 201
+/// `{ conversation }` with that many alternating user/assistant messages (user first, one second
+/// apart, ending now). With `numbered: true` message *i* (from 1) reads exactly `Message i`, so a
+/// test of a long conversation can look for its first and last message.
 pub async fn seed(
     State(app): State<AppState>,
     caller: Caller,
@@ -53,6 +55,11 @@ pub async fn seed(
     let user_id = opt_string(&body, "userId")?
         .filter(|s| !s.is_empty())
         .or(caller.user);
+    let numbered = match body.get("numbered") {
+        None | Some(Value::Null) => false,
+        Some(Value::Bool(b)) => *b,
+        Some(_) => return Err(ApiError::validation("numbered must be a boolean")),
+    };
     let title = opt_string(&body, "title")?
         .filter(|s| !s.is_empty())
         .unwrap_or_else(|| format!("Seeded conversation ({count} messages)"));
@@ -73,7 +80,10 @@ pub async fn seed(
     for i in 0..count {
         let n = i / 2 + 1;
         let at = iso(start + chrono::Duration::seconds(i64::try_from(i + 1).unwrap_or(0)));
-        let (role, content) = if i % 2 == 0 {
+        let (role, content) = if numbered {
+            let role = if i % 2 == 0 { "user" } else { "assistant" };
+            (role, format!("Message {}", i + 1))
+        } else if i % 2 == 0 {
             ("user", format!("Seeded message {n}"))
         } else {
             ("assistant", format!("You said: Seeded message {n}"))

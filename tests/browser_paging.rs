@@ -1,0 +1,280 @@
+//! Browser tests of paging through a long conversation (issue 8, D26/D27): a styled
+//! `ChatMessageList` over a detached `ChatStore` whose conversation has 1,000 messages. It
+//! opens at its end; scrolling to the top asks for the next older page (E8 `order=desc`), and
+//! the prepended page does not move what the reader was looking at.
+#![cfg(target_arch = "wasm32")]
+
+use std::cell::Cell;
+use std::collections::HashMap;
+use std::rc::Rc;
+
+use agent_chat_ui::core::{HttpRequest, Session, SessionConfig};
+use agent_chat_ui::store::{ChatCallbacks, ChatStore};
+use agent_chat_ui::ui::i18n::I18n;
+use agent_chat_ui::ui::message_list::ChatMessageList;
+use agent_chat_ui::ui::style::Styles;
+use leptos::prelude::*;
+use serde_json::{json, Value};
+use wasm_bindgen::JsCast;
+use wasm_bindgen_test::*;
+
+wasm_bindgen_test_configure!(run_in_browser);
+
+mod web;
+use web::{answer, query, section, sleep, wait_for, wait_until};
+
+/// "Message 1" … "Message n", user first, alternating; every third one a few lines long so
+/// rows differ in height.
+fn fixture(n: usize) -> Vec<Value> {
+    (1..=n)
+        .map(|i| {
+            let role = if i % 2 == 1 { "user" } else { "assistant" };
+            let content = if i % 3 == 0 {
+                format!("Message {i}\n\nA longer reply, so that rows are not all alike.\n\n- one\n- two")
+            } else {
+                format!("Message {i}")
+            };
+            json!({ "id": format!("msg_{i}"), "conversationId": "conv_1", "role": role,
+                    "content": content })
+        })
+        .collect()
+}
+
+/// E8 over `all` for the request's `?limit&offset&order`, like the reference server.
+fn e8(all: &[Value], path: &str) -> String {
+    let query = path.split_once('?').map(|(_, q)| q).unwrap_or("");
+    let param = |k: &str| {
+        query
+            .split('&')
+            .filter_map(|kv| kv.split_once('='))
+            .find(|(key, _)| *key == k)
+            .map(|(_, v)| v.to_string())
+    };
+    let limit: usize = param("limit").and_then(|v| v.parse().ok()).unwrap_or(100);
+    let offset: usize = param("offset").and_then(|v| v.parse().ok()).unwrap_or(0);
+    let ordered: Vec<&Value> = if param("order").as_deref() == Some("desc") {
+        all.iter().rev().collect()
+    } else {
+        all.iter().collect()
+    };
+    let page: Vec<&Value> = ordered.into_iter().skip(offset).take(limit).collect();
+    let has_more = offset + page.len() < all.len();
+    json!({ "messages": page, "total": all.len(), "limit": limit, "offset": offset,
+            "hasMore": has_more })
+    .to_string()
+}
+
+/// Mounts a styled list in a 600 px box and opens `conv_1` (E5 then the newest E8 page).
+async fn mount_long(root: &web_sys::HtmlElement, all: &[Value]) -> (ChatStore, impl Drop) {
+    let slot = Rc::new(Cell::new(None));
+    let out = slot.clone();
+    let handle = mount_to(root.clone(), move || {
+        I18n::provide(Some("en"), HashMap::new());
+        let config = SessionConfig {
+            conversation_id: Some("conv_1".into()),
+            show_history: false,
+            ..SessionConfig::default()
+        };
+        let store = ChatStore::detached(Session::new(config), ChatCallbacks::default());
+        out.set(Some(store));
+        view! {
+            <div class="chat-root" style="height: 600px; display: flex; flex-direction: column;">
+                <Styles/>
+                <ChatMessageList/>
+            </div>
+        }
+    });
+    let store = slot.get().expect("store created on mount");
+    store.dispatch(agent_chat_ui::core::Command::Start);
+    let mut requests = store.take_requests();
+    answer(
+        &store,
+        &mut requests,
+        "/agents",
+        200,
+        r#"{"agents":[{"id":"echo","name":"Echo"}]}"#,
+    );
+    let first: Vec<&Value> = all.iter().take(100).collect();
+    let e5 = json!({ "conversation": { "id": "conv_1", "agentId": "echo" }, "messages": first,
+                     "pendingActions": [] })
+    .to_string();
+    answer(&store, &mut requests, "/conversations/conv_1", 200, &e5);
+    let mut requests = store.take_requests();
+    let tail = requests.remove(0);
+    assert_eq!(
+        tail.path,
+        "/conversations/conv_1/messages?limit=50&order=desc"
+    );
+    feed_page(&store, all, &tail);
+    (store, handle)
+}
+
+fn feed_page(store: &ChatStore, all: &[Value], req: &HttpRequest) {
+    store.feed(agent_chat_ui::core::Input::Response {
+        id: req.id,
+        result: Ok(agent_chat_ui::core::HttpResponse {
+            status: 200,
+            body: e8(all, &req.path),
+        }),
+    });
+}
+
+fn scroller(root: &web_sys::HtmlElement) -> web_sys::HtmlElement {
+    query(root, ".chat-message-list").expect("the message list")
+}
+
+fn row_top(root: &web_sys::HtmlElement, id: &str) -> f64 {
+    let row = query(root, &format!("article[data-message-id={id}]")).expect("row");
+    row.get_bounding_client_rect().top() - scroller(root).get_bounding_client_rect().top()
+}
+
+fn rows(root: &web_sys::HtmlElement) -> u32 {
+    root.query_selector_all("article.chat-message")
+        .unwrap()
+        .length()
+}
+
+/// Waits for the store's next E8 request (older page) and returns it.
+async fn next_page_request(root: &web_sys::HtmlElement, store: &ChatStore) -> HttpRequest {
+    let found: Rc<Cell<Option<HttpRequest>>> = Rc::new(Cell::new(None));
+    let slot = found.clone();
+    let store = *store;
+    wait_until("an older page is asked for", root, move || {
+        let mut reqs = store.take_requests();
+        if let Some(pos) = reqs.iter().position(|r| r.path.contains("/messages?")) {
+            slot.set(Some(reqs.remove(pos)));
+            true
+        } else {
+            false
+        }
+    })
+    .await;
+    found.take().expect("request")
+}
+
+async fn frames(n: usize) {
+    for _ in 0..n {
+        leptos::task::tick().await;
+        sleep(20).await;
+    }
+}
+
+#[wasm_bindgen_test]
+async fn issue8_opens_at_the_end_and_prepends_older_pages_without_moving_the_view() {
+    let root = section();
+    let all = fixture(1000);
+    let (store, _h) = mount_long(&root, &all).await;
+    wait_for(&root, "article[data-message-id=msg_1000]").await;
+    let list = scroller(&root);
+    // Opens at its end.
+    wait_until("the list is scrolled to its end", &root, || {
+        let l = scroller(&root);
+        l.scroll_height() - l.scroll_top() - l.client_height() <= 2
+    })
+    .await;
+    assert_eq!(rows(&root), 50);
+    assert!(query(&root, "article[data-message-id=msg_950]").is_none());
+    assert!(
+        query(&root, ".chat-older__button").is_some(),
+        "offers older messages"
+    );
+
+    // The reader scrolls up near the top: the next older page is asked for.
+    list.set_scroll_top(40);
+    let req = next_page_request(&root, &store).await;
+    assert_eq!(
+        req.path,
+        "/conversations/conv_1/messages?limit=50&offset=50&order=desc"
+    );
+    wait_until("the log is busy while the page loads", &root, || {
+        scroller(&root).get_attribute("aria-busy").as_deref() == Some("true")
+    })
+    .await;
+    let button = query(&root, ".chat-older__button").expect("row stays");
+    assert_eq!(
+        button.get_attribute("aria-disabled").as_deref(),
+        Some("true")
+    );
+    assert!(button
+        .text_content()
+        .unwrap_or_default()
+        .contains("Loading older messages"));
+    sleep(400).await; // let the rows' slide-in finish: measure what the reader sees
+    let before = row_top(&root, "msg_951");
+    let top_before = list.scroll_top();
+    feed_page(&store, &all, &req);
+    wait_for(&root, "article[data-message-id=msg_901]").await;
+    frames(3).await;
+    sleep(400).await;
+    assert_eq!(rows(&root), 100);
+    let after = row_top(&root, "msg_951");
+    assert!(
+        (after - before).abs() <= 1.0,
+        "the row the reader saw moved from {before} to {after}"
+    );
+    assert!(
+        list.scroll_top() > top_before,
+        "the offset grew by the prepended page"
+    );
+    assert_eq!(
+        scroller(&root).get_attribute("aria-busy").as_deref(),
+        Some("false")
+    );
+
+    // The button works too (keyboard users), and the view stays put again.
+    let button = query(&root, ".chat-older__button").expect("more to load");
+    list.set_scroll_top(list.scroll_top() + 700);
+    frames(2).await;
+    let _ = store.take_requests();
+    sleep(400).await;
+    let before = row_top(&root, "msg_901");
+    button.click();
+    let req = next_page_request(&root, &store).await;
+    assert_eq!(
+        req.path,
+        "/conversations/conv_1/messages?limit=50&offset=100&order=desc"
+    );
+    feed_page(&store, &all, &req);
+    wait_for(&root, "article[data-message-id=msg_851]").await;
+    frames(3).await;
+    sleep(400).await;
+    let after = row_top(&root, "msg_901");
+    assert!(
+        (after - before).abs() <= 1.0,
+        "the row the reader saw moved from {before} to {after}"
+    );
+}
+
+#[wasm_bindgen_test]
+async fn issue8_paging_back_reaches_message_1_and_the_offer_goes() {
+    let root = section();
+    let all = fixture(300);
+    let (store, _h) = mount_long(&root, &all).await;
+    wait_for(&root, "article[data-message-id=msg_300]").await;
+    let mut pages = 0;
+    while query(&root, "article[data-message-id=msg_1]").is_none() {
+        scroller(&root).set_scroll_top(0);
+        let req = next_page_request(&root, &store).await;
+        feed_page(&store, &all, &req);
+        frames(2).await;
+        pages += 1;
+        assert!(pages <= 5, "too many pages");
+    }
+    assert_eq!(pages, 5);
+    assert_eq!(rows(&root), 300);
+    wait_until("the older-messages row goes", &root, || {
+        query(&root, ".chat-older").is_none()
+    })
+    .await;
+    // Rows are in conversation order.
+    let ids: Vec<String> = {
+        let list = root.query_selector_all("article.chat-message").unwrap();
+        (0..list.length())
+            .filter_map(|i| list.item(i))
+            .filter_map(|n| n.dyn_into::<web_sys::Element>().ok())
+            .filter_map(|e| e.get_attribute("data-message-id"))
+            .collect()
+    };
+    let expected: Vec<String> = (1..=300).map(|i| format!("msg_{i}")).collect();
+    assert_eq!(ids, expected);
+}
