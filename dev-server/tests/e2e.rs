@@ -4272,3 +4272,96 @@ async fn composer_answers_a_lone_free_text_question_journey(page: &ChatPage) -> 
         .await?;
     page.wait_for_visible(&sel::composer_in("normal")).await
 }
+
+// ---------------------------------------------------------------------------------------------
+// Uploads (issue 8: F6–F9, F76, F81–F88, F147, C16, C39)
+// ---------------------------------------------------------------------------------------------
+
+/// The composer's hidden file picker (`<input type=file>`).
+const FILE_PICKER: &str = "input.chat-input__file-picker";
+
+impl ChatPage {
+    /// Chooses `paths` in the composer's file picker, as the paperclip's dialog would
+    /// (WebDriver sends the paths, newline-separated, to the `<input type=file>`).
+    async fn attach_files(&self, paths: &[PathBuf]) -> Step {
+        self.wait_for_enabled("button.chat-input__attach", true)
+            .await?;
+        let input = self
+            .client
+            .find(Locator::Css(FILE_PICKER))
+            .await
+            .map_err(miss)?;
+        let list: Vec<String> = paths.iter().map(|p| p.display().to_string()).collect();
+        input
+            .send_keys(&list.join("\n"))
+            .await
+            .map_err(|e| format!("choosing {list:?} in `{FILE_PICKER}`: {e}"))
+    }
+}
+
+/// Issue 8 done-when: "upload accepted and one rejected with its message". With the `files`
+/// agent (metadata: `image/*` and `.txt`, 1 MiB, 3 files; C16) a `.txt` is attached while a
+/// `.pdf` (wrong type) and a 2 MiB `.png` (too large) are refused with their localized
+/// messages; the typed text stays, the chip shows name and size, and sending carries the file:
+/// the reply names it with the size the server decoded, the sent message shows its chip.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn upload_accepted_and_one_rejected_with_its_message() {
+    let harness = Harness::start().await;
+    let outcome = harness
+        .within_timeout(upload_accepted_and_one_rejected_with_its_message_journey(
+            &harness.page,
+        ))
+        .await;
+    harness
+        .finish("upload_accepted_and_one_rejected_with_its_message", outcome)
+        .await;
+}
+
+/// The steps of [`upload_accepted_and_one_rejected_with_its_message`].
+async fn upload_accepted_and_one_rejected_with_its_message_journey(page: &ChatPage) -> Step {
+    const TEXT: &str = "Here are my notes";
+    let dir = std::env::temp_dir().join(format!("e2e-uploads-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).map_err(|e| format!("creating {}: {e}", dir.display()))?;
+    let write = |name: &str, bytes: &[u8]| -> Step<PathBuf> {
+        let path = dir.join(name);
+        std::fs::write(&path, bytes).map_err(|e| format!("writing {}: {e}", path.display()))?;
+        Ok(path)
+    };
+    let notes = write("notes.txt", b"hello")?;
+    let pdf = write("report.pdf", b"%PDF-1.4 tiny")?;
+    let big = write("big.png", &vec![0u8; 2 * 1024 * 1024])?;
+
+    page.open_with_query("lang=en").await?;
+    page.pick_agent("files").await?;
+    page.type_into(sel::TEXTAREA, TEXT).await?;
+    // F87: the picker offers what the agent accepts.
+    page.wait_for_attribute(FILE_PICKER, "accept", "image/*,.txt")
+        .await?;
+    page.attach_files(&[notes, pdf, big]).await?;
+    page.wait_for_text(
+        ".chat-input__files .chat-file-chip[data-state=\"ready\"]",
+        "notes.txt",
+    )
+    .await?;
+    page.wait_for_text(".chat-input__files .chat-file-chip__size", "5 Bytes")
+        .await?;
+    page.wait_for_error("report.pdf is not an allowed file type")
+        .await?;
+    page.wait_for_error("big.png is too large (max 1 MB)")
+        .await?;
+    page.wait_for_count(".chat-input__files .chat-file-chip", 1)
+        .await?;
+    // Nothing lost from the composer.
+    page.wait_for_composer_text(TEXT).await?;
+    page.send_draft().await?;
+    page.wait_for_finished_reply_containing("Attachments: notes.txt (text/plain, 5 bytes)")
+        .await?;
+    page.wait_for_text(
+        ".chat-message[data-role=\"user\"] .chat-message__files .chat-file-chip__name",
+        "notes.txt",
+    )
+    .await?;
+    page.wait_for_count(".chat-input__files", 0).await?;
+    let _ = std::fs::remove_dir_all(&dir);
+    Ok(())
+}
