@@ -33,7 +33,7 @@ use web::{section, sleep, wait_until};
 
 /// The fake `fetch`: `routes` is the queue of answers, taken in order. A route is
 /// `{status, body}` (JSON body by default), `{status: 204}`, `{chunks: [..]}` for an event
-/// stream (`open: true` keeps it open until aborted), `{networkError: true}`, and may carry
+/// stream (a chunk is a string or an array of bytes) (`open: true` keeps it open until aborted), `{networkError: true}`, and may carry
 /// `delay` (ms) and `headers`.
 const FAKE_FETCH: &str = r#"
 const calls = [];
@@ -54,7 +54,7 @@ const fake = async (input, init) => {
     const enc = new TextEncoder();
     const body = new ReadableStream({
       start(c) {
-        for (const ch of r.chunks) { c.enqueue(enc.encode(ch)); }
+        for (const ch of r.chunks) { c.enqueue(typeof ch === 'string' ? enc.encode(ch) : new Uint8Array(ch)); }
         if (!r.open) { c.close(); }
         req.signal.addEventListener('abort', () => {
           try { c.error(new DOMException('The user aborted a request.', 'AbortError')); } catch (e) {}
@@ -875,4 +875,50 @@ async fn f156_changing_the_agent_starts_a_new_list() {
         calls[1].url,
         format!("{base}/conversations?agentId=beta&limit=20")
     );
+
+    // A page still on its way for the old agent is dropped when the agent changes.
+    let late = FetchStub::install(json!([
+        {"delay": 150, "body": {"conversations": [row("g_old")], "hasMore": true}},
+        page(&["d1"], false)
+    ]));
+    agent.set("gamma".to_owned());
+    sleep(30).await;
+    agent.set("delta".to_owned());
+    wait_until("delta's list", &root, || ids(&h) == ["d1"]).await;
+    sleep(250).await;
+    assert_eq!(ids(&h), ["d1"], "gamma's late page must not land");
+    assert!(!h.has_more.get_untracked());
+    assert_eq!(late.calls().len(), 2);
+}
+
+#[wasm_bindgen_test]
+async fn d3_a_character_split_between_network_chunks_arrives_whole() {
+    // "24 °C": the degree sign is C2 B0 in UTF-8; its two bytes come in different chunks.
+    let mut first = "data: {\"type\":\"stream.text\",\"timestamp\":1,\"text\":\"24 "
+        .as_bytes()
+        .to_vec();
+    first.push(0xC2);
+    let mut second = vec![0xB0];
+    second.extend_from_slice(
+        "C\"}\n\ndata: {\"type\":\"stream.done\",\"timestamp\":2,\"content\":\"24 °C\"}\n\n"
+            .as_bytes(),
+    );
+    let _stub = FetchStub::install(json!([{ "chunks": [first, second] }]));
+    let texts = Rc::new(RefCell::new(Vec::new()));
+    let seen = texts.clone();
+    let end = client()
+        .send_message_stream(
+            "conv_1",
+            &SendMessageOptions {
+                message: "Temp?".into(),
+                ..Default::default()
+            },
+            StreamCallbacks::new()
+                .on_text(move |chunk, _| seen.borrow_mut().push(chunk.to_owned())),
+            None,
+        )
+        .await
+        .expect("accepted");
+    assert_eq!(end, StreamEnd::Done);
+    assert_eq!(*texts.borrow(), ["24 °C"]);
 }
