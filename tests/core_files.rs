@@ -220,6 +220,9 @@ fn f147_rejections_read_in_every_locale() {
             assert!(!text.contains("chat-file"), "{lang}: {text}");
         }
     }
+    // A size stays "1 MB" inside Arabic text: isolated left-to-right.
+    let ar = rejections[1].describe(&Catalog::new("ar"));
+    assert!(ar.contains("\u{2066}1 MB\u{2069}"), "{ar}");
     // Several refusals show together, one per line.
     let err = ChatError::Files(rejections.to_vec());
     assert_eq!(err.describe(&Catalog::new("en")), en.join("\n"));

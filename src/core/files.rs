@@ -214,13 +214,20 @@ impl FileRejection {
             FileRejection::TooMany { max } => {
                 catalog.tr_args("chat-file-too-many", &[("max", Arg::from(*max))])
             }
-            FileRejection::TooLarge { name, max } => catalog.tr_args(
-                "chat-file-too-large",
-                &[
-                    ("name", Arg::from(name.as_str())),
-                    ("max", Arg::from(format_file_size(*max))),
-                ],
-            ),
+            FileRejection::TooLarge { name, max } => {
+                // "1 MB" is left-to-right text: isolated in a right-to-left sentence, or the
+                // bidi algorithm shows "MB 1" (D1 turns Fluent's own isolation marks off).
+                let size = format_file_size(*max);
+                let size = if super::i18n::is_rtl(catalog.locale()) {
+                    format!("\u{2066}{size}\u{2069}")
+                } else {
+                    size
+                };
+                catalog.tr_args(
+                    "chat-file-too-large",
+                    &[("name", Arg::from(name.as_str())), ("max", Arg::from(size))],
+                )
+            }
             FileRejection::InvalidType { name } => catalog.tr_args(
                 "chat-file-invalid-type",
                 &[("name", Arg::from(name.as_str()))],

@@ -49,7 +49,7 @@ fn PendingChip(file: PendingFileView) -> impl IntoView {
         >
             <FileIcon/>
             <span class="chat-file-chip__name" title=name.clone()>{name.clone()}</span>
-            <span class="chat-file-chip__size">{format_file_size(file.size)}</span>
+            <span class="chat-file-chip__size" dir="ltr">{format_file_size(file.size)}</span>
             {(!file.ready).then(|| view! {
                 <span class="chat-visually-hidden" role="status">{reading_label}</span>
             })}
@@ -83,7 +83,7 @@ pub fn MessageFiles(
                             <FileIcon/>
                             <span class="chat-file-chip__name" title=f.name.clone()>{f.name.clone()}</span>
                             {(f.size > 0).then(|| view! {
-                                <span class="chat-file-chip__size">{format_file_size(f.size)}</span>
+                                <span class="chat-file-chip__size" dir="ltr">{format_file_size(f.size)}</span>
                             })}
                             {link.map(|href| view! {
                                 <a class="chat-file-chip__download" href=href download=f.name.clone()
