@@ -395,6 +395,9 @@ fn PageSettings(
                 class="chat-settings__panel"
                 id="chat-settings-panel"
                 node_ref=panel
+                // Focusable, so a click on a label inside keeps focus in the control instead
+                // of dropping it to the page (which would close the panel mid-click).
+                tabindex="-1"
                 role="group"
                 aria-label=move || i18n.t("chat-settings-button")
                 hidden=move || !open.get()
