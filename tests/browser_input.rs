@@ -346,3 +346,68 @@ async fn f146_f76_send_carries_the_files_and_the_sent_message_shows_them() {
     assert_eq!(body["files"][0]["content"], "aGVsbG8=");
     m.store.dispatch(Command::Stop);
 }
+
+/// The upload attributes of `<agent-chat>` (F6, F7, F9): `allowed-file-types` becomes the
+/// picker's `accept`, `max-files` stops attaching at the limit, `enable-file-upload="false"`
+/// removes the paperclip. Nothing listens at the base URL, so no agent narrows anything.
+#[wasm_bindgen_test]
+async fn element_upload_attributes_reach_the_composer() {
+    agent_chat_ui::element::define_agent_chat();
+    let doc = web_sys::window().unwrap().document().unwrap();
+    let make = |attrs: &[(&str, &str)]| {
+        let el: web_sys::HtmlElement = doc.create_element("agent-chat").unwrap().unchecked_into();
+        el.set_attribute("base-url", "http://127.0.0.1:9/api/agents")
+            .unwrap();
+        for (k, v) in attrs {
+            el.set_attribute(k, v).unwrap();
+        }
+        doc.body().unwrap().append_child(&el).unwrap();
+        el
+    };
+    let in_shadow = |el: &web_sys::HtmlElement, sel: &str| -> Option<web_sys::HtmlElement> {
+        el.shadow_root()?
+            .query_selector(sel)
+            .ok()
+            .flatten()
+            .map(|e| e.unchecked_into())
+    };
+    let on = make(&[
+        ("allowed-file-types", "image/*, .txt"),
+        ("max-files", "1"),
+        ("max-file-size", "2048"),
+    ]);
+    let host = on.clone();
+    wait_until("the picker in the shadow root", &on, || {
+        in_shadow(&host, "input.chat-input__file-picker").is_some()
+    })
+    .await;
+    let picker = in_shadow(&on, "input.chat-input__file-picker").unwrap();
+    assert_eq!(
+        picker.get_attribute("accept").as_deref(),
+        Some("image/*,.txt")
+    );
+    let set = js_sys::Function::new_with_args(
+        "input, dt",
+        "input.files = dt.files; input.dispatchEvent(new Event('change', { bubbles: true }));",
+    );
+    set.call2(
+        &JsValue::NULL,
+        &picker,
+        &transfer(&[file("a.txt", "text/plain", "a")]),
+    )
+    .unwrap();
+    let host = on.clone();
+    wait_until("attach disabled at max-files=1", &on, || {
+        in_shadow(&host, "button.chat-input__attach").is_some_and(|b| b.has_attribute("disabled"))
+    })
+    .await;
+    let off = make(&[("enable-file-upload", "false")]);
+    let host = off.clone();
+    wait_until("the composer of the second chat", &off, || {
+        in_shadow(&host, "textarea").is_some()
+    })
+    .await;
+    assert!(in_shadow(&off, "button.chat-input__attach").is_none());
+    on.remove();
+    off.remove();
+}
