@@ -411,3 +411,39 @@ async fn element_upload_attributes_reach_the_composer() {
     on.remove();
     off.remove();
 }
+
+/// F76: a stored message's files are chips with name and size; a file with a web address
+/// gets a "Download" link, one with a `javascript:` address gets none.
+#[wasm_bindgen_test]
+async fn f76_stored_files_show_with_a_download_link_only_for_web_addresses() {
+    let root = section();
+    let m = mount(&root, UploadLimits::default());
+    m.store.dispatch(Command::OpenConversation("conv_1".into()));
+    let mut requests = m.store.take_requests();
+    let loaded = r#"{"conversation":{"id":"conv_1","agentId":"echo","createdAt":"2025-05-01T10:00:00.000Z","updatedAt":"2025-05-01T10:00:00.000Z"},
+      "messages":[{"id":"msg_1","conversationId":"conv_1","role":"user","content":"two files",
+        "files":[{"id":"file_1","name":"plan.pdf","mimeType":"application/pdf","size":2048,"url":"https://files.example/plan.pdf"},
+                 {"id":"file_2","name":"evil.txt","mimeType":"text/plain","size":3,"url":"javascript:alert(1)"}],
+        "createdAt":"2025-05-01T10:00:00.000Z","updatedAt":"2025-05-01T10:00:00.000Z"}]}"#;
+    answer(
+        &m.store,
+        &mut requests,
+        "/conversations/conv_1",
+        200,
+        loaded,
+    );
+    wait_for(&root, ".chat-message__files [data-file-id=\"file_2\"]").await;
+    let plan = query(&root, ".chat-message__files [data-file-id=\"file_1\"]").unwrap();
+    assert!(plan.text_content().unwrap_or_default().contains("2 KB"));
+    let link = query(
+        &root,
+        "[data-file-id=\"file_1\"] a.chat-file-chip__download",
+    )
+    .unwrap();
+    assert_eq!(
+        link.get_attribute("href").as_deref(),
+        Some("https://files.example/plan.pdf")
+    );
+    assert_eq!(link.text_content().as_deref(), Some("Download"));
+    assert!(query(&root, "[data-file-id=\"file_2\"] a").is_none());
+}
