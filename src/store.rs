@@ -313,6 +313,8 @@ impl ChatStore {
         let metas = files.iter().map(crate::io::files::meta).collect();
         self.driver.try_update_value(|d| d.file_batch = files);
         self.dispatch(Command::AddFiles(metas));
+        // The accepted files were handed to their readers during the dispatch.
+        self.driver.try_update_value(|d| d.file_batch.clear());
     }
 
     /// `removeFile(id)` (F148).

@@ -171,6 +171,15 @@ async fn f84_f82_picked_files_show_as_chips_with_size_and_a_labelled_remove() {
     .expect("labelled remove button");
     remove.click();
     wait_until("one chip left", &root, || chip_names(&root) == ["dot.png"]).await;
+    // Focus does not fall to the page with the removed button: it goes to the text box.
+    let textarea = query(&root, "textarea").unwrap();
+    wait_until("focus back in the composer", &root, || {
+        web_sys::window()
+            .and_then(|w| w.document())
+            .and_then(|d| d.active_element())
+            .is_some_and(|a| a == *textarea.unchecked_ref::<web_sys::Element>())
+    })
+    .await;
     assert_eq!(m.store.files.with_untracked(|f| f.pending.len()), 1);
     // The last one removed: the list goes away.
     query(&root, "button.chat-file-chip__remove")

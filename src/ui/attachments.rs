@@ -57,7 +57,11 @@ fn PendingChip(file: PendingFileView) -> impl IntoView {
                 type="button"
                 class="chat-file-chip__remove"
                 aria-label=remove_label
-                on:click=move |_| store.remove_file(id.clone())
+                on:click=move |_| {
+                    store.remove_file(id.clone());
+                    // The button goes away with its chip: focus goes to the text box, not the page.
+                    store.focus_composer.update(|n| *n += 1);
+                }
             >
                 <XIcon/>
             </button>
