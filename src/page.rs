@@ -18,7 +18,7 @@ use crate::core::{approval_resolution, ActionKind, CardState, ComposerMode, Reso
 use crate::ui::cards::{CardOutcome, CardSlot, RenderCard};
 use crate::ui::i18n::I18n;
 use crate::ui::icons::SlidersIcon;
-use crate::ui::{Chat, ChatHeader, HeaderSlot, Theme};
+use crate::ui::{Chat, ChatHeader, HeaderSlot, MessageActions, MessageActionsSlot, Theme};
 
 /// Page options read from the query string.
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -152,6 +152,26 @@ pub fn mount() {
                 </ChatHeader>
             }
         };
+        // F26/F119-F122: the ready-made action row under each reply. Regenerate (F152 retry)
+        // is offered on the latest reply only, while a message could be sent.
+        let message_actions = |slot: MessageActionsSlot| {
+            let store = crate::store::ChatStore::expect();
+            let id = slot.message.id.clone();
+            let latest = Signal::derive(move || {
+                store
+                    .messages
+                    .with(|m| m.last().is_some_and(|last| last.id == id))
+                    && store.status.with(|s| s.can_send)
+            });
+            view! {
+                <MessageActions
+                    message=slot.message
+                    is_streaming=slot.is_streaming
+                    show_regenerate=latest
+                    on_regenerate=move |_id: String| store.retry()
+                />
+            }
+        };
         // Render props strip their `Option` (hosts pass a closure), so the page picks a branch.
         macro_rules! chat {
             ($($extra:tt)*) => {
@@ -163,6 +183,7 @@ pub fn mount() {
                         default_locale=browser_lang.clone()
                         theme=theme
                         render_header=header
+                        render_message_actions=message_actions
                         allow_argument_edit=cfg.allow_argument_edit
                         enable_tool_approvals=cfg.enable_tool_approvals
                         enable_questions=cfg.enable_questions

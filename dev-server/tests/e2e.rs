@@ -4365,3 +4365,109 @@ async fn upload_accepted_and_one_rejected_with_its_message_journey(page: &ChatPa
     let _ = std::fs::remove_dir_all(&dir);
     Ok(())
 }
+
+/// F38/F77: a real reply of the `research` agent shows its sources: five, "Show All (7)" shows
+/// seven, "Show Less" five again; F116 the streamed reasoning labels its first step; F120 the
+/// page's actions row (F26) copies the reply (clipboard stand-in: headless Chromium refuses
+/// the real one) and reads "Copied!"; F122 feedback stays pressed; F121/F152 Regenerate drops
+/// the reply and sends the question again.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn research_reply_shows_sources_and_copies() {
+    let harness = Harness::start().await;
+    let outcome = harness
+        .within_timeout(research_reply_shows_sources_and_copies_journey(
+            &harness.page,
+        ))
+        .await;
+    harness
+        .finish("research_reply_shows_sources_and_copies", outcome)
+        .await;
+}
+
+/// The steps of [`research_reply_shows_sources_and_copies`].
+async fn research_reply_shows_sources_and_copies_journey(page: &ChatPage) -> Step {
+    const SHOWN: &str = ".chat-message[data-role=\"assistant\"] li.chat-citation:not([hidden])";
+    const TOGGLE: &str = "button.chat-citations__toggle";
+    const ACTIONS: &str = ".chat-message[data-role=\"assistant\"] .chat-message-actions";
+    page.open_with_query("lang=en").await?;
+    page.pick_agent("research").await?;
+    page.send_message("leptos").await?;
+    page.wait_for_finished_reply_containing("Here is what I found.")
+        .await?;
+    page.wait_for_text(".chat-citations__title", "Sources")
+        .await?;
+    page.wait_for_count(SHOWN, 5).await?;
+    page.wait_for_text(
+        "a.chat-citation__title[target=\"_blank\"][rel=\"noopener noreferrer\"]",
+        "The Rust Programming Language",
+    )
+    .await?;
+    page.wait_for_text(".chat-citation__title", "Source 4")
+        .await?;
+    page.wait_for_text(TOGGLE, "Show All (7)").await?;
+    page.click(TOGGLE).await?;
+    page.wait_for_count(SHOWN, 7).await?;
+    page.wait_for_text(TOGGLE, "Show Less").await?;
+    page.click(TOGGLE).await?;
+    page.wait_for_count(SHOWN, 5).await?;
+    page.wait_for_text(TOGGLE, "Show All (7)").await?;
+    // F116/F117: the latest step on top; the first one, labelled by its reasoning, behind
+    // the toggle.
+    page.wait_for_text(".chat-tool-calls__label--latest", "Read Pages")
+        .await?;
+    page.wait_for_text(".chat-tool-calls__toggle", "1 previous step")
+        .await?;
+    page.click(".chat-tool-calls__toggle").await?;
+    page.wait_for_text(".chat-tool-calls__item", "Searching the web for sources")
+        .await?;
+
+    // F120: copy, with a clipboard that records what it is given.
+    page.client
+        .execute(
+            "Object.defineProperty(navigator, 'clipboard', { configurable: true, value: { \
+               writeText: function (t) { window.__e2e_copied = t; return Promise.resolve(); } } });",
+            vec![],
+        )
+        .await
+        .map_err(|e| format!("stubbing the clipboard: {e}"))?;
+    let copy = format!("{ACTIONS} button[data-action=\"copy\"]");
+    page.wait_for_attribute(&copy, "aria-label", "Copy").await?;
+    page.click(&copy).await?;
+    page.wait_for_attribute(&copy, "aria-label", "Copied!")
+        .await?;
+    page.wait_for_attribute(&copy, "title", "Copied!").await?;
+    let copied = page
+        .client
+        .execute("return window.__e2e_copied || null;", vec![])
+        .await
+        .map_err(|e| format!("reading the copied text: {e}"))?;
+    let copied = copied.as_str().unwrap_or_default();
+    if !copied.starts_with("Here is what I found. Seven sources cover **leptos**") {
+        return Err(format!("copied {copied:?}"));
+    }
+    // And back after two seconds.
+    page.wait_for_attribute(&copy, "aria-label", "Copy").await?;
+
+    // F122: the chosen verdict stays pressed.
+    let up = format!("{ACTIONS} button[data-action=\"positive\"]");
+    page.click(&up).await?;
+    page.wait_for_attribute(&up, "aria-pressed", "true").await?;
+    page.wait_for_attribute(
+        &format!("{ACTIONS} button[data-action=\"negative\"]"),
+        "aria-pressed",
+        "false",
+    )
+    .await?;
+
+    // F121/F152: Regenerate drops the reply and asks again.
+    page.click(&format!("{ACTIONS} button[data-action=\"regenerate\"]"))
+        .await?;
+    page.wait_for_count(".chat-message[data-role=\"user\"]", 2)
+        .await?;
+    page.wait_for_finished_reply_containing("Here is what I found.")
+        .await?;
+    page.wait_for_count(".chat-message[data-role=\"assistant\"]", 1)
+        .await?;
+    page.wait_for_count(SHOWN, 5).await?;
+    Ok(())
+}
