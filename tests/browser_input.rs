@@ -456,3 +456,39 @@ async fn f76_stored_files_show_with_a_download_link_only_for_web_addresses() {
     assert_eq!(link.text_content().as_deref(), Some("Download"));
     assert!(query(&root, "[data-file-id=\"file_2\"] a").is_none());
 }
+
+/// Files dropped on the composer are attached like picked ones (the same checks apply).
+#[wasm_bindgen_test]
+async fn f81_files_dropped_on_the_composer_are_attached() {
+    let root = section();
+    let m = mount(
+        &root,
+        UploadLimits {
+            allowed_types: vec![".txt".into()],
+            ..UploadLimits::default()
+        },
+    );
+    let form = wait_for(&root, "form.chat-input").await;
+    let drop = js_sys::Function::new_with_args(
+        "el, dt",
+        "el.dispatchEvent(new DragEvent('dragover', { dataTransfer: dt, bubbles: true, cancelable: true }));\
+         const ev = new DragEvent('drop', { dataTransfer: dt, bubbles: true, cancelable: true });\
+         el.dispatchEvent(ev); return ev.defaultPrevented;",
+    );
+    let dt = transfer(&[
+        file("notes.txt", "text/plain", "hello"),
+        file("photo.png", "image/png", "png!"),
+    ]);
+    let prevented = drop.call2(&JsValue::NULL, &form, &dt).unwrap();
+    assert_eq!(prevented.as_bool(), Some(true));
+    wait_for(&root, ".chat-file-chip[data-state=\"ready\"]").await;
+    assert_eq!(chip_names(&root), ["notes.txt"]);
+    assert_eq!(
+        error_text(&m.store).as_deref(),
+        Some("photo.png is not an allowed file type")
+    );
+    assert_eq!(
+        form.get_attribute("data-dragging").as_deref(),
+        Some("false")
+    );
+}

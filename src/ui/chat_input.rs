@@ -36,6 +36,8 @@ pub fn ChatInput(
     // F88: attaching stops at the limit; the chips stay removable.
     let at_limit = move || store.files.with(|f| f.pending.len() >= f.limits.max_files);
     let files_ready = move || store.files.with(|f| f.pending.iter().all(|p| p.ready));
+    // A drag that carries files over the composer (for its dashed outline).
+    let dragging = RwSignal::new(false);
     let accept = move || {
         store.files.with(|f| {
             let a = f.limits.accept_attribute();
@@ -97,6 +99,7 @@ pub fn ChatInput(
             .status
             .with(|s| matches!(s.composer, ComposerState::Blocked))
     };
+    let can_take_files = move || uploads_on() && !blocked();
     let placeholder_text = move || match composer() {
         ComposerState::Answer { question, .. } => question
             .placeholder
@@ -115,6 +118,26 @@ pub fn ChatInput(
         <form
             class="chat-input"
             data-state=move || store.status.with(|s| s.composer.as_str())
+            data-dragging=move || dragging.get().to_string()
+            on:dragover=move |ev: leptos::ev::DragEvent| {
+                // Only a drag of files is taken; dropped text goes where the browser puts it.
+                let files = ev
+                    .data_transfer()
+                    .is_some_and(|d| d.types().includes(&"Files".into(), 0));
+                if files && can_take_files() {
+                    ev.prevent_default();
+                    dragging.set(true);
+                }
+            }
+            on:dragleave=move |_| dragging.set(false)
+            on:drop=move |ev: leptos::ev::DragEvent| {
+                dragging.set(false);
+                let files = crate::io::files::list(ev.data_transfer().and_then(|d| d.files()));
+                if !files.is_empty() && can_take_files() {
+                    ev.prevent_default();
+                    store.add_files(files);
+                }
+            }
             on:submit=move |ev| {
                 ev.prevent_default();
                 submit();
