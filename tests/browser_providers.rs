@@ -72,9 +72,10 @@ async fn f127_set_theme_merges_and_a_mode_switch_keeps_colours_set_on_purpose() 
     let mut accent = ChatTheme::default();
     accent.colors.accent_primary = Some("#aa00aa".into());
     theme.set_theme(accent);
-    let mut light = ChatTheme::default();
-    light.mode = Some(ThemeMode::Light);
-    theme.set_theme(light);
+    theme.set_theme(ChatTheme {
+        mode: Some(ThemeMode::Light),
+        ..ChatTheme::default()
+    });
     leptos::task::tick().await;
     let boxed = wait_for(&root, ".chat-theme-root.chat-theme-light").await;
     assert_eq!(

@@ -360,7 +360,7 @@ const fn preset(
     }
 }
 
-use ThemeMode::{Dark, Light};
+use self::ThemeMode::{Dark, Light};
 
 /// The dark defaults (tokens.css `.chat-root`).
 pub const DEFAULT_DARK: ThemePreset = preset(
