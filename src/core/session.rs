@@ -1454,7 +1454,7 @@ impl Session {
         // F42: the endpoint is optional; failures are swallowed.
         if let Ok(resp) = result.as_ref() {
             if resp.ok() {
-                if let Ok(list) = serde_json::from_str::<AgentList>(&resp.body) {
+                if let Ok(list) = super::wire::json_text::<AgentList>(&resp.body) {
                     self.agents = list.agents;
                 }
             }
@@ -1537,7 +1537,7 @@ impl Session {
             Err(err) => return self.refuse_send(outgoing, err),
         };
         // Non-streaming reply: `{ message, response, conversationTitle?, status?, pendingActions? }`.
-        let parsed = serde_json::from_value::<super::wire::SendMessageResponse>(value);
+        let parsed = <super::wire::SendMessageResponse as serde::Deserialize>::deserialize(&value);
         let Ok(reply) = parsed else {
             let err = ChatError::BadResponse {
                 context: ErrorContext::Send,
@@ -2751,7 +2751,7 @@ fn parse_json<T: serde::de::DeserializeOwned>(
     } else {
         resp.body.as_str()
     };
-    serde_json::from_str(body).map_err(|e| ChatError::BadResponse {
+    super::wire::json_text(body).map_err(|e| ChatError::BadResponse {
         context,
         detail: e.to_string(),
     })

@@ -219,7 +219,18 @@ pub fn decode_body<T: DeserializeOwned>(endpoint: &str, body: &str) -> Result<T,
             endpoint: endpoint.to_owned(),
         });
     }
-    serde_json::from_str(body).map_err(|e| ProtocolError::bad_body(endpoint, &e))
+    json_text(body).map_err(|e| ProtocolError::bad_body(endpoint, &e))
+}
+
+/// Parses JSON text into `T` through a [`Value`]. Every wire type is then deserialised from
+/// `&Value` only, the same path the SSE events take, instead of from `&str` as well: serde
+/// instantiates each type's visitor once per input kind (D38; measured: a few KB of gzip).
+///
+/// # Errors
+/// The text is not JSON, or not of `T`'s shape.
+pub fn json_text<T: DeserializeOwned>(text: &str) -> Result<T, serde_json::Error> {
+    let value: Value = serde_json::from_str(text)?;
+    T::deserialize(&value)
 }
 
 /// Like [`decode_body`], but an empty body is `Ok(None)` (C23: 204 or empty 2xx = success).
@@ -233,7 +244,7 @@ pub fn decode_optional_body<T: DeserializeOwned>(
     if body.trim().is_empty() {
         return Ok(None);
     }
-    serde_json::from_str(body)
+    json_text(body)
         .map(Some)
         .map_err(|e| ProtocolError::bad_body(endpoint, &e))
 }
