@@ -45,6 +45,8 @@ pub struct PageConfig {
     pub composer_mode: ComposerMode,
     /// `customCards=1`: draw cards with the page's own renderer.
     pub custom_cards: bool,
+    /// `showTimestamps=1`: each message's local time (F33).
+    pub show_timestamps: bool,
 }
 
 /// The path the reference server serves its API under (the React library's default).
@@ -85,6 +87,7 @@ impl PageConfig {
                     }
                 }
                 "customCards" => cfg.custom_cards = flag(&value),
+                "showTimestamps" => cfg.show_timestamps = flag(&value),
                 _ => {}
             }
         }
@@ -182,6 +185,7 @@ pub fn mount() {
                         conversation_id=cfg.conversation_id
                         default_locale=browser_lang.clone()
                         theme=theme
+                        show_timestamps=cfg.show_timestamps
                         render_header=header
                         render_message_actions=message_actions
                         allow_argument_edit=cfg.allow_argument_edit

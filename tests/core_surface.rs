@@ -44,3 +44,17 @@ fn f11_no_initial_messages_by_default() {
     let session = Session::new(SessionConfig::default());
     assert!(session.messages().is_empty());
 }
+
+#[test]
+fn page_query_reads_theme_lang_and_show_timestamps() {
+    use agent_chat_ui::page::PageConfig;
+    use agent_chat_ui::Theme;
+    let cfg = PageConfig::from_query("http://h", "?theme=light&lang=tr&showTimestamps=1");
+    assert_eq!(cfg.theme, Theme::Light);
+    assert_eq!(cfg.lang.as_deref(), Some("tr"));
+    assert!(cfg.show_timestamps);
+    let cfg = PageConfig::from_query("http://h", "");
+    assert_eq!(cfg.theme, Theme::Dark);
+    assert!(!cfg.show_timestamps);
+    assert_eq!(cfg.base_url, "http://h/api/agents");
+}
