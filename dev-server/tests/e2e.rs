@@ -643,6 +643,101 @@ async fn echo_reply_survives_reload_journey(page: &ChatPage) -> Step {
     Ok(())
 }
 
+/// Issue 8 (F45, F100–F102, F110, E6, E7): two conversations in the sidebar; selecting one
+/// opens it, renaming it shows the new title at once and the server keeps it (a reload reads it
+/// back), deleting the open one removes its row, clears the chat and the server forgets it.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn history_select_rename_delete() {
+    let harness = Harness::start().await;
+    let outcome = harness
+        .within_timeout(history_select_rename_delete_journey(&harness.page))
+        .await;
+    harness
+        .finish("history_select_rename_delete", outcome)
+        .await;
+}
+
+/// The steps of [`history_select_rename_delete`].
+async fn history_select_rename_delete_journey(page: &ChatPage) -> Step {
+    const FIRST: &str = "first chat alpha";
+    const SECOND: &str = "second chat beta";
+    const TITLE: &str = "Renamed alpha";
+    let row =
+        |id: &str, part: &str| format!(".chat-history__item[data-conversation-id='{id}'] {part}");
+    page.open().await?;
+    page.pick_agent("echo").await?;
+    page.send_message(FIRST).await?;
+    page.wait_for_finished_reply_containing(FIRST).await?;
+    let first = page.conversation_id().await?;
+    page.click("button.chat-history__new").await?;
+    page.wait_for_visible(".chat-empty").await?;
+    page.send_message(SECOND).await?;
+    page.wait_for_finished_reply_containing(SECOND).await?;
+    let second = page.conversation_id().await?;
+    if first == second {
+        return Err(format!("New Chat reused conversation {first}"));
+    }
+    page.wait_for_count(".chat-history__item", 2).await?;
+
+    // Select the first conversation: its messages replace the second's.
+    page.click(&row(&first, ".chat-history__select")).await?;
+    page.wait_for_message("user", FIRST).await?;
+    page.wait_for_url_containing(&format!("conversationId={first}"))
+        .await?;
+    page.expect_no_message("user", SECOND).await?;
+    page.wait_for_attribute(
+        &row(&first, ".chat-history__select"),
+        "aria-current",
+        "true",
+    )
+    .await?;
+
+    // Rename it: the row shows the title at once, the server stores it.
+    page.click(&row(&first, ".chat-history__rename")).await?;
+    page.set_value(".chat-history__rename-input", TITLE).await?;
+    page.press(&[Key::Enter]).await?;
+    page.wait_for_text(&row(&first, ".chat-history__title"), TITLE)
+        .await?;
+    let path = format!("/conversations/{first}");
+    page.wait_until("the server to store the new title", async || {
+        let reply = page.api_get(&path).await?;
+        match reply["conversation"]["title"].as_str() {
+            Some(TITLE) => Ok(()),
+            other => Err(format!("title is {other:?}")),
+        }
+    })
+    .await?;
+    page.reload().await?;
+    page.wait_for_text(&row(&first, ".chat-history__title"), TITLE)
+        .await?;
+    page.wait_for_message("user", FIRST).await?;
+
+    // Delete the open conversation: its row goes, the chat is cleared, the server forgets it.
+    page.click(&row(&first, ".chat-history__delete")).await?;
+    page.wait_for_count(".chat-history__item", 1).await?;
+    page.wait_for_visible(".chat-empty").await?;
+    page.expect_no_message("user", FIRST).await?;
+    page.wait_until("the server to forget the conversation", async || match page
+        .api_get(&path)
+        .await
+    {
+        Err(e) if e.contains("404") => Ok(()),
+        Err(e) => Err(e),
+        Ok(v) => Err(format!("still there: {v}")),
+    })
+    .await?;
+    let url = page.url().await?;
+    if url.contains(&first) {
+        return Err(format!(
+            "the URL still names the deleted conversation: {url}"
+        ));
+    }
+    // The other conversation is untouched and still opens.
+    page.click(&row(&second, ".chat-history__select")).await?;
+    page.wait_for_message("user", SECOND).await?;
+    Ok(())
+}
+
 /// Issue 8 (F24, F39, F128): the page's settings control switches the theme to light with the
 /// mouse and the language to Turkish with the keyboard (open, Tab to the language group, arrow
 /// right), live: the strings read Turkish, the light class is on, and the half-typed draft and
@@ -671,9 +766,12 @@ async fn theme_and_locale_switch_journey(page: &ChatPage) -> Step {
 
     // Theme with the mouse.
     page.click(TOGGLE).await?;
-    page.wait_for_attribute(TOGGLE, "aria-expanded", "true").await?;
-    page.click(".chat-settings__group[data-setting=theme] .chat-settings__option[data-value=light]")
+    page.wait_for_attribute(TOGGLE, "aria-expanded", "true")
         .await?;
+    page.click(
+        ".chat-settings__group[data-setting=theme] .chat-settings__option[data-value=light]",
+    )
+    .await?;
     page.expect_theme(Theme::Light).await?;
     page.wait_for_url_containing("theme=light").await?;
 
@@ -686,14 +784,17 @@ async fn theme_and_locale_switch_journey(page: &ChatPage) -> Step {
         .await?;
     page.press(&[Key::Right]).await?;
     page.wait_for_attribute(sel::ROOT, "lang", "tr").await?;
-    page.wait_for_text(".chat-history__new", "Yeni Sohbet").await?;
+    page.wait_for_text(".chat-history__new", "Yeni Sohbet")
+        .await?;
     page.wait_for_attribute("textarea.chat-input__textarea", "aria-label", "Mesaj")
         .await?;
-    page.wait_for_attribute(TOGGLE, "aria-label", "Ayarlar").await?;
+    page.wait_for_attribute(TOGGLE, "aria-label", "Ayarlar")
+        .await?;
     page.wait_for_url_containing("lang=tr").await?;
     // Escape closes the panel and gives focus back to its button.
     page.press(&[Key::Escape]).await?;
-    page.wait_for_attribute(TOGGLE, "aria-expanded", "false").await?;
+    page.wait_for_attribute(TOGGLE, "aria-expanded", "false")
+        .await?;
     page.wait_for_focus(TOGGLE).await?;
 
     // Nothing was lost.
