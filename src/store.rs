@@ -792,3 +792,73 @@ fn status_of(s: &Session) -> StatusSlice {
         is_loading_older: s.is_loading_older(),
     }
 }
+
+/// The rest of React's `useChat` return value (F136–F155), as signals and commands.
+impl ChatStore {
+    /// `isLoadingConversation` (F140): a conversation is being loaded.
+    pub fn is_loading_conversation(&self) -> Signal<bool> {
+        let status = self.status;
+        Signal::derive(move || status.with(|s| s.run == Run::Loading))
+    }
+
+    /// `isLoading` (F138): streaming or loading a conversation.
+    pub fn is_loading(&self) -> Signal<bool> {
+        let status = self.status;
+        Signal::derive(move || status.with(|s| matches!(s.run, Run::Loading | Run::Streaming)))
+    }
+
+    /// `conversation` (F137): the open conversation, if any.
+    pub fn conversation(&self) -> Signal<Option<Conversation>> {
+        let status = self.status;
+        Signal::derive(move || status.with(|s| s.conversation.clone()))
+    }
+
+    /// `error` (F143): the error the banner shows, if any.
+    pub fn error(&self) -> Signal<Option<ChatError>> {
+        let status = self.status;
+        Signal::derive(move || status.with(|s| s.error.clone()))
+    }
+
+    /// `progressMessage` (F142): the running turn's latest progress line.
+    pub fn progress_message(&self) -> Signal<Option<String>> {
+        let streaming = self.streaming;
+        Signal::derive(move || streaming.with(|s| s.as_ref().and_then(|t| t.progress.clone())))
+    }
+
+    /// `activeToolCalls` (F145): the running turn's tool calls, in order.
+    pub fn active_tool_calls(&self) -> Signal<Vec<crate::core::ActiveToolCall>> {
+        let streaming = self.streaming;
+        Signal::derive(move || {
+            streaming.with(|s| s.as_ref().map(|t| t.tool_calls.clone()).unwrap_or_default())
+        })
+    }
+
+    /// `stop()` (F153): abort the running reply, keeping what arrived.
+    pub fn stop(&self) {
+        self.dispatch(Command::Stop);
+    }
+
+    /// `clearMessages()` (F149): clear messages, conversation and error (New Chat).
+    pub fn clear_messages(&self) {
+        self.dispatch(Command::NewChat);
+    }
+
+    /// `loadConversation(id)` (F150).
+    pub fn load_conversation(&self, id: impl Into<String>) {
+        self.dispatch(Command::OpenConversation(id.into()));
+    }
+
+    /// `createConversation(title?)` (F151): a new, empty conversation on the server.
+    pub fn create_conversation(&self, title: Option<String>) {
+        self.dispatch(Command::CreateConversation { title });
+    }
+
+    /// `setError` (F154): `None` dismisses the banner; `Some` shows an error of the host's
+    /// own until the chat's next error or a dismissal.
+    pub fn set_error(&self, error: Option<ChatError>) {
+        match error {
+            None => self.dispatch(Command::DismissError),
+            Some(e) => self.status.update(|s| s.error = Some(e)),
+        }
+    }
+}

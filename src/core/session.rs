@@ -154,6 +154,13 @@ pub enum Command {
         /// Its new title.
         title: String,
     },
+    /// Start a new, empty conversation on the server (E4) with an optional title, like
+    /// React's `createConversation(title?)` (F151): the chat is cleared, the created
+    /// conversation becomes the open one and `ConversationCreated` is reported.
+    CreateConversation {
+        /// Its title.
+        title: Option<String>,
+    },
     /// Send a message (trimmed; empty text is ignored) with the pending files (F146).
     Send(String),
     /// `retry()` (F152): drops a trailing assistant message from the list and sends the text
@@ -578,6 +585,8 @@ enum Pending {
     Create {
         outgoing: OutgoingMessage,
     },
+    /// E4 without a message (F151).
+    CreateEmpty,
     Load {
         conversation_id: String,
         purpose: LoadPurpose,
@@ -937,6 +946,7 @@ impl Session {
             Command::OpenConversation(id) => self.open_conversation(id, LoadPurpose::Open),
             Command::DeleteConversation(id) => self.delete_conversation(id),
             Command::RenameConversation { id, title } => self.rename_conversation(id, title),
+            Command::CreateConversation { title } => self.create_conversation(title),
             Command::Send(text) => self.send(text),
             Command::Retry => self.retry(),
             Command::AddFiles(files) => self.add_files(files),
@@ -1417,6 +1427,7 @@ impl Session {
             Pending::Agents => self.on_agents(result),
             Pending::History { append } => self.on_history(append, result),
             Pending::Create { outgoing } => self.on_created(outgoing, result),
+            Pending::CreateEmpty => self.on_created_empty(result),
             Pending::Load {
                 conversation_id,
                 purpose,
@@ -1491,6 +1502,46 @@ impl Session {
                 }
                 self.overlay_pending_history_edits();
                 self.history_has_more = list.has_more;
+            }
+            Err(err) => self.set_error(err),
+        }
+    }
+
+    fn create_conversation(&mut self, title: Option<String>) {
+        let Some(agent_id) = self.selected_agent.clone() else {
+            self.set_error(ChatError::NoAgent);
+            return;
+        };
+        self.clear_chat();
+        self.emit(SessionEvent::ConversationChanged(None));
+        let mut body = json!({ "agentId": agent_id });
+        if let Some(title) = title.map(|t| t.trim().to_owned()).filter(|t| !t.is_empty()) {
+            body["title"] = Value::String(title);
+        }
+        self.request(
+            Method::Post,
+            "/conversations".into(),
+            Some(body.to_string()),
+            Pending::CreateEmpty,
+        );
+    }
+
+    fn on_created_empty(&mut self, result: Result<HttpResponse, TransportError>) {
+        match parse_json::<Value>(result, ErrorContext::Send)
+            .and_then(|v| conversation_from(v, ErrorContext::Send))
+        {
+            // Something else was opened or sent meanwhile: the new one only joins the history.
+            Ok(conversation) if self.conversation.is_some() || !self.messages.is_empty() => {
+                self.emit(SessionEvent::ConversationCreated(conversation));
+                self.load_history(false);
+            }
+            Ok(conversation) => {
+                let id = conversation.id.clone();
+                self.conversation = Some(conversation.clone());
+                self.revisions.status += 1;
+                self.emit(SessionEvent::ConversationCreated(conversation));
+                self.emit(SessionEvent::ConversationChanged(Some(id)));
+                self.load_history(false);
             }
             Err(err) => self.set_error(err),
         }
