@@ -4509,6 +4509,9 @@ async fn research_reply_shows_sources_and_copies_journey(page: &ChatPage) -> Ste
     page.click(TOGGLE).await?;
     page.wait_for_count(SHOWN, 7).await?;
     page.wait_for_text(TOGGLE, "Show Less").await?;
+    // axe-core over the reply with every source, its steps and the actions row (dark).
+    let mut audit = AxeAudit::new("research, dark then light");
+    audit.check(page, "research reply, all sources").await?;
     page.click(TOGGLE).await?;
     page.wait_for_count(SHOWN, 5).await?;
     page.wait_for_text(TOGGLE, "Show All (7)").await?;
@@ -4570,5 +4573,19 @@ async fn research_reply_shows_sources_and_copies_journey(page: &ChatPage) -> Ste
     page.wait_for_count(".chat-message[data-role=\"assistant\"]", 1)
         .await?;
     page.wait_for_count(SHOWN, 5).await?;
-    Ok(())
+    // A new reply in the light theme, older steps and every source open, for axe-core.
+    page.open_with_query("lang=en&theme=light&agentId=research")
+        .await?;
+    page.wait_for_composer_free().await?;
+    page.send_message("wasm").await?;
+    page.wait_for_finished_reply_containing("Here is what I found.")
+        .await?;
+    page.wait_for_count(SHOWN, 5).await?;
+    page.click(".chat-tool-calls__toggle").await?;
+    page.click(TOGGLE).await?;
+    page.wait_for_count(SHOWN, 7).await?;
+    audit
+        .check(page, "light: research reply, steps and sources open")
+        .await?;
+    audit.verdict()
 }
