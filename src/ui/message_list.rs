@@ -54,6 +54,7 @@ pub fn ChatMessageList(
     // scrolled up to read.
     let stick = StoredValue::new(true);
     let paging = crate::ui::paging::Paging::new(scroller, store);
+    let page_starts = crate::ui::paging::page_starts(store);
     // Another conversation opens at its end (D27), wherever the last one was scrolled to.
     let conversation_id = Memo::new(move |_| {
         store
@@ -145,18 +146,28 @@ pub fn ChatMessageList(
                     </div>
                 </Show>
                 <crate::ui::paging::OlderMessages/>
+                // Drawn page by page (D27): an older page is one new element in front, so the
+                // rows on screen are never moved in the DOM (which would replay their slide-in).
                 <For
-                    each=move || store.messages.get()
-                    key=|m| m.id.clone()
-                    children=move |m| view! {
-                        <ChatMessage
-                            message=m
-                            render_actions=render_actions
-                            render_avatar=render_avatar
-                            show_avatar=show_avatars
-                            show_timestamp=show_timestamps
-                            enable_citations=enable_citations
-                        />
+                    each=move || page_starts.get()
+                    key=|start| start.clone()
+                    children=move |start| view! {
+                        <div class="chat-message-page">
+                            <For
+                                each=move || crate::ui::paging::page_rows(store, page_starts, &start)
+                                key=|m| m.id.clone()
+                                children=move |m| view! {
+                                    <ChatMessage
+                                        message=m
+                                        render_actions=render_actions
+                                        render_avatar=render_avatar
+                                        show_avatar=show_avatars
+                                        show_timestamp=show_timestamps
+                                        enable_citations=enable_citations
+                                    />
+                                }
+                            />
+                        </div>
                     }
                 />
                 <Show when=move || store.streaming.with(|s| s.is_some())>

@@ -139,6 +139,53 @@ impl Paging {
     }
 }
 
+/// Ids of the first message of each page the list is drawn in, oldest first (D27): the
+/// first message when a conversation opens, then the first of each older page prepended.
+/// Messages that arrive later join the last page.
+pub(crate) fn page_starts(store: ChatStore) -> Memo<Vec<String>> {
+    let known = StoredValue::new(Vec::<String>::new());
+    Memo::new(move |_| {
+        store.messages.with(|messages| {
+            let Some(first) = messages.first() else {
+                known.set_value(Vec::new());
+                return Vec::new();
+            };
+            let present: std::collections::HashSet<&str> =
+                messages.iter().map(|m| m.id.as_str()).collect();
+            let mut starts = known.get_value();
+            starts.retain(|s| present.contains(s.as_str()));
+            if starts.first() != Some(&first.id) {
+                // Prepended (or another conversation, whose messages share no start).
+                starts.insert(0, first.id.clone());
+            }
+            known.set_value(starts.clone());
+            starts
+        })
+    })
+}
+
+/// The messages of the page starting at `start`, up to the next page's start.
+pub(crate) fn page_rows(
+    store: ChatStore,
+    starts: Memo<Vec<String>>,
+    start: &str,
+) -> Vec<crate::core::Message> {
+    let next = starts.with(|s| {
+        s.iter()
+            .position(|x| x == start)
+            .and_then(|i| s.get(i + 1).cloned())
+    });
+    store.messages.with(|messages| {
+        let Some(from) = messages.iter().position(|m| m.id == start) else {
+            return Vec::new();
+        };
+        let to = next
+            .and_then(|n| messages.iter().position(|m| m.id == n))
+            .unwrap_or(messages.len());
+        messages[from..to.max(from)].to_vec()
+    })
+}
+
 /// The row above the first message: a button that loads the next older page (keyboard
 /// reachable) and says so while one is on its way. Shown while older messages exist.
 #[component]
