@@ -10,6 +10,78 @@ use crate::store::ChatStore;
 use crate::ui::attachments::PendingFiles;
 use crate::ui::i18n::I18n;
 use crate::ui::icons::{PaperclipIcon, SendIcon, StopIcon};
+use crate::ui::slots::RenderProp;
+
+/// What a custom send button is given (F91).
+#[derive(Clone, Copy)]
+pub struct SendButtonSlot {
+    /// Sends the draft (does nothing while sending is not possible).
+    pub on_click: Callback<()>,
+    /// True while the draft cannot be sent (empty, a reply running, files still being read, a
+    /// card blocking the composer).
+    pub disabled: Signal<bool>,
+}
+
+/// What a custom stop button is given (F92).
+#[derive(Clone, Copy)]
+pub struct StopButtonSlot {
+    /// Stops the running reply.
+    pub on_click: Callback<()>,
+}
+
+/// A handle on a mounted composer, like React's `ref` (F94, C29): create one, pass it as
+/// `handle`, call it later.
+///
+/// ```ignore
+/// let input = ChatInputHandle::new();
+/// view! { <ChatInput handle=input/> <button on:click=move |_| input.focus()>"Reply"</button> }
+/// ```
+#[derive(Clone, Copy, Debug)]
+pub struct ChatInputHandle {
+    textarea: NodeRef<Textarea>,
+    draft: StoredValue<Option<RwSignal<String>>>,
+}
+
+impl Default for ChatInputHandle {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl ChatInputHandle {
+    /// A handle not yet bound to a composer.
+    #[must_use]
+    pub fn new() -> Self {
+        ChatInputHandle {
+            textarea: NodeRef::new(),
+            draft: StoredValue::new(None),
+        }
+    }
+
+    /// Moves keyboard focus to the text box (nothing if the composer is gone).
+    pub fn focus(&self) {
+        if let Some(el) = self.textarea.try_get_untracked().flatten() {
+            let _ = web_sys::HtmlElement::focus(&el);
+        }
+    }
+
+    /// Replaces the draft (C29), e.g. to put back a text the host refused.
+    pub fn set_value(&self, text: impl Into<String>) {
+        if let Some(draft) = self.draft.try_get_value().flatten() {
+            draft.set(text.into());
+        }
+    }
+
+    /// The current draft (empty before the composer is mounted).
+    #[must_use]
+    pub fn value(&self) -> String {
+        self.draft
+            .try_get_value()
+            .flatten()
+            .map(|d| d.get_untracked())
+            .unwrap_or_default()
+    }
+}
 
 /// Largest height (px) the textarea grows to before it scrolls (F95).
 const MAX_HEIGHT_PX: i32 = 200;
@@ -23,10 +95,22 @@ pub fn ChatInput(
     /// Focus the textarea on mount and whenever the open conversation changes (F36).
     #[prop(optional)]
     auto_focus: bool,
+    /// Replaces the send button (F91).
+    #[prop(optional, into)]
+    render_send_button: RenderProp<SendButtonSlot>,
+    /// Replaces the stop button shown while a reply streams (F92).
+    #[prop(optional, into)]
+    render_stop_button: RenderProp<StopButtonSlot>,
+    /// Lets the host focus the composer or set its text (F94).
+    #[prop(optional)]
+    handle: Option<ChatInputHandle>,
 ) -> impl IntoView {
     let store = ChatStore::expect();
     let i18n = I18n::get();
-    let textarea = NodeRef::<Textarea>::new();
+    let textarea = handle.map_or_else(NodeRef::<Textarea>::new, |h| h.textarea);
+    if let Some(h) = handle {
+        h.draft.set_value(Some(store.draft));
+    }
     let picker = NodeRef::<Input>::new();
     let streaming = move || store.status.with(|s| s.run == Run::Streaming);
     let can_send = move || store.status.with(|s| s.can_send);
@@ -210,25 +294,47 @@ pub fn ChatInput(
                 ></textarea>
                 <Show
                     when=streaming
-                    fallback=move || view! {
-                        <button
-                            type="submit"
-                            class="chat-input__send"
-                            aria-label=move || i18n.t("chat-input-send")
-                            disabled=move || !(can_send() && has_text() && files_ready())
-                        >
-                            <SendIcon/>
-                        </button>
+                    fallback=move || {
+                        let disabled = Signal::derive(move || {
+                            !(can_send() && has_text() && files_ready())
+                        });
+                        let custom = render_send_button.render(SendButtonSlot {
+                            on_click: Callback::new(move |()| submit()),
+                            disabled,
+                        });
+                        match custom {
+                            Some(view) => view,
+                            None => view! {
+                                <button
+                                    type="submit"
+                                    class="chat-input__send"
+                                    aria-label=move || i18n.t("chat-input-send")
+                                    disabled=disabled
+                                >
+                                    <SendIcon/>
+                                </button>
+                            }
+                            .into_any(),
+                        }
                     }
                 >
-                    <button
-                        type="button"
-                        class="chat-input__stop"
-                        aria-label=move || i18n.t("chat-input-stop")
-                        on:click=move |_| store.dispatch(Command::Stop)
-                    >
-                        <StopIcon/>
-                    </button>
+                    {move || {
+                        let stop = Callback::new(move |()| store.dispatch(Command::Stop));
+                        match render_stop_button.render(StopButtonSlot { on_click: stop }) {
+                            Some(view) => view,
+                            None => view! {
+                                <button
+                                    type="button"
+                                    class="chat-input__stop"
+                                    aria-label=move || i18n.t("chat-input-stop")
+                                    on:click=move |_| stop.run(())
+                                >
+                                    <StopIcon/>
+                                </button>
+                            }
+                            .into_any(),
+                        }
+                    }}
                 </Show>
             </div>
             <p class="chat-input__helper" data-hint=move || hint().is_some().to_string()>
