@@ -497,3 +497,32 @@ async fn f114_default_expanded_opens_older_steps_and_f113_no_duration_while_exec
     );
     assert_eq!(visible(&busy, ".chat-spinner"), 1);
 }
+
+#[wasm_bindgen_test]
+async fn f172_utilities_and_f173_icons_take_a_class() {
+    use agent_chat_ui::ui::icons::{CopyIcon, ThumbsUpIcon};
+    assert_eq!(
+        agent_chat_ui::cn(["chat-icon", "", "  big chat-icon ", "small"]),
+        "chat-icon big small"
+    );
+    assert_eq!(agent_chat_ui::format_file_size(0), "0 Bytes");
+    assert_eq!(agent_chat_ui::format_file_size(1536), "1.5 KB");
+    assert_eq!(agent_chat_ui::format_file_size(10 * 1024 * 1024), "10 MB");
+    assert_eq!(
+        agent_chat_ui::format_file_size(1024 * 1024 * 1024 + 256 * 1024 * 1024),
+        "1.25 GB"
+    );
+    let (a, b) = (agent_chat_ui::generate_id(), agent_chat_ui::generate_id());
+    assert_ne!(a, b);
+    assert!(
+        a.len() >= 9
+            && a.chars()
+                .all(|c| c.is_ascii_digit() || c.is_ascii_lowercase())
+    );
+    let (root, _h) = mount(move || {
+        view! { <CopyIcon class="mine"/><ThumbsUpIcon/> }
+    });
+    let svg = wait_for(&root, "svg.chat-icon.mine").await;
+    assert_eq!(svg.get_attribute("aria-hidden").as_deref(), Some("true"));
+    assert_eq!(all(&root, "svg.chat-icon").len(), 2);
+}

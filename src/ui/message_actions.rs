@@ -3,7 +3,7 @@
 //!
 //! Made for the `render_message_actions` slot:
 //!
-//! ```ignore
+//! ```text
 //! <Chat base_url=url render_message_actions=|slot: MessageActionsSlot| view! {
 //!     <MessageActions message=slot.message is_streaming=slot.is_streaming
 //!         on_feedback=|(id, kind): (String, Feedback)| log(id, kind.as_str())/>
