@@ -1,7 +1,12 @@
 //! Native tests of the sans-IO parts of Chat's surface (issue 8): which locale a chat starts
 //! with (F39, F40, F128) and the seed list of `initial_messages` (F11, F134).
 
-use agent_chat_ui::core::{pick_locale, Command, Input, Message, Millis, Session, SessionConfig};
+use agent_chat_ui::core::{
+    pick_locale, Command, Input, Message, Method, Millis, Session, SessionConfig,
+};
+
+mod common;
+use common::Harness;
 
 fn seed() -> Vec<Message> {
     serde_json::from_str(
@@ -57,4 +62,30 @@ fn page_query_reads_theme_lang_and_show_timestamps() {
     assert_eq!(cfg.theme, Theme::Dark);
     assert!(!cfg.show_timestamps);
     assert_eq!(cfg.base_url, "http://h/api/agents");
+}
+
+#[test]
+fn f11_f134_a_loaded_conversation_replaces_the_initial_messages() {
+    let mut h = Harness::new(SessionConfig {
+        initial_messages: seed(),
+        conversation_id: Some("conv_1".into()),
+        show_history: false,
+        ..SessionConfig::default()
+    });
+    assert_eq!(
+        h.s.messages().len(),
+        2,
+        "shown while the conversation loads"
+    );
+    h.cmd(Command::Start);
+    h.answer(Method::Get, "/agents", 200, common::AGENTS);
+    h.answer(
+        Method::Get,
+        "/conversations/conv_1",
+        200,
+        r#"{"conversation":{"id":"conv_1","agentId":"echo"},
+            "messages":[{"id":"msg_s","role":"user","content":"from the server"}]}"#,
+    );
+    let ids: Vec<_> = h.s.messages().iter().map(|m| m.id.as_str()).collect();
+    assert_eq!(ids, ["msg_s"]);
 }
