@@ -994,6 +994,56 @@ async fn dev_next_answer_delays_an_accepted_answer_past_the_deadline() {
 
 // ---------------------------------------------------------------- E9 messages and streams
 
+/// F77: the `research` agent's reply carries seven citations, in `stream.done` and on the
+/// stored message; its first tool call has a reasoning and a display name (F116).
+#[tokio::test]
+async fn research_reply_carries_citations_streamed_stored_and_unstreamed() {
+    let api = start().await;
+    let cid = api.create("research").await;
+    let ev = api.say_stream(&cid, "wasm chat UIs").await;
+    let call = find(&ev, "stream.tool_call");
+    assert_eq!(call["toolName"], "web_search");
+    assert_eq!(call["reasoning"], "Searching the web for sources");
+    assert_eq!(call["displayName"], "Web search");
+    let done = last(&ev);
+    assert_eq!(done["type"], "stream.done");
+    let cites = done["citations"]
+        .as_array()
+        .expect("citations in stream.done");
+    assert_eq!(cites.len(), 7);
+    assert_eq!(cites[0]["title"], "The Rust Programming Language");
+    assert_eq!(cites[0]["link"], "https://doc.rust-lang.org/book/");
+    assert!(cites[3].get("title").is_none(), "one untitled source");
+    assert!(cites[5].get("link").is_none(), "one source without a link");
+    assert!(done["content"]
+        .as_str()
+        .is_some_and(|c| c.starts_with("Here is what I found.")));
+
+    let conv = api.conversation(&cid).await;
+    let stored = conv["messages"]
+        .as_array()
+        .and_then(|m| m.last())
+        .cloned()
+        .expect("assistant message");
+    assert_eq!(stored["role"], "assistant");
+    assert_eq!(stored["citations"], done["citations"]);
+    let details = stored["metadata"]["toolCallDetails"]
+        .as_array()
+        .expect("tool steps");
+    assert_eq!(details.len(), 2);
+    assert_eq!(details[0]["reasoning"], "Searching the web for sources");
+
+    // Without streaming, the reply message carries them too; other agents send none.
+    let r = api.say(&cid, "again").await;
+    assert_eq!(
+        r.json["response"]["citations"].as_array().map(Vec::len),
+        Some(7)
+    );
+    let echo = api.create("echo").await;
+    let ev = api.say_stream(&echo, "hi").await;
+    assert!(last(&ev).get("citations").is_none());
+}
+
 #[tokio::test]
 async fn echo_streams_text_and_tool_events() {
     let api = start().await;
@@ -1060,56 +1110,6 @@ async fn echo_streams_text_and_tool_events() {
     // title only after the first exchange
     let ev = api.say_stream(&cid, "again").await;
     assert!(last(&ev).get("title").is_none());
-}
-
-/// F77: the `research` agent's reply carries seven citations, in `stream.done` and on the
-/// stored message; its first tool call has a reasoning and a display name (F116).
-#[tokio::test]
-async fn research_reply_carries_citations_streamed_stored_and_unstreamed() {
-    let api = start().await;
-    let cid = api.create("research").await;
-    let ev = api.say_stream(&cid, "wasm chat UIs").await;
-    let call = find(&ev, "stream.tool_call");
-    assert_eq!(call["toolName"], "web_search");
-    assert_eq!(call["reasoning"], "Searching the web for sources");
-    assert_eq!(call["displayName"], "Web search");
-    let done = last(&ev);
-    assert_eq!(done["type"], "stream.done");
-    let cites = done["citations"]
-        .as_array()
-        .expect("citations in stream.done");
-    assert_eq!(cites.len(), 7);
-    assert_eq!(cites[0]["title"], "The Rust Programming Language");
-    assert_eq!(cites[0]["link"], "https://doc.rust-lang.org/book/");
-    assert!(cites[3].get("title").is_none(), "one untitled source");
-    assert!(cites[5].get("link").is_none(), "one source without a link");
-    assert!(done["content"]
-        .as_str()
-        .is_some_and(|c| c.starts_with("Here is what I found.")));
-
-    let conv = api.conversation(&cid).await;
-    let stored = conv["messages"]
-        .as_array()
-        .and_then(|m| m.last())
-        .cloned()
-        .expect("assistant message");
-    assert_eq!(stored["role"], "assistant");
-    assert_eq!(stored["citations"], done["citations"]);
-    let details = stored["metadata"]["toolCallDetails"]
-        .as_array()
-        .expect("tool steps");
-    assert_eq!(details.len(), 2);
-    assert_eq!(details[0]["reasoning"], "Searching the web for sources");
-
-    // Without streaming, the reply message carries them too; other agents send none.
-    let r = api.say(&cid, "again").await;
-    assert_eq!(
-        r.json["response"]["citations"].as_array().map(Vec::len),
-        Some(7)
-    );
-    let echo = api.create("echo").await;
-    let ev = api.say_stream(&echo, "hi").await;
-    assert!(last(&ev).get("citations").is_none());
 }
 
 #[tokio::test]

@@ -814,10 +814,11 @@ async fn theme_and_locale_switch_journey(page: &ChatPage) -> Step {
     Ok(())
 }
 
-/// Issue 8 (D26, D27): a 1,000-message conversation opens at its end ("Message 1000" in view,
-/// 50 rows drawn, no main-thread task over 200 ms) and pages back to "Message 1" as the reader
-/// scrolls up: each page adds rows above, and the row the reader was looking at stays where
-/// it was. Prints the measured times (open, longest task while opening and while paging).
+/// Issue 8 (D26, D27): a 1,000-message conversation opens at its end, from a link and from the
+/// history ("Message 1000" in view, 50 rows drawn, no main-thread task over 200 ms while it
+/// opens in the running page) and pages back to "Message 1" as the reader scrolls up: each
+/// page adds rows above, and the row the reader was looking at stays where it was. Prints the
+/// measured times (open, longest task while opening and while paging).
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn long_conversation_opens_at_its_end_and_pages_back() {
     let harness = Harness::start().await;

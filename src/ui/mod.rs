@@ -17,6 +17,7 @@ pub mod message;
 pub mod message_actions;
 pub mod message_list;
 pub(crate) mod paging;
+pub mod provider;
 pub mod slots;
 pub mod style;
 pub mod tool_call;
@@ -24,6 +25,10 @@ pub mod tool_call;
 pub use chat::{Chat, ChatHeader, ChatMinimal, Theme};
 pub use i18n::{tr, I18n};
 pub use message_actions::{Feedback, MessageActions};
+pub use provider::{
+    use_chat_context, use_chat_context_optional, use_chat_theme, use_chat_theme_optional,
+    ChatProvider, ChatThemeContext, ChatThemeProvider,
+};
 pub use slots::{HeaderSlot, MessageActionsSlot, RenderProp};
 pub use tool_call::{ToolCall, ToolCalls};
 
