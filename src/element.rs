@@ -7,8 +7,8 @@
 //!   (`{toolName: (args, request) => result | Promise<result>}`).
 //! - **Events**: `CustomEvent`s named `agent-chat:<name>` that bubble and cross the shadow
 //!   boundary (`composed`), with JSON `detail`: `message-sent`, `message-received`, `error`,
-//!   `conversation-created`, `conversation-change`, `agent-change`, `action-required`,
-//!   `action-resolved`, `client-tool`. The prefix keeps them apart from the DOM's own `error`.
+//!   `conversation-created`, `conversation-change`, `conversation-selected`, `agent-change`,
+//!   `action-required`, `action-resolved`, `client-tool`. The prefix keeps them apart from the DOM's own `error`.
 //! - **`client_tool`** (C10): the element emits `agent-chat:client-tool` with
 //!   `{actionId, toolName, args}`; a handler in `clientTools` is run automatically, or the page
 //!   answers with `element.resolveClientTool(actionId, result, error?)`.
@@ -310,6 +310,7 @@ fn mount_into(host: web_sys::HtmlElement, target: web_sys::HtmlElement) -> u32 {
                 on_message_received=events.callback("message-received")
                 on_conversation_created=events.callback("conversation-created")
                 on_conversation_change=events.callback("conversation-change")
+                on_conversation_selected=events.callback("conversation-selected")
                 on_agent_change=events.callback("agent-change")
                 on_action_required=events.action_callback("action-required")
                 on_action_resolved=events.resolved_callback()

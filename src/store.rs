@@ -35,6 +35,8 @@ pub struct ChatCallbacks {
     pub on_agent_change: Option<Callback<String>>,
     /// The open conversation changed (created, opened, cleared); `None` = new chat.
     pub on_conversation_change: Option<Callback<Option<String>>>,
+    /// F19: a conversation was picked in the history sidebar.
+    pub on_conversation_selected: Option<Callback<ConversationListItem>>,
     /// F181: a turn paused for a person (not for restored history or `client_tool`).
     pub on_action_required: Option<Callback<crate::core::PendingAction>>,
     /// F180: the server accepted an answer `(action_id, resolution)`.
@@ -831,6 +833,21 @@ impl ChatStore {
         Signal::derive(move || {
             streaming.with(|s| s.as_ref().map(|t| t.tool_calls.clone()).unwrap_or_default())
         })
+    }
+
+    /// The history row for `id` was picked (F19): reports it to `on_conversation_selected`,
+    /// then opens the conversation.
+    pub fn select_conversation(&self, id: &str) {
+        let item = self
+            .history
+            .with_untracked(|h| h.items.iter().find(|i| i.id == id).cloned());
+        let cb = self
+            .driver
+            .try_with_value(|d| d.callbacks.on_conversation_selected);
+        if let (Some(item), Some(Some(cb))) = (item, cb) {
+            cb.run(item);
+        }
+        self.dispatch(Command::OpenConversation(id.to_owned()));
     }
 
     /// `stop()` (F153): abort the running reply, keeping what arrived.

@@ -35,14 +35,21 @@ async fn mount(
     lang: &'static str,
     enable_search: bool,
 ) -> (ChatStore, impl Drop) {
+    mount_with(root, lang, enable_search, ChatCallbacks::default()).await
+}
+
+/// [`mount`] with the host's callbacks.
+async fn mount_with(
+    root: &web_sys::HtmlElement,
+    lang: &'static str,
+    enable_search: bool,
+    callbacks: ChatCallbacks,
+) -> (ChatStore, impl Drop) {
     let slot = Rc::new(Cell::new(None));
     let out = slot.clone();
     let handle = mount_to(root.clone(), move || {
         I18n::provide(Some(lang), HashMap::new());
-        let store = ChatStore::detached(
-            Session::new(SessionConfig::default()),
-            ChatCallbacks::default(),
-        );
+        let store = ChatStore::detached(Session::new(SessionConfig::default()), callbacks);
         out.set(Some(store));
         view! {
             <ChatHistory open=false enable_search=enable_search on_close=Callback::new(|_| {})/>
@@ -419,5 +426,42 @@ async fn rows_are_buttons_and_the_open_conversation_is_marked() {
         sent.iter()
             .any(|r| r.method == Method::Get && r.path == "/conversations/c3"),
         "{sent:?}"
+    );
+}
+
+/// F19: picking a row reports the row to `on_conversation_selected`, then opens it (E5).
+#[wasm_bindgen_test]
+async fn f19_selecting_a_row_reports_it_and_opens_the_conversation() {
+    let root = section();
+    let picked = Rc::new(std::cell::RefCell::new(
+        Vec::<(String, Option<String>)>::new(),
+    ));
+    let seen = send_wrapper::SendWrapper::new(picked.clone());
+    let callbacks = ChatCallbacks {
+        on_conversation_selected: Some(Callback::new(
+            move |item: agent_chat_ui::core::ConversationListItem| {
+                seen.borrow_mut()
+                    .push((item.id.clone(), item.title.clone()))
+            },
+        )),
+        ..ChatCallbacks::default()
+    };
+    let (store, _h) = mount_with(&root, "en", false, callbacks).await;
+    row(&root, "c1")
+        .query_selector("button.chat-history__select")
+        .unwrap()
+        .expect("select button")
+        .unchecked_into::<web_sys::HtmlElement>()
+        .click();
+    assert_eq!(
+        *picked.borrow(),
+        vec![("c1".to_owned(), Some("Trip to Rome".to_owned()))]
+    );
+    assert!(
+        store
+            .take_requests()
+            .iter()
+            .any(|r| r.path == "/conversations/c1"),
+        "the conversation is loaded"
     );
 }

@@ -5,8 +5,8 @@ use std::collections::HashMap;
 use leptos::prelude::*;
 
 use crate::core::{
-    ChatError, Command, ComposerMode, Conversation, Message, PendingAction, Resolution, Role,
-    SessionConfig,
+    ChatError, Command, ComposerMode, Conversation, ConversationListItem, Message, PendingAction,
+    Resolution, Role, SessionConfig,
 };
 use crate::io::http::TransportConfig;
 use crate::store::{ChatCallbacks, ChatStore};
@@ -204,6 +204,9 @@ pub fn Chat(
     /// The open conversation changed (`None` = new chat); lets a page keep it in its URL.
     #[prop(optional, into)]
     on_conversation_change: Option<Callback<Option<String>>>,
+    /// A conversation was picked in the history sidebar (F19).
+    #[prop(optional, into)]
+    on_conversation_selected: Option<Callback<ConversationListItem>>,
     /// The server accepted an answer `(action_id, resolution)` (F180).
     #[prop(optional, into)]
     on_action_resolved: Option<Callback<(String, Resolution)>>,
@@ -287,6 +290,7 @@ pub fn Chat(
         on_conversation_created,
         on_agent_change,
         on_conversation_change,
+        on_conversation_selected,
         on_action_resolved,
         on_action_required,
         on_client_tool,

@@ -304,7 +304,7 @@ fn HistoryRow(
     let open_it = {
         let id = id.clone();
         move |_| {
-            store.dispatch(Command::OpenConversation(id.clone()));
+            store.select_conversation(&id);
             on_close.run(());
         }
     };
