@@ -132,3 +132,65 @@ async fn f124_f125_parts_inside_a_provider_share_one_controller() {
     })
     .await;
 }
+
+#[wasm_bindgen_test]
+async fn f128_f130_i18n_provider_translates_react_keys_and_formats_in_its_locale() {
+    use agent_chat_ui::ui::i18n::{use_i18n, use_i18n_context_optional, ChatI18nProvider};
+    let root = section();
+    let seen = StoredValue::new(None);
+    let outside = StoredValue::new(Some(()));
+    let _h = mount_to(root.clone(), move || {
+        outside.set_value(use_i18n_context_optional().map(|_| ()));
+        view! {
+            <ChatI18nProvider locale="tr">
+                {move || {
+                    seen.set_value(Some(use_i18n()));
+                    view! { <p class="probe">"x"</p> }
+                }}
+            </ChatI18nProvider>
+        }
+    });
+    wait_for(&root, ".probe").await;
+    assert!(outside.get_value().is_none(), "no locale state outside");
+    let i18n = seen.get_value().expect("inside the provider");
+    assert_eq!(i18n.locale(), "tr");
+    assert_eq!(i18n.t("chat.history.newChat", &[]), "Yeni Sohbet");
+    assert_eq!(i18n.t("chat.no.such.key", &[]), "chat.no.such.key");
+    assert_eq!(i18n.format_number(1234.5), "1.234,5");
+    assert!(!i18n.set_locale("en"), "controlled: refused");
+    assert_eq!(i18n.locale(), "tr");
+}
+
+#[wasm_bindgen_test]
+async fn f40_f41_uncontrolled_provider_starts_at_its_default_and_reports_a_switch() {
+    use agent_chat_ui::ui::i18n::{use_i18n, ChatI18nProvider};
+    let root = section();
+    let seen = StoredValue::new(None);
+    let changes = std::rc::Rc::new(std::cell::RefCell::new(Vec::<String>::new()));
+    let sink = send_wrapper::SendWrapper::new(changes.clone());
+    let _h = mount_to(root.clone(), move || {
+        view! {
+            <ChatI18nProvider
+                default_locale="tr"
+                on_locale_change=move |l: String| sink.borrow_mut().push(l)
+            >
+                {move || {
+                    seen.set_value(Some(use_i18n()));
+                    view! { <p class="probe">"x"</p> }
+                }}
+            </ChatI18nProvider>
+        }
+    });
+    wait_for(&root, ".probe").await;
+    let i18n = seen.get_value().unwrap();
+    assert_eq!(i18n.locale(), "tr", "the default when ?lang is absent");
+    assert!(i18n.set_locale("en"));
+    assert_eq!(i18n.t("chat.history.newChat", &[]), "New Chat");
+    assert_eq!(i18n.format_number(1234.5), "1,234.5");
+    assert_eq!(*changes.borrow(), vec!["en".to_owned()]);
+    // set_locale wrote ?lang=en; leave the test page's address as it was.
+    let history = web_sys::window().unwrap().history().unwrap();
+    history
+        .replace_state_with_url(&wasm_bindgen::JsValue::NULL, "", Some("?"))
+        .unwrap();
+}

@@ -230,34 +230,7 @@ pub fn Chat(
     #[prop(optional, into)]
     class: MaybeProp<String>,
 ) -> impl IntoView {
-    let controlled = locale.get_untracked();
-    let query_lang = if controlled.is_none() {
-        crate::io::location::query_param("lang")
-    } else {
-        None
-    };
-    let start = crate::core::pick_locale(
-        controlled.as_deref(),
-        query_lang.as_deref(),
-        default_locale.get_untracked().as_deref(),
-    );
-    let i18n = I18n::provide(Some(start), custom_messages);
-    i18n.set_control(controlled.is_some(), on_locale_change);
-    // A controlled chat follows its prop live (F39); without it the chat keeps its own.
-    Effect::new(move |_| match locale.get() {
-        Some(tag) => {
-            i18n.set_control(true, on_locale_change);
-            let next = crate::core::pick_locale(
-                Some(&tag),
-                None,
-                default_locale.get_untracked().as_deref(),
-            );
-            if i18n.locale.get_untracked() != next {
-                i18n.locale.set(next);
-            }
-        }
-        None => i18n.set_control(false, on_locale_change),
-    });
+    let i18n = I18n::provide_with(locale, default_locale, custom_messages, on_locale_change);
     let mut transport = TransportConfig::new(&base_url);
     transport.authorization = authorization.get_untracked();
     transport.headers = headers;

@@ -23,7 +23,9 @@ pub mod style;
 pub mod tool_call;
 
 pub use chat::{Chat, ChatHeader, ChatMinimal, Theme};
-pub use i18n::{tr, I18n};
+pub use i18n::{
+    tr, use_i18n, use_i18n_context, use_i18n_context_optional, ChatI18nProvider, I18n, UseI18n,
+};
 pub use message_actions::{Feedback, MessageActions};
 pub use provider::{
     use_chat_context, use_chat_context_optional, use_chat_theme, use_chat_theme_optional,
