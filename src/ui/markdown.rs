@@ -267,17 +267,19 @@ fn link_attrs(url: &str, title: &Option<String>, class: Option<&'static str>) ->
     attrs
 }
 
-/// What the Copy button last did.
+/// What a Copy button last did (code blocks here, and `MessageActions`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum CopyState {
+pub(crate) enum CopyState {
+    /// Nothing yet, or the "Copied" label timed out.
     Idle,
+    /// The text is on the clipboard.
     Copied,
-    /// The clipboard refused: the code is left selected for Ctrl/Cmd+C.
+    /// The clipboard refused (a code block then leaves its code selected for Ctrl/Cmd+C).
     Failed,
 }
 
 impl CopyState {
-    fn as_str(self) -> &'static str {
+    pub(crate) fn as_str(self) -> &'static str {
         match self {
             CopyState::Idle => "idle",
             CopyState::Copied => "copied",

@@ -15,6 +15,7 @@ use leptos::prelude::*;
 use crate::core::{Message, Role};
 use crate::ui::i18n::I18n;
 use crate::ui::icons::{CheckIcon, CopyIcon, RefreshIcon, ThumbsDownIcon, ThumbsUpIcon};
+use crate::ui::markdown::CopyState;
 
 /// How long "Copied!" (or "Failed to copy") shows before the Copy button returns (F120).
 const COPIED_MS: u64 = 2_000;
@@ -34,24 +35,6 @@ impl Feedback {
         match self {
             Feedback::Positive => "positive",
             Feedback::Negative => "negative",
-        }
-    }
-}
-
-/// What the Copy button last did.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum CopyState {
-    Idle,
-    Copied,
-    Failed,
-}
-
-impl CopyState {
-    fn as_str(self) -> &'static str {
-        match self {
-            CopyState::Idle => "idle",
-            CopyState::Copied => "copied",
-            CopyState::Failed => "failed",
         }
     }
 }
