@@ -278,3 +278,58 @@ async fn issue8_paging_back_reaches_message_1_and_the_offer_goes() {
     let expected: Vec<String> = (1..=300).map(|i| format!("msg_{i}")).collect();
     assert_eq!(ids, expected);
 }
+
+/// When the last older page arrives, the "Load older messages" row goes; a keyboard user whose
+/// focus was on its button lands on the message list, not on the page's <body>.
+#[wasm_bindgen_test]
+async fn focus_on_the_older_button_moves_to_the_list_when_the_last_page_arrives() {
+    let root = section();
+    let all = fixture(200);
+    let (store, _h) = mount_long(&root, &all).await;
+    wait_for(&root, "article[data-message-id=msg_200]").await;
+    // Let the rows' slide-in (0.3 s) finish: it moves their boxes while it plays.
+    web::sleep(400).await;
+    // Page back with the keyboard-focused button until the first message is in.
+    let mut pages = 0;
+    while query(&root, "article[data-message-id=msg_1]").is_none() {
+        let button = wait_for(&root, ".chat-older__button").await;
+        button.focus().unwrap();
+        button.click();
+        let req = next_page_request(&root, &store).await;
+        // The first row in view stays put, also when the last page takes the
+        // older-messages row away.
+        let first = {
+            let list = root.query_selector_all("article.chat-message").unwrap();
+            (0..list.length())
+                .filter_map(|i| list.item(i))
+                .filter_map(|n| n.dyn_into::<web_sys::Element>().ok())
+                .filter_map(|e| e.get_attribute("data-message-id"))
+                .find(|id| row_top(&root, id) >= 0.0)
+                .expect("a row in view")
+        };
+        let before = row_top(&root, &first);
+        feed_page(&store, &all, &req);
+        frames(3).await;
+        let after = row_top(&root, &first);
+        assert!(
+            (after - before).abs() <= 1.0,
+            "{first} moved from {before} to {after}"
+        );
+        pages += 1;
+        assert!(pages <= 4, "too many pages");
+    }
+    wait_until("the older-messages row goes", &root, || {
+        query(&root, ".chat-older").is_none()
+    })
+    .await;
+    let list = scroller(&root);
+    wait_until("focus on the message list", &root, || {
+        web_sys::window()
+            .unwrap()
+            .document()
+            .unwrap()
+            .active_element()
+            .is_some_and(|a| a.is_same_node(Some(&list)))
+    })
+    .await;
+}

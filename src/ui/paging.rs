@@ -198,14 +198,41 @@ pub(crate) fn OlderMessages() -> impl IntoView {
             .with(|s| s.has_older_messages || s.is_loading_older)
     };
     let loading = move || store.status.with(|s| s.is_loading_older);
+    // When the last page arrives the row goes. If its button has keyboard focus then, focus
+    // moves to the message list (the scroller, `tabindex=0`) instead of falling back to
+    // <body>. That has to happen while the button is still in the document, i.e. when `Show`
+    // re-reads its condition and before it swaps the DOM; an effect would run too late, and a
+    // separate visibility signal would move the row a frame apart from the messages.
+    let button = NodeRef::<leptos::html::Button>::new();
+    let when = move || {
+        let now = shown();
+        if !now {
+            if let Some(b) = button.try_get_untracked().flatten() {
+                let focused = b
+                    .owner_document()
+                    .and_then(|d| d.active_element())
+                    .is_some_and(|a| a.is_same_node(Some(&b)));
+                let list = b
+                    .closest(".chat-message-list")
+                    .ok()
+                    .flatten()
+                    .and_then(|e| e.dyn_into::<web_sys::HtmlElement>().ok());
+                if let (true, Some(list)) = (focused, list) {
+                    let _ = list.focus();
+                }
+            }
+        }
+        now
+    };
     view! {
-        <Show when=shown>
+        <Show when=when>
             // One fixed-height row in both states, so switching does not move the list.
             <div class="chat-older" data-loading=move || loading().to_string()>
                 // aria-disabled rather than disabled: a focused button keeps focus.
                 <button
                     type="button"
                     class="chat-older__button"
+                    node_ref=button
                     aria-disabled=move || loading().to_string()
                     on:click=move |_| store.dispatch(Command::LoadOlderMessages)
                 >
