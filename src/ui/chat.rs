@@ -365,27 +365,10 @@ pub fn ChatMinimal(props: ChatProps) -> impl IntoView {
 /// `--chat-*` names pass through; anything else, and values that could break out of the
 /// declaration (`;`, `{`, `}`), are dropped.
 pub fn theme_style(colors: &[(String, String)]) -> Option<String> {
+    use crate::core::theme::{css_var_for_key, is_safe_value};
     let mut css = String::new();
     for (key, value) in colors {
-        let name = if key.starts_with("--chat-") {
-            key.clone()
-        } else {
-            let mut name = String::from("--chat-");
-            for c in key.chars() {
-                if c.is_ascii_uppercase() {
-                    name.push('-');
-                    name.push(c.to_ascii_lowercase());
-                } else {
-                    name.push(c);
-                }
-            }
-            name
-        };
-        let safe_name = name[2..]
-            .chars()
-            .all(|c| c.is_ascii_alphanumeric() || c == '-');
-        let safe_value = !value.contains([';', '{', '}', '<', '>']);
-        if safe_name && safe_value && !value.trim().is_empty() {
+        if let (Some(name), true) = (css_var_for_key(key), is_safe_value(value)) {
             css.push_str(&format!("{name}: {};", value.trim()));
         }
     }

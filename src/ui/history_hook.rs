@@ -269,12 +269,25 @@ impl UseChatHistoryReturn {
         }
         s.error.set(None);
         let result = client.get_conversations(&query).await;
+        self.settle(generation, result, |rows, page| *rows = page);
+    }
+
+    /// Applies a page that arrived for `generation` (dropped if a later load superseded it):
+    /// `merge` puts its rows into the list; an error is kept in `error`. Loading ends.
+    fn settle(
+        self,
+        generation: u64,
+        result: Result<crate::core::ConversationList, ChatError>,
+        merge: impl FnOnce(&mut Vec<ConversationListItem>, Vec<ConversationListItem>),
+    ) {
+        let s = self.state;
         if s.generation.try_get_value() != Some(generation) {
             return;
         }
         match result {
             Ok(page) => {
-                s.conversations.try_set(page.conversations);
+                s.conversations
+                    .try_update(|rows| merge(rows, page.conversations));
                 s.has_more.try_set(page.has_more);
                 self.remember();
             }
@@ -303,27 +316,13 @@ impl UseChatHistoryReturn {
         s.busy.set_value(true);
         s.is_loading.set(true);
         let result = client.get_conversations(&query).await;
-        if s.generation.try_get_value() != Some(generation) {
-            return;
-        }
-        match result {
-            Ok(page) => {
-                s.conversations.try_update(|rows| {
-                    for row in page.conversations {
-                        if !rows.iter().any(|r| r.id == row.id) {
-                            rows.push(row);
-                        }
-                    }
-                });
-                s.has_more.try_set(page.has_more);
-                self.remember();
+        self.settle(generation, result, |rows, page| {
+            for row in page {
+                if !rows.iter().any(|r| r.id == row.id) {
+                    rows.push(row);
+                }
             }
-            Err(err) => {
-                s.error.try_set(Some(err));
-            }
-        }
-        s.is_loading.try_set(false);
-        s.busy.try_set_value(false);
+        });
     }
 
     /// Reloads the first page silently (F160).
