@@ -199,3 +199,28 @@ async fn f36_auto_focus_input_focuses_the_composer_on_mount() {
     }
     panic!("the composer did not take focus");
 }
+
+/// F25, C36: `theme_colors` takes React keys and `--chat-*` names onto the root; keys and
+/// values that could leave their declaration are dropped.
+#[wasm_bindgen_test]
+async fn f25_theme_colors_set_tokens_on_the_root_and_drop_hostile_entries() {
+    let root = section();
+    let colors = vec![
+        ("accentPrimary".to_owned(), "#ff0000".to_owned()),
+        ("--chat-bg-primary".to_owned(), "#000000".to_owned()),
+        ("bad;key".to_owned(), "#111111".to_owned()),
+        (
+            "textPrimary".to_owned(),
+            "red; } body { display: none".to_owned(),
+        ),
+    ];
+    let _handle = mount_to(root.clone(), move || {
+        view! { <Chat base_url=DEAD theme_colors=colors.clone()/> }
+    });
+    let chat = wait_for(&root, ".chat-root").await;
+    let style = chat.get_attribute("style").unwrap_or_default();
+    assert!(style.contains("--chat-accent-primary: #ff0000"), "{style}");
+    assert!(style.contains("--chat-bg-primary: #000000"), "{style}");
+    assert!(!style.contains("#111111"), "{style}");
+    assert!(!style.contains("display"), "{style}");
+}
