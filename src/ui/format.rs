@@ -3,34 +3,37 @@
 use crate::core::Millis;
 use crate::ui::i18n::I18n;
 
-/// F116: `send_email` → "Send Email", `getWeather` → "Get Weather".
+/// F116, exactly as the React library's `formatToolName`: `_` becomes a space, a space goes
+/// between a lower-case and an upper-case ASCII letter (`getWeather` → `get Weather`), then every
+/// space-separated word gets an upper-case first character and lower-case rest. So
+/// `send_email` → "Send Email", `getHTTPData` → "Get Httpdata", `parseURL` → "Parse Url";
+/// hyphens and digits do not split (`web-search` → "Web-search"), repeated separators keep
+/// their spaces. A blank name is the caller's "Unknown Tool".
 pub fn title_case_tool(name: &str) -> String {
-    let mut words: Vec<String> = Vec::new();
-    let mut current = String::new();
-    let mut prev_lower = false;
+    // `.replace(/_/g, " ").replace(/([a-z])([A-Z])/g, "$1 $2")`: the regex matches pairs left
+    // to right without overlap, so in `aBC` only `aB` splits, as here.
+    let mut spaced = String::with_capacity(name.len() + 8);
+    let mut prev_ascii_lower = false;
     for c in name.chars() {
-        if c == '_' || c == '-' || c.is_whitespace() {
-            if !current.is_empty() {
-                words.push(std::mem::take(&mut current));
-            }
-            prev_lower = false;
-            continue;
+        let c = if c == '_' { ' ' } else { c };
+        if prev_ascii_lower && c.is_ascii_uppercase() {
+            spaced.push(' ');
+            prev_ascii_lower = false;
+        } else {
+            prev_ascii_lower = c.is_ascii_lowercase();
         }
-        if c.is_uppercase() && prev_lower && !current.is_empty() {
-            words.push(std::mem::take(&mut current));
-        }
-        prev_lower = c.is_lowercase() || c.is_ascii_digit();
-        current.push(c);
+        spaced.push(c);
     }
-    if !current.is_empty() {
-        words.push(current);
-    }
-    words
-        .iter()
-        .map(|w| {
-            let mut chars = w.chars();
+    // `.split(" ").map(w => w.charAt(0).toUpperCase() + w.slice(1).toLowerCase()).join(" ")`
+    spaced
+        .split(' ')
+        .map(|word| {
+            let mut chars = word.chars();
             match chars.next() {
-                Some(first) => first.to_uppercase().chain(chars).collect::<String>(),
+                Some(first) => first
+                    .to_uppercase()
+                    .chain(chars.as_str().to_lowercase().chars())
+                    .collect(),
                 None => String::new(),
             }
         })
