@@ -4,7 +4,8 @@
 #![cfg(not(target_arch = "wasm32"))]
 
 use agent_chat_ui::core::api::{
-    self, ConversationsQuery, MessageOrder, MessagesQuery, SendMessageOptions, UploadFileRequest,
+    self, ConversationsQuery, MessageOrder, MessagesQuery, ResolveActionOptions,
+    SendMessageOptions, UploadFileRequest,
 };
 use agent_chat_ui::core::{
     ChatError, CreateConversationRequest, ErrorContext, Method, Resolution, TurnStatus,
@@ -433,5 +434,61 @@ fn unreadable_success_bodies_are_bad_responses_not_panics() {
             context: ErrorContext::Agents,
             detail: "Failed to fetch".into()
         }
+    );
+}
+
+#[test]
+fn c21_resolve_action_sends_version_and_decision_key_only_when_given() {
+    // PROTOCOL §11.2 (C21): a host that read `version` from the action and keeps one
+    // `decisionKey` per click can send both; JSON and streamed answers alike.
+    let options = ResolveActionOptions::new()
+        .version(3)
+        .decision_key("5f0c7c1e-2d1b-4c55-9b8e-0a9d3f1e7a42");
+    let deny = Resolution::deny(Some("no".into()));
+    let plain = api::resolve_action_with("c1", "act_42", &deny, &options).request;
+    assert_eq!(
+        (plain.method, plain.path.as_str()),
+        (Method::Post, "/conversations/c1/actions/act_42")
+    );
+    assert_eq!(
+        body(&plain.body),
+        json!({
+            "resolution": {"type": "tool_approval", "decision": "deny", "comment": "no"},
+            "stream": false,
+            "version": 3,
+            "decisionKey": "5f0c7c1e-2d1b-4c55-9b8e-0a9d3f1e7a42"
+        })
+    );
+    let streamed =
+        api::resolve_action_stream_with("c1", "act_42", &Resolution::allow(), &options).request;
+    assert_eq!(
+        body(&streamed.body),
+        json!({
+            "resolution": {"type": "tool_approval", "decision": "allow"},
+            "stream": true,
+            "version": 3,
+            "decisionKey": "5f0c7c1e-2d1b-4c55-9b8e-0a9d3f1e7a42"
+        })
+    );
+    // Only what was given is written: a version alone, and nothing at all by default.
+    let version_only = ResolveActionOptions {
+        version: Some(0),
+        ..ResolveActionOptions::default()
+    };
+    let only = api::resolve_action_with("c1", "act_42", &Resolution::allow(), &version_only);
+    assert_eq!(
+        body(&only.request.body),
+        json!({"resolution": {"type": "tool_approval", "decision": "allow"}, "stream": false, "version": 0})
+    );
+    let none = api::resolve_action_with(
+        "c1",
+        "act_42",
+        &Resolution::allow(),
+        &ResolveActionOptions::default(),
+    );
+    assert_eq!(
+        none.request,
+        api::resolve_action("c1", "act_42", &Resolution::allow()).request,
+        "no options = the plain request"
     );
 }

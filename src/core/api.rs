@@ -160,6 +160,48 @@ pub struct SendMessageOptions {
     pub metadata: Option<Map<String, Value>>,
 }
 
+/// Optional E14 fields from the versioned action records (PROTOCOL §11.2, C21) for
+/// [`resolve_action_with`] / [`resolve_action_stream_with`]. Both are left out of the body
+/// when `None`, which is what [`resolve_action`] sends.
+///
+/// ```
+/// use agent_chat_ui::core::api::ResolveActionOptions;
+/// // The action's `version` as the server sent it, and one key per click, reused on retry.
+/// let options = ResolveActionOptions::new().version(3).decision_key("7d3c…");
+/// assert_eq!(options.version, Some(3));
+/// ```
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct ResolveActionOptions {
+    /// The action record's `version` (`PendingAction::version`), echoed so a server can refuse
+    /// a decision about an older version with 409 `action_version_conflict`.
+    pub version: Option<i64>,
+    /// Idempotency key (`decisionKey`): a new one (a UUID) per decision, the same one when that
+    /// decision is retried, so a server that already applied it returns the same outcome.
+    pub decision_key: Option<String>,
+}
+
+impl ResolveActionOptions {
+    /// No optional fields (the same as `Default`).
+    #[must_use]
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// Sends `version`.
+    #[must_use]
+    pub fn version(mut self, version: i64) -> Self {
+        self.version = Some(version);
+        self
+    }
+
+    /// Sends `decisionKey`.
+    #[must_use]
+    pub fn decision_key(mut self, key: impl Into<String>) -> Self {
+        self.decision_key = Some(key.into());
+        self
+    }
+}
+
 /// E10 body (`uploadFile`).
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
@@ -369,6 +411,7 @@ fn resolve_request(
     conversation_id: &str,
     action_id: &str,
     resolution: &Resolution,
+    options: &ResolveActionOptions,
     stream: bool,
 ) -> ApiRequest {
     ApiRequest::with_json(
@@ -381,23 +424,39 @@ fn resolve_request(
         &ResolveActionRequest {
             resolution: resolution.clone(),
             stream,
-            version: None,
-            decision_key: None,
+            version: options.version,
+            decision_key: options.decision_key.clone(),
         },
     )
 }
 
 /// E14 `POST /conversations/:cid/actions/:aid` with `stream: false` (F198) → the settled
 /// action, turn status, continuation message and open actions (C7). An empty 2xx body reads
-/// as an empty answer.
+/// as an empty answer. Sends neither `version` nor `decisionKey`; see [`resolve_action_with`].
 #[must_use]
 pub fn resolve_action(
     conversation_id: &str,
     action_id: &str,
     resolution: &Resolution,
 ) -> ApiCall<ResolveActionResponse> {
+    resolve_action_with(
+        conversation_id,
+        action_id,
+        resolution,
+        &ResolveActionOptions::default(),
+    )
+}
+
+/// [`resolve_action`] with the optional §11.2 fields (`version`, `decisionKey`; C21).
+#[must_use]
+pub fn resolve_action_with(
+    conversation_id: &str,
+    action_id: &str,
+    resolution: &Resolution,
+    options: &ResolveActionOptions,
+) -> ApiCall<ResolveActionResponse> {
     ApiCall::new(
-        resolve_request(conversation_id, action_id, resolution, false),
+        resolve_request(conversation_id, action_id, resolution, options, false),
         ErrorContext::Send,
         |body| {
             decode_optional_body("POST /conversations/:cid/actions/:aid", body)
@@ -413,8 +472,24 @@ pub fn resolve_action_stream(
     action_id: &str,
     resolution: &Resolution,
 ) -> ApiCall<()> {
+    resolve_action_stream_with(
+        conversation_id,
+        action_id,
+        resolution,
+        &ResolveActionOptions::default(),
+    )
+}
+
+/// [`resolve_action_stream`] with the optional §11.2 fields (`version`, `decisionKey`; C21).
+#[must_use]
+pub fn resolve_action_stream_with(
+    conversation_id: &str,
+    action_id: &str,
+    resolution: &Resolution,
+    options: &ResolveActionOptions,
+) -> ApiCall<()> {
     ApiCall::new(
-        resolve_request(conversation_id, action_id, resolution, true),
+        resolve_request(conversation_id, action_id, resolution, options, true),
         ErrorContext::Send,
         no_value,
     )

@@ -13,7 +13,8 @@ use web_sys::AbortController;
 
 use crate::core::api::{self, ApiCall};
 pub use crate::core::api::{
-    ConversationsQuery, MessageOrder, MessagesQuery, SendMessageOptions, UploadFileRequest,
+    ConversationsQuery, MessageOrder, MessagesQuery, ResolveActionOptions, SendMessageOptions,
+    UploadFileRequest,
 };
 use crate::core::{
     AgentInfo, ChatError, Conversation, ConversationList, ConversationWithMessages,
@@ -368,6 +369,8 @@ impl AgentServerClient {
     }
 
     /// E14 (F198): answers an approval or a question and waits for the JSON answer (C7).
+    /// Sends neither `version` nor `decisionKey`; [`AgentServerClient::resolve_action_with`]
+    /// does.
     ///
     /// # Errors
     /// [`ChatError`] with the §9.10 code (`action_expired`, `action_not_pending`, …).
@@ -379,6 +382,29 @@ impl AgentServerClient {
     ) -> Result<ResolveActionResponse, ChatError> {
         self.call(api::resolve_action(conversation_id, action_id, resolution))
             .await
+    }
+
+    /// [`AgentServerClient::resolve_action`] with the optional fields of versioned action
+    /// records (PROTOCOL §11.2, C21): the action's `version` and a `decisionKey` kept for
+    /// retries of the same decision.
+    ///
+    /// # Errors
+    /// As [`AgentServerClient::resolve_action`], and 409 `action_version_conflict` when the
+    /// server holds a newer version.
+    pub async fn resolve_action_with(
+        &self,
+        conversation_id: &str,
+        action_id: &str,
+        resolution: &Resolution,
+        options: &ResolveActionOptions,
+    ) -> Result<ResolveActionResponse, ChatError> {
+        self.call(api::resolve_action_with(
+            conversation_id,
+            action_id,
+            resolution,
+            options,
+        ))
+        .await
     }
 
     /// E14 (F198) with `stream: true`: the continuation's events go to `callbacks`
@@ -396,6 +422,28 @@ impl AgentServerClient {
     ) -> Result<StreamEnd, ChatError> {
         self.stream(
             api::resolve_action_stream(conversation_id, action_id, resolution),
+            callbacks,
+            abort,
+        )
+        .await
+    }
+
+    /// [`AgentServerClient::resolve_action_stream`] with `version` and `decisionKey`
+    /// ([`ResolveActionOptions`]; PROTOCOL §11.2, C21).
+    ///
+    /// # Errors
+    /// As [`AgentServerClient::resolve_action_stream`].
+    pub async fn resolve_action_stream_with(
+        &self,
+        conversation_id: &str,
+        action_id: &str,
+        resolution: &Resolution,
+        options: &ResolveActionOptions,
+        callbacks: StreamCallbacks,
+        abort: Option<&AbortHandle>,
+    ) -> Result<StreamEnd, ChatError> {
+        self.stream(
+            api::resolve_action_stream_with(conversation_id, action_id, resolution, options),
             callbacks,
             abort,
         )
