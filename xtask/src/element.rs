@@ -164,7 +164,7 @@ fn step(mut cmd: Command) -> Result<(), String> {
 }
 
 /// Bytes of `gzip -9` of `path` (the system gzip: std has no deflate).
-fn gzip_size(path: &Path) -> Result<u64, String> {
+pub fn gzip_size(path: &Path) -> Result<u64, String> {
     let out = Command::new("gzip")
         .arg("-9")
         .arg("-c")

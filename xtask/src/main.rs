@@ -4,6 +4,7 @@
 //! the tools it installs exist. `cargo xtask` is an alias in `.cargo/config.toml` for
 //! `cargo run --package xtask --`.
 
+mod bench;
 mod demo;
 mod element;
 mod run;
@@ -32,12 +33,16 @@ commands:
   test                setup, fmt, clippy (native + wasm32), native tests, a short fuzz
                       run, browser tests, trunk build, element build, end-to-end test;
                       prints `N passed, M failed`
-  bench               (not written yet)
+  bench               setup, trunk build, element build; then sizes (gzip) and timings:
+                      the core (SSE, streaming Markdown) and the browser (opening and
+                      paging a 1,000-message conversation, streaming a long answer);
+                      printed as Markdown tables, never pass/fail on a number
 
 environment:
   CI=true             print tool versions first
   CHROMEDRIVER=path   chromedriver to use (default: `chromedriver` on PATH)
   FUZZ_SECONDS=N      `test`: seconds per fuzz target (default 20; 0 skips the step)
+  BENCH_RUNS=N        `bench`: repetitions per measure (default 5)
 ";
 
 fn main() -> ExitCode {
@@ -57,12 +62,7 @@ fn main() -> ExitCode {
             }
             element::main(&ctx)
         }
-        Some("bench") => {
-            eprintln!(
-                "cargo xtask bench: not written yet (sizes and browser timings will go here)"
-            );
-            ExitCode::FAILURE
-        }
+        Some("bench") if args.len() == 1 => bench::main(&ctx),
         None | Some("help" | "-h" | "--help") => {
             print!("{USAGE}");
             ExitCode::SUCCESS

@@ -1,0 +1,254 @@
+//! Browser benchmark (`cargo xtask bench`, or by hand:
+//! `AGENT_CHAT_DIST=<dist> cargo bench -p dev-server --features e2e --bench browser`).
+//!
+//! Measures, in headless Chromium against the in-process dev-server, what the tests only bound
+//! structurally (timings are measured here, never asserted in a test, because a busy machine
+//! makes any wall-clock bound flaky):
+//!
+//! - **Opening a 1,000-message conversation** from the history of the running page (issue 8:
+//!   "no main-thread task over 200 ms"): time from the click to "Message 1000" drawn with the
+//!   list at its end, and the longest main-thread task meanwhile (`longtask` entries).
+//! - **Paging back** to "Message 1": the longest task while the older pages are prepended.
+//! - **Streaming a long answer** (the `long` agent: ~2,000 words in 8-character deltas): per
+//!   animation frame that changes the page, the time from the frame's start until the page is
+//!   painted (script, microtasks, style and layout of that frame), and the DOM nodes touched,
+//!   for the first and the last fifth of the answer: equal costs mean the cost per token does
+//!   not grow with the answer. Also the number of frames that changed the page against the
+//!   number of deltas the server sent (at most one update per frame).
+//!
+//! `BENCH_RUNS` (default 5) sets the repetitions; the report gives median and worst.
+
+use std::time::Instant;
+
+use serde_json::Value;
+
+#[allow(dead_code, unused_imports)]
+#[path = "../tests/harness/mod.rs"]
+mod harness;
+use harness::{ChatPage, Harness, Step};
+
+/// Starts collecting main-thread tasks over 50 ms into `window.__benchLongTasks`.
+const WATCH_LONG_TASKS_JS: &str = r#"
+if (!window.PerformanceObserver ||
+    PerformanceObserver.supportedEntryTypes.indexOf('longtask') < 0) { return false; }
+window.__benchLongTasks = [];
+new PerformanceObserver(function (list) {
+  list.getEntries().forEach(function (e) { window.__benchLongTasks.push(e.duration); });
+}).observe({ type: 'longtask' });
+return true;
+"#;
+
+/// Wraps `requestAnimationFrame` (looked up on `window` at each call by the wasm-bindgen glue)
+/// so every frame callback of the app records `[start, cost, nodes touched]`: `cost` runs from
+/// the callback's start to a message task posted from it, which runs after the frame's
+/// microtasks, style, layout and paint; `nodes` counts MutationObserver records inside the
+/// message list during that window. Frames that touched nothing are not recorded.
+const WATCH_FRAMES_JS: &str = r#"
+window.__benchFrames = [];
+var pending = null;
+var touched = 0;
+new MutationObserver(function (records) { touched += records.length; })
+  .observe(document.querySelector('.chat-message-list') || document.body,
+           { subtree: true, childList: true, characterData: true, attributes: true });
+var channel = new MessageChannel();
+channel.port1.onmessage = function () {
+  if (!pending) { return; }
+  var frame = pending; pending = null;
+  var nodes = touched; touched = 0;
+  if (nodes > 0) { window.__benchFrames.push([frame, performance.now() - frame, nodes]); }
+};
+var raf = window.requestAnimationFrame.bind(window);
+window.requestAnimationFrame = function (cb) {
+  return raf(function (ts) {
+    if (!pending) { pending = performance.now(); touched = 0; channel.port2.postMessage(0); }
+    cb(ts);
+  });
+};
+return true;
+"#;
+
+fn main() {
+    let runs: usize = std::env::var("BENCH_RUNS")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(5)
+        .max(1);
+    let rt = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()
+        .expect("tokio runtime");
+    let mut failed = false;
+    rt.block_on(async {
+        let harness = Harness::start().await;
+        let outcome = long_conversation(&harness.page, runs).await;
+        failed |= outcome.is_err();
+        harness.finish("bench_long_conversation", outcome).await;
+    });
+    rt.block_on(async {
+        let harness = Harness::start().await;
+        let outcome = streaming(&harness.page, runs).await;
+        failed |= outcome.is_err();
+        harness.finish("bench_streaming", outcome).await;
+    });
+    if failed {
+        std::process::exit(1);
+    }
+}
+
+/// Median and maximum of `values` (`(0, 0)` when empty).
+fn median_max(values: &[f64]) -> (f64, f64) {
+    if values.is_empty() {
+        return (0.0, 0.0);
+    }
+    let mut v = values.to_vec();
+    v.sort_by(f64::total_cmp);
+    (v[v.len() / 2], v[v.len() - 1])
+}
+
+async fn watch_long_tasks(page: &ChatPage) -> Step {
+    let ok = page
+        .client
+        .execute(WATCH_LONG_TASKS_JS, vec![])
+        .await
+        .map_err(|e| format!("observing long tasks: {e}"))?;
+    if ok == Value::Bool(true) {
+        Ok(())
+    } else {
+        Err("this Chromium does not report `longtask` entries".to_owned())
+    }
+}
+
+/// The longest main-thread task (ms) since [`watch_long_tasks`]; 0 when none was over 50 ms.
+async fn longest_task(page: &ChatPage) -> Step<f64> {
+    let v = page
+        .client
+        .execute("return window.__benchLongTasks || [];", vec![])
+        .await
+        .map_err(|e| format!("reading long tasks: {e}"))?;
+    Ok(v.as_array()
+        .map(|a| a.iter().filter_map(Value::as_f64).fold(0.0, f64::max))
+        .unwrap_or(0.0))
+}
+
+async fn long_conversation(page: &ChatPage, runs: usize) -> Step {
+    let id = page.seed_numbered_conversation(1000).await?;
+    let row = format!(".chat-history__item[data-conversation-id='{id}'] .chat-history__select");
+    let (mut opened, mut open_task, mut paging_task) = (Vec::new(), Vec::new(), Vec::new());
+    for _ in 0..runs {
+        page.open().await?;
+        page.wait_for_visible(&row).await?;
+        watch_long_tasks(page).await?;
+        let started = Instant::now();
+        page.click(&row).await?;
+        page.wait_until("\"Message 1000\" drawn at the end", async || {
+            let l = page.message_list().await?;
+            if l["lastVisible"] == true && l["count"] == 50 {
+                Ok(())
+            } else {
+                Err(l.to_string())
+            }
+        })
+        .await?;
+        opened.push(started.elapsed().as_secs_f64() * 1000.0);
+        open_task.push(longest_task(page).await?);
+        page.wait_for_animations_to_finish().await?;
+
+        watch_long_tasks(page).await?;
+        let mut count = 50;
+        while count < 1000 {
+            page.scroll_messages(None).await?;
+            count = page
+                .wait_until("older messages above", async || {
+                    let l = page.message_list().await?;
+                    match l["count"].as_u64() {
+                        Some(n) if n as usize > count => Ok(n as usize),
+                        _ => Err(l.to_string()),
+                    }
+                })
+                .await?;
+        }
+        paging_task.push(longest_task(page).await?);
+    }
+    let (om, ox) = median_max(&opened);
+    let (tm, tx) = median_max(&open_task);
+    let (pm, px) = median_max(&paging_task);
+    println!("\n## 1,000-message conversation ({runs} runs; median / worst)\n");
+    println!("| measure | median | worst |\n|---|---|---|");
+    println!(
+        "| click in the history to \"Message 1000\" drawn at the end | {om:.0} ms | {ox:.0} ms |"
+    );
+    println!("| longest main-thread task while opening (0 = none over 50 ms) | {tm:.0} ms | {tx:.0} ms |");
+    println!(
+        "| longest main-thread task while paging back to \"Message 1\" | {pm:.0} ms | {px:.0} ms |"
+    );
+    Ok(())
+}
+
+async fn streaming(page: &ChatPage, runs: usize) -> Step {
+    let (mut early, mut late, mut early_nodes, mut late_nodes) =
+        (Vec::new(), Vec::new(), Vec::new(), Vec::new());
+    let (mut frames_seen, mut longest) = (Vec::new(), Vec::new());
+    for _ in 0..runs {
+        page.open().await?;
+        page.pick_agent("long").await?;
+        page.client
+            .execute(WATCH_FRAMES_JS, vec![])
+            .await
+            .map_err(|e| format!("watching frames: {e}"))?;
+        watch_long_tasks(page).await?;
+        page.send_message("Write something long").await?;
+        page.wait_for_finished_reply_containing("That is the end of the long answer.")
+            .await?;
+        let frames = page
+            .client
+            .execute("return window.__benchFrames;", vec![])
+            .await
+            .map_err(|e| format!("reading frames: {e}"))?;
+        let frames: Vec<(f64, f64)> = frames
+            .as_array()
+            .map(|a| {
+                a.iter()
+                    .filter_map(|f| Some((f[1].as_f64()?, f[2].as_f64()?)))
+                    .collect()
+            })
+            .unwrap_or_default();
+        if frames.len() < 10 {
+            return Err(format!("only {} frames changed the page", frames.len()));
+        }
+        let fifth = frames.len() / 5;
+        let (head, tail) = (&frames[..fifth], &frames[frames.len() - fifth..]);
+        early.push(median_max(&head.iter().map(|f| f.0).collect::<Vec<_>>()).0);
+        late.push(median_max(&tail.iter().map(|f| f.0).collect::<Vec<_>>()).0);
+        early_nodes.push(median_max(&head.iter().map(|f| f.1).collect::<Vec<_>>()).0);
+        late_nodes.push(median_max(&tail.iter().map(|f| f.1).collect::<Vec<_>>()).0);
+        frames_seen.push(frames.len() as f64);
+        longest.push(longest_task(page).await?);
+    }
+    let deltas = dev_server::scripts::long_text().chars().count().div_ceil(8);
+    let row = |name: &str, v: &[f64], unit: &str| {
+        let (m, x) = median_max(v);
+        println!("| {name} | {m:.1}{unit} | {x:.1}{unit} |");
+    };
+    println!("\n## Streaming the `long` answer ({deltas} deltas; {runs} runs; median / worst)\n");
+    println!("| measure | median | worst |\n|---|---|---|");
+    row("frames that changed the page", &frames_seen, "");
+    row(
+        "frame cost, first fifth of the answer (median frame)",
+        &early,
+        " ms",
+    );
+    row(
+        "frame cost, last fifth of the answer (median frame)",
+        &late,
+        " ms",
+    );
+    row("DOM records per frame, first fifth", &early_nodes, "");
+    row("DOM records per frame, last fifth", &late_nodes, "");
+    row(
+        "longest main-thread task while streaming (0 = none over 50 ms)",
+        &longest,
+        " ms",
+    );
+    Ok(())
+}
