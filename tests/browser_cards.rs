@@ -771,3 +771,127 @@ async fn escape_closes_the_reason_field_without_deciding_and_returns_focus() {
     assert_eq!(card.get_attribute("data-state").as_deref(), Some("waiting"));
     assert!(answers_sent(&store).is_empty(), "Escape decides nothing");
 }
+
+/// The keyboard's sequential order inside `root`: focusable, enabled and rendered elements in
+/// document order. That is the browser's Tab order as long as no `tabindex` above 0 is used,
+/// which the caller checks.
+fn tab_order(root: &web_sys::HtmlElement) -> Vec<web_sys::HtmlElement> {
+    let list = root
+        .query_selector_all("button, input, select, textarea, a[href], [tabindex]")
+        .unwrap();
+    (0..list.length())
+        .filter_map(|i| list.item(i))
+        .map(|n| n.unchecked_into::<web_sys::HtmlElement>())
+        .filter(|el| {
+            !el.has_attribute("disabled")
+                && el.get_attribute("tabindex").as_deref() != Some("-1")
+                && {
+                    let r = el.get_bounding_client_rect();
+                    r.width() > 0.0 || r.height() > 0.0
+                }
+        })
+        .collect()
+}
+
+fn class_of(el: &web_sys::HtmlElement) -> String {
+    el.class_name()
+}
+
+#[wasm_bindgen_test]
+async fn f203_tab_from_the_reason_field_reaches_deny_then_cancel_never_approve() {
+    let root = section();
+    root.class_list().add_1("chat-root").unwrap();
+    // The real stylesheet, so "visual order" is the page's layout, not the browser default.
+    let _styles = mount_to(root.clone(), agent_chat_ui::ui::style::Styles);
+    let (store, _h) = mount_with(&root, APPROVAL, Wiring::Store).await;
+    let card = wait_for(&root, ".chat-card[data-state=waiting]").await;
+    query(&card, ".chat-card__add-reason").unwrap().click();
+    let reason = wait_for(&card, ".chat-card__reason input").await;
+    wait_until("reason field focused", &root, || {
+        active() == Some(reason.clone().unchecked_into())
+    })
+    .await;
+
+    // No positive tabindex anywhere on the card: the order is the DOM order.
+    let positive = card.query_selector_all("[tabindex]").unwrap();
+    for i in 0..positive.length() {
+        let el: web_sys::Element = positive.item(i).unwrap().unchecked_into();
+        let value: i32 = el.get_attribute("tabindex").unwrap().parse().unwrap_or(0);
+        assert!(value <= 0, "tabindex {value} on {}", el.class_name());
+    }
+    let order = tab_order(&card);
+    let at = order
+        .iter()
+        .position(|el| el.is_same_node(Some(&reason)))
+        .expect("the reason field is in the Tab order");
+    let after: Vec<String> = order[at + 1..].iter().map(class_of).collect();
+    assert!(
+        after.len() >= 2,
+        "Deny and Cancel follow the field: {after:?}"
+    );
+    assert!(
+        after[0].contains("chat-card__deny"),
+        "Tab from the reason goes to Deny first: {after:?}"
+    );
+    assert!(
+        after[1].contains("chat-card__cancel-reason"),
+        "then to Cancel: {after:?}"
+    );
+    assert!(
+        !after.iter().any(|c| c.contains("chat-card__approve")),
+        "Approve never comes after the reason field: {after:?}"
+    );
+    // Visual order follows: Approve above the field, Deny and Cancel below it, Cancel after Deny.
+    let rect = |sel: &str| query(&card, sel).unwrap().get_bounding_client_rect();
+    let field = reason.get_bounding_client_rect();
+    let approve = rect(".chat-card__approve");
+    let deny = rect(".chat-card__deny");
+    let cancel = rect(".chat-card__cancel-reason");
+    assert!(
+        approve.bottom() <= field.top(),
+        "Approve is above the field"
+    );
+    assert!(deny.top() >= field.bottom(), "Deny is below the field");
+    assert!(
+        cancel.top() >= field.bottom() && cancel.left() >= deny.right(),
+        "Cancel is beside Deny, after it"
+    );
+
+    // Deny with the field open sends the reason (F203).
+    type_text(&reason, "wrong folder");
+    query(&card, ".chat-card__deny").unwrap().click();
+    wait_for(&root, ".chat-card[data-state=sending]").await;
+    let sent = answers_sent(&store);
+    assert_eq!(sent.len(), 1, "{sent:?}");
+    assert_eq!(
+        sent[0]["resolution"],
+        json!({"type": "tool_approval", "decision": "deny", "comment": "wrong folder"})
+    );
+}
+
+#[wasm_bindgen_test]
+async fn f203_cancel_closes_the_reason_field_and_a_closed_field_sends_no_reason() {
+    let root = section();
+    let (store, _h) = mount_with(&root, APPROVAL, Wiring::Store).await;
+    let card = wait_for(&root, ".chat-card[data-state=waiting]").await;
+    query(&card, ".chat-card__add-reason").unwrap().click();
+    let reason = wait_for(&card, ".chat-card__reason input").await;
+    type_text(&reason, "typed, then thought better of it");
+    query(&card, ".chat-card__cancel-reason").unwrap().click();
+    wait_gone(&card, ".chat-card__reason").await;
+    let add = wait_for(&card, ".chat-card__add-reason").await;
+    wait_until("focus back on Add a reason", &root, || {
+        active() == Some(add.clone().unchecked_into())
+    })
+    .await;
+    assert!(answers_sent(&store).is_empty(), "Cancel decides nothing");
+    // What is no longer on screen is not sent with Deny.
+    query(&card, ".chat-card__deny").unwrap().click();
+    wait_for(&root, ".chat-card[data-state=sending]").await;
+    let sent = answers_sent(&store);
+    assert_eq!(sent.len(), 1, "{sent:?}");
+    assert_eq!(
+        sent[0]["resolution"],
+        json!({"type": "tool_approval", "decision": "deny"})
+    );
+}

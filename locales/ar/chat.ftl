@@ -146,6 +146,7 @@ chat-action-details = التفاصيل
 chat-action-approve = موافقة
 chat-action-deny = رفض
 chat-action-add-reason = إضافة سبب
+chat-action-remove-reason = إزالة السبب
 chat-action-reason-label = السبب (اختياري)
 chat-action-remember = لا تسألني مجددًا عن هذه الأداة في هذه المحادثة
 chat-action-edit-arguments = تعديل الوسائط

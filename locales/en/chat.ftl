@@ -138,6 +138,7 @@ chat-action-details = Details
 chat-action-approve = Approve
 chat-action-deny = Deny
 chat-action-add-reason = Add a reason
+chat-action-remove-reason = Remove reason
 chat-action-reason-label = Reason (optional)
 chat-action-remember = Don't ask again for this tool in this chat
 chat-action-edit-arguments = Edit arguments

@@ -135,6 +135,7 @@ chat-action-details = Ayrıntılar
 chat-action-approve = Onayla
 chat-action-deny = Reddet
 chat-action-add-reason = Gerekçe ekle
+chat-action-remove-reason = Gerekçeyi kaldır
 chat-action-reason-label = Gerekçe (isteğe bağlı)
 chat-action-remember = Bu sohbette bu araç için tekrar sorma
 chat-action-edit-arguments = Argümanları düzenle

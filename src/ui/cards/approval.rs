@@ -22,7 +22,8 @@ use crate::ui::icons::ShieldIcon;
 ///
 /// Only an edit is checked: the proposal is the agent's, and the server checks again. Approve
 /// is disabled while the edit has problems; Deny ignores the edit (F207). Escape closes the
-/// editor or the reason field without deciding and puts focus back on what opened it.
+/// editor or the reason field without deciding and puts focus back on what opened it; so does
+/// "Remove reason" next to Deny, and a closed reason field is not sent.
 #[component]
 pub fn ApprovalCard(
     /// The card.
@@ -90,7 +91,8 @@ pub fn ApprovalCard(
                 &proposed,
                 edit.as_ref(),
                 remember.get_untracked(),
-                Some(reason.get_untracked()),
+                // A reason is sent only while its field is on screen: closing it takes it back.
+                reason_open.get_untracked().then(|| reason.get_untracked()),
             );
             resolve.run(resolution);
         }
@@ -159,42 +161,60 @@ pub fn ApprovalCard(
                             on:change=move |ev| remember.set(event_target_checked(&ev))/>
                         <span>{move || i18n.t("chat-action-remember")}</span>
                     </label>
-                    <Show when=move || reason_open.get()>
-                        <label class="chat-card__reason">
-                            <span>{move || i18n.t("chat-action-reason-label")}</span>
-                            <input type="text" class="chat-card__input" node_ref=reason_input
-                                disabled=move || !open.get()
-                                prop:value=move || reason.get()
-                                on:input=move |ev| reason.set(event_target_value(&ev))
-                                on:keydown=move |ev: leptos::ev::KeyboardEvent| {
-                                    if ev.key() == "Escape" {
-                                        ev.prevent_default();
-                                        reason_open.set(false);
-                                        focus_later(reason_button);
-                                    }
-                                }/>
-                        </label>
-                    </Show>
+                    // The reason belongs to Deny: the field, then Deny, then the way back, in
+                    // that order in the DOM and on screen, so Tab from the field reaches Deny
+                    // and never jumps back to Approve (which stays first, above them).
                     <div class="chat-card__buttons">
                         <button type="button" class="chat-button chat-button--primary chat-card__approve"
                             disabled=approve_disabled
                             on:click=move |_| decide_allow(true)>
                             {move || if sending.get() { i18n.t("chat-action-sending") } else { i18n.t("chat-action-approve") }}
                         </button>
-                        <button type="button" class="chat-button chat-card__deny" disabled=move || sending.get()
-                            on:click=move |_| decide_deny(false)>
-                            {move || i18n.t("chat-action-deny")}
-                        </button>
-                        <Show when=move || !reason_open.get()>
-                            <button type="button" class="chat-card__link chat-card__add-reason" node_ref=reason_button
-                                disabled=move || sending.get()
-                                on:click=move |_| {
-                                    reason_open.set(true);
-                                    focus_later(reason_input);
-                                }>
-                                {move || i18n.t("chat-action-add-reason")}
+                        <div class="chat-card__deny-group"
+                            data-reason=move || if reason_open.get() { "open" } else { "closed" }>
+                            <Show when=move || reason_open.get()>
+                                <label class="chat-card__reason">
+                                    <span>{move || i18n.t("chat-action-reason-label")}</span>
+                                    <input type="text" class="chat-card__input" node_ref=reason_input
+                                        disabled=move || !open.get()
+                                        prop:value=move || reason.get()
+                                        on:input=move |ev| reason.set(event_target_value(&ev))
+                                        on:keydown=move |ev: leptos::ev::KeyboardEvent| {
+                                            if ev.key() == "Escape" {
+                                                ev.prevent_default();
+                                                reason_open.set(false);
+                                                focus_later(reason_button);
+                                            }
+                                        }/>
+                                </label>
+                            </Show>
+                            <button type="button" class="chat-button chat-card__deny" disabled=move || sending.get()
+                                on:click=move |_| decide_deny(false)>
+                                {move || i18n.t("chat-action-deny")}
                             </button>
-                        </Show>
+                            <Show
+                                when=move || !reason_open.get()
+                                fallback=move || view! {
+                                    <button type="button" class="chat-card__link chat-card__cancel-reason"
+                                        disabled=move || sending.get()
+                                        on:click=move |_| {
+                                            reason_open.set(false);
+                                            focus_later(reason_button);
+                                        }>
+                                        {move || i18n.t("chat-action-remove-reason")}
+                                    </button>
+                                }
+                            >
+                                <button type="button" class="chat-card__link chat-card__add-reason" node_ref=reason_button
+                                    disabled=move || sending.get()
+                                    on:click=move |_| {
+                                        reason_open.set(true);
+                                        focus_later(reason_input);
+                                    }>
+                                    {move || i18n.t("chat-action-add-reason")}
+                                </button>
+                            </Show>
+                        </div>
                     </div>
                 </div>
             }
