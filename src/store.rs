@@ -141,7 +141,8 @@ pub struct ChatStore {
     driver: StoredValue<Driver, LocalStorage>,
     /// Messages of the open conversation.
     pub messages: RwSignal<Vec<Message>>,
-    /// The streaming reply, if any.
+    /// The streaming reply, if any. Published at most once per animation frame; its text is
+    /// a snapshot of a shared append-only buffer, so publishing does not copy it (D40).
     pub streaming: RwSignal<Option<StreamingTurn>>,
     /// Run state, error, agents, conversation.
     pub status: RwSignal<StatusSlice>,
@@ -421,11 +422,13 @@ impl ChatStore {
         Signal::derive(move || status.with(|s| s.run == Run::Streaming))
     }
 
-    /// `streamingText`: the reply streamed so far.
+    /// `streamingText`: the reply streamed so far. Each read copies the whole text; the chat's
+    /// own view reads [`ChatStore::streaming`]'s shared [`crate::core::StreamText`] instead,
+    /// which costs only the new bytes per frame (D40).
     pub fn streaming_text(&self) -> Signal<String> {
         let streaming = self.streaming;
         Signal::derive(move || {
-            streaming.with(|s| s.as_ref().map(|t| t.text.clone()).unwrap_or_default())
+            streaming.with(|s| s.as_ref().map(|t| t.text.to_string()).unwrap_or_default())
         })
     }
 
@@ -643,7 +646,12 @@ impl ChatStore {
         match event {
             SessionEvent::MessageSent(m) => run(&cb.on_message_sent, m),
             SessionEvent::MessageReceived(m) => run(&cb.on_message_received, m),
-            SessionEvent::StreamText { chunk, full } => run(&cb.on_stream_text, (chunk, full)),
+            // The whole text is copied only for a host that asked for it (F14, D40).
+            SessionEvent::StreamText { chunk, full } => {
+                if let Some(cb) = cb.on_stream_text {
+                    cb.run((chunk, full.to_string()));
+                }
+            }
             SessionEvent::ToolCall { name, args } => run(&cb.on_tool_call, (name, args)),
             SessionEvent::ToolResult { name, result } => run(&cb.on_tool_result, (name, result)),
             SessionEvent::Error(e) => run(&cb.on_error, e),

@@ -445,7 +445,6 @@ fn one_megabyte_answer_parses_and_streams() {
         big.push_str("\n\n");
         i += 1;
     }
-    let started = std::time::Instant::now();
     let whole = parse(&big);
     assert!(!whole.is_empty());
     let mut s = MarkdownStream::new();
@@ -460,11 +459,6 @@ fn one_megabyte_answer_parses_and_streams() {
         s.stats().bytes_parsed < 8 * big.len() as u64,
         "streaming re-parsed too much: {:?}",
         s.stats()
-    );
-    assert!(
-        started.elapsed() < std::time::Duration::from_secs(60),
-        "{:?}",
-        started.elapsed()
     );
 }
 

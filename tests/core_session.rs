@@ -78,7 +78,7 @@ fn f12_first_send_creates_the_conversation_then_streams_the_reply() {
     h.chunk(0, "data: {\"type\":\"stream.text\",\"timestamp\":3,\"te");
     h.chunk(0, "xt\":\"hello there\"}\n\n");
     assert_eq!(
-        h.s.streaming().map(|t| t.text.as_str()),
+        h.s.streaming().map(|t| t.text.to_string()).as_deref(),
         Some("You said: hello there")
     );
     h.chunk(0, &frame(r#"{"type":"stream.done","timestamp":4,"conversationId":"conv_1","messageId":"msg_a","content":"You said: hello there","title":"hello there"}"#));

@@ -56,9 +56,16 @@
 //!
 //! So the cost of an update is the parse of the tail (usually the last paragraph, list or code
 //! block, plus any definitions written ahead of it), the same at the end of a long answer as at
-//! its start; [`MarkdownStream::set_text`] also compares the previous text with the new one
-//! (one `memcmp`). Streaming any text in any chunks gives the tree [`parse`] gives for the text
-//! so far (tests/core_markdown.rs checks every prefix).
+//! its start. [`MarkdownStream::feed`] takes the store's shared [`StreamText`] and reads only
+//! the bytes not fed yet; [`MarkdownStream::set_text`] takes a whole `String` and compares it
+//! with the previous text first (one `memcmp` of the answer so far). Streaming any text in any
+//! chunks gives the tree [`parse`] gives for the text so far (tests/core_markdown.rs checks
+//! every prefix).
+//!
+//! A view draws the blocks from [`MarkdownStream::take_patch`]: what to keep, replace and
+//! append since the last patch. It is computed from the blocks completed since then and the
+//! open tail, never from the blocks already drawn, so a view that applies it does work
+//! proportional to the change, not to the answer (D40).
 
 use std::collections::HashMap;
 use std::ops::Range;
@@ -67,6 +74,8 @@ use std::sync::Arc;
 use pulldown_cmark::{
     Alignment, BrokenLink, CodeBlockKind, CowStr, Event, LinkType, Options, Parser, Tag, TagEnd,
 };
+
+use crate::core::StreamText;
 
 /// Nesting limit for block containers (quotes, lists) and, separately, inline spans.
 pub const MAX_DEPTH: usize = 16;
@@ -197,6 +206,35 @@ pub struct StreamStats {
     pub last_update_bytes: u64,
     /// Completed blocks parsed again because a reference definition changed.
     pub reparsed_blocks: u64,
+    /// Bytes of text taken in, in all (each byte once unless the stream started over).
+    pub bytes_fed: u64,
+    /// Bytes of text compared by [`MarkdownStream::set_text`] to find what is new, in all.
+    pub bytes_compared: u64,
+    /// Blocks looked at by [`MarkdownStream::take_patch`], in all.
+    pub patch_visited: u64,
+    /// Blocks handed out (appended or replaced) by [`MarkdownStream::take_patch`], in all.
+    pub patch_blocks: u64,
+}
+
+/// What a view of a [`MarkdownStream`] changes since the previous
+/// [`MarkdownStream::take_patch`], in this order: drop every block after the first `keep`,
+/// swap the kept ones listed in `replace`, then add `append` at the end.
+#[derive(Clone, Debug, Default)]
+pub struct Patch {
+    /// How many of the blocks drawn so far stay, counted from the first.
+    pub keep: usize,
+    /// Kept blocks with a new version (a reference definition they use changed): index and
+    /// block.
+    pub replace: Vec<(usize, Keyed)>,
+    /// Blocks to add after the kept ones, in order.
+    pub append: Vec<Keyed>,
+}
+
+impl Patch {
+    /// Nothing to do.
+    pub fn is_empty(&self) -> bool {
+        self.replace.is_empty() && self.append.is_empty()
+    }
 }
 
 /// Parses a whole message.
@@ -263,6 +301,15 @@ pub struct MarkdownStream {
     next_id: u64,
     revision: u64,
     stats: StreamStats,
+    /// [`StreamText::buffer_id`] of what [`MarkdownStream::feed`] read `src` from; `None`
+    /// once text came another way.
+    source: Option<u64>,
+    /// What the view has, as of the last patch: this many committed blocks, then these tail
+    /// ids.
+    shown_committed: usize,
+    shown_tail: Vec<u64>,
+    /// Committed indices replaced since the last patch (reference definitions).
+    replaced: Vec<usize>,
 }
 
 impl MarkdownStream {
@@ -273,33 +320,96 @@ impl MarkdownStream {
 
     /// Appends `delta` and parses the open tail again.
     pub fn push_str(&mut self, delta: &str) {
+        self.source = None;
+        self.append(delta);
+    }
+
+    fn append(&mut self, delta: &str) {
         if delta.is_empty() {
             return;
         }
         self.src.push_str(delta);
+        self.stats.bytes_fed += delta.len() as u64;
         self.update();
     }
 
     /// Takes the whole text so far: when it extends what was fed before, only the new part is
-    /// taken in; anything else (another answer) starts over.
+    /// taken in; anything else (another answer) starts over. Compares `text` with what was fed
+    /// first; [`MarkdownStream::feed`] does not need to.
     pub fn set_text(&mut self, text: &str) {
+        self.stats.bytes_compared += self.src.len().min(text.len()) as u64;
         if text.len() >= self.src.len() && text.as_bytes().starts_with(self.src.as_bytes()) {
             let delta = &text[self.src.len()..];
             self.push_str(delta);
         } else {
-            let next_id = self.next_id;
-            *self = Self {
-                next_id,
-                revision: self.revision + 1,
-                ..Self::default()
-            };
+            self.start_over();
             self.push_str(text);
+        }
+    }
+
+    /// Takes a snapshot of the streaming reply (the store's shared buffer, D40). A later
+    /// snapshot of the buffer fed before costs only its new bytes: nothing is compared or
+    /// copied besides them. A snapshot of another buffer (another answer) is taken like
+    /// [`MarkdownStream::set_text`].
+    pub fn feed(&mut self, text: &StreamText) {
+        let id = text.buffer_id();
+        if self.source == Some(id) && text.len() >= self.src.len() {
+            text.with_from(self.src.len(), |delta| self.append(delta));
+        } else {
+            text.with(|t| self.set_text(t));
+            self.source = Some(id);
+        }
+    }
+
+    /// Forgets the text, keeping the id counter (ids stay unique) and what the stats counted.
+    fn start_over(&mut self) {
+        *self = Self {
+            next_id: self.next_id,
+            revision: self.revision + 1,
+            stats: self.stats,
+            ..Self::default()
+        };
+    }
+
+    /// What a view must change to show the blocks as they are now, given that it showed them
+    /// as of the previous call (nothing before the first). Looks only at the blocks completed
+    /// since then, the open tail and the replaced ones: never at the blocks drawn before.
+    pub fn take_patch(&mut self) -> Patch {
+        let shown = self.shown_committed;
+        let mut replaced = std::mem::take(&mut self.replaced);
+        replaced.sort_unstable();
+        replaced.dedup();
+        let replace: Vec<(usize, Keyed)> = replaced
+            .into_iter()
+            .filter(|&i| i < shown)
+            .map(|i| (i, self.committed[i].clone()))
+            .collect();
+        let fresh = || self.committed[shown..].iter().chain(&self.tail);
+        let same = fresh()
+            .zip(&self.shown_tail)
+            .take_while(|(k, id)| k.id == **id)
+            .count();
+        let append: Vec<Keyed> = fresh().skip(same).cloned().collect();
+        let visited = self.committed.len() - shown + self.tail.len() + replace.len();
+        self.stats.patch_visited += visited as u64;
+        self.stats.patch_blocks += (append.len() + replace.len()) as u64;
+        self.shown_committed = self.committed.len();
+        self.shown_tail = self.tail.iter().map(|k| k.id).collect();
+        Patch {
+            keep: shown + same,
+            replace,
+            append,
         }
     }
 
     /// The text fed so far.
     pub fn text(&self) -> &str {
         &self.src
+    }
+
+    /// The source of the open tail: what the next update parses again (with the new text).
+    pub fn tail_text(&self) -> &str {
+        &self.src[self.base..]
     }
 
     /// Completed blocks: never parsed again (unless a reference definition they use changes).
@@ -464,6 +574,7 @@ impl MarkdownStream {
                         id: self.next_id,
                         block: Arc::new(block),
                     };
+                    self.replaced.push(first + i);
                     self.revision += 1;
                 }
             }

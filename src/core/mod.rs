@@ -13,6 +13,7 @@ pub mod markdown;
 pub mod schema;
 pub mod session;
 pub mod sse;
+pub mod stream_text;
 pub mod theme;
 pub mod time;
 pub mod wire;
@@ -31,5 +32,6 @@ pub use i18n::{
 pub use schema::{args_equal, check_args_text, check_value, Problem, ProblemKind};
 pub use session::*;
 pub use sse::*;
+pub use stream_text::StreamText;
 pub use time::*;
 pub use wire::*;

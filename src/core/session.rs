@@ -204,8 +204,9 @@ pub enum SessionEvent {
     StreamText {
         /// The new chunk.
         chunk: String,
-        /// The whole streamed text so far.
-        full: String,
+        /// The whole streamed text so far: a snapshot of the shared buffer (D40), so an event
+        /// costs the same late in a long answer as early; `to_string()` copies it.
+        full: crate::core::StreamText,
     },
     /// A tool call started (F15).
     ToolCall {
@@ -486,8 +487,9 @@ pub struct ActiveToolCall {
 /// The reply being streamed right now.
 #[derive(Clone, Debug, PartialEq, Default)]
 pub struct StreamingTurn {
-    /// Text so far.
-    pub text: String,
+    /// Text so far: append-only and shared by clones (D40), so cloning the turn (the store
+    /// publishes it once per frame) does not copy the text.
+    pub text: crate::core::StreamText,
     /// Tool calls so far, in order.
     pub tool_calls: Vec<ActiveToolCall>,
     /// Latest progress line; cleared by text (F64).
@@ -1333,7 +1335,7 @@ impl Session {
         // PROTOCOL §7: keep the partial text as a local assistant message, no duration.
         if !turn.text.is_empty() || !turn.tool_calls.is_empty() {
             let id = self.local_id();
-            let message = self.assistant_message(id, turn.text.clone(), &turn, false);
+            let message = self.assistant_message(id, turn.text.to_string(), &turn, false);
             self.messages.push(message);
             self.revisions.messages += 1;
         }
@@ -2254,7 +2256,7 @@ impl Session {
                 }
                 let turn = self.streaming.take().unwrap_or_default();
                 let text = if content.is_empty() {
-                    turn.text.clone()
+                    turn.text.to_string()
                 } else {
                     content
                 };

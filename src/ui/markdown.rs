@@ -13,10 +13,16 @@ use leptos::attr::any_attribute::{AnyAttribute, IntoAnyAttribute};
 use leptos::attr::custom::custom_attribute;
 use leptos::attr::AttributeValue;
 use leptos::prelude::*;
+use leptos::tachys::reactive_graph::{OwnedView, OwnedViewState};
 use leptos::tachys::view::add_attr::AddAnyAttr;
+use leptos::tachys::view::any_view::AnyViewState;
+use leptos::tachys::view::{Mountable, Render};
 use wasm_bindgen::JsCast;
 
-use crate::core::markdown::{self, Align, Block, Inline, Keyed, ListItem, MarkdownStream};
+use crate::core::markdown::{
+    self, Align, Block, Inline, Keyed, ListItem, MarkdownStream, Patch,
+};
+use crate::core::StreamText;
 use crate::ui::i18n::I18n;
 
 /// A stored message's Markdown, parsed once.
@@ -32,50 +38,162 @@ pub fn Markdown(
     }
 }
 
-/// Markdown that grows while it streams. Completed blocks are parsed once and drawn once
-/// (keyed by their stream id); only the open tail is parsed and redrawn when `text` changes,
-/// which the store does at most once per animation frame.
+/// Markdown that grows while it streams (D40). Completed blocks are parsed once and drawn
+/// once; each update parses only the open tail and touches only the blocks that changed: it
+/// appends newly completed blocks and redraws the open ones after the kept blocks, never
+/// looking at the blocks drawn before ([`MarkdownStream::take_patch`]). The store publishes
+/// the reply at most once per animation frame, so this is at most one update per frame, and
+/// an update late in a long answer costs what one early in it does.
+///
+/// Give it `stream` (the store's shared [`StreamText`], of which only the bytes not yet seen
+/// are read) or `text` (a `String`, compared with the text drawn so far on every change).
 #[component]
 pub fn StreamingMarkdown(
-    /// The answer so far.
-    #[prop(into)]
-    text: Signal<String>,
+    /// The answer so far as a `String`.
+    #[prop(optional, into)]
+    text: Option<Signal<String>>,
+    /// The answer so far as a snapshot of the shared streaming buffer (the `text` of
+    /// [`crate::store::ChatStore::streaming`]); wins over `text`.
+    #[prop(optional, into)]
+    stream: Option<Signal<StreamText>>,
 ) -> impl IntoView {
-    let stream = StoredValue::new(MarkdownStream::new());
-    let committed = RwSignal::new(Vec::<Keyed>::new());
-    let tail = RwSignal::new(Vec::<Keyed>::new());
-    let revision = StoredValue::new(None::<u64>);
-    let sync = move || {
-        text.with(|t| stream.update_value(|s| s.set_text(t)));
-        stream.with_value(|s| {
-            // The list of completed blocks changes only when a block completes.
-            if revision.get_value() != Some(s.committed_revision()) {
-                revision.set_value(Some(s.committed_revision()));
-                committed.set(s.committed().to_vec());
-            }
-            // Other parts of the streaming turn (tool calls, progress) change too; only touch
-            // the tail when one of its blocks did.
-            let changed = tail.with_untracked(|old| {
-                old.len() != s.tail().len() || old.iter().zip(s.tail()).any(|(a, b)| a.id != b.id)
-            });
-            if changed {
-                tail.set(s.tail().to_vec());
-            }
-        });
-    };
-    // Now, so the first frame already shows the text; then on every change of `text`.
-    untrack(sync);
-    Effect::new(move |_| sync());
-    view! {
-        <div class="chat-markdown" data-streaming="true">
-            <For each=move || committed.get() key=|k| k.id let:k>
-                {render_block(&k.block)}
-            </For>
-            <For each=move || tail.get() key=|k| k.id let:k>
-                {render_block(&k.block)}
-            </For>
-        </div>
+    let root = NodeRef::<leptos::html::Div>::new();
+    let owner = Owner::current().expect("StreamingMarkdown needs a reactive owner");
+    let mut md = MarkdownStream::new();
+    let mut drawn: Vec<Drawn> = Vec::new();
+    // The blocks are mounted by hand (not a `<For>`, which diffs the whole list on every
+    // change), each under an owner of its own that is a child of this component's.
+    Effect::new(move |_| {
+        let Some(div) = root.get() else { return };
+        let before = md.stats();
+        match (stream, text) {
+            (Some(s), _) => s.with(|t| md.feed(t)),
+            (None, Some(t)) => t.with(|t| md.set_text(t)),
+            (None, None) => {}
+        }
+        let patch = md.take_patch();
+        let after = md.stats();
+        let mut work = StreamingWork {
+            updates: 1,
+            bytes_fed: after.bytes_fed - before.bytes_fed,
+            bytes_compared: after.bytes_compared - before.bytes_compared,
+            bytes_parsed: after.bytes_parsed - before.bytes_parsed,
+            blocks_visited: after.patch_visited - before.patch_visited,
+            ..StreamingWork::default()
+        };
+        untrack(|| apply_patch(&div, &owner, &mut drawn, patch, &mut work));
+        WORK.with(|w| w.set(w.get().add(work)));
+    });
+    view! { <div class="chat-markdown" data-streaming="true" node_ref=root></div> }
+}
+
+/// One block on screen, with the owner of its reactive parts (dropped with it).
+type Drawn = OwnedViewState<AnyViewState>;
+
+fn draw(block: &Keyed, owner: &Owner) -> Drawn {
+    let owner = owner.with(Owner::new);
+    let view = owner.with(|| render_block(&block.block));
+    OwnedView::new_with_owner(view, owner).build()
+}
+
+fn apply_patch(
+    parent: &web_sys::Element,
+    owner: &Owner,
+    drawn: &mut Vec<Drawn>,
+    patch: Patch,
+    work: &mut StreamingWork,
+) {
+    while drawn.len() > patch.keep {
+        if let Some(mut gone) = drawn.pop() {
+            gone.unmount();
+            work.blocks_removed += 1;
+        }
     }
+    for (i, block) in patch.replace {
+        let mut fresh = draw(&block, owner);
+        // In the old one's place, or before the next block that has a node.
+        let placed = drawn[i..]
+            .iter()
+            .any(|d| d.insert_before_this(&mut fresh));
+        if !placed {
+            fresh.mount(parent, None);
+        }
+        drawn[i].unmount();
+        drawn[i] = fresh;
+        work.blocks_drawn += 1;
+    }
+    for block in patch.append {
+        let mut fresh = draw(&block, owner);
+        fresh.mount(parent, None);
+        drawn.push(fresh);
+        work.blocks_drawn += 1;
+    }
+}
+
+/// Work done by the `<StreamingMarkdown/>`s of this thread since it started, counted in units
+/// that do not depend on the machine (for tests and benchmarks, D40).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct StreamingWork {
+    /// Updates (at most one per animation frame for the store's reply).
+    pub updates: u64,
+    /// Bytes of text taken in.
+    pub bytes_fed: u64,
+    /// Bytes compared to find the new text (a `text` source only).
+    pub bytes_compared: u64,
+    /// Bytes handed to the Markdown parser.
+    pub bytes_parsed: u64,
+    /// Blocks looked at to decide what to draw.
+    pub blocks_visited: u64,
+    /// Blocks drawn (appended, or redrawn in place).
+    pub blocks_drawn: u64,
+    /// Blocks taken off the page.
+    pub blocks_removed: u64,
+}
+
+impl StreamingWork {
+    fn add(self, o: StreamingWork) -> StreamingWork {
+        StreamingWork {
+            updates: self.updates + o.updates,
+            bytes_fed: self.bytes_fed + o.bytes_fed,
+            bytes_compared: self.bytes_compared + o.bytes_compared,
+            bytes_parsed: self.bytes_parsed + o.bytes_parsed,
+            blocks_visited: self.blocks_visited + o.blocks_visited,
+            blocks_drawn: self.blocks_drawn + o.blocks_drawn,
+            blocks_removed: self.blocks_removed + o.blocks_removed,
+        }
+    }
+
+    /// The work done between `earlier` and `self` (two readings of [`streaming_work`]).
+    pub fn since(self, earlier: StreamingWork) -> StreamingWork {
+        StreamingWork {
+            updates: self.updates - earlier.updates,
+            bytes_fed: self.bytes_fed - earlier.bytes_fed,
+            bytes_compared: self.bytes_compared - earlier.bytes_compared,
+            bytes_parsed: self.bytes_parsed - earlier.bytes_parsed,
+            blocks_visited: self.blocks_visited - earlier.blocks_visited,
+            blocks_drawn: self.blocks_drawn - earlier.blocks_drawn,
+            blocks_removed: self.blocks_removed - earlier.blocks_removed,
+        }
+    }
+}
+
+thread_local! {
+    static WORK: std::cell::Cell<StreamingWork> = const {
+        std::cell::Cell::new(StreamingWork {
+            updates: 0,
+            bytes_fed: 0,
+            bytes_compared: 0,
+            bytes_parsed: 0,
+            blocks_visited: 0,
+            blocks_drawn: 0,
+            blocks_removed: 0,
+        })
+    };
+}
+
+/// The running totals of [`StreamingWork`] on this thread.
+pub fn streaming_work() -> StreamingWork {
+    WORK.with(|w| w.get())
 }
 
 // Every Markdown element goes through `el`: one element type (custom tag, type-erased

@@ -156,7 +156,7 @@ pub fn StreamingMessage(
                     }
                 >
                     <div class="chat-message__content chat-message__content--markdown">
-                        <StreamingMarkdown text=text/>
+                        <StreamingMarkdown stream=text/>
                     </div>
                 </Show>
                 {move || progress().map(|p| view! { <p class="chat-message__progress">{p}</p> })}
