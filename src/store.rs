@@ -142,7 +142,7 @@ pub struct ChatStore {
     /// Messages of the open conversation.
     pub messages: RwSignal<Vec<Message>>,
     /// The streaming reply, if any. Published at most once per animation frame; its text is
-    /// a snapshot of a shared append-only buffer, so publishing does not copy it (D40).
+    /// a snapshot of a shared append-only buffer, so publishing does not copy it (D42).
     pub streaming: RwSignal<Option<StreamingTurn>>,
     /// Run state, error, agents, conversation.
     pub status: RwSignal<StatusSlice>,
@@ -424,7 +424,7 @@ impl ChatStore {
 
     /// `streamingText`: the reply streamed so far. Each read copies the whole text; the chat's
     /// own view reads [`ChatStore::streaming`]'s shared [`crate::core::StreamText`] instead,
-    /// which costs only the new bytes per frame (D40).
+    /// which costs only the new bytes per frame (D42).
     pub fn streaming_text(&self) -> Signal<String> {
         let streaming = self.streaming;
         Signal::derive(move || {
@@ -646,7 +646,7 @@ impl ChatStore {
         match event {
             SessionEvent::MessageSent(m) => run(&cb.on_message_sent, m),
             SessionEvent::MessageReceived(m) => run(&cb.on_message_received, m),
-            // The whole text is copied only for a host that asked for it (F14, D40).
+            // The whole text is copied only for a host that asked for it (F14, D42).
             SessionEvent::StreamText { chunk, full } => {
                 if let Some(cb) = cb.on_stream_text {
                     cb.run((chunk, full.to_string()));

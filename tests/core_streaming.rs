@@ -1,4 +1,4 @@
-//! The streaming path (issue 8, D40) without a browser: the session appends to a shared
+//! The streaming path (issue 8, D42) without a browser: the session appends to a shared
 //! [`StreamText`], a "publish" clones the turn without copying the text, the Markdown stream
 //! reads only the new bytes and hands a view a patch that never looks at the blocks already
 //! drawn. Work is counted (bytes fed, compared, parsed; blocks visited and drawn), never timed.
@@ -39,7 +39,7 @@ impl View {
 }
 
 #[test]
-fn d40_stream_text_clones_share_the_buffer_and_grow_apart_by_copying() {
+fn d42_stream_text_clones_share_the_buffer_and_grow_apart_by_copying() {
     let mut a = StreamText::new();
     a.push_str("Hello");
     let snapshot = a.clone();
@@ -74,7 +74,7 @@ fn d40_stream_text_clones_share_the_buffer_and_grow_apart_by_copying() {
 }
 
 #[test]
-fn d40_feed_reads_only_new_bytes_and_starts_over_for_another_answer() {
+fn d42_feed_reads_only_new_bytes_and_starts_over_for_another_answer() {
     let mut text = StreamText::new();
     let mut md = MarkdownStream::new();
     text.push_str("# Title\n\nFirst");
@@ -102,7 +102,7 @@ fn d40_feed_reads_only_new_bytes_and_starts_over_for_another_answer() {
 }
 
 #[test]
-fn d40_patches_rebuild_every_prefix_and_never_revisit_drawn_blocks() {
+fn d42_patches_rebuild_every_prefix_and_never_revisit_drawn_blocks() {
     // Includes a definition that arrives after its use: the completed paragraph that uses it
     // is replaced in place, the only time a patch touches a block drawn before.
     let doc = "# Title\n\nSee [docs].\n\n- one\n- two\n\n```js\nlet a;\n\nb\n```\n\n| a | b |\n|---|---|\n| 1 | 2 |\n\n[docs]: https://example.com\n\nEnd *here*.";
@@ -146,7 +146,7 @@ const PIECES: &[&str] = &[
 ];
 
 #[test]
-fn d40_a_megabyte_reply_costs_the_same_per_frame_at_the_end_as_at_the_start() {
+fn d42_a_megabyte_reply_costs_the_same_per_frame_at_the_end_as_at_the_start() {
     let mut answer = String::new();
     let mut i = 0;
     while answer.len() < 1_000_000 {

@@ -65,7 +65,7 @@
 //! A view draws the blocks from [`MarkdownStream::take_patch`]: what to keep, replace and
 //! append since the last patch. It is computed from the blocks completed since then and the
 //! open tail, never from the blocks already drawn, so a view that applies it does work
-//! proportional to the change, not to the answer (D40).
+//! proportional to the change, not to the answer (D42).
 
 use std::collections::HashMap;
 use std::ops::Range;
@@ -347,7 +347,7 @@ impl MarkdownStream {
         }
     }
 
-    /// Takes a snapshot of the streaming reply (the store's shared buffer, D40). A later
+    /// Takes a snapshot of the streaming reply (the store's shared buffer, D42). A later
     /// snapshot of the buffer fed before costs only its new bytes: nothing is compared or
     /// copied besides them. A snapshot of another buffer (another answer) is taken like
     /// [`MarkdownStream::set_text`].

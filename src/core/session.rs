@@ -204,7 +204,7 @@ pub enum SessionEvent {
     StreamText {
         /// The new chunk.
         chunk: String,
-        /// The whole streamed text so far: a snapshot of the shared buffer (D40), so an event
+        /// The whole streamed text so far: a snapshot of the shared buffer (D42), so an event
         /// costs the same late in a long answer as early; `to_string()` copies it.
         full: crate::core::StreamText,
     },
@@ -487,7 +487,7 @@ pub struct ActiveToolCall {
 /// The reply being streamed right now.
 #[derive(Clone, Debug, PartialEq, Default)]
 pub struct StreamingTurn {
-    /// Text so far: append-only and shared by clones (D40), so cloning the turn (the store
+    /// Text so far: append-only and shared by clones (D42), so cloning the turn (the store
     /// publishes it once per frame) does not copy the text.
     pub text: crate::core::StreamText,
     /// Tool calls so far, in order.

@@ -38,7 +38,7 @@ pub fn Markdown(
     }
 }
 
-/// Markdown that grows while it streams (D40). Completed blocks are parsed once and drawn
+/// Markdown that grows while it streams (D42). Completed blocks are parsed once and drawn
 /// once; each update parses only the open tail and touches only the blocks that changed: it
 /// appends newly completed blocks and redraws the open ones after the kept blocks, never
 /// looking at the blocks drawn before ([`MarkdownStream::take_patch`]). The store publishes
@@ -131,7 +131,7 @@ fn apply_patch(
 }
 
 /// Work done by the `<StreamingMarkdown/>`s of this thread since it started, counted in units
-/// that do not depend on the machine (for tests and benchmarks, D40).
+/// that do not depend on the machine (for tests and benchmarks, D42).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct StreamingWork {
     /// Updates (at most one per animation frame for the store's reply).
