@@ -226,7 +226,10 @@ async fn d42_a_late_frame_touches_only_the_last_blocks_and_costs_what_an_early_o
                 "a late frame added more than the new and open blocks"
             );
             for (i, b) in settled.iter().enumerate() {
-                assert!(b.is_same_node(after.get(i)), "block {i} moved or was redrawn");
+                assert!(
+                    b.is_same_node(after.get(i)),
+                    "block {i} moved or was redrawn"
+                );
             }
             late_checked = true;
         }
@@ -241,13 +244,19 @@ async fn d42_a_late_frame_touches_only_the_last_blocks_and_costs_what_an_early_o
     let (early, late) = (&work[..n / 5], &work[n - n / 5..]);
     assert!(max(late, |w| w.bytes_parsed) > 0 && max(late, |w| w.blocks_drawn) > 0);
     for (what, f) in [
-        ("bytes parsed", (|w: &StreamingWork| w.bytes_parsed) as fn(&StreamingWork) -> u64),
+        (
+            "bytes parsed",
+            (|w: &StreamingWork| w.bytes_parsed) as fn(&StreamingWork) -> u64,
+        ),
         ("blocks visited", |w| w.blocks_visited),
         ("blocks drawn", |w| w.blocks_drawn),
         ("blocks removed", |w| w.blocks_removed),
     ] {
         let (e, l) = (max(early, f), max(late, f));
-        assert!(l <= e + e / 4 + 2, "{what}: early frames at most {e}, late ones {l}");
+        assert!(
+            l <= e + e / 4 + 2,
+            "{what}: early frames at most {e}, late ones {l}"
+        );
     }
 
     // What streamed is exactly the stored message's Markdown of the whole text.

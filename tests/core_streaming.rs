@@ -115,13 +115,25 @@ fn d42_patches_rebuild_every_prefix_and_never_revisit_drawn_blocks() {
         let patch = md.take_patch();
         replaced += patch.replace.len();
         // Only the paragraph that uses `[docs]` (block 1), while its definition is typed.
-        assert!(patch.replace.iter().all(|(i, _)| *i == 1), "{:?}", patch.replace);
+        assert!(
+            patch.replace.iter().all(|(i, _)| *i == 1),
+            "{:?}",
+            patch.replace
+        );
         // Only blocks of the old open tail go; completed ones stay (replaced ones in place).
-        assert!(patch.keep >= committed_before, "a completed block was dropped");
+        assert!(
+            patch.keep >= committed_before,
+            "a completed block was dropped"
+        );
         view.apply(patch);
         let prefix = &doc[..end + c.len_utf8()];
         assert_eq!(view.tree(), parse(prefix), "prefix {prefix:?}");
-        let ids: Vec<u64> = md.committed().iter().chain(md.tail()).map(|k| k.id).collect();
+        let ids: Vec<u64> = md
+            .committed()
+            .iter()
+            .chain(md.tail())
+            .map(|k| k.id)
+            .collect();
         let shown: Vec<u64> = view.blocks.iter().map(|k| k.id).collect();
         assert_eq!(shown, ids);
     }
@@ -161,7 +173,9 @@ fn d42_a_megabyte_reply_costs_the_same_per_frame_at_the_end_as_at_the_start() {
     h.answer(Method::Post, "/conversations", 201, CONV);
     h.chunk(
         0,
-        &frame(r#"{"type":"stream.start","timestamp":1,"conversationId":"conv_1","messageId":"m_u"}"#),
+        &frame(
+            r#"{"type":"stream.start","timestamp":1,"conversationId":"conv_1","messageId":"m_u"}"#,
+        ),
     );
 
     let mut md = MarkdownStream::new();
@@ -184,7 +198,10 @@ fn d42_a_megabyte_reply_costs_the_same_per_frame_at_the_end_as_at_the_start() {
         // The store's publish: the turn is cloned into a signal; the text is not copied.
         let published = h.s.streaming().cloned().expect("streaming");
         let live = &h.s.streaming().expect("streaming").text;
-        assert!(published.text.shares_buffer_with(live), "publish copied the text");
+        assert!(
+            published.text.shares_buffer_with(live),
+            "publish copied the text"
+        );
         // StreamingMarkdown's update.
         let before = md.stats();
         let committed_before = md.committed().len();
@@ -197,7 +214,11 @@ fn d42_a_megabyte_reply_costs_the_same_per_frame_at_the_end_as_at_the_start() {
         fed_so_far = published.text.len();
         frames += 1;
 
-        assert_eq!(after.bytes_fed - before.bytes_fed, delta as u64, "frame {frames}");
+        assert_eq!(
+            after.bytes_fed - before.bytes_fed,
+            delta as u64,
+            "frame {frames}"
+        );
         assert_eq!(after.bytes_compared, 0, "nothing compared (frame {frames})");
         let parsed = after.bytes_parsed - before.bytes_parsed;
         if after.parses - before.parses == 1 {
@@ -223,15 +244,24 @@ fn d42_a_megabyte_reply_costs_the_same_per_frame_at_the_end_as_at_the_start() {
             new_blocks as u64,
             "the patch looked only at new and open blocks (frame {frames})"
         );
-        assert!(patch.keep >= committed_before, "a completed block was redrawn");
-        assert!(patch.replace.is_empty(), "definitions come before their uses here");
+        assert!(
+            patch.keep >= committed_before,
+            "a completed block was redrawn"
+        );
+        assert!(
+            patch.replace.is_empty(),
+            "definitions come before their uses here"
+        );
         let removed_before = view.removed;
         view.apply(patch);
         assert!(view.removed - removed_before <= tail_before);
     }
     assert!(frames > 3_000, "{frames} frames");
     // Only the first `[docs]` definition (it follows its first use) changes anything.
-    assert!(reparse_frames <= 2, "{reparse_frames} frames parsed completed blocks again");
+    assert!(
+        reparse_frames <= 2,
+        "{reparse_frames} frames parsed completed blocks again"
+    );
 
     // Every `StreamText` event carried a snapshot of the same buffer (no copy per delta).
     let turn_text = h.s.streaming().expect("streaming").text.clone();
@@ -246,8 +276,16 @@ fn d42_a_megabyte_reply_costs_the_same_per_frame_at_the_end_as_at_the_start() {
 
     // Late frames parse what early ones did.
     let n = per_frame_parsed.len();
-    let early = per_frame_parsed[..n / 10].iter().max().copied().unwrap_or(0);
-    let late = per_frame_parsed[n - n / 10..].iter().max().copied().unwrap_or(0);
+    let early = per_frame_parsed[..n / 10]
+        .iter()
+        .max()
+        .copied()
+        .unwrap_or(0);
+    let late = per_frame_parsed[n - n / 10..]
+        .iter()
+        .max()
+        .copied()
+        .unwrap_or(0);
     assert!(late <= early + 64, "early max {early} B, late max {late} B");
 
     // And the view is exactly the whole answer.

@@ -19,9 +19,7 @@ use leptos::tachys::view::any_view::AnyViewState;
 use leptos::tachys::view::{Mountable, Render};
 use wasm_bindgen::JsCast;
 
-use crate::core::markdown::{
-    self, Align, Block, Inline, Keyed, ListItem, MarkdownStream, Patch,
-};
+use crate::core::markdown::{self, Align, Block, Inline, Keyed, ListItem, MarkdownStream, Patch};
 use crate::core::StreamText;
 use crate::ui::i18n::I18n;
 
@@ -112,9 +110,7 @@ fn apply_patch(
     for (i, block) in patch.replace {
         let mut fresh = draw(&block, owner);
         // In the old one's place, or before the next block that has a node.
-        let placed = drawn[i..]
-            .iter()
-            .any(|d| d.insert_before_this(&mut fresh));
+        let placed = drawn[i..].iter().any(|d| d.insert_before_this(&mut fresh));
         if !placed {
             fresh.mount(parent, None);
         }
