@@ -514,3 +514,98 @@ async fn f39_controlled_locale_follows_its_prop_and_refuses_set_locale() {
     })
     .await;
 }
+
+fn style_of(el: &web_sys::Element, prop: &str) -> String {
+    web_sys::window()
+        .unwrap()
+        .get_computed_style(el)
+        .unwrap()
+        .unwrap()
+        .get_property_value(prop)
+        .unwrap()
+}
+
+/// `rgb(r, g, b)` / `rgba(r, g, b, a)` as computed styles write colours; `None` when fully
+/// transparent.
+fn rgb(css: &str) -> Option<[f64; 3]> {
+    let inner = css.trim().split_once('(')?.1.trim_end_matches(')');
+    let parts: Vec<f64> = inner
+        .split(',')
+        .map(|p| p.trim().parse().unwrap())
+        .collect();
+    if parts.len() == 4 && parts[3] == 0.0 {
+        return None;
+    }
+    Some([parts[0], parts[1], parts[2]])
+}
+
+/// WCAG 2.2 contrast ratio of two sRGB colours.
+fn contrast(a: [f64; 3], b: [f64; 3]) -> f64 {
+    let lum = |c: [f64; 3]| {
+        let ch = |v: f64| {
+            let s = v / 255.0;
+            if s <= 0.04045 {
+                s / 12.92
+            } else {
+                ((s + 0.055) / 1.055).powf(2.4)
+            }
+        };
+        0.2126 * ch(c[0]) + 0.7152 * ch(c[1]) + 0.0722 * ch(c[2])
+    };
+    let (x, y) = (lum(a), lum(b));
+    (x.max(y) + 0.05) / (x.min(y) + 0.05)
+}
+
+/// The colour painted behind `el`: its own background or the nearest ancestor's.
+fn backdrop(el: &web_sys::Element) -> [f64; 3] {
+    let mut at = Some(el.clone());
+    while let Some(e) = at {
+        if let Some(c) = rgb(&style_of(&e, "background-color")) {
+            return c;
+        }
+        at = e.parent_element();
+    }
+    panic!("no background behind the composer")
+}
+
+#[wasm_bindgen_test]
+async fn wcag_2_4_13_the_focused_composer_has_a_2px_ring_at_3_to_1_in_both_themes() {
+    let root = section();
+    let theme = RwSignal::new(Theme::Dark);
+    let _handle = mount_to(root.clone(), move || {
+        view! { <Chat base_url=DEAD show_history=false theme=theme/> }
+    });
+    let chat = wait_for(&root, ".chat-root").await;
+    let textarea = wait_for(&root, "textarea.chat-input__textarea").await;
+    let boxed = query(&root, ".chat-input__box").unwrap();
+    let outer = boxed.parent_element().unwrap();
+    for (mode, light) in [(Theme::Dark, false), (Theme::Light, true)] {
+        theme.set(mode);
+        wait_until("theme applied", &root, || {
+            chat.class_list().contains("chat-theme-light") == light
+        })
+        .await;
+        textarea.blur().unwrap();
+        leptos::task::tick().await;
+        assert_eq!(
+            style_of(&boxed, "outline-style"),
+            "none",
+            "no ring without focus"
+        );
+        textarea.focus().unwrap();
+        leptos::task::tick().await;
+        let width: f64 = style_of(&boxed, "outline-width")
+            .trim_end_matches("px")
+            .parse()
+            .unwrap();
+        assert_eq!(style_of(&boxed, "outline-style"), "solid", "light={light}");
+        assert!(width >= 2.0, "ring {width}px (light={light})");
+        let ring = rgb(&style_of(&boxed, "outline-color")).expect("an opaque ring");
+        // The ring sits outside the box (offset), on the composer's backdrop, and next to the
+        // box's own fill: both must be 3:1 (non-text contrast).
+        for (what, bg) in [("backdrop", backdrop(&outer)), ("box", backdrop(&boxed))] {
+            let r = contrast(ring, bg);
+            assert!(r >= 3.0, "ring on {what} is {r:.2}:1 (light={light})");
+        }
+    }
+}
