@@ -895,3 +895,46 @@ async fn f203_cancel_closes_the_reason_field_and_a_closed_field_sends_no_reason(
         json!({"type": "tool_approval", "decision": "deny"})
     );
 }
+
+#[wasm_bindgen_test]
+async fn server_text_on_cards_is_dir_auto_so_arabic_reads_rtl_in_an_english_card() {
+    let root = section();
+    let (_store, _h) = mount_with(&root, APPROVAL, Wiring::Store).await;
+    let card = wait_for(&root, ".chat-card[data-state=waiting]").await;
+    for sel in [".chat-card__title", ".chat-card__summary"] {
+        let el = query(&card, sel).unwrap();
+        assert_eq!(el.get_attribute("dir").as_deref(), Some("auto"), "{sel}");
+    }
+    drop(_h);
+
+    let root = section();
+    let arabic = r#"{"id":"q_ar","type":"user_question","questions":[
+      {"question":"أي بيئة؟","header":"البيئة","options":[{"label":"الاختبار","value":"staging","description":"آمن"},{"label":"Prod","value":"prod"}]}]}"#;
+    let (_store, _h) = mount_with(&root, arabic, Wiring::Store).await;
+    let card = wait_for(&root, ".chat-card[data-state=waiting]").await;
+    let direction = |el: &web_sys::HtmlElement| {
+        web_sys::window()
+            .unwrap()
+            .get_computed_style(el)
+            .unwrap()
+            .unwrap()
+            .get_property_value("direction")
+            .unwrap()
+    };
+    for sel in [
+        ".chat-card__question-text",
+        ".chat-card__chip",
+        ".chat-card__option-label",
+        ".chat-card__option-description",
+    ] {
+        let el = query(&card, sel).unwrap();
+        assert_eq!(el.get_attribute("dir").as_deref(), Some("auto"), "{sel}");
+        assert_eq!(direction(&el), "rtl", "{sel} reads right to left");
+    }
+    let labels = card.query_selector_all(".chat-card__option-label").unwrap();
+    let latin: web_sys::HtmlElement = labels.item(1).unwrap().unchecked_into();
+    assert_eq!(direction(&latin), "ltr", "\"Prod\" stays left to right");
+    // What the person types takes its direction from the text too.
+    let typed = query(&card, "input.chat-card__input").unwrap();
+    assert_eq!(typed.get_attribute("dir").as_deref(), Some("auto"));
+}

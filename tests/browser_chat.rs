@@ -609,3 +609,67 @@ async fn wcag_2_4_13_the_focused_composer_has_a_2px_ring_at_3_to_1_in_both_theme
         }
     }
 }
+
+#[wasm_bindgen_test]
+async fn message_text_is_dir_auto_english_stays_ltr_in_arabic_and_arabic_rtl_in_english() {
+    // English words in the Arabic (right-to-left) layout keep "!" and "?" at their end (right).
+    let root = section();
+    let _handle = mount_to(root.clone(), || {
+        view! { <Chat base_url=DEAD show_history=false locale="ar" initial_messages=seed()/> }
+    });
+    let chat = wait_for(&root, ".chat-root[dir=rtl]").await;
+    wait_for(&root, "[data-message-id=m_2] .chat-message__content").await;
+    for id in ["m_1", "m_2"] {
+        let content = query(
+            &root,
+            &format!("[data-message-id={id}] .chat-message__content"),
+        )
+        .unwrap();
+        assert_eq!(
+            content.get_attribute("dir").as_deref(),
+            Some("auto"),
+            "{id}"
+        );
+        assert_eq!(
+            style_of(&content, "direction"),
+            "ltr",
+            "{id} reads left to right"
+        );
+    }
+    assert_eq!(
+        style_of(&chat, "direction"),
+        "rtl",
+        "the layout stays Arabic"
+    );
+    drop(_handle);
+
+    // Arabic words in the English layout read right to left.
+    let root = section();
+    let arabic: Vec<Message> = serde_json::from_str(
+        r#"[{"id":"a_1","role":"user","content":"مرحبا! كيف حالك؟"},
+            {"id":"a_2","role":"assistant","content":"أنا بخير، شكرا."}]"#,
+    )
+    .unwrap();
+    let _handle = mount_to(root.clone(), move || {
+        view! { <Chat base_url=DEAD show_history=false locale="en" initial_messages=arabic.clone()/> }
+    });
+    wait_for(&root, ".chat-root[dir=ltr]").await;
+    wait_for(&root, "[data-message-id=a_2] .chat-message__content").await;
+    for id in ["a_1", "a_2"] {
+        let content = query(
+            &root,
+            &format!("[data-message-id={id}] .chat-message__content"),
+        )
+        .unwrap();
+        assert_eq!(
+            content.get_attribute("dir").as_deref(),
+            Some("auto"),
+            "{id}"
+        );
+        assert_eq!(
+            style_of(&content, "direction"),
+            "rtl",
+            "{id} reads right to left"
+        );
+    }
+}

@@ -465,3 +465,27 @@ async fn f19_selecting_a_row_reports_it_and_opens_the_conversation() {
         "the conversation is loaded"
     );
 }
+
+/// Titles come from people and servers in any script: each reads in its own direction
+/// (`dir="auto"`), so a Latin title in the Arabic sidebar stays left to right.
+#[wasm_bindgen_test]
+async fn titles_are_dir_auto_and_a_latin_title_reads_ltr_in_arabic() {
+    let root = section();
+    root.set_attribute("dir", "rtl").unwrap();
+    let (_store, _h) = mount(&root, "ar", false).await;
+    let title = query(&row(&root, "c1"), ".chat-history__title").unwrap();
+    assert_eq!(title.get_attribute("dir").as_deref(), Some("auto"));
+    let direction = |el: &web_sys::HtmlElement| {
+        web_sys::window()
+            .unwrap()
+            .get_computed_style(el)
+            .unwrap()
+            .unwrap()
+            .get_property_value("direction")
+            .unwrap()
+    };
+    assert_eq!(direction(&title), "ltr", "\"Trip to Rome\" left to right");
+    // The untitled row's "New Chat" is in the sidebar's language: right to left.
+    let untitled = query(&row(&root, "c2"), ".chat-history__title").unwrap();
+    assert_eq!(direction(&untitled), "rtl");
+}

@@ -338,7 +338,7 @@ fn HistoryRow(
                         aria-current=move || is_current.get().then_some("true")
                         on:click=open_it.clone()
                     >
-                        <span class="chat-history__title">{shown_title}</span>
+                        <span class="chat-history__title" dir="auto">{shown_title}</span>
                         <span class="chat-history__time">
                             {move || updated().map(|t| crate::ui::format::relative_time(&i18n, t)).unwrap_or_default()}
                         </span>
@@ -349,6 +349,7 @@ fn HistoryRow(
                     type="text"
                     class="chat-history__rename-input"
                     node_ref=field
+                    dir="auto"
                     value=title_untracked()
                     placeholder=move || i18n.t("chat-history-new-chat")
                     aria-label=move || i18n.t("chat-history-rename-title")

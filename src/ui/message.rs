@@ -77,10 +77,10 @@ pub fn ChatMessage(
                 </span>
                 {(!steps.is_empty()).then(|| view! { <ToolCalls tool_calls=steps duration_seconds=duration/> })}
                 {if is_user {
-                    view! { <div class="chat-message__content">{text}</div> }.into_any()
+                    view! { <div class="chat-message__content" dir="auto">{text}</div> }.into_any()
                 } else {
                     view! {
-                        <div class="chat-message__content chat-message__content--markdown">
+                        <div class="chat-message__content chat-message__content--markdown" dir="auto">
                             <Markdown text=text/>
                         </div>
                     }
@@ -155,11 +155,11 @@ pub fn StreamingMessage(
                         </div>
                     }
                 >
-                    <div class="chat-message__content chat-message__content--markdown">
+                    <div class="chat-message__content chat-message__content--markdown" dir="auto">
                         <StreamingMarkdown stream=text/>
                     </div>
                 </Show>
-                {move || progress().map(|p| view! { <p class="chat-message__progress">{p}</p> })}
+                {move || progress().map(|p| view! { <p class="chat-message__progress" dir="auto">{p}</p> })}
             </div>
         </article>
     }

@@ -175,7 +175,7 @@ pub fn ApprovalCard(
                             <Show when=move || reason_open.get()>
                                 <label class="chat-card__reason">
                                     <span>{move || i18n.t("chat-action-reason-label")}</span>
-                                    <input type="text" class="chat-card__input" node_ref=reason_input
+                                    <input type="text" class="chat-card__input" node_ref=reason_input dir="auto"
                                         disabled=move || !open.get()
                                         prop:value=move || reason.get()
                                         on:input=move |ev| reason.set(event_target_value(&ev))

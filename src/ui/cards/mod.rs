@@ -315,8 +315,8 @@ pub(crate) fn CardFrame(
             <header class="chat-card__header">
                 <span class="chat-card__icon">{icon}</span>
                 <div class="chat-card__heading">
-                    <h3 class="chat-card__title" id=title_id>{move || title.get()}</h3>
-                    {subtitles.into_iter().map(|(class, text)| view! { <p class=class>{text}</p> }).collect_view()}
+                    <h3 class="chat-card__title" id=title_id dir="auto">{move || title.get()}</h3>
+                    {subtitles.into_iter().map(|(class, text)| view! { <p class=class dir="auto">{text}</p> }).collect_view()}
                 </div>
             </header>
             {deadline.map(|t| view! {

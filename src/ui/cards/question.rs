@@ -159,8 +159,8 @@ fn question_block(
                                 if !multi { on_pick(); }
                             }
                         />
-                        <span class="chat-card__option-label">{o.label.clone()}</span>
-                        {o.description.clone().map(|d| view! { <span class="chat-card__option-description">{d}</span> })}
+                        <span class="chat-card__option-label" dir="auto">{o.label.clone()}</span>
+                        {o.description.clone().map(|d| view! { <span class="chat-card__option-description" dir="auto">{d}</span> })}
                     </label>
                     {o.preview.clone().map(|p| view! {
                         <details class="chat-card__preview">
@@ -186,8 +186,8 @@ fn question_block(
     let labelledby = label_id.clone();
     view! {
         <div class="chat-card__question" role=if multi { "group" } else { "radiogroup" } aria-labelledby=labelledby>
-            {q.header.clone().map(|h| view! { <span class="chat-card__chip">{h}</span> })}
-            <p class="chat-card__question-text" id=label_id>
+            {q.header.clone().map(|h| view! { <span class="chat-card__chip" dir="auto">{h}</span> })}
+            <p class="chat-card__question-text" id=label_id dir="auto">
                 {q.question.clone()}
                 {q.required.then(|| view! { <span class="chat-card__required" aria-hidden="true">{move || i18n.t("chat-action-required")}</span> })}
             </p>
@@ -196,6 +196,7 @@ fn question_block(
                 <input
                     type="text"
                     class="chat-card__input"
+                    dir="auto"
                     aria-label=move || i18n.t("chat-action-free-text-label")
                     placeholder=placeholder
                     disabled=move || !open.get()
