@@ -1,7 +1,9 @@
 //! `<agent-chat>`: the chat as a custom element for pages that are not written in Rust.
 //!
 //! - **Attributes** map to `Chat` props ([`OBSERVED_ATTRIBUTES`]); changing one remounts the
-//!   chat with the new props, keeping the open conversation.
+//!   chat with the new props, keeping the open conversation. The language is the `locale` (or
+//!   `lang`) attribute, else the host page's `?lang=`, else `default-locale`, else the browser's
+//!   language (the `Chat` order, D30).
 //! - **Properties** for object props: `headers` (`{name: value}`), `themeColors` (React keys or
 //!   `--chat-*` names), `customMessages` (`{id or React key: text}`), and `clientTools`
 //!   (`{toolName: (args, request) => result | Promise<result>}`).
@@ -110,10 +112,12 @@ pub const OBSERVED_ATTRIBUTES: &[&str] = &[
     "theme",
     "locale",
     "lang",
+    "default-locale",
     "authorization",
     "show-history",
     "default-history-open",
     "enable-message-search",
+    "enable-citations",
     "streaming",
     "input-placeholder",
     "allow-argument-edit",
@@ -233,14 +237,19 @@ fn mount_into(host: web_sys::HtmlElement, target: web_sys::HtmlElement) -> u32 {
     let theme = attr(&host, "theme")
         .map(|t| Theme::parse(&t))
         .unwrap_or_default();
-    let lang = attr(&host, "locale")
-        .or_else(|| attr(&host, "lang"))
+    // Language, as `Chat` decides it (D30, D45): the `locale` (or `lang`) attribute controls
+    // it; without one the host page's `?lang=`, then `default-locale`, then the browser's
+    // language, then English; each step counts only if it names a shipped locale.
+    let lang = attr(&host, "locale").or_else(|| attr(&host, "lang"));
+    let default_lang = attr(&host, "default-locale")
+        .filter(|tag| crate::core::match_locale(tag).is_some())
         .or_else(|| web_sys::window().and_then(|w| w.navigator().language()));
     let authorization = attr(&host, "authorization");
     let placeholder = attr(&host, "input-placeholder");
     let show_history = flag(&host, "show-history", true);
     let history_open = flag(&host, "default-history-open", false);
     let search = flag(&host, "enable-message-search", false);
+    let citations = flag(&host, "enable-citations", true);
     let streaming = flag(&host, "streaming", true);
     let allow_edit = flag(&host, "allow-argument-edit", false);
     let approvals = flag(&host, "enable-tool-approvals", true);
@@ -289,6 +298,7 @@ fn mount_into(host: web_sys::HtmlElement, target: web_sys::HtmlElement) -> u32 {
                 authorization=authorization.clone()
                 headers=headers.clone()
                 locale=lang.clone()
+                default_locale=default_lang.clone()
                 custom_messages=custom_messages.clone()
                 theme=theme
                 theme_colors=theme_colors.clone()
@@ -296,6 +306,7 @@ fn mount_into(host: web_sys::HtmlElement, target: web_sys::HtmlElement) -> u32 {
                 show_history=show_history
                 default_history_open=history_open
                 enable_message_search=search
+                enable_citations=citations
                 streaming=streaming
                 allow_argument_edit=allow_edit
                 enable_tool_approvals=approvals

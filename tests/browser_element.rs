@@ -194,3 +194,143 @@ async fn errors_leave_as_composed_events_and_two_instances_stay_independent() {
         .unwrap();
     b.remove();
 }
+
+/// `window.fetch` answering by address until dropped: the agent list, and `conv_1` holding an
+/// assistant reply with two sources. Anything else is a 404.
+struct FakeServer {
+    original: JsValue,
+}
+
+impl FakeServer {
+    fn install() -> FakeServer {
+        let window = web_sys::window().unwrap();
+        let original = js_sys::Reflect::get(&window, &"fetch".into()).unwrap();
+        let fake = js_sys::Function::new_no_args(
+            r#"
+            const json = (body, status) => new Response(JSON.stringify(body),
+              { status: status || 200, headers: { 'content-type': 'application/json' } });
+            return async (input, init) => {
+              const url = new URL(input instanceof Request ? input.url : String(input));
+              if (url.pathname.endsWith('/agents')) {
+                return json({ agents: [{ id: 'research', name: 'Research' }] });
+              }
+              if (url.pathname.endsWith('/conversations/conv_1')) {
+                return json({
+                  conversation: { id: 'conv_1', agentId: 'research' },
+                  messages: [
+                    { id: 'm_1', role: 'user', content: 'Sources please' },
+                    { id: 'm_2', role: 'assistant', content: 'Here you are.', citations: [
+                      { id: 'c1', title: 'The Rust Book', link: 'https://doc.rust-lang.org/book/' },
+                      { id: 'c2', title: 'Leptos', link: 'https://leptos.dev/' } ] },
+                  ],
+                });
+              }
+              return json({ error: { code: 'NOT_FOUND', message: 'no such thing' } }, 404);
+            };
+            "#,
+        )
+        .call0(&JsValue::NULL)
+        .unwrap();
+        js_sys::Reflect::set(&window, &"fetch".into(), &fake).unwrap();
+        FakeServer { original }
+    }
+}
+
+impl Drop for FakeServer {
+    fn drop(&mut self) {
+        let window = web_sys::window().unwrap();
+        js_sys::Reflect::set(&window, &"fetch".into(), &self.original).unwrap();
+    }
+}
+
+#[wasm_bindgen_test]
+async fn f38_enable_citations_attribute_is_observed_and_switches_sources_live() {
+    let _server = FakeServer::install();
+    let el = element(&[
+        ("base-url", "https://agents.test/api"),
+        ("agent-id", "research"),
+        ("conversation-id", "conv_1"),
+        ("show-history", "false"),
+        ("enable-citations", "false"),
+    ]);
+    wait_in_shadow(&el, "[data-message-id=m_2] .chat-message__content").await;
+    assert!(
+        in_shadow(&el, "section.chat-citations").is_none(),
+        "enable-citations=false: no Sources"
+    );
+    // Observed: a change applies without re-creating the element, the conversation stays.
+    el.set_attribute("enable-citations", "true").unwrap();
+    let block = wait_in_shadow(&el, "[data-message-id=m_2] section.chat-citations").await;
+    assert_eq!(block.query_selector_all("li").unwrap().length(), 2);
+    el.set_attribute("enable-citations", "off").unwrap();
+    wait_in_shadow(&el, "[data-message-id=m_2] .chat-message__content").await;
+    wait_until("Sources gone again", &document().body().unwrap(), || {
+        in_shadow(&el, "section.chat-citations").is_none()
+            && in_shadow(&el, "[data-message-id=m_2]").is_some()
+    })
+    .await;
+    el.remove();
+}
+
+/// Sets (or with `None` removes) `?lang=` on the test page's address.
+fn set_lang_param(lang: Option<&str>) {
+    let window = web_sys::window().unwrap();
+    let url = web_sys::Url::new(&window.location().href().unwrap()).unwrap();
+    match lang {
+        Some(l) => url.search_params().set("lang", l),
+        None => url.search_params().delete("lang"),
+    }
+    url.set_search(&url.search_params().to_string().as_string().unwrap());
+    window
+        .history()
+        .unwrap()
+        .replace_state_with_url(&JsValue::NULL, "", Some(&url.href()))
+        .unwrap();
+}
+
+async fn lang_of(attrs: &[(&str, &str)]) -> String {
+    let mut all = vec![("base-url", DEAD), ("show-history", "false")];
+    all.extend_from_slice(attrs);
+    let el = element(&all);
+    let root = wait_in_shadow(&el, ".chat-root[lang]").await;
+    let lang = root.get_attribute("lang").unwrap();
+    el.remove();
+    lang
+}
+
+#[wasm_bindgen_test]
+async fn d30_locale_attribute_beats_the_pages_lang_which_beats_default_locale() {
+    // The host page's `?lang=ar` applies when no `locale` (or `lang`) attribute is set, as the
+    // standalone page's does; `default-locale` is only the fallback under it.
+    set_lang_param(Some("ar"));
+    assert_eq!(lang_of(&[]).await, "ar", "?lang= without attributes");
+    assert_eq!(lang_of(&[("default-locale", "tr")]).await, "ar");
+    assert_eq!(
+        lang_of(&[("locale", "tr")]).await,
+        "tr",
+        "the attribute wins"
+    );
+    assert_eq!(lang_of(&[("lang", "tr")]).await, "tr", "so does `lang`");
+    // An unshipped `?lang=` counts as absent.
+    set_lang_param(Some("xx"));
+    assert_eq!(lang_of(&[("default-locale", "tr")]).await, "tr");
+    set_lang_param(None);
+    assert_eq!(lang_of(&[("default-locale", "ar")]).await, "ar");
+    // Nothing usable: the browser's language (when shipped), else English.
+    let browser = web_sys::window().unwrap().navigator().language();
+    let expected = browser
+        .as_deref()
+        .and_then(agent_chat_ui::core::match_locale)
+        .unwrap_or("en");
+    assert_eq!(lang_of(&[("default-locale", "xx")]).await, expected);
+    // `default-locale` is observed too: changing it remounts in the new language.
+    let el = element(&[
+        ("base-url", DEAD),
+        ("show-history", "false"),
+        ("default-locale", "tr"),
+    ]);
+    wait_in_shadow(&el, ".chat-root[lang=tr]").await;
+    el.set_attribute("default-locale", "ar").unwrap();
+    wait_in_shadow(&el, ".chat-root[lang=ar][dir=rtl]").await;
+    el.remove();
+}
