@@ -492,3 +492,28 @@ async fn f81_files_dropped_on_the_composer_are_attached() {
         Some("false")
     );
 }
+
+/// D44: the composer is `dir="auto"`, so a person typing Arabic in an English chat writes
+/// right to left, and English stays left to right.
+#[wasm_bindgen_test]
+async fn d44_the_composer_follows_the_direction_of_what_is_typed() {
+    let root = section();
+    let _m = mount(&root, UploadLimits::default());
+    let textarea = wait_for(&root, "textarea").await;
+    assert_eq!(textarea.get_attribute("dir").as_deref(), Some("auto"));
+    let direction = |el: &web_sys::HtmlElement| {
+        web_sys::window()
+            .unwrap()
+            .get_computed_style(el)
+            .unwrap()
+            .unwrap()
+            .get_property_value("direction")
+            .unwrap()
+    };
+    type_text(&textarea, "مرحبا، كيف حالك؟");
+    leptos::task::tick().await;
+    assert_eq!(direction(&textarea), "rtl");
+    type_text(&textarea, "Hello, how are you?");
+    leptos::task::tick().await;
+    assert_eq!(direction(&textarea), "ltr");
+}

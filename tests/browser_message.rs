@@ -526,3 +526,40 @@ async fn f172_utilities_and_f173_icons_take_a_class() {
     assert_eq!(svg.get_attribute("aria-hidden").as_deref(), Some("true"));
     assert_eq!(all(&root, "svg.chat-icon").len(), 2);
 }
+
+/// D44: tool step labels come from the server (reasoning, display name, tool name), so they
+/// carry `dir="auto"`: Arabic reasoning reads right to left in an English chat, the tool name
+/// under it left to right, in the latest step and in the older steps alike.
+#[wasm_bindgen_test]
+async fn d44_tool_step_labels_are_dir_auto_so_arabic_reasoning_reads_rtl() {
+    let step = |id: &str, reasoning: &str| ToolCallView {
+        id: id.to_owned(),
+        name: "search_web".to_owned(),
+        reasoning: Some(reasoning.to_owned()),
+        ..ToolCallView::default()
+    };
+    let calls = vec![step("c1", "أبحث في الويب"), step("c2", "أقرأ النتائج")];
+    let (root, _h) = mount(move || view! { <ToolCalls tool_calls=calls default_expanded=true/> });
+    wait_for(&root, ".chat-tool-calls__list .chat-tool-calls__label").await;
+    let direction = |el: &web_sys::HtmlElement| {
+        web_sys::window()
+            .unwrap()
+            .get_computed_style(el)
+            .unwrap()
+            .unwrap()
+            .get_property_value("direction")
+            .unwrap()
+    };
+    let labels = all(&root, ".chat-tool-calls__label");
+    let names = all(&root, ".chat-tool-calls__name");
+    assert_eq!((labels.len(), names.len()), (2, 2), "latest and one older step");
+    for label in &labels {
+        assert_eq!(label.get_attribute("dir").as_deref(), Some("auto"));
+        assert_eq!(direction(label), "rtl", "{}", text(label));
+    }
+    for name in &names {
+        assert_eq!(name.get_attribute("dir").as_deref(), Some("auto"));
+        assert_eq!(text(name), "Search Web");
+        assert_eq!(direction(name), "ltr");
+    }
+}

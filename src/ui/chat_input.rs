@@ -263,6 +263,7 @@ pub fn ChatInput(
                 </Show>
                 <textarea
                     class="chat-input__textarea"
+                    dir="auto"
                     node_ref=textarea
                     rows="1"
                     disabled=blocked

@@ -101,8 +101,8 @@ pub fn ToolCalls(
                     <li class="chat-tool-calls__item">
                         <StepIcon executing=is_executing/>
                         <span class="chat-tool-calls__text">
-                            <span class="chat-tool-calls__label">{label}</span>
-                            {subtitle.map(|s| view! { <span class="chat-tool-calls__name">{s}</span> })}
+                            <span class="chat-tool-calls__label" dir="auto">{label}</span>
+                            {subtitle.map(|s| view! { <span class="chat-tool-calls__name" dir="auto">{s}</span> })}
                         </span>
                     </li>
                 }
@@ -151,8 +151,8 @@ pub fn ToolCalls(
             <div class="chat-tool-calls__latest">
                 <StepIcon executing=is_executing/>
                 <div class="chat-tool-calls__text">
-                    <span class="chat-tool-calls__label chat-tool-calls__label--latest">{label}</span>
-                    {subtitle.map(|s| view! { <span class="chat-tool-calls__name">{s}</span> })}
+                    <span class="chat-tool-calls__label chat-tool-calls__label--latest" dir="auto">{label}</span>
+                    {subtitle.map(|s| view! { <span class="chat-tool-calls__name" dir="auto">{s}</span> })}
                     <details class="chat-tool-call__details">
                         <summary class="chat-tool-call__summary">
                             {move || i18n.t("chat-tool-call-view-details")}
