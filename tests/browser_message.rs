@@ -552,7 +552,11 @@ async fn d44_tool_step_labels_are_dir_auto_so_arabic_reasoning_reads_rtl() {
     };
     let labels = all(&root, ".chat-tool-calls__label");
     let names = all(&root, ".chat-tool-calls__name");
-    assert_eq!((labels.len(), names.len()), (2, 2), "latest and one older step");
+    assert_eq!(
+        (labels.len(), names.len()),
+        (2, 2),
+        "latest and one older step"
+    );
     for label in &labels {
         assert_eq!(label.get_attribute("dir").as_deref(), Some("auto"));
         assert_eq!(direction(label), "rtl", "{}", text(label));
