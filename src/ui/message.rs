@@ -117,12 +117,14 @@ pub fn StreamingMessage(
             .streaming
             .with(|s| s.as_ref().map(|t| t.text.clone()).unwrap_or_default())
     });
-    let has_text = move || {
+    // Memos: a frame that only adds text leaves the tool steps and the progress line alone
+    // (no rebuild, no DOM change; D42).
+    let has_text = Memo::new(move |_| {
         store
             .streaming
             .with(|s| s.as_ref().is_some_and(|t| !t.text.is_empty()))
-    };
-    let calls = move || {
+    });
+    let calls = Memo::new(move |_| {
         store.streaming.with(|s| {
             s.as_ref()
                 .map(|t| {
@@ -133,22 +135,22 @@ pub fn StreamingMessage(
                 })
                 .unwrap_or_default()
         })
-    };
-    let progress = move || {
+    });
+    let progress = Memo::new(move |_| {
         store
             .streaming
             .with(|s| s.as_ref().and_then(|t| t.progress.clone()))
-    };
+    });
     view! {
         <article class="chat-message" data-role="assistant" data-streaming="true" data-message-id="streaming">
             {show_avatar.then(|| view! { <Avatar role=Role::Assistant render=render_avatar/> })}
             <div class="chat-message__body">
                 {move || {
-                    let calls = calls();
-                    (!calls.is_empty()).then(|| view! { <ToolCalls tool_calls=calls is_executing=!has_text()/> })
+                    let calls = calls.get();
+                    (!calls.is_empty()).then(|| view! { <ToolCalls tool_calls=calls is_executing=!has_text.get()/> })
                 }}
                 <Show
-                    when=has_text
+                    when=move || has_text.get()
                     fallback=move || view! {
                         <div class="chat-dots chat-message__thinking" role="status" aria-label=move || i18n.t("chat-message-thinking")>
                             <span></span><span></span><span></span>
@@ -159,7 +161,7 @@ pub fn StreamingMessage(
                         <StreamingMarkdown stream=text/>
                     </div>
                 </Show>
-                {move || progress().map(|p| view! { <p class="chat-message__progress" dir="auto">{p}</p> })}
+                {move || progress.get().map(|p| view! { <p class="chat-message__progress" dir="auto">{p}</p> })}
             </div>
         </article>
     }
