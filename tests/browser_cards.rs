@@ -22,7 +22,9 @@ use wasm_bindgen_test::*;
 wasm_bindgen_test_configure!(run_in_browser);
 
 mod web;
-use web::{answer, press, query, section, type_text, wait_for, wait_gone, wait_until};
+use web::{
+    answer, computed_style, press, query, section, type_text, wait_for, wait_gone, wait_until,
+};
 
 const APPROVAL: &str = r#"{"id":"act_1","type":"tool_approval","toolName":"sandbox_exec",
   "summary":"Run a command in the sandbox","args":{"cmd":"ls","timeout":10},
@@ -912,15 +914,7 @@ async fn server_text_on_cards_is_dir_auto_so_arabic_reads_rtl_in_an_english_card
       {"question":"أي بيئة؟","header":"البيئة","options":[{"label":"الاختبار","value":"staging","description":"آمن"},{"label":"Prod","value":"prod"}]}]}"#;
     let (_store, _h) = mount_with(&root, arabic, Wiring::Store).await;
     let card = wait_for(&root, ".chat-card[data-state=waiting]").await;
-    let direction = |el: &web_sys::HtmlElement| {
-        web_sys::window()
-            .unwrap()
-            .get_computed_style(el)
-            .unwrap()
-            .unwrap()
-            .get_property_value("direction")
-            .unwrap()
-    };
+    let direction = |el: &web_sys::HtmlElement| computed_style(el, "direction");
     for sel in [
         ".chat-card__question-text",
         ".chat-card__chip",

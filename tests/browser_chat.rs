@@ -17,7 +17,7 @@ use wasm_bindgen_test::*;
 wasm_bindgen_test_configure!(run_in_browser);
 
 mod web;
-use web::{query, section, sleep, type_text, wait_for, wait_until};
+use web::{computed_style, query, section, sleep, type_text, wait_for, wait_until};
 
 /// A server address nothing listens on.
 const DEAD: &str = "http://127.0.0.1:9/api/agents";
@@ -44,13 +44,7 @@ fn text(el: &web_sys::HtmlElement) -> String {
 }
 
 fn opacity(el: &web_sys::HtmlElement) -> String {
-    web_sys::window()
-        .unwrap()
-        .get_computed_style(el)
-        .unwrap()
-        .unwrap()
-        .get_property_value("opacity")
-        .unwrap()
+    computed_style(el, "opacity")
 }
 
 /// Removes `?lang=` from the test page's address (set_locale writes it), so later tests start
@@ -515,16 +509,6 @@ async fn f39_controlled_locale_follows_its_prop_and_refuses_set_locale() {
     .await;
 }
 
-fn style_of(el: &web_sys::Element, prop: &str) -> String {
-    web_sys::window()
-        .unwrap()
-        .get_computed_style(el)
-        .unwrap()
-        .unwrap()
-        .get_property_value(prop)
-        .unwrap()
-}
-
 /// `rgb(r, g, b)` / `rgba(r, g, b, a)` as computed styles write colours; `None` when fully
 /// transparent.
 fn rgb(css: &str) -> Option<[f64; 3]> {
@@ -560,7 +544,7 @@ fn contrast(a: [f64; 3], b: [f64; 3]) -> f64 {
 fn backdrop(el: &web_sys::Element) -> [f64; 3] {
     let mut at = Some(el.clone());
     while let Some(e) = at {
-        if let Some(c) = rgb(&style_of(&e, "background-color")) {
+        if let Some(c) = rgb(&computed_style(&e, "background-color")) {
             return c;
         }
         at = e.parent_element();
@@ -588,19 +572,23 @@ async fn wcag_2_4_13_the_focused_composer_has_a_2px_ring_at_3_to_1_in_both_theme
         textarea.blur().unwrap();
         leptos::task::tick().await;
         assert_eq!(
-            style_of(&boxed, "outline-style"),
+            computed_style(&boxed, "outline-style"),
             "none",
             "no ring without focus"
         );
         textarea.focus().unwrap();
         leptos::task::tick().await;
-        let width: f64 = style_of(&boxed, "outline-width")
+        let width: f64 = computed_style(&boxed, "outline-width")
             .trim_end_matches("px")
             .parse()
             .unwrap();
-        assert_eq!(style_of(&boxed, "outline-style"), "solid", "light={light}");
+        assert_eq!(
+            computed_style(&boxed, "outline-style"),
+            "solid",
+            "light={light}"
+        );
         assert!(width >= 2.0, "ring {width}px (light={light})");
-        let ring = rgb(&style_of(&boxed, "outline-color")).expect("an opaque ring");
+        let ring = rgb(&computed_style(&boxed, "outline-color")).expect("an opaque ring");
         // The ring sits outside the box (offset), on the composer's backdrop, and next to the
         // box's own fill: both must be 3:1 (non-text contrast).
         for (what, bg) in [("backdrop", backdrop(&outer)), ("box", backdrop(&boxed))] {
@@ -631,13 +619,13 @@ async fn message_text_is_dir_auto_english_stays_ltr_in_arabic_and_arabic_rtl_in_
             "{id}"
         );
         assert_eq!(
-            style_of(&content, "direction"),
+            computed_style(&content, "direction"),
             "ltr",
             "{id} reads left to right"
         );
     }
     assert_eq!(
-        style_of(&chat, "direction"),
+        computed_style(&chat, "direction"),
         "rtl",
         "the layout stays Arabic"
     );
@@ -667,7 +655,7 @@ async fn message_text_is_dir_auto_english_stays_ltr_in_arabic_and_arabic_rtl_in_
             "{id}"
         );
         assert_eq!(
-            style_of(&content, "direction"),
+            computed_style(&content, "direction"),
             "rtl",
             "{id} reads right to left"
         );

@@ -20,7 +20,9 @@ use wasm_bindgen_test::*;
 wasm_bindgen_test_configure!(run_in_browser);
 
 mod web;
-use web::{answer, press, query, section, type_text, wait_for, wait_gone, wait_until};
+use web::{
+    answer, computed_style, press, query, section, type_text, wait_for, wait_gone, wait_until,
+};
 
 const LIST: &str = r#"{"conversations":[
   {"id":"c1","agentId":"echo","title":"Trip to Rome","updatedAt":"2025-05-01T10:00:00.000Z"},
@@ -475,15 +477,7 @@ async fn titles_are_dir_auto_and_a_latin_title_reads_ltr_in_arabic() {
     let (_store, _h) = mount(&root, "ar", false).await;
     let title = query(&row(&root, "c1"), ".chat-history__title").unwrap();
     assert_eq!(title.get_attribute("dir").as_deref(), Some("auto"));
-    let direction = |el: &web_sys::HtmlElement| {
-        web_sys::window()
-            .unwrap()
-            .get_computed_style(el)
-            .unwrap()
-            .unwrap()
-            .get_property_value("direction")
-            .unwrap()
-    };
+    let direction = |el: &web_sys::HtmlElement| computed_style(el, "direction");
     assert_eq!(direction(&title), "ltr", "\"Trip to Rome\" left to right");
     // The untitled row's "New Chat" is in the sidebar's language: right to left.
     let untitled = query(&row(&root, "c2"), ".chat-history__title").unwrap();

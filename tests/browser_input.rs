@@ -21,7 +21,7 @@ use wasm_bindgen_test::*;
 wasm_bindgen_test_configure!(run_in_browser);
 
 mod web;
-use web::{answer, query, section, type_text, wait_for, wait_gone, wait_until};
+use web::{answer, computed_style, query, section, type_text, wait_for, wait_gone, wait_until};
 
 const CONV: &str = r#"{"conversation":{"id":"conv_1","agentId":"echo","createdAt":"2025-05-01T10:00:00.000Z","updatedAt":"2025-05-01T10:00:00.000Z"}}"#;
 
@@ -501,15 +501,7 @@ async fn d44_the_composer_follows_the_direction_of_what_is_typed() {
     let _m = mount(&root, UploadLimits::default());
     let textarea = wait_for(&root, "textarea").await;
     assert_eq!(textarea.get_attribute("dir").as_deref(), Some("auto"));
-    let direction = |el: &web_sys::HtmlElement| {
-        web_sys::window()
-            .unwrap()
-            .get_computed_style(el)
-            .unwrap()
-            .unwrap()
-            .get_property_value("direction")
-            .unwrap()
-    };
+    let direction = |el: &web_sys::HtmlElement| computed_style(el, "direction");
     type_text(&textarea, "مرحبا، كيف حالك؟");
     leptos::task::tick().await;
     assert_eq!(direction(&textarea), "rtl");

@@ -15,7 +15,7 @@ use wasm_bindgen_test::*;
 wasm_bindgen_test_configure!(run_in_browser);
 
 mod web;
-use web::{query, section, sleep, wait_for, wait_until};
+use web::{computed_style, query, section, sleep, wait_for, wait_until};
 
 /// Mounts `<Markdown text/>` inside a styled chat root; returns the mount point.
 fn mount_markdown(text: &'static str) -> (web_sys::HtmlElement, impl Drop) {
@@ -38,16 +38,6 @@ fn all(root: &web_sys::HtmlElement, sel: &str) -> Vec<web_sys::Element> {
         .filter_map(|i| list.item(i))
         .map(|n| n.unchecked_into())
         .collect()
-}
-
-fn computed(el: &web_sys::Element, prop: &str) -> String {
-    web_sys::window()
-        .unwrap()
-        .get_computed_style(el)
-        .unwrap()
-        .unwrap()
-        .get_property_value(prop)
-        .unwrap()
 }
 
 #[wasm_bindgen_test]
@@ -136,7 +126,7 @@ async fn a_code_block_has_its_language_a_working_copy_button_and_scrolls() {
     let expected = format!("fn main() {{}}\n{long_line}");
     assert_eq!(code.text_content().unwrap(), expected);
     let pre = query(&block, "pre").unwrap();
-    assert_eq!(computed(&pre, "overflow-x"), "auto");
+    assert_eq!(computed_style(&pre, "overflow-x"), "auto");
     assert!(
         pre.scroll_width() > pre.client_width(),
         "long line scrolls inside the block"
@@ -186,7 +176,7 @@ async fn a_table_renders_with_alignment_and_scrolls_inside_the_bubble() {
     let wrap = wait_for(&root, ".chat-markdown__table").await;
     assert_eq!(wrap.get_attribute("tabindex").as_deref(), Some("0"));
     assert_eq!(wrap.get_attribute("aria-label").as_deref(), Some("Table"));
-    assert_eq!(computed(&wrap, "overflow-x"), "auto");
+    assert_eq!(computed_style(&wrap, "overflow-x"), "auto");
     let heads: Vec<String> = all(&wrap, "thead th")
         .iter()
         .map(|e| e.text_content().unwrap())
@@ -195,7 +185,7 @@ async fn a_table_renders_with_alignment_and_scrolls_inside_the_bubble() {
     assert_eq!(all(&wrap, "tbody tr").len(), 2);
     let value = &all(&wrap, "tbody tr td:nth-child(2)")[1];
     assert_eq!(value.get_attribute("data-align").as_deref(), Some("right"));
-    assert_eq!(computed(value, "text-align"), "right");
+    assert_eq!(computed_style(value, "text-align"), "right");
     assert!(query(value.unchecked_ref(), "strong").is_some());
 }
 

@@ -22,7 +22,7 @@ use wasm_bindgen_test::*;
 wasm_bindgen_test_configure!(run_in_browser);
 
 mod web;
-use web::{query, section, wait_for, wait_until};
+use web::{computed_style, query, section, wait_for, wait_until};
 
 /// Mounts `view` inside a styled chat root with a detached store; returns the mount point.
 fn mount<V: IntoView + 'static>(
@@ -541,15 +541,7 @@ async fn d44_tool_step_labels_are_dir_auto_so_arabic_reasoning_reads_rtl() {
     let calls = vec![step("c1", "أبحث في الويب"), step("c2", "أقرأ النتائج")];
     let (root, _h) = mount(move || view! { <ToolCalls tool_calls=calls default_expanded=true/> });
     wait_for(&root, ".chat-tool-calls__list .chat-tool-calls__label").await;
-    let direction = |el: &web_sys::HtmlElement| {
-        web_sys::window()
-            .unwrap()
-            .get_computed_style(el)
-            .unwrap()
-            .unwrap()
-            .get_property_value("direction")
-            .unwrap()
-    };
+    let direction = |el: &web_sys::HtmlElement| computed_style(el, "direction");
     let labels = all(&root, ".chat-tool-calls__label");
     let names = all(&root, ".chat-tool-calls__name");
     assert_eq!(

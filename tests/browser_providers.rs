@@ -16,21 +16,13 @@ use wasm_bindgen_test::*;
 wasm_bindgen_test_configure!(run_in_browser);
 
 mod web;
-use web::{section, type_text, wait_for, wait_until};
+use web::{computed_style, section, type_text, wait_for, wait_until};
 
 /// Nothing listens here: requests fail fast.
 const DEAD: &str = "http://127.0.0.1:9/api/agents";
 
 fn var(el: &web_sys::HtmlElement, name: &str) -> String {
-    web_sys::window()
-        .unwrap()
-        .get_computed_style(el)
-        .unwrap()
-        .unwrap()
-        .get_property_value(name)
-        .unwrap()
-        .trim()
-        .to_owned()
+    computed_style(el, name).trim().to_owned()
 }
 
 #[wasm_bindgen_test]

@@ -23,6 +23,17 @@ pub fn section() -> web_sys::HtmlElement {
     el
 }
 
+/// The computed value of the CSS property `prop` on `el` (e.g. `direction`, `opacity`).
+pub fn computed_style(el: &web_sys::Element, prop: &str) -> String {
+    web_sys::window()
+        .unwrap()
+        .get_computed_style(el)
+        .unwrap()
+        .unwrap()
+        .get_property_value(prop)
+        .unwrap()
+}
+
 /// First match of `sel` under `root`.
 pub fn query(root: &web_sys::HtmlElement, sel: &str) -> Option<web_sys::HtmlElement> {
     root.query_selector(sel)
