@@ -23,7 +23,8 @@ wasm_bindgen_test_configure!(run_in_browser);
 
 mod web;
 use web::{
-    answer, computed_style, press, query, section, type_text, wait_for, wait_gone, wait_until,
+    answer, computed_style, list_with_a_turn, press, query, section, type_text, wait_for,
+    wait_gone, wait_until,
 };
 
 const APPROVAL: &str = r#"{"id":"act_1","type":"tool_approval","toolName":"sandbox_exec",
@@ -685,38 +686,7 @@ async fn f217_answers_follow_the_questions_order_and_show_option_labels() {
 #[wasm_bindgen_test]
 async fn streaming_replies_keep_the_log_busy_and_the_finished_reply_is_added_once() {
     let root = section();
-    let slot = Rc::new(Cell::new(None));
-    let out = slot.clone();
-    let _h = mount_to(root.clone(), move || {
-        I18n::provide(Some("en"), HashMap::new());
-        let config = SessionConfig {
-            show_history: false,
-            ..SessionConfig::default()
-        };
-        let store = ChatStore::detached(Session::new(config), ChatCallbacks::default());
-        out.set(Some(store));
-        view! { <ChatMessageList actions=ChatActions::from_store(store)/> }
-    });
-    let store: ChatStore = slot.get().unwrap();
-    store.dispatch(Command::Start);
-    let mut reqs = store.take_requests();
-    answer(
-        &store,
-        &mut reqs,
-        "/agents",
-        200,
-        r#"{"agents":[{"id":"echo","name":"Echo"}]}"#,
-    );
-    store.send_message("hi");
-    let mut reqs = store.take_requests();
-    answer(
-        &store,
-        &mut reqs,
-        "/conversations",
-        201,
-        r#"{"conversation":{"id":"conv_1","agentId":"echo"}}"#,
-    );
-    let stream = store.take_requests().pop().expect("stream");
+    let (store, stream, _h) = list_with_a_turn(&root, "hi");
     let log = wait_for(&root, "[role=log][aria-live=polite]").await;
     let chunk = |s: &str| Input::StreamChunk {
         id: stream.id,

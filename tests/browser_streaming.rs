@@ -5,16 +5,12 @@
 //! are asserted: frames are awaited with `requestAnimationFrame`, work is counted.
 #![cfg(target_arch = "wasm32")]
 
-use std::cell::Cell;
 use std::collections::HashMap;
-use std::rc::Rc;
 
-use agent_chat_ui::core::{Command, Input, Session, SessionConfig};
-use agent_chat_ui::store::{ChatCallbacks, ChatStore};
-use agent_chat_ui::ui::cards::ChatActions;
+use agent_chat_ui::core::Input;
+use agent_chat_ui::store::ChatStore;
 use agent_chat_ui::ui::i18n::I18n;
 use agent_chat_ui::ui::markdown::{streaming_work, Markdown, StreamingWork};
-use agent_chat_ui::ui::message_list::ChatMessageList;
 use leptos::prelude::*;
 use wasm_bindgen::{JsCast, JsValue};
 use wasm_bindgen_test::*;
@@ -22,7 +18,7 @@ use wasm_bindgen_test::*;
 wasm_bindgen_test_configure!(run_in_browser);
 
 mod web;
-use web::{answer, query, section, wait_for, wait_until};
+use web::{list_with_a_turn, query, section, wait_for, wait_until};
 
 const PIECES: &[&str] = &[
     "## Section\n\nSome text with *style*, `code` and a [link](https://example.com).",
@@ -118,38 +114,7 @@ fn published_len(store: &ChatStore) -> usize {
 #[wasm_bindgen_test]
 async fn d42_a_late_frame_touches_only_the_last_blocks_and_costs_what_an_early_one_does() {
     let root = section();
-    let slot = Rc::new(Cell::new(None));
-    let out = slot.clone();
-    let _h = mount_to(root.clone(), move || {
-        I18n::provide(Some("en"), HashMap::new());
-        let config = SessionConfig {
-            show_history: false,
-            ..SessionConfig::default()
-        };
-        let store = ChatStore::detached(Session::new(config), ChatCallbacks::default());
-        out.set(Some(store));
-        view! { <ChatMessageList actions=ChatActions::from_store(store)/> }
-    });
-    let store: ChatStore = slot.get().unwrap();
-    store.dispatch(Command::Start);
-    let mut reqs = store.take_requests();
-    answer(
-        &store,
-        &mut reqs,
-        "/agents",
-        200,
-        r#"{"agents":[{"id":"echo","name":"Echo"}]}"#,
-    );
-    store.send_message("a long one, please");
-    let mut reqs = store.take_requests();
-    answer(
-        &store,
-        &mut reqs,
-        "/conversations",
-        201,
-        r#"{"conversation":{"id":"conv_1","agentId":"echo"}}"#,
-    );
-    let stream = store.take_requests().pop().expect("stream");
+    let (store, stream, _h) = list_with_a_turn(&root, "a long one, please");
     let feed = |sse: String| {
         store.feed(Input::StreamChunk {
             id: stream.id,

@@ -125,3 +125,53 @@ pub fn answer(
     });
     req
 }
+
+/// Mounts a `ChatMessageList` over a detached store (English, no history) in `root`, sends
+/// `text` to the echo agent and answers the agent list and the new conversation (`conv_1`).
+/// Returns the store, the send's stream request (feed it SSE chunks) and the mount handle.
+pub fn list_with_a_turn(
+    root: &web_sys::HtmlElement,
+    text: &str,
+) -> (
+    agent_chat_ui::store::ChatStore,
+    agent_chat_ui::core::HttpRequest,
+    impl Drop,
+) {
+    use agent_chat_ui::core::{Command, Session, SessionConfig};
+    use agent_chat_ui::store::{ChatCallbacks, ChatStore};
+    use agent_chat_ui::ui::{cards::ChatActions, i18n::I18n, message_list::ChatMessageList};
+    use leptos::prelude::*;
+    let slot = std::rc::Rc::new(std::cell::Cell::new(None));
+    let out = slot.clone();
+    let handle = mount_to(root.clone(), move || {
+        I18n::provide(Some("en"), std::collections::HashMap::new());
+        let config = SessionConfig {
+            show_history: false,
+            ..SessionConfig::default()
+        };
+        let store = ChatStore::detached(Session::new(config), ChatCallbacks::default());
+        out.set(Some(store));
+        view! { <ChatMessageList actions=ChatActions::from_store(store)/> }
+    });
+    let store: ChatStore = slot.get().expect("store created on mount");
+    store.dispatch(Command::Start);
+    let mut reqs = store.take_requests();
+    answer(
+        &store,
+        &mut reqs,
+        "/agents",
+        200,
+        r#"{"agents":[{"id":"echo","name":"Echo"}]}"#,
+    );
+    store.send_message(text);
+    let mut reqs = store.take_requests();
+    answer(
+        &store,
+        &mut reqs,
+        "/conversations",
+        201,
+        r#"{"conversation":{"id":"conv_1","agentId":"echo"}}"#,
+    );
+    let stream = store.take_requests().pop().expect("the send's stream");
+    (store, stream, handle)
+}
