@@ -103,7 +103,7 @@ async fn mount_long(root: &web_sys::HtmlElement, all: &[Value]) -> (ChatStore, i
     let tail = requests.remove(0);
     assert_eq!(
         tail.path,
-        "/conversations/conv_1/messages?limit=50&order=desc"
+        "/conversations/conv_1/messages?limit=25&order=desc"
     );
     feed_page(&store, all, &tail);
     (store, handle)
@@ -172,11 +172,27 @@ async fn issue8_opens_at_the_end_and_prepends_older_pages_without_moving_the_vie
         l.scroll_height() - l.scroll_top() - l.client_height() <= 2
     })
     .await;
-    assert_eq!(rows(&root), 50);
-    assert!(query(&root, "article[data-message-id=msg_950]").is_none());
+    assert_eq!(rows(&root), 25);
+    assert!(query(&root, "article[data-message-id=msg_975]").is_none());
     assert!(
         query(&root, ".chat-older__button").is_some(),
         "offers older messages"
+    );
+    // The 25 rows overfill the 600 px box by more than the look-ahead (`LOAD_OLDER_PX`, 600 px),
+    // so opening asks for no older page by itself: the next one below is the reader's.
+    frames(3).await;
+    assert!(
+        list.scroll_height() - list.client_height() >= 600,
+        "the opened page does not overfill the box: {} of {}",
+        list.scroll_height(),
+        list.client_height()
+    );
+    assert!(
+        !store
+            .take_requests()
+            .iter()
+            .any(|r| r.path.contains("/messages?")),
+        "an older page was asked for before the reader scrolled"
     );
 
     // The reader scrolls up near the top: the next older page is asked for.
@@ -184,7 +200,7 @@ async fn issue8_opens_at_the_end_and_prepends_older_pages_without_moving_the_vie
     let req = next_page_request(&root, &store).await;
     assert_eq!(
         req.path,
-        "/conversations/conv_1/messages?limit=50&offset=50&order=desc"
+        "/conversations/conv_1/messages?limit=25&offset=25&order=desc"
     );
     wait_until("the log is busy while the page loads", &root, || {
         scroller(&root).get_attribute("aria-busy").as_deref() == Some("true")
@@ -200,14 +216,14 @@ async fn issue8_opens_at_the_end_and_prepends_older_pages_without_moving_the_vie
         .unwrap_or_default()
         .contains("Loading older messages"));
     sleep(400).await; // let the rows' slide-in finish: measure what the reader sees
-    let before = row_top(&root, "msg_951");
+    let before = row_top(&root, "msg_976");
     let top_before = list.scroll_top();
     feed_page(&store, &all, &req);
-    wait_for(&root, "article[data-message-id=msg_901]").await;
+    wait_for(&root, "article[data-message-id=msg_951]").await;
     frames(3).await;
     sleep(400).await;
-    assert_eq!(rows(&root), 100);
-    let after = row_top(&root, "msg_951");
+    assert_eq!(rows(&root), 50);
+    let after = row_top(&root, "msg_976");
     assert!(
         (after - before).abs() <= 1.0,
         "the row the reader saw moved from {before} to {after}"
@@ -227,18 +243,19 @@ async fn issue8_opens_at_the_end_and_prepends_older_pages_without_moving_the_vie
     frames(2).await;
     let _ = store.take_requests();
     sleep(400).await;
-    let before = row_top(&root, "msg_901");
+    let before = row_top(&root, "msg_951");
     button.click();
     let req = next_page_request(&root, &store).await;
     assert_eq!(
         req.path,
-        "/conversations/conv_1/messages?limit=50&offset=100&order=desc"
+        "/conversations/conv_1/messages?limit=25&offset=50&order=desc"
     );
     feed_page(&store, &all, &req);
-    wait_for(&root, "article[data-message-id=msg_851]").await;
+    wait_for(&root, "article[data-message-id=msg_926]").await;
     frames(3).await;
     sleep(400).await;
-    let after = row_top(&root, "msg_901");
+    assert_eq!(rows(&root), 75);
+    let after = row_top(&root, "msg_951");
     assert!(
         (after - before).abs() <= 1.0,
         "the row the reader saw moved from {before} to {after}"
@@ -258,9 +275,10 @@ async fn issue8_paging_back_reaches_message_1_and_the_offer_goes() {
         feed_page(&store, &all, &req);
         frames(2).await;
         pages += 1;
-        assert!(pages <= 5, "too many pages");
+        assert!(pages <= 11, "too many pages");
     }
-    assert_eq!(pages, 5);
+    // The newest 25 (276..=300) on open, then 11 pages of 25 back to message 1.
+    assert_eq!(pages, 11);
     assert_eq!(rows(&root), 300);
     wait_until("the older-messages row goes", &root, || {
         query(&root, ".chat-older").is_none()
@@ -287,11 +305,12 @@ async fn focus_on_the_older_button_moves_to_the_list_when_the_last_page_arrives(
     let all = fixture(200);
     let (store, _h) = mount_long(&root, &all).await;
     wait_for(&root, "article[data-message-id=msg_200]").await;
-    // Let the rows' slide-in (0.3 s) finish: it moves their boxes while it plays.
-    web::sleep(400).await;
     // Page back with the keyboard-focused button until the first message is in.
     let mut pages = 0;
     while query(&root, "article[data-message-id=msg_1]").is_none() {
+        // Let the rows' slide-in (0.3 s) finish, also that of the page just prepended: it
+        // moves their boxes while it plays, and the row measured below may be one of them.
+        web::sleep(400).await;
         let button = wait_for(&root, ".chat-older__button").await;
         button.focus().unwrap();
         button.click();
@@ -316,7 +335,8 @@ async fn focus_on_the_older_button_moves_to_the_list_when_the_last_page_arrives(
             "{first} moved from {before} to {after}"
         );
         pages += 1;
-        assert!(pages <= 4, "too many pages");
+        // The newest 25 (176..=200) on open, then 7 pages of 25.
+        assert!(pages <= 7, "too many pages");
     }
     wait_until("the older-messages row goes", &root, || {
         query(&root, ".chat-older").is_none()

@@ -170,7 +170,7 @@ fn d26_a_conversation_under_the_e5_cap_needs_no_paging() {
 
 #[test]
 fn d26_e5_and_the_newest_page_join_when_they_meet() {
-    // 120 messages: E5 has 1..=100, the newest page 71..=120; shown once each, in order.
+    // 120 messages: E5 has 1..=100, the newest page 96..=120; shown once each, in order.
     let all = fixture(120);
     let mut h = opened("conv_1");
     h.answer(
@@ -361,12 +361,14 @@ fn d26_overlapping_pages_are_deduplicated_and_a_page_with_nothing_new_ends_pagin
         &e5(&all, json!([])),
     );
     answer_e8(&mut h, &all);
+    assert_eq!(numbers(&h.s), (976..=1000).collect::<Vec<_>>());
     h.cmd(Command::LoadOlderMessages);
-    // A server whose page overlaps what is loaded (messages were added meanwhile).
+    // A server whose page overlaps what is loaded (messages were added meanwhile): 964..=988,
+    // of which 976..=988 are already there.
     let req = h.requests[0].clone();
-    let overlapping = e8(&all, "?limit=50&offset=25&order=desc");
+    let overlapping = e8(&all, "?limit=25&offset=12&order=desc");
     h.answer(Method::Get, &req.path, 200, &overlapping);
-    assert_eq!(numbers(&h.s), (926..=1000).collect::<Vec<_>>());
+    assert_eq!(numbers(&h.s), (964..=1000).collect::<Vec<_>>());
     assert!(h.s.has_older_messages());
     // A page of nothing new: stop offering more rather than asking forever.
     h.cmd(Command::LoadOlderMessages);
@@ -378,7 +380,7 @@ fn d26_overlapping_pages_are_deduplicated_and_a_page_with_nothing_new_ends_pagin
         &e8(&all, "?limit=10&offset=0&order=desc"),
     );
     assert!(!h.s.has_older_messages());
-    assert_eq!(numbers(&h.s), (926..=1000).collect::<Vec<_>>());
+    assert_eq!(numbers(&h.s), (964..=1000).collect::<Vec<_>>());
 }
 
 #[test]
@@ -394,6 +396,7 @@ fn d26_messages_sent_here_do_not_shift_the_offset_of_older_pages() {
         &e5(&all, json!([])),
     );
     answer_e8(&mut h, &all);
+    assert_eq!(numbers(&h.s), (976..=1000).collect::<Vec<_>>());
     h.cmd(Command::Send("Message 1001".into()));
     assert_eq!(h.streams.len(), 1);
     let frame = |j: &str| common::frame(j);
@@ -407,13 +410,14 @@ fn d26_messages_sent_here_do_not_shift_the_offset_of_older_pages() {
     all.push(json!({ "id": "msg_1002", "conversationId": "conv_1", "role": "assistant", "content": "Message 1002" }));
     h.cmd(Command::LoadOlderMessages);
     let path = answer_e8(&mut h, &all);
-    // 50 loaded + msg_1002 (a server id) = 51; the local user message is not counted, so the
-    // page overlaps by one message (msg_951, kept once) instead of skipping one.
-    assert!(path.contains("&offset=51&"), "{path}");
+    // 25 loaded + msg_1002 (a server id) = 26; the local user message is not counted, so the
+    // page (976..=952, newest first) overlaps by one message (msg_976, kept once) instead of
+    // skipping one.
+    assert!(path.contains("&offset=26&"), "{path}");
     let n = numbers(&h.s);
-    assert_eq!(n.first(), Some(&902));
-    assert_eq!(n.iter().filter(|&&i| i == 951).count(), 1);
-    assert_eq!(&n[..50], (902..=951).collect::<Vec<_>>().as_slice());
+    assert_eq!(n.first(), Some(&952));
+    assert_eq!(n.iter().filter(|&&i| i == 976).count(), 1);
+    assert_eq!(&n[..25], (952..=976).collect::<Vec<_>>().as_slice());
     // No duplicate of a stored message.
     let mut ids: Vec<&str> = h.s.messages().iter().map(|m| m.id.as_str()).collect();
     let len = ids.len();

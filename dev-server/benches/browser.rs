@@ -131,6 +131,10 @@ async fn longest_task(page: &ChatPage) -> Step<f64> {
         .unwrap_or(0.0))
 }
 
+/// Rows drawn when a long conversation opens: one E8 page (`MESSAGE_PAGE` in
+/// src/core/session.rs, D26).
+const PAGE: usize = 25;
+
 async fn long_conversation(page: &ChatPage, runs: usize) -> Step {
     let id = page.seed_numbered_conversation(1000).await?;
     let row = format!(".chat-history__item[data-conversation-id='{id}'] .chat-history__select");
@@ -143,7 +147,7 @@ async fn long_conversation(page: &ChatPage, runs: usize) -> Step {
         page.click(&row).await?;
         page.wait_until("\"Message 1000\" drawn at the end", async || {
             let l = page.message_list().await?;
-            if l["lastVisible"] == true && l["count"] == 50 {
+            if l["lastVisible"] == true && l["count"] == PAGE {
                 Ok(())
             } else {
                 Err(l.to_string())
@@ -155,7 +159,7 @@ async fn long_conversation(page: &ChatPage, runs: usize) -> Step {
         page.wait_for_animations_to_finish().await?;
 
         watch_long_tasks(page).await?;
-        let mut count = 50;
+        let mut count = PAGE;
         while count < 1000 {
             page.scroll_messages(None).await?;
             count = page

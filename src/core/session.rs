@@ -553,8 +553,9 @@ const HISTORY_PAGE: usize = 20;
 /// E5 returns at most this many messages, oldest first (PROTOCOL §3): when it returns this
 /// many, the conversation may be longer and its newest page is fetched with E8 (D26).
 pub const E5_MESSAGE_CAP: usize = 100;
-/// Messages per E8 page: the newest page on open, then one older page at a time (D26).
-pub const MESSAGE_PAGE: usize = 50;
+/// Messages per E8 page: the newest page on open, then one older page at a time (D26). 25, so
+/// each page is drawn in one short main-thread task (issue 8).
+pub const MESSAGE_PAGE: usize = 25;
 
 /// A send in flight: what to give back if it is refused.
 #[derive(Clone, Debug, PartialEq)]
