@@ -2197,8 +2197,8 @@ pub fn find_on_path(name: &str) -> Option<PathBuf> {
 /// Types `text` into the composer inside `<agent-chat id=host>`'s shadow root and presses
 /// Enter; `false` while that composer is not there or disabled.
 pub const ELEMENT_SEND_JS: &str = r#"
-pub const root = document.getElementById(arguments[0])?.shadowRoot;
-pub const t = root && root.querySelector("textarea.chat-input__textarea");
+const root = document.getElementById(arguments[0])?.shadowRoot;
+const t = root && root.querySelector("textarea.chat-input__textarea");
 if (!t || t.disabled) return false;
 t.focus();
 t.value = arguments[1];
@@ -2209,7 +2209,7 @@ return true;
 
 /// Clicks the first match of a selector inside an element's shadow root; `false` if none.
 pub const ELEMENT_CLICK_JS: &str = r#"
-pub const el = document.getElementById(arguments[0])?.shadowRoot?.querySelector(arguments[1]);
+const el = document.getElementById(arguments[0])?.shadowRoot?.querySelector(arguments[1]);
 if (!el || el.disabled) return false;
 el.click();
 return true;
@@ -2217,7 +2217,7 @@ return true;
 
 /// Trimmed texts of the matches of a selector inside an element's shadow root.
 pub const ELEMENT_TEXTS_JS: &str = r#"
-pub const root = document.getElementById(arguments[0])?.shadowRoot;
+const root = document.getElementById(arguments[0])?.shadowRoot;
 if (!root) return [];
 return Array.from(root.querySelectorAll(arguments[1]), (e) => e.textContent.trim());
 "#;
