@@ -598,6 +598,23 @@ async fn wcag_2_4_13_the_focused_composer_has_a_2px_ring_at_3_to_1_in_both_theme
     }
 }
 
+/// D44: the contents of the messages `ids` are `dir="auto"` and read in `direction`.
+fn expect_contents_read(root: &web_sys::HtmlElement, ids: &[&str], direction: &str) {
+    for id in ids {
+        let content = query(
+            root,
+            &format!("[data-message-id={id}] .chat-message__content"),
+        )
+        .unwrap_or_else(|| panic!("{id}'s content"));
+        assert_eq!(
+            content.get_attribute("dir").as_deref(),
+            Some("auto"),
+            "{id}"
+        );
+        assert_eq!(computed_style(&content, "direction"), direction, "{id}");
+    }
+}
+
 #[wasm_bindgen_test]
 async fn message_text_is_dir_auto_english_stays_ltr_in_arabic_and_arabic_rtl_in_english() {
     // English words in the Arabic (right-to-left) layout keep "!" and "?" at their end (right).
@@ -607,23 +624,7 @@ async fn message_text_is_dir_auto_english_stays_ltr_in_arabic_and_arabic_rtl_in_
     });
     let chat = wait_for(&root, ".chat-root[dir=rtl]").await;
     wait_for(&root, "[data-message-id=m_2] .chat-message__content").await;
-    for id in ["m_1", "m_2"] {
-        let content = query(
-            &root,
-            &format!("[data-message-id={id}] .chat-message__content"),
-        )
-        .unwrap();
-        assert_eq!(
-            content.get_attribute("dir").as_deref(),
-            Some("auto"),
-            "{id}"
-        );
-        assert_eq!(
-            computed_style(&content, "direction"),
-            "ltr",
-            "{id} reads left to right"
-        );
-    }
+    expect_contents_read(&root, &["m_1", "m_2"], "ltr");
     assert_eq!(
         computed_style(&chat, "direction"),
         "rtl",
@@ -643,21 +644,5 @@ async fn message_text_is_dir_auto_english_stays_ltr_in_arabic_and_arabic_rtl_in_
     });
     wait_for(&root, ".chat-root[dir=ltr]").await;
     wait_for(&root, "[data-message-id=a_2] .chat-message__content").await;
-    for id in ["a_1", "a_2"] {
-        let content = query(
-            &root,
-            &format!("[data-message-id={id}] .chat-message__content"),
-        )
-        .unwrap();
-        assert_eq!(
-            content.get_attribute("dir").as_deref(),
-            Some("auto"),
-            "{id}"
-        );
-        assert_eq!(
-            computed_style(&content, "direction"),
-            "rtl",
-            "{id} reads right to left"
-        );
-    }
+    expect_contents_read(&root, &["a_1", "a_2"], "rtl");
 }
