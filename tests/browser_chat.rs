@@ -598,7 +598,9 @@ async fn wcag_2_4_13_the_focused_composer_has_a_2px_ring_at_3_to_1_in_both_theme
     }
 }
 
-/// D44: the contents of the messages `ids` are `dir="auto"` and read in `direction`.
+/// D44: the contents of the messages `ids` are `dir="auto"`, and their text (the content
+/// itself, or its paragraph for Markdown, whose blocks carry their own direction) reads in
+/// `direction`.
 fn expect_contents_read(root: &web_sys::HtmlElement, ids: &[&str], direction: &str) {
     for id in ids {
         let content = query(
@@ -611,7 +613,8 @@ fn expect_contents_read(root: &web_sys::HtmlElement, ids: &[&str], direction: &s
             Some("auto"),
             "{id}"
         );
-        assert_eq!(computed_style(&content, "direction"), direction, "{id}");
+        let text = query(&content, "p").unwrap_or(content);
+        assert_eq!(computed_style(&text, "direction"), direction, "{id}");
     }
 }
 

@@ -298,3 +298,42 @@ async fn headings_shift_two_levels_and_task_items_are_disabled_checkboxes() {
         Some("3")
     );
 }
+
+/// D44: each paragraph, heading, quote, list, list item and table of a reply reads in the
+/// direction of its own first letter, so English then Arabic paragraphs read left to right,
+/// then right to left, and a list of Arabic items has its markers on the right.
+#[wasm_bindgen_test]
+async fn d44_each_block_reads_in_the_direction_of_its_own_text() {
+    let (root, _h) = mount_markdown(
+        "## Summary\n\nThe order shipped today.\n\nتم شحن الطلب اليوم.\n\n> اقتباس قصير\n\n- بند أول\n- second item\n\n1. first\n2. ثاني\n\n| المنتج | السعر |\n|---|---|\n| كتاب | 10 |\n\n```\nlet x = 1;\n```",
+    );
+    let md = wait_for(&root, ".chat-markdown").await;
+    let directions = |sel: &str| -> Vec<(Option<String>, String)> {
+        all(&md, sel)
+            .iter()
+            .map(|e| (e.get_attribute("dir"), computed_style(e, "direction")))
+            .collect()
+    };
+    let both = |d: &str| (Some(d.to_owned()), d.to_owned());
+    assert_eq!(directions("h4"), [both("ltr")]);
+    assert_eq!(directions(".chat-markdown > p"), [both("ltr"), both("rtl")]);
+    assert_eq!(directions("blockquote"), [both("rtl")]);
+    assert_eq!(
+        directions("ul"),
+        [both("rtl")],
+        "a list follows its first item"
+    );
+    assert_eq!(directions("ul > li"), [both("rtl"), both("ltr")]);
+    assert_eq!(directions("ol"), [both("ltr")]);
+    assert_eq!(directions("ol > li"), [both("ltr"), both("rtl")]);
+    assert_eq!(
+        directions("table"),
+        [both("rtl")],
+        "a table follows its first cell"
+    );
+    // Code has no direction of its own here: it stays left to right (the stylesheet's).
+    let code = all(&md, "pre");
+    assert_eq!(code.len(), 1);
+    assert_eq!(code[0].get_attribute("dir"), None);
+    assert_eq!(computed_style(&code[0], "direction"), "ltr");
+}

@@ -703,3 +703,31 @@ fn random_documents_stream_like_their_prefixes() {
         }
     }
 }
+
+/// D44: a block's direction is its first letter's, found in reading order through inline
+/// markup, quotes, lists and tables; blocks without a letter (code, numbers) have none.
+#[test]
+fn d44_block_direction_follows_the_first_letter() {
+    use agent_chat_ui::core::markdown::{block_direction, first_strong, Direction};
+    assert_eq!(first_strong("  12, (3) — 🙂 Hello"), Some(Direction::Ltr));
+    assert_eq!(first_strong("١٢ ... مرحبا"), Some(Direction::Rtl));
+    assert_eq!(first_strong("שלום"), Some(Direction::Rtl));
+    assert_eq!(first_strong("日本語"), Some(Direction::Ltr));
+    assert_eq!(first_strong("123 !?"), None);
+    let dirs =
+        |md: &str| -> Vec<Option<Direction>> { parse(md).iter().map(block_direction).collect() };
+    use Direction::{Ltr, Rtl};
+    assert_eq!(
+        dirs("**42** مرحبا\n\n# *Title*\n\n> 7\n>\n> نعم\n\n- 1\n- second\n\n| 5 | رقم |\n|---|---|\n| a | b |\n\n```\ncode\n```\n\n---\n\n100%"),
+        [Some(Rtl), Some(Ltr), Some(Rtl), Some(Ltr), Some(Rtl), None, None, None]
+    );
+    assert_eq!(
+        dirs("[رابط](https://example.com) then English"),
+        [Some(Rtl)]
+    );
+    assert_eq!(
+        dirs("`code` ثم عربي"),
+        [Some(Ltr)],
+        "code counts, as with dir=auto"
+    );
+}

@@ -7,7 +7,9 @@
 //! message is a part of the conversation, not a document of its own. Every link opens in a new
 //! tab with `rel="noopener noreferrer"`; images are links to the image, never loaded (see the
 //! parser's docs). Code blocks and tables scroll horizontally inside the bubble and can be
-//! focused, so keyboard users can scroll them too.
+//! focused, so keyboard users can scroll them too. Each paragraph, heading, quote, list, list
+//! item and table says `dir="rtl"` or `dir="ltr"` after its own first letter (D44), so a reply
+//! that goes from English to Arabic reads each block the right way round.
 
 use leptos::attr::any_attribute::{AnyAttribute, IntoAnyAttribute};
 use leptos::attr::custom::custom_attribute;
@@ -216,8 +218,16 @@ fn render_blocks(blocks: &[Block]) -> Vec<AnyView> {
 }
 
 fn render_block(block: &Block) -> AnyView {
+    // D44: each block reads in the direction of its own first letter; blocks without one
+    // (code, rules, numbers only) follow their container.
+    let dir = || {
+        markdown::block_direction(block)
+            .map(|d| attr("dir", d.as_str()))
+            .into_iter()
+            .collect::<Vec<_>>()
+    };
     match block {
-        Block::Paragraph(content) => el("p", vec![], render_inlines(content)),
+        Block::Paragraph(content) => el("p", dir(), render_inlines(content)),
         Block::Plain(content) => render_inlines(content).into_any(),
         Block::Heading { level, content } => {
             let tag = match level {
@@ -226,28 +236,29 @@ fn render_block(block: &Block) -> AnyView {
                 3 => "h5",
                 _ => "h6",
             };
-            let attrs = vec![attr("data-level", level.to_string())];
+            let mut attrs = vec![attr("data-level", level.to_string())];
+            attrs.extend(dir());
             el(tag, attrs, render_inlines(content))
         }
-        Block::Quote(blocks) => el("blockquote", vec![], render_blocks(blocks)),
+        Block::Quote(blocks) => el("blockquote", dir(), render_blocks(blocks)),
         Block::List { start, items } => match start {
-            Some(start) => el(
-                "ol",
-                vec![attr("start", start.to_string())],
-                render_items(items),
-            ),
-            None => el("ul", vec![], render_items(items)),
+            Some(start) => {
+                let mut attrs = vec![attr("start", start.to_string())];
+                attrs.extend(dir());
+                el("ol", attrs, render_items(items))
+            }
+            None => el("ul", dir(), render_items(items)),
         },
         Block::Code { lang, text } => {
             view! { <CodeBlock lang=lang.clone() code=text.clone()/> }.into_any()
         }
-        Block::Table { align, head, rows } => render_table(align, head, rows),
+        Block::Table { align, head, rows } => render_table(align, head, rows, dir()),
         Block::Rule => el("hr", vec![], vec![]),
-        Block::Literal(text) => el(
-            "p",
-            vec![attr("class", "chat-markdown__literal")],
-            vec![text.clone().into_any()],
-        ),
+        Block::Literal(text) => {
+            let mut attrs = vec![attr("class", "chat-markdown__literal")];
+            attrs.extend(dir());
+            el("p", attrs, vec![text.clone().into_any()])
+        }
     }
 }
 
@@ -257,7 +268,10 @@ fn render_items(items: &[ListItem]) -> Vec<AnyView> {
         .iter()
         .map(|item| {
             let mut children = Vec::new();
-            let mut attrs = Vec::new();
+            let mut attrs: Vec<_> = markdown::item_direction(item)
+                .map(|d| attr("dir", d.as_str()))
+                .into_iter()
+                .collect();
             if let Some(checked) = item.task {
                 attrs.push(attr("class", "chat-markdown__task"));
                 let mut input = vec![
@@ -277,7 +291,12 @@ fn render_items(items: &[ListItem]) -> Vec<AnyView> {
         .collect()
 }
 
-fn render_table(align: &[Align], head: &[Vec<Inline>], rows: &[Vec<Vec<Inline>>]) -> AnyView {
+fn render_table(
+    align: &[Align],
+    head: &[Vec<Inline>],
+    rows: &[Vec<Vec<Inline>>],
+    dir: Vec<AnyAttribute>,
+) -> AnyView {
     let i18n = I18n::get();
     let cell = |tag: &'static str, i: usize, content: &[Inline]| {
         let mut attrs = Vec::new();
@@ -310,7 +329,7 @@ fn render_table(align: &[Align], head: &[Vec<Inline>], rows: &[Vec<Vec<Inline>>]
         .collect();
     let table = el(
         "table",
-        vec![],
+        dir,
         vec![
             el("thead", vec![], vec![el("tr", vec![], head_row)]),
             el("tbody", vec![], body),
