@@ -80,6 +80,12 @@ pub fn ApprovalCard(
     let reason_button = NodeRef::<Button>::new();
     let reason_input = NodeRef::<Input>::new();
     let editor = NodeRef::<Textarea>::new();
+    // Escape in the field and "Remove reason" both close it and give focus back to "Add a
+    // reason".
+    let close_reason = move || {
+        reason_open.set(false);
+        focus_later(reason_button);
+    };
 
     let resolve = card.resolve;
     let decide = {
@@ -182,8 +188,7 @@ pub fn ApprovalCard(
                                         on:keydown=move |ev: leptos::ev::KeyboardEvent| {
                                             if ev.key() == "Escape" {
                                                 ev.prevent_default();
-                                                reason_open.set(false);
-                                                focus_later(reason_button);
+                                                close_reason();
                                             }
                                         }/>
                                 </label>
@@ -197,10 +202,7 @@ pub fn ApprovalCard(
                                 fallback=move || view! {
                                     <button type="button" class="chat-card__link chat-card__cancel-reason"
                                         disabled=move || sending.get()
-                                        on:click=move |_| {
-                                            reason_open.set(false);
-                                            focus_later(reason_button);
-                                        }>
+                                        on:click=move |_| close_reason()>
                                         {move || i18n.t("chat-action-remove-reason")}
                                     </button>
                                 }
