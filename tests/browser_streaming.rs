@@ -20,16 +20,7 @@ wasm_bindgen_test_configure!(run_in_browser);
 mod web;
 use web::{list_with_a_turn, query, section, wait_for, wait_until};
 
-const PIECES: &[&str] = &[
-    "## Section\n\nSome text with *style*, `code` and a [link](https://example.com).",
-    "- a point\n- another point\n  - nested\n- [x] done",
-    "```rust\nfn main() {\n\n    println!(\"hi\");\n}\n```",
-    "| a | b |\n|:--|--:|\n| 1 | **2** |\n| 3 | 4 |",
-    "> quoted\n> still quoted\n\n1. first\n2. second",
-    "A paragraph that goes on for a while, with a reference to [the docs][docs] and a line\nthat wraps softly, then ends.",
-    "[docs]: https://docs.example.com \"Docs\"",
-    "---",
-];
+include!("fixtures/markdown_pieces.rs");
 
 /// Resolves in the next animation frame, after the store's publish (requested earlier).
 async fn next_frame() {

@@ -146,16 +146,7 @@ fn d42_patches_rebuild_every_prefix_and_never_revisit_drawn_blocks() {
     assert_eq!(view.tree(), parse("New"));
 }
 
-const PIECES: &[&str] = &[
-    "## Section\n\nSome text with *style*, `code` and a [link](https://example.com).",
-    "- a point\n- another point\n  - nested\n- [x] done",
-    "```rust\nfn main() {\n\n    println!(\"hi\");\n}\n```",
-    "| a | b |\n|:--|--:|\n| 1 | **2** |\n| 3 | 4 |",
-    "> quoted\n> still quoted\n\n1. first\n2. second",
-    "A paragraph that goes on for a while, with a reference to [the docs][docs] and a line\nthat wraps softly, then ends.",
-    "[docs]: https://docs.example.com \"Docs\"",
-    "---",
-];
+include!("fixtures/markdown_pieces.rs");
 
 #[test]
 fn d42_a_megabyte_reply_costs_the_same_per_frame_at_the_end_as_at_the_start() {
