@@ -598,9 +598,9 @@ async fn wcag_2_4_13_the_focused_composer_has_a_2px_ring_at_3_to_1_in_both_theme
     }
 }
 
-/// D44: the contents of the messages `ids` are `dir="auto"`, and their text (the content
-/// itself, or its paragraph for Markdown, whose blocks carry their own direction) reads in
-/// `direction`.
+/// D44/D46: the text of the messages `ids` (a person's run of lines, or a Markdown
+/// paragraph) says `direction` in its `dir` and reads in it; the content box itself has no
+/// `dir` (it follows the layout).
 fn expect_contents_read(root: &web_sys::HtmlElement, ids: &[&str], direction: &str) {
     for id in ids {
         let content = query(
@@ -608,18 +608,19 @@ fn expect_contents_read(root: &web_sys::HtmlElement, ids: &[&str], direction: &s
             &format!("[data-message-id={id}] .chat-message__content"),
         )
         .unwrap_or_else(|| panic!("{id}'s content"));
+        assert_eq!(content.get_attribute("dir"), None, "{id}");
+        let text = query(&content, "p, .chat-message__lines").expect("the text");
         assert_eq!(
-            content.get_attribute("dir").as_deref(),
-            Some("auto"),
+            text.get_attribute("dir").as_deref(),
+            Some(direction),
             "{id}"
         );
-        let text = query(&content, "p").unwrap_or(content);
         assert_eq!(computed_style(&text, "direction"), direction, "{id}");
     }
 }
 
 #[wasm_bindgen_test]
-async fn message_text_is_dir_auto_english_stays_ltr_in_arabic_and_arabic_rtl_in_english() {
+async fn d46_message_text_reads_its_own_way_english_ltr_in_arabic_and_arabic_rtl_in_english() {
     // English words in the Arabic (right-to-left) layout keep "!" and "?" at their end (right).
     let root = section();
     let _handle = mount_to(root.clone(), || {

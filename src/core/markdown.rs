@@ -297,6 +297,36 @@ pub fn item_direction(item: &ListItem) -> Option<Direction> {
     item.blocks.iter().find_map(block_direction)
 }
 
+/// A person's plain text cut into runs of whole lines that read in one direction (D46): each
+/// line (up to and including its `\n`) takes its first letter's direction ([`first_strong`]), a
+/// line without a letter (empty, digits, punctuation) the line's before, and the lines before
+/// the first letter the first letter's. Consecutive lines of one direction form one run, so
+/// text in one direction is one run. The runs are slices of `text` that join back to it
+/// exactly; the direction is `None` only for text without any letter (it then follows its
+/// container). One scan per line, stopping at its first letter.
+pub fn line_runs(text: &str) -> Vec<(Option<Direction>, &str)> {
+    let mut runs = Vec::new();
+    let (mut start, mut at) = (0, 0);
+    let mut current: Option<Direction> = None;
+    for line in text.split_inclusive('\n') {
+        match (current, first_strong(line)) {
+            // The lines so far had no letter: they read like this one.
+            (None, Some(d)) => current = Some(d),
+            (Some(c), Some(d)) if c != d => {
+                runs.push((current, &text[start..at]));
+                start = at;
+                current = Some(d);
+            }
+            _ => {}
+        }
+        at += line.len();
+    }
+    if start < text.len() {
+        runs.push((current, &text[start..]));
+    }
+    runs
+}
+
 fn inlines_direction(inlines: &[Inline]) -> Option<Direction> {
     inlines.iter().find_map(|inline| match inline {
         Inline::Text(t) | Inline::Code(t) => first_strong(t),

@@ -9,7 +9,9 @@
 //! parser's docs). Code blocks and tables scroll horizontally inside the bubble and can be
 //! focused, so keyboard users can scroll them too. Each paragraph, heading, quote, list, list
 //! item and table says `dir="rtl"` or `dir="ltr"` after its own first letter (D44), so a reply
-//! that goes from English to Arabic reads each block the right way round.
+//! that goes from English to Arabic reads each block the right way round. A block of the
+//! message without a letter reads like the block before it, and the wrapper has no direction of
+//! its own: it follows the chat's layout, as the header of a code block does (D46).
 
 use leptos::attr::any_attribute::{AnyAttribute, IntoAnyAttribute};
 use leptos::attr::custom::custom_attribute;
@@ -21,7 +23,9 @@ use leptos::tachys::view::any_view::AnyViewState;
 use leptos::tachys::view::{Mountable, Render};
 use wasm_bindgen::JsCast;
 
-use crate::core::markdown::{self, Align, Block, Inline, Keyed, ListItem, MarkdownStream, Patch};
+use crate::core::markdown::{
+    self, Align, Block, Direction, Inline, Keyed, ListItem, MarkdownStream, Patch,
+};
 use crate::core::StreamText;
 use crate::ui::i18n::I18n;
 
@@ -33,8 +37,17 @@ pub fn Markdown(
     text: String,
 ) -> impl IntoView {
     let blocks = markdown::parse(&text);
+    let mut before = None;
+    let views: Vec<AnyView> = blocks
+        .iter()
+        .map(|block| {
+            let (view, direction) = render_top(block, before);
+            before = direction;
+            view
+        })
+        .collect();
     view! {
-        <div class="chat-markdown">{render_blocks(&blocks)}</div>
+        <div class="chat-markdown">{views}</div>
     }
 }
 
@@ -61,6 +74,8 @@ pub fn StreamingMarkdown(
     let owner = Owner::current().expect("StreamingMarkdown needs a reactive owner");
     let mut md = MarkdownStream::new();
     let mut drawn: Vec<Drawn> = Vec::new();
+    // The direction each drawn block reads in, its own or the one before's (D46).
+    let mut directions: Vec<Option<Direction>> = Vec::new();
     // The blocks are mounted by hand (not a `<For>`, which diffs the whole list on every
     // change), each under an owner of its own that is a child of this component's.
     Effect::new(move |_| {
@@ -81,7 +96,15 @@ pub fn StreamingMarkdown(
             blocks_visited: after.patch_visited - before.patch_visited,
             ..StreamingWork::default()
         };
-        untrack(|| apply_patch(&div, &owner, &mut drawn, patch, &mut work));
+        untrack(|| {
+            apply_patch(
+                &div,
+                &owner,
+                (&mut drawn, &mut directions),
+                patch,
+                &mut work,
+            )
+        });
         WORK.with(|w| w.set(w.get().add(work)));
     });
     view! { <div class="chat-markdown" data-streaming="true" node_ref=root></div> }
@@ -90,16 +113,18 @@ pub fn StreamingMarkdown(
 /// One block on screen, with the owner of its reactive parts (dropped with it).
 type Drawn = OwnedViewState<AnyViewState>;
 
-fn draw(block: &Keyed, owner: &Owner) -> Drawn {
+/// Draws a top-level block that follows a block reading in `before`; also returns the
+/// direction it reads in.
+fn draw(block: &Keyed, before: Option<Direction>, owner: &Owner) -> (Drawn, Option<Direction>) {
     let owner = owner.with(Owner::new);
-    let view = owner.with(|| render_block(&block.block));
-    OwnedView::new_with_owner(view, owner).build()
+    let (view, direction) = owner.with(|| render_top(&block.block, before));
+    (OwnedView::new_with_owner(view, owner).build(), direction)
 }
 
 fn apply_patch(
     parent: &web_sys::Element,
     owner: &Owner,
-    drawn: &mut Vec<Drawn>,
+    (drawn, directions): (&mut Vec<Drawn>, &mut Vec<Option<Direction>>),
     patch: Patch,
     work: &mut StreamingWork,
 ) {
@@ -109,8 +134,12 @@ fn apply_patch(
             work.blocks_removed += 1;
         }
     }
+    directions.truncate(drawn.len());
     for (i, block) in patch.replace {
-        let mut fresh = draw(&block, owner);
+        // A replaced block only has new link targets (a definition changed): its text, and so
+        // its direction and the ones after it, stay.
+        let before = i.checked_sub(1).and_then(|p| directions[p]);
+        let (mut fresh, _) = draw(&block, before, owner);
         // In the old one's place, or before the next block that has a node.
         let placed = drawn[i..].iter().any(|d| d.insert_before_this(&mut fresh));
         if !placed {
@@ -121,9 +150,11 @@ fn apply_patch(
         work.blocks_drawn += 1;
     }
     for block in patch.append {
-        let mut fresh = draw(&block, owner);
+        let before = directions.last().copied().flatten();
+        let (mut fresh, direction) = draw(&block, before, owner);
         fresh.mount(parent, None);
         drawn.push(fresh);
+        directions.push(direction);
         work.blocks_drawn += 1;
     }
 }
@@ -213,15 +244,27 @@ where
     custom_attribute(name, value).into_any_attr()
 }
 
-fn render_blocks(blocks: &[Block]) -> Vec<AnyView> {
-    blocks.iter().map(render_block).collect()
+/// A block of the message itself (not inside a quote or list), after a block that reads in
+/// `before`, and the direction it reads in. D46: one without a letter (numbers only, an emoji)
+/// reads like the block before (a code block or rule passes that on), or the layout at the
+/// start, not like the wrapper, which has no direction of its own.
+fn render_top(block: &Block, before: Option<Direction>) -> (AnyView, Option<Direction>) {
+    let direction = markdown::block_direction(block).or(before);
+    (render_block(block, direction), direction)
 }
 
-fn render_block(block: &Block) -> AnyView {
+fn render_blocks(blocks: &[Block]) -> Vec<AnyView> {
+    blocks.iter().map(|b| render_block(b, None)).collect()
+}
+
+/// `block` with its `dir`: its own direction, else `fallback` (given for blocks of the
+/// message itself, D46).
+fn render_block(block: &Block, fallback: Option<Direction>) -> AnyView {
     // D44: each block reads in the direction of its own first letter; blocks without one
     // (code, rules, numbers only) follow their container.
     let dir = || {
         markdown::block_direction(block)
+            .or(fallback)
             .map(|d| attr("dir", d.as_str()))
             .into_iter()
             .collect::<Vec<_>>()

@@ -2,6 +2,7 @@
 
 use leptos::prelude::*;
 
+use crate::core::markdown::{self, Direction};
 use crate::core::{Message, Role};
 use crate::store::ChatStore;
 use crate::ui::attachments::MessageFiles;
@@ -16,7 +17,8 @@ use crate::ui::tool_call::{ToolCallView, ToolCalls};
 /// Assistant (and system/tool) text is Markdown, drawn by [`Markdown`]. What the person typed
 /// stays plain text with its line breaks (`white-space: pre-wrap`): people do not write
 /// Markdown to a chat box on purpose, and `*`, `_`, `#` or a leading `1.` in their words must
-/// show exactly as typed, as in the React library.
+/// show exactly as typed, as in the React library. Each of its lines reads in the direction of
+/// its own first letter (D46).
 #[component]
 pub fn ChatMessage(
     /// The message to show.
@@ -77,10 +79,12 @@ pub fn ChatMessage(
                 </span>
                 {(!steps.is_empty()).then(|| view! { <ToolCalls tool_calls=steps duration_seconds=duration/> })}
                 {if is_user {
-                    view! { <div class="chat-message__content" dir="auto">{text}</div> }.into_any()
+                    view! { <div class="chat-message__content">{user_lines(&text)}</div> }.into_any()
                 } else {
+                    // D46: no `dir` here: the blocks carry their own (D44), and what has none
+                    // (a code block's header, blocks before the first letter) follows the layout.
                     view! {
-                        <div class="chat-message__content chat-message__content--markdown" dir="auto">
+                        <div class="chat-message__content chat-message__content--markdown">
                             <Markdown text=text/>
                         </div>
                     }
@@ -157,7 +161,7 @@ pub fn StreamingMessage(
                         </div>
                     }
                 >
-                    <div class="chat-message__content chat-message__content--markdown" dir="auto">
+                    <div class="chat-message__content chat-message__content--markdown">
                         <StreamingMarkdown stream=text/>
                     </div>
                 </Show>
@@ -165,6 +169,21 @@ pub fn StreamingMessage(
             </div>
         </article>
     }
+}
+
+/// What the person typed, exactly (every space, empty line and character kept, nothing read as
+/// markup), in runs of lines that read in one direction (D46): each line takes its first
+/// letter's direction and a line without one the line's before ([`markdown::line_runs`]). The
+/// runs are blocks, so each is aligned on its own side; every run but the last ends with its
+/// `\n`, so the text content and a copied selection are the text as typed, and the stylesheet's
+/// `pre-wrap` draws the same lines as one block of the whole text would.
+fn user_lines(text: &str) -> impl IntoView {
+    markdown::line_runs(text)
+        .into_iter()
+        .map(|(dir, lines)| {
+            view! { <div class="chat-message__lines" dir=dir.map(Direction::as_str)>{lines.to_owned()}</div> }
+        })
+        .collect_view()
 }
 
 /// The avatar beside a message: the host's (`render_avatar`) or a round badge, "U" for the
