@@ -141,6 +141,10 @@ pub struct ChatStore {
     driver: StoredValue<Driver, LocalStorage>,
     /// Messages of the open conversation.
     pub messages: RwSignal<Vec<Message>>,
+    /// Id of the last assistant message, derived from `messages` once for the whole list, so
+    /// rows that only care whether they are last (cards without a placement, C11) do not each
+    /// re-scan the messages on every change (D47).
+    pub last_assistant_id: Memo<Option<String>>,
     /// The streaming reply, if any. Published at most once per animation frame; its text is
     /// a snapshot of a shared append-only buffer, so publishing does not copy it (D42).
     pub streaming: RwSignal<Option<StreamingTurn>>,
@@ -228,9 +232,19 @@ impl ChatStore {
             published: Default::default(),
             file_batch: Vec::new(),
         };
+        let messages = RwSignal::new(initial_messages);
+        let last_assistant_id = Memo::new(move |_| {
+            messages.with(|ms| {
+                ms.iter()
+                    .rev()
+                    .find(|m| m.role == crate::core::Role::Assistant)
+                    .map(|m| m.id.clone())
+            })
+        });
         let store = ChatStore {
             driver: StoredValue::new_local(driver),
-            messages: RwSignal::new(initial_messages),
+            messages,
+            last_assistant_id,
             streaming: RwSignal::new(None),
             status: RwSignal::new(StatusSlice {
                 can_send: true,

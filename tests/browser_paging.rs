@@ -21,7 +21,7 @@ use wasm_bindgen_test::*;
 wasm_bindgen_test_configure!(run_in_browser);
 
 mod web;
-use web::{answer, query, section, sleep, wait_for, wait_until};
+use web::{answer, computed_style, query, section, sleep, wait_for, wait_until};
 
 /// "Message 1" … "Message n", user first, alternating; every third one a few lines long so
 /// rows differ in height.
@@ -352,4 +352,123 @@ async fn focus_on_the_older_button_moves_to_the_list_when_the_last_page_arrives(
             .is_some_and(|a| a.is_same_node(Some(&list)))
     })
     .await;
+}
+
+/// The pages of the list, in DOM order.
+fn page_boxes(root: &web_sys::HtmlElement) -> Vec<web_sys::HtmlElement> {
+    let list = root.query_selector_all(".chat-message-page").unwrap();
+    (0..list.length())
+        .filter_map(|i| list.item(i))
+        .map(|n| n.unchecked_into())
+        .collect()
+}
+
+fn is_far(page: &web_sys::HtmlElement) -> bool {
+    page.class_list().contains("chat-message-page--far")
+}
+
+/// D47: after paging back through 300 messages (12 pages), the pages more than a box height
+/// from the view are left to the browser to skip (`content-visibility: auto`) with their
+/// measured height standing in, so what is laid out and painted stays a few pages however many
+/// are loaded; the last page (new messages, the streaming reply) is always drawn; every row is
+/// still in the DOM; a skipped page's stand-in height is exactly its drawn height, so taking a
+/// page in or out of the skipped state moves nothing.
+#[wasm_bindgen_test]
+async fn d47_far_pages_are_skipped_with_their_measured_height() {
+    let root = section();
+    let all = fixture(300);
+    let (store, _h) = mount_long(&root, &all).await;
+    wait_for(&root, "article[data-message-id=msg_300]").await;
+    while query(&root, "article[data-message-id=msg_1]").is_none() {
+        scroller(&root).set_scroll_top(0);
+        let req = next_page_request(&root, &store).await;
+        feed_page(&store, &all, &req);
+        frames(2).await;
+    }
+    assert_eq!(page_boxes(&root).len(), 12);
+    assert_eq!(rows(&root), 300, "skipped rows stay in the DOM");
+    // The reader is at the top: the first pages are near, the others far.
+    scroller(&root).set_scroll_top(0);
+    wait_until("the pages far below the view are marked", &root, || {
+        page_boxes(&root).iter().filter(|p| is_far(p)).count() >= 8
+    })
+    .await;
+    let all_pages = page_boxes(&root);
+    let last = all_pages.last().expect("a last page");
+    assert!(!is_far(last), "the last page is always drawn");
+    let near = all_pages.iter().filter(|p| !is_far(p)).count();
+    assert!(
+        near <= 4,
+        "only the pages near the view and the last one are drawn, saw {near} of 12"
+    );
+    let list_top = scroller(&root).get_bounding_client_rect();
+    for page in all_pages.iter().filter(|p| is_far(p)) {
+        assert_eq!(computed_style(page, "content-visibility"), "auto");
+        // Far means more than one box height (600 px) away from the view.
+        let r = page.get_bounding_client_rect();
+        assert!(
+            r.bottom() < list_top.top() - 600.0 || r.top() > list_top.bottom() + 600.0,
+            "a page {}..{} px near the view {}..{} was marked far",
+            r.top(),
+            r.bottom(),
+            list_top.top(),
+            list_top.bottom()
+        );
+    }
+    // The stand-in height is the page's drawn height: drawing a skipped page in full (the
+    // class taken off) leaves the list exactly as tall.
+    let far = all_pages.iter().find(|p| is_far(p)).expect("a far page");
+    let stand_in = far
+        .style()
+        .get_property_value("contain-intrinsic-size")
+        .unwrap();
+    let px: f64 = stand_in
+        .trim_start_matches("auto ")
+        .trim_end_matches("px")
+        .parse()
+        .unwrap_or_else(|_| panic!("contain-intrinsic-size {stand_in:?}"));
+    let height_before = scroller(&root).scroll_height();
+    far.class_list().remove_1("chat-message-page--far").unwrap();
+    let padding: f64 = ["padding-top", "padding-bottom"]
+        .iter()
+        .map(|p| {
+            computed_style(far, p)
+                .trim_end_matches("px")
+                .parse::<f64>()
+                .unwrap()
+        })
+        .sum();
+    let drawn = far.get_bounding_client_rect().height() - padding;
+    assert!(
+        (drawn - px).abs() <= 1.0,
+        "the page is {drawn} px drawn, its stand-in {px} px"
+    );
+    assert!(
+        (scroller(&root).scroll_height() - height_before).abs() <= 1,
+        "drawing a skipped page in full changed the list's height"
+    );
+    // Scrolling far down to a skipped page shows its rows where its box was.
+    let target = all_pages[all_pages.len() - 3].clone();
+    assert!(is_far(&target));
+    let page_top = target.offset_top();
+    let list = scroller(&root);
+    let to = list.scroll_top()
+        + (target.get_bounding_client_rect().top() - list.get_bounding_client_rect().top()) as i32;
+    list.set_scroll_top(to);
+    frames(3).await;
+    let first_row: web_sys::HtmlElement = target
+        .query_selector("article.chat-message")
+        .unwrap()
+        .expect("a row")
+        .unchecked_into();
+    let rows_top = first_row.get_bounding_client_rect().top()
+        - scroller(&root).get_bounding_client_rect().top();
+    assert!(
+        rows_top.abs() <= 14.0 && target.offset_top() == page_top,
+        "the skipped page's rows showed {rows_top} px from where its box was"
+    );
+    assert!(
+        first_row.get_bounding_client_rect().height() > 0.0,
+        "the page in view is drawn"
+    );
 }

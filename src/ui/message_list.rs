@@ -55,6 +55,8 @@ pub fn ChatMessageList(
     let stick = StoredValue::new(true);
     let paging = crate::ui::paging::Paging::new(scroller, store);
     let page_starts = crate::ui::paging::page_starts(store);
+    let page_bounds = crate::ui::paging::page_bounds(store, page_starts);
+    let far_pages = crate::ui::paging::FarPages::new(scroller);
     // Another conversation opens at its end (D27), wherever the last one was scrolled to.
     let conversation_id = Memo::new(move |_| {
         store
@@ -151,10 +153,23 @@ pub fn ChatMessageList(
                 <For
                     each=move || page_starts.get()
                     key=|start| start.clone()
-                    children=move |start| view! {
-                        <div class="chat-message-page">
+                    children=move |start| {
+                        // Watched while drawn: far from the view, the browser skips it (D47).
+                        let page = NodeRef::<Div>::new();
+                        let page_start = start.clone();
+                        page.on_load(move |el| {
+                            far_pages.observe(&el);
+                            let el = send_wrapper::SendWrapper::new(el);
+                            on_cleanup(move || far_pages.unobserve(&el));
+                        });
+                        view! {
+                        <div
+                            class=crate::ui::paging::PAGE_CLASS
+                            data-page-start=page_start
+                            node_ref=page
+                        >
                             <For
-                                each=move || crate::ui::paging::page_rows(store, page_starts, &start)
+                                each=move || crate::ui::paging::page_rows(store, page_bounds, &start)
                                 key=|m| m.id.clone()
                                 children=move |m| view! {
                                     <ChatMessage
@@ -168,6 +183,7 @@ pub fn ChatMessageList(
                                 }
                             />
                         </div>
+                        }
                     }
                 />
                 <Show when=move || store.streaming.with(|s| s.is_some())>

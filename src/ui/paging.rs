@@ -14,10 +14,8 @@ use crate::ui::i18n::I18n;
 /// is usually there before the reader gets to the top.
 pub(crate) const LOAD_OLDER_PX: i32 = 600;
 
-/// Message rows as `ChatMessage` draws them.
-const ROW: &str = "article.chat-message[data-message-id]";
-
-/// Where the first message row was, relative to the top of the scrolling box.
+/// Where the first page of rows was, relative to the top of the scrolling box. Pages, not
+/// rows: a page's own box is laid out even while the browser skips its rows (D47).
 #[derive(Clone, Debug)]
 struct Anchor {
     id: String,
@@ -105,30 +103,31 @@ impl Paging {
         let Some(el) = self.scroller.try_get_untracked().flatten() else {
             return;
         };
-        let anchor = el.query_selector(ROW).ok().flatten().and_then(|row| {
+        let anchor = el.query_selector(PAGE).ok().flatten().and_then(|page| {
             Some(Anchor {
-                id: row.get_attribute("data-message-id")?,
-                offset: offset_in(&el, &row),
+                id: page.get_attribute(PAGE_START)?,
+                offset: offset_in(&el, &page),
             })
         });
         self.anchor.set_value(anchor);
     }
 
-    /// Puts the row that was first (`previous`) back where the reader saw it. Idempotent: if
-    /// the browser's own scroll anchoring already kept it there, nothing moves.
+    /// Puts the page that was first (starting at message `previous`) back where the reader
+    /// saw it. Idempotent: if the browser's own scroll anchoring already kept it there,
+    /// nothing moves.
     fn keep_view(&self, previous: &str, first: &str) {
         let Some(el) = self.scroller.try_get_untracked().flatten() else {
             return;
         };
-        let Some(old_row) = row_by_id(&el, previous) else {
+        let Some(old_page) = page_by_start(&el, previous) else {
             return;
         };
-        let now = offset_in(&el, &old_row);
+        let now = offset_in(&el, &old_page);
         let before = match self.anchor.get_value() {
             Some(a) if a.id == previous => a.offset,
-            // No snapshot of it: the new first row sits where the old one did.
-            _ => match row_by_id(&el, first) {
-                Some(new_row) => offset_in(&el, &new_row),
+            // No snapshot of it: the new first page sits where the old one did.
+            _ => match page_by_start(&el, first) {
+                Some(new_page) => offset_in(&el, &new_page),
                 None => return,
             },
         };
@@ -164,26 +163,197 @@ pub(crate) fn page_starts(store: ChatStore) -> Memo<Vec<String>> {
     })
 }
 
+/// Where each page of `starts` lies in the messages, `(start id, first index, end index)`,
+/// found in one pass over the messages per change (D47) instead of every page searching them.
+pub(crate) fn page_bounds(
+    store: ChatStore,
+    starts: Memo<Vec<String>>,
+) -> Memo<Vec<(String, usize, usize)>> {
+    Memo::new(move |_| {
+        starts.with(|starts| {
+            store.messages.with(|messages| {
+                let index: std::collections::HashMap<&str, usize> = messages
+                    .iter()
+                    .enumerate()
+                    .map(|(i, m)| (m.id.as_str(), i))
+                    .collect();
+                let froms: Vec<Option<usize>> = starts
+                    .iter()
+                    .map(|s| index.get(s.as_str()).copied())
+                    .collect();
+                starts
+                    .iter()
+                    .enumerate()
+                    .filter_map(|(i, start)| {
+                        let from = froms[i]?;
+                        let to = froms[i + 1..]
+                            .iter()
+                            .flatten()
+                            .next()
+                            .copied()
+                            .unwrap_or(messages.len());
+                        Some((start.clone(), from, to.max(from)))
+                    })
+                    .collect()
+            })
+        })
+    })
+}
+
 /// The messages of the page starting at `start`, up to the next page's start.
 pub(crate) fn page_rows(
     store: ChatStore,
-    starts: Memo<Vec<String>>,
+    bounds: Memo<Vec<(String, usize, usize)>>,
     start: &str,
 ) -> Vec<crate::core::Message> {
-    let next = starts.with(|s| {
-        s.iter()
-            .position(|x| x == start)
-            .and_then(|i| s.get(i + 1).cloned())
-    });
+    let Some((from, to)) = bounds.with(|b| {
+        b.iter()
+            .find(|(s, _, _)| s == start)
+            .map(|&(_, from, to)| (from, to))
+    }) else {
+        return Vec::new();
+    };
     store.messages.with(|messages| {
-        let Some(from) = messages.iter().position(|m| m.id == start) else {
-            return Vec::new();
-        };
-        let to = next
-            .and_then(|n| messages.iter().position(|m| m.id == n))
-            .unwrap_or(messages.len());
-        messages[from..to.max(from)].to_vec()
+        messages
+            .get(from..to)
+            .map(<[_]>::to_vec)
+            .unwrap_or_default()
     })
+}
+
+/// Pages that scrolled far out of view are left to the browser to skip (D47): once a page
+/// (not the last, where new messages arrive) is more than a box height away from the view,
+/// it gets `content-visibility: auto` with its measured height as `contain-intrinsic-size`.
+/// Its rows stay in the DOM (find in page, screen readers, card state), but layout, pre-paint
+/// and paint no longer walk them, so a prepend costs the same with 100 or 1,000 rows loaded.
+/// Only measured pages are skipped, so a page never shows a guessed height (the jump D27 saw
+/// with `content-visibility` on rows that had never been drawn).
+#[derive(Clone, Copy)]
+pub(crate) struct FarPages {
+    scroller: NodeRef<Div>,
+    observer: StoredValue<Option<PageObserver>, LocalStorage>,
+}
+
+/// The list's one `IntersectionObserver` and the callback it holds.
+struct PageObserver {
+    observer: web_sys::IntersectionObserver,
+    _callback:
+        wasm_bindgen::closure::Closure<dyn FnMut(js_sys::Array, web_sys::IntersectionObserver)>,
+}
+
+/// A page of rows as the message list draws it.
+pub(crate) const PAGE_CLASS: &str = "chat-message-page";
+/// The attribute of a page holding the id of its first message.
+pub(crate) const PAGE_START: &str = "data-page-start";
+/// Pages as the message list draws them.
+const PAGE: &str = ".chat-message-page[data-page-start]";
+/// Added to a page the browser may skip while it is out of view.
+pub(crate) const FAR_CLASS: &str = "chat-message-page--far";
+
+impl FarPages {
+    /// Watches the pages of the list scrolled by `scroller`; stops when the list goes.
+    pub(crate) fn new(scroller: NodeRef<Div>) -> Self {
+        let far = FarPages {
+            scroller,
+            observer: StoredValue::new_local(None),
+        };
+        on_cleanup(move || {
+            if let Some(Some(o)) = far.observer.try_update_value(Option::take) {
+                o.observer.disconnect();
+            }
+        });
+        far
+    }
+
+    /// Starts watching `page` (a freshly drawn page of rows).
+    pub(crate) fn observe(&self, page: &web_sys::Element) {
+        if self.observer.with_value(Option::is_none) {
+            let Some(root) = self.scroller.get_untracked() else {
+                return;
+            };
+            let Some(created) = page_observer(&root) else {
+                return;
+            };
+            self.observer.set_value(Some(created));
+        }
+        self.observer.with_value(|o| {
+            if let Some(o) = o {
+                o.observer.observe(page);
+            }
+        });
+    }
+
+    /// Stops watching `page` (removed from the list).
+    pub(crate) fn unobserve(&self, page: &web_sys::Element) {
+        let _ = self.observer.try_with_value(|o| {
+            if let Some(o) = o {
+                o.observer.unobserve(page);
+            }
+        });
+    }
+}
+
+fn page_observer(root: &web_sys::HtmlDivElement) -> Option<PageObserver> {
+    use wasm_bindgen::closure::Closure;
+    let callback = Closure::<dyn FnMut(js_sys::Array, web_sys::IntersectionObserver)>::new(
+        |entries: js_sys::Array, observer: web_sys::IntersectionObserver| {
+            for entry in entries.iter() {
+                let entry: web_sys::IntersectionObserverEntry = entry.unchecked_into();
+                if entry.is_intersecting() {
+                    continue;
+                }
+                let page = entry.target();
+                // Detached, or never laid out: nothing measured to stand in for it.
+                let height = entry.bounding_client_rect().height() - vertical_padding(&page);
+                if height <= 0.0 || !page.is_connected() || is_last_page(&page) {
+                    continue;
+                }
+                if let Some(el) = page.dyn_ref::<web_sys::HtmlElement>() {
+                    let _ = el
+                        .style()
+                        .set_property("contain-intrinsic-size", &format!("auto {height}px"));
+                }
+                let _ = page.class_list().add_1(FAR_CLASS);
+                // From here on the browser decides when it is drawn.
+                observer.unobserve(&page);
+            }
+        },
+    );
+    let options = web_sys::IntersectionObserverInit::new();
+    options.set_root(Some(root));
+    // A page is far when it is more than one box height above or below the view.
+    options.set_root_margin("100% 0px");
+    let observer = web_sys::IntersectionObserver::new_with_options(
+        callback.as_ref().unchecked_ref(),
+        &options,
+    )
+    .ok()?;
+    Some(PageObserver {
+        observer,
+        _callback: callback,
+    })
+}
+
+/// A page's top plus bottom padding (px): `contain-intrinsic-size` stands in for the content
+/// box, the observer measures the border box.
+fn vertical_padding(page: &web_sys::Element) -> f64 {
+    let Some(style) = web_sys::window().and_then(|w| w.get_computed_style(page).ok().flatten())
+    else {
+        return 0.0;
+    };
+    ["padding-top", "padding-bottom"]
+        .iter()
+        .filter_map(|p| style.get_property_value(p).ok())
+        .filter_map(|v| v.trim_end_matches("px").parse::<f64>().ok())
+        .sum()
+}
+
+/// The last page takes the messages that arrive later and sits next to the streaming reply:
+/// it is always drawn.
+fn is_last_page(page: &web_sys::Element) -> bool {
+    !page
+        .next_element_sibling()
+        .is_some_and(|next| next.class_list().contains(PAGE_CLASS))
 }
 
 /// The row above the first message: a button that loads the next older page (keyboard
@@ -254,20 +424,20 @@ pub(crate) fn OlderMessages() -> impl IntoView {
     }
 }
 
-/// Where `row` sits in the scroller's viewport, by layout: `offsetTop` ignores the rows'
+/// Where `el` sits in the scroller's viewport, by layout: `offsetTop` ignores the rows'
 /// slide-in transform, which a bounding box would include while it plays.
-fn offset_in(scroller: &web_sys::HtmlDivElement, row: &web_sys::Element) -> f64 {
-    let top = row
+fn offset_in(scroller: &web_sys::HtmlDivElement, el: &web_sys::Element) -> f64 {
+    let top = el
         .dyn_ref::<web_sys::HtmlElement>()
         .map(|r| r.offset_top())
         .unwrap_or(0);
     f64::from(top - scroller.scroll_top())
 }
 
-fn row_by_id(scroller: &web_sys::HtmlDivElement, id: &str) -> Option<web_sys::Element> {
-    let rows = scroller.query_selector_all(ROW).ok()?;
-    (0..rows.length())
-        .filter_map(|i| rows.item(i))
-        .filter_map(|n| n.dyn_into::<web_sys::Element>().ok())
-        .find(|e| e.get_attribute("data-message-id").as_deref() == Some(id))
+fn page_by_start(scroller: &web_sys::HtmlDivElement, id: &str) -> Option<web_sys::Element> {
+    let selector = format!(
+        ".{PAGE_CLASS}[{PAGE_START}=\"{}\"]",
+        web_sys::css::escape(id)
+    );
+    scroller.query_selector(&selector).ok().flatten()
 }

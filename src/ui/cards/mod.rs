@@ -11,7 +11,7 @@ pub mod question;
 use leptos::prelude::*;
 
 use crate::core::{
-    ActionKind, AnswerValue, CardState, Outcome, PendingAction, Question, Resolution, Role,
+    ActionKind, AnswerValue, CardState, Outcome, PendingAction, Question, Resolution,
 };
 use crate::store::{CardView, ChatStore};
 use crate::ui::countdown::Countdown;
@@ -111,12 +111,9 @@ pub fn MessageCards(
     let store = ChatStore::expect();
     let id = message_id.clone();
     let is_last = Memo::new(move |_| {
-        store.messages.with(|ms| {
-            ms.iter()
-                .rev()
-                .find(|m| m.role == Role::Assistant)
-                .is_some_and(|m| m.id == id)
-        })
+        store
+            .last_assistant_id
+            .with(|last| last.as_deref() == Some(id.as_str()))
     });
     let mine = move || {
         store.cards.with(|cards| {
