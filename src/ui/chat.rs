@@ -350,8 +350,14 @@ pub fn Chat(
 /// and every one added later, works here too); `show_history` is ignored: no sidebar, no menu
 /// button and no history requests.
 ///
-/// ```ignore
-/// view! { <ChatMinimal base_url="/api/agents" agent_id="support" theme=Theme::Light/> }
+/// ```no_run
+/// use agent_chat_ui::{ChatMinimal, Theme};
+/// use leptos::prelude::*;
+///
+/// #[component]
+/// fn HelpWidget() -> impl IntoView {
+///     view! { <ChatMinimal base_url="/api/agents" agent_id="support" theme=Theme::Light/> }
+/// }
 /// ```
 #[allow(non_snake_case)]
 pub fn ChatMinimal(props: ChatProps) -> impl IntoView {

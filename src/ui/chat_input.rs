@@ -32,9 +32,15 @@ pub struct StopButtonSlot {
 /// A handle on a mounted composer, like React's `ref` (F94, C29): create one, pass it as
 /// `handle`, call it later.
 ///
-/// ```ignore
-/// let input = ChatInputHandle::new();
-/// view! { <ChatInput handle=input/> <button on:click=move |_| input.focus()>"Reply"</button> }
+/// ```no_run
+/// use agent_chat_ui::ui::chat_input::{ChatInput, ChatInputHandle};
+/// use leptos::prelude::*;
+///
+/// #[component]
+/// fn Composer() -> impl IntoView {
+///     let input = ChatInputHandle::new();
+///     view! { <ChatInput handle=input/> <button on:click=move |_| input.focus()>"Reply"</button> }
+/// }
 /// ```
 #[derive(Clone, Copy, Debug)]
 pub struct ChatInputHandle {

@@ -2,14 +2,26 @@
 //! [`ChatProvider`] shares one [`ChatStore`] with everything inside it, [`ChatThemeProvider`]
 //! themes everything inside it. Both are optional: `<Chat/>` brings its own store and theme.
 //!
-//! ```ignore
-//! view! {
-//!     <ChatThemeProvider theme=get_theme_preset("nord").unwrap().theme()>
-//!         <ChatProvider config=SessionConfig::default() transport=TransportConfig::new("/api/agents")>
-//!             <ChatMessageList/>
-//!             <ChatInput/>
-//!         </ChatProvider>
-//!     </ChatThemeProvider>
+//! ```no_run
+//! use agent_chat_ui::core::theme::get_theme_preset;
+//! use agent_chat_ui::core::SessionConfig;
+//! use agent_chat_ui::io::http::TransportConfig;
+//! use agent_chat_ui::ui::chat_input::ChatInput;
+//! use agent_chat_ui::ui::message_list::ChatMessageList;
+//! use agent_chat_ui::ui::{ChatProvider, ChatThemeProvider};
+//! use leptos::prelude::*;
+//!
+//! #[component]
+//! fn MyChat() -> impl IntoView {
+//!     let nord = get_theme_preset("nord").map(|p| p.theme()).unwrap_or_default();
+//!     view! {
+//!         <ChatThemeProvider theme=nord>
+//!             <ChatProvider config=SessionConfig::default() transport=TransportConfig::new("/api/agents")>
+//!                 <ChatMessageList/>
+//!                 <ChatInput/>
+//!             </ChatProvider>
+//!         </ChatThemeProvider>
+//!     }
 //! }
 //! ```
 
