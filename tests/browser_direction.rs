@@ -282,8 +282,8 @@ async fn d46_one_direction_is_one_run_and_no_letter_follows_the_layout() {
 }
 
 /// D46: an assistant reply's Markdown wrapper has no `dir`: it follows the layout, so in the
-/// Arabic layout a code block's header (language, Copy) is laid out right to left while its
-/// code stays left to right; the paragraphs keep their own directions and "42" after the code
+/// Arabic layout a code block's header (language, Copy) is laid out right to left, padded
+/// on its own start, while its code stays left to right; the paragraphs keep their own directions and "42" after the code
 /// reads like the English paragraph before it.
 #[wasm_bindgen_test]
 async fn d46_the_markdown_wrapper_follows_the_layout() {
@@ -299,6 +299,17 @@ async fn d46_the_markdown_wrapper_follows_the_layout() {
         assert_eq!(computed_style(&md, "direction"), layout);
         let bar = query(&md, ".chat-markdown__code-bar").unwrap();
         assert_eq!(computed_style(&bar, "direction"), layout, "code header");
+        // Its padding is logical: the wider side is at the language's end (the start).
+        let (start, end) = if layout == "rtl" {
+            ("padding-right", "padding-left")
+        } else {
+            ("padding-left", "padding-right")
+        };
+        assert_eq!(
+            (computed_style(&bar, start), computed_style(&bar, end)),
+            ("12px".to_owned(), "4px".to_owned()),
+            "{layout}"
+        );
         assert_eq!(
             computed_style(&query(&md, "pre").unwrap(), "direction"),
             "ltr"
