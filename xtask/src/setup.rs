@@ -359,9 +359,53 @@ fn locked_version(ctx: &Ctx, package: &str) -> Option<String> {
     Some(version.to_owned())
 }
 
+/// What a full `cargo xtask test` leaves in `target/` and `fuzz/target/` on a fresh clone
+/// (measured: ~7 GB), with some room to spare.
+const DISK_NEEDED_GB: u64 = 10;
+
+/// Prints the free space where the build goes and warns when it is less than a run needs: a
+/// full disk otherwise shows up as linker crashes and "No space left on device" deep in a step.
+pub fn check_disk(ctx: &Ctx) {
+    let out = ctx
+        .command("df")
+        .args(["-Pk", "--"])
+        .arg(&ctx.root)
+        .output();
+    let free_kb = out.ok().and_then(|o| {
+        let text = String::from_utf8_lossy(&o.stdout).into_owned();
+        parse_df_available_kb(&text)
+    });
+    match free_kb {
+        Some(kb) => {
+            let gb = kb / (1024 * 1024);
+            println!("  disk: {gb} GB free at {}", ctx.root.display());
+            if gb < DISK_NEEDED_GB {
+                println!(
+                    "  WARNING: a full run needs about {DISK_NEEDED_GB} GB for its build \
+                     artefacts; with {gb} GB free, steps may fail with \"No space left on \
+                     device\". Free some space (old clones, other `target/` directories)."
+                );
+            }
+        }
+        None => println!("  disk: free space unknown (`df` gave nothing readable)"),
+    }
+}
+
+/// The "Available" column (KiB) of `df -Pk`'s one filesystem line.
+fn parse_df_available_kb(text: &str) -> Option<u64> {
+    text.lines().nth(1)?.split_whitespace().nth(3)?.parse().ok()
+}
+
 /// Under `CI=true`: the machine and tool versions, so a red CI log says what it ran with.
 pub fn print_environment(ctx: &Ctx) {
-    println!("==> environment");
+    print!("{}", environment_report(ctx));
+}
+
+/// The lines [`print_environment`] prints; a tool that is missing reads "(not found)".
+fn environment_report(ctx: &Ctx) -> String {
+    use std::fmt::Write as _;
+    let mut out = String::new();
+    let _ = writeln!(out, "==> environment");
     let os = fs::read_to_string("/etc/os-release")
         .ok()
         .and_then(|text| {
@@ -372,8 +416,8 @@ pub fn print_environment(ctx: &Ctx) {
         })
         .unwrap_or_else(|| std::env::consts::OS.to_owned());
     let cpus = std::thread::available_parallelism().map_or(0, usize::from);
-    println!("  os: {os}, {cpus} cpus");
-    println!("  root: {}", ctx.root.display());
+    let _ = writeln!(out, "  os: {os}, {cpus} cpus");
+    let _ = writeln!(out, "  root: {}", ctx.root.display());
     let chromedriver = find_chromedriver(ctx).unwrap_or_else(|| "chromedriver".into());
     let wasm_opt = ctx.root.join("node_modules/.bin/wasm-opt");
     let probes: [(&str, Command); 11] = [
@@ -406,8 +450,9 @@ pub fn print_environment(ctx: &Ctx) {
     ];
     for (name, mut cmd) in probes {
         let version = run::first_line(&mut cmd).unwrap_or_else(|| "(not found)".into());
-        println!("  {name}: {version}");
+        let _ = writeln!(out, "  {name}: {version}");
     }
+    out
 }
 
 /// `cmd` with `args` appended (keeps the probe table above on one line each).
@@ -436,7 +481,33 @@ mod tests {
     }
 
     #[test]
-    fn prints_environment_even_with_tools_missing() {
-        super::print_environment(&crate::Ctx::new());
+    fn reads_the_available_column_of_df() {
+        let df = "Filesystem     1024-blocks     Used Available Capacity Mounted on\n\
+                  /dev/vda        264091472 92000000 52428800      64% /\n";
+        assert_eq!(super::parse_df_available_kb(df), Some(52_428_800));
+        assert_eq!(super::parse_df_available_kb("Filesystem\n"), None);
+        assert_eq!(super::parse_df_available_kb(""), None);
+    }
+
+    #[test]
+    fn the_environment_names_every_tool_found_or_not() {
+        let report = super::environment_report(&crate::Ctx::new());
+        assert!(report.starts_with("==> environment\n"), "{report}");
+        assert!(report.contains("  os: "), "{report}");
+        for tool in [
+            "rustc",
+            "cargo",
+            "wasm-bindgen",
+            "trunk",
+            "wasm-opt",
+            "chromedriver",
+        ] {
+            assert!(
+                report
+                    .lines()
+                    .any(|l| l.starts_with(&format!("  {tool}: "))),
+                "{tool} missing from {report}"
+            );
+        }
     }
 }

@@ -31,6 +31,7 @@ pub fn main(ctx: &Ctx) -> ExitCode {
     if env::var("CI").is_ok_and(|v| v == "true") {
         setup::print_environment(ctx);
     }
+    setup::check_disk(ctx);
     let mut p = Pipeline::default();
 
     let t = p.begin("setup");
