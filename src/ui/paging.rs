@@ -241,6 +241,14 @@ struct PageObserver {
         wasm_bindgen::closure::Closure<dyn FnMut(js_sys::Array, web_sys::IntersectionObserver)>,
 }
 
+impl Drop for PageObserver {
+    /// Disconnected before its callback goes, so the browser never calls a dropped closure
+    /// (however the list's owner is torn down).
+    fn drop(&mut self) {
+        self.observer.disconnect();
+    }
+}
+
 /// A page of rows as the message list draws it.
 pub(crate) const PAGE_CLASS: &str = "chat-message-page";
 /// The attribute of a page holding the id of its first message.
@@ -258,25 +266,25 @@ impl FarPages {
             observer: StoredValue::new_local(None),
         };
         on_cleanup(move || {
-            if let Some(Some(o)) = far.observer.try_update_value(Option::take) {
-                o.observer.disconnect();
-            }
+            // Dropping it disconnects it.
+            let _ = far.observer.try_update_value(Option::take);
         });
         far
     }
 
     /// Starts watching `page` (a freshly drawn page of rows).
     pub(crate) fn observe(&self, page: &web_sys::Element) {
-        if self.observer.with_value(Option::is_none) {
-            let Some(root) = self.scroller.get_untracked() else {
+        // `try_`: the list may be torn down in the same turn as one of its pages is drawn.
+        if self.observer.try_with_value(Option::is_none) == Some(true) {
+            let Some(root) = self.scroller.try_get_untracked().flatten() else {
                 return;
             };
             let Some(created) = page_observer(&root) else {
                 return;
             };
-            self.observer.set_value(Some(created));
+            self.observer.try_set_value(Some(created));
         }
-        self.observer.with_value(|o| {
+        let _ = self.observer.try_with_value(|o| {
             if let Some(o) = o {
                 o.observer.observe(page);
             }
