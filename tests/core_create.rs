@@ -50,8 +50,31 @@ fn f151_a_message_sent_meanwhile_keeps_its_own_conversation() {
     let mut h = Harness::started_with_agent(SessionConfig::default());
     h.cmd(Command::CreateConversation { title: None });
     h.cmd(Command::Send("hi".into()));
-    // The empty one answers after the message started its own: it is not opened over it.
-    h.answer(Method::Post, "/conversations", 201, CONV);
-    assert!(h.s.conversation().is_none() || h.s.conversation().unwrap().id != "conv_1");
+    // The empty one answers after the message started its own: it is not opened over it, it
+    // only joins the history (created, not changed to).
+    let empty = h.answer(Method::Post, "/conversations", 201, CONV);
+    let body: Value = serde_json::from_str(empty.body.as_deref().unwrap()).unwrap();
+    assert!(
+        body.get("title").is_none(),
+        "the empty one was answered first"
+    );
+    assert!(h.s.conversation().is_none(), "{:?}", h.s.conversation());
+    assert!(h
+        .events
+        .iter()
+        .any(|e| matches!(e, SessionEvent::ConversationCreated(c) if c.id == "conv_1")));
+    assert!(!h
+        .events
+        .contains(&SessionEvent::ConversationChanged(Some("conv_1".into()))));
     assert!(h.s.messages().iter().any(|m| m.display_text() == "hi"));
+    // The message's own conversation is the one opened, and the message streams into it.
+    h.answer(
+        Method::Post,
+        "/conversations",
+        201,
+        &CONV.replace("conv_1", "conv_2"),
+    );
+    assert_eq!(h.s.conversation().map(|c| c.id.as_str()), Some("conv_2"));
+    assert_eq!(h.streams.len(), 1);
+    assert_eq!(h.streams[0].path, "/conversations/conv_2/messages");
 }
