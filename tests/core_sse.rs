@@ -504,11 +504,27 @@ fn invalid_utf8_is_replaced() {
             data: "x\u{FFFD}".into(),
         }))
     );
-    // Raw garbage of every byte value.
+    // Raw garbage of every byte value (no `data` field in it): nothing is dispatched, however
+    // it is cut.
     let garbage: Vec<u8> = (0..=255u8).cycle().take(4096).collect();
-    let _ = decode_all(&garbage);
+    assert_eq!(decode_all(&garbage), Vec::<Item>::new());
     let ones: Vec<&[u8]> = garbage.chunks(1).collect();
-    let _ = decode_chunks(ones);
+    assert_eq!(decode_chunks(ones), Vec::<Item>::new());
+    // The same garbage as the data of frames: one error per frame, in place, the same whole
+    // and in 1-byte chunks.
+    let mut framed = Vec::new();
+    let mut frames = 0;
+    for piece in garbage.chunks(64) {
+        framed.extend_from_slice(b"data: ");
+        framed.extend(piece.iter().filter(|b| !matches!(b, b'\r' | b'\n')));
+        framed.extend_from_slice(b"\n\n");
+        frames += 1;
+    }
+    let whole = decode_all(&framed);
+    assert_eq!(whole.len(), frames, "{whole:?}");
+    assert!(whole.iter().all(Result::is_err), "{whole:?}");
+    let ones: Vec<&[u8]> = framed.chunks(1).collect();
+    assert_eq!(decode_chunks(ones), whole);
 }
 
 /// Huge-payload safety: a frame past the cap is dropped with an error, memory is released,
