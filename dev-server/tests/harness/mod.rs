@@ -1941,11 +1941,8 @@ impl Harness {
             .iter()
             .map(|e| format!("  [{}] {}\n", e.level, e.message))
             .collect();
-        println!(
-            "browser console ({} entries):\n{console_text}",
-            console.len()
-        );
-
+        // Not printed on a pass (the bench's output is its tables); a failure's panic and its
+        // artifacts carry the console.
         let artifacts = if problems.is_empty() {
             // A pass clears what an earlier failing run of this journey left behind.
             let _ = std::fs::remove_dir_all(artifacts_dir(name));
