@@ -715,9 +715,65 @@ fn c13_skipped_question_and_server_cancelled_read_differently() {
 
 #[test]
 fn f191_composer_state_is_pure_over_cards() {
+    let card = |action: &str, state: CardState| ActionCard {
+        action: serde_json::from_str(action).expect("action json"),
+        state,
+        message_id: Some("m1".into()),
+        restored: false,
+    };
+    let approval = card(APPROVAL, CardState::Waiting);
+    let question = card(QUESTION, CardState::Waiting);
+    // Nothing open for a person: normal, whatever the mode.
+    for mode in [ComposerMode::Block, ComposerMode::Cancel] {
+        assert_eq!(composer_state(&[], mode, true), ComposerState::Normal);
+        let settled = card(APPROVAL, CardState::Settled(Outcome::Cancelled));
+        assert_eq!(
+            composer_state(&[settled], mode, true),
+            ComposerState::Normal
+        );
+        let client_tool = card(CLIENT_TOOL, CardState::Waiting);
+        assert_eq!(
+            composer_state(&[client_tool], mode, true),
+            ComposerState::Normal,
+            "C10: the host's own tool does not hold the composer"
+        );
+    }
+    // A waiting approval: the mode decides (F193, F179).
     assert_eq!(
-        composer_state(&[], ComposerMode::Block, true),
-        ComposerState::Normal
+        composer_state(std::slice::from_ref(&approval), ComposerMode::Block, true),
+        ComposerState::Blocked
+    );
+    assert_eq!(
+        composer_state(std::slice::from_ref(&approval), ComposerMode::Cancel, true),
+        ComposerState::Cancel
+    );
+    // C35: a lone option-less question is answered from the composer, in either mode...
+    for mode in [ComposerMode::Block, ComposerMode::Cancel] {
+        match composer_state(std::slice::from_ref(&question), mode, true) {
+            ComposerState::Answer {
+                action_id,
+                question,
+            } => {
+                assert_eq!(action_id, "q_1");
+                assert_eq!(question.question, "Which env?");
+            }
+            other => panic!("{mode:?}: expected answer mode, got {other:?}"),
+        }
+    }
+    // ...but not when questions cannot be answered, not while its answer is on its way, and
+    // not next to another open card.
+    assert_eq!(
+        composer_state(std::slice::from_ref(&question), ComposerMode::Block, false),
+        ComposerState::Blocked
+    );
+    let sending = card(QUESTION, CardState::Sending);
+    assert_eq!(
+        composer_state(&[sending], ComposerMode::Block, true),
+        ComposerState::Blocked
+    );
+    assert_eq!(
+        composer_state(&[question, approval], ComposerMode::Cancel, true),
+        ComposerState::Cancel
     );
 }
 
