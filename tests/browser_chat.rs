@@ -119,24 +119,80 @@ async fn f26_f69_message_actions_under_assistant_messages_revealed_on_focus() {
     );
     assert_eq!(*seen.lock().unwrap(), [("m_2".to_owned(), false)]);
     let actions = query(&root, "[data-message-id=m_2] .chat-message__actions").unwrap();
-    // window.matchMedia without the web-sys feature: touch-only browsers always show them.
-    let window: wasm_bindgen::JsValue = web_sys::window().unwrap().into();
-    let match_media: js_sys::Function = js_sys::Reflect::get(&window, &"matchMedia".into())
-        .unwrap()
-        .unchecked_into();
-    let query_list = match_media.call1(&window, &"(hover: none)".into()).unwrap();
-    let hover_none = js_sys::Reflect::get(&query_list, &"matches".into())
-        .unwrap()
-        .is_truthy();
-    if !hover_none {
-        assert_eq!(opacity(&actions), "0", "hidden until hover or focus");
-    }
-    // A keyboard user tabbing to the action reveals the row (focus-within).
+    // Headless Chromium reports `(hover: none)`, so the stylesheet's touch rule would show the
+    // actions all the time and hide the hover/focus rule. Both pointers are tried explicitly
+    // by switching that one `@media` rule on and off.
+    let touch = TouchRule::find();
+    touch.set("all");
+    wait_until("touch screens always show the actions", &root, || {
+        opacity(&actions) == "1"
+    })
+    .await;
+    touch.set("not all");
+    wait_until("hidden for a mouse until hover or focus", &root, || {
+        opacity(&actions) == "0"
+    })
+    .await;
+    // A keyboard user tabbing to the action reveals the row (focus-within)...
     button.focus().unwrap();
     wait_until("actions visible on focus", &root, || {
         opacity(&actions) == "1"
     })
     .await;
+    // ...and leaving it hides the row again.
+    button.blur().unwrap();
+    wait_until("hidden again after blur", &root, || {
+        opacity(&actions) == "0"
+    })
+    .await;
+}
+
+/// The stylesheet's `@media (hover: none)` rule that always shows message actions on touch
+/// screens; its media is put back when dropped.
+struct TouchRule(js_sys::Array);
+
+impl TouchRule {
+    const MEDIA: &'static str = "(hover: none)";
+
+    /// Every such rule in the page's style sheets (one per mounted stylesheet); at least one.
+    fn find() -> TouchRule {
+        let rules: js_sys::Array = js_sys::Function::new_with_args(
+            "media",
+            "const found = [];\
+             for (const sheet of document.styleSheets) {\
+               let rules = [];\
+               try { rules = sheet.cssRules; } catch (e) { continue; }\
+               for (const rule of rules) {\
+                 if (rule.media && rule.media.mediaText === media\
+                     && rule.cssText.includes('.chat-message__actions')) { found.push(rule); }\
+               }\
+             }\
+             return found;",
+        )
+        .call1(&wasm_bindgen::JsValue::NULL, &Self::MEDIA.into())
+        .unwrap()
+        .unchecked_into();
+        assert!(
+            rules.length() > 0,
+            "no {} rule for message actions",
+            Self::MEDIA
+        );
+        TouchRule(rules)
+    }
+
+    /// Sets the rules' media query (`all`: a touch screen, `not all`: a mouse).
+    fn set(&self, media: &str) {
+        for rule in self.0.iter() {
+            let list = js_sys::Reflect::get(&rule, &"media".into()).unwrap();
+            js_sys::Reflect::set(&list, &"mediaText".into(), &media.into()).unwrap();
+        }
+    }
+}
+
+impl Drop for TouchRule {
+    fn drop(&mut self) {
+        self.set(Self::MEDIA);
+    }
 }
 
 #[wasm_bindgen_test]
