@@ -422,13 +422,55 @@ async fn rows_are_buttons_and_the_open_conversation_is_marked() {
     let select = query(&row(&root, "c3"), ".chat-history__select").unwrap();
     assert_eq!(select.tag_name(), "BUTTON");
     assert_eq!(select.get_attribute("type").as_deref(), Some("button"));
+    // The rows open to be marked: none while no conversation is open.
+    let marked = |root: &web_sys::HtmlElement| -> Vec<String> {
+        row_ids(root)
+            .into_iter()
+            .filter(|id| {
+                let selected = row(root, id).get_attribute("data-selected");
+                let current = query(&row(root, id), ".chat-history__select")
+                    .and_then(|b| b.get_attribute("aria-current"));
+                assert_eq!(
+                    selected.as_deref() == Some("true"),
+                    current.as_deref() == Some("true"),
+                    "{id}: data-selected and aria-current agree"
+                );
+                current.as_deref() == Some("true")
+            })
+            .collect()
+    };
+    assert!(marked(&root).is_empty());
     select.click();
-    let sent = store.take_requests();
+    let mut sent = store.take_requests();
     assert!(
         sent.iter()
             .any(|r| r.method == Method::Get && r.path == "/conversations/c3"),
         "{sent:?}"
     );
+    answer(
+        &store,
+        &mut sent,
+        "/conversations/c3",
+        200,
+        r#"{"conversation":{"id":"c3","agentId":"echo","title":"Budget ROMAN numerals"},"messages":[]}"#,
+    );
+    wait_until("the open conversation is marked", &root, || {
+        marked(&root) == ["c3"]
+    })
+    .await;
+    // Opening another one moves the mark.
+    query(&row(&root, "c1"), ".chat-history__select")
+        .unwrap()
+        .click();
+    let mut sent = store.take_requests();
+    answer(
+        &store,
+        &mut sent,
+        "/conversations/c1",
+        200,
+        r#"{"conversation":{"id":"c1","agentId":"echo","title":"Trip to Rome"},"messages":[]}"#,
+    );
+    wait_until("the mark moves to c1", &root, || marked(&root) == ["c1"]).await;
 }
 
 /// F19: picking a row reports the row to `on_conversation_selected`, then opens it (E5).
