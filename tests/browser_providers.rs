@@ -1,7 +1,9 @@
 //! Browser tests for the providers a host uses to build its own layout (F124–F127).
 #![cfg(target_arch = "wasm32")]
 
-use agent_chat_ui::core::theme::{get_theme_preset, ChatTheme, ThemeMode};
+use agent_chat_ui::core::theme::{
+    default_dark_theme, default_light_theme, get_theme_preset, ChatTheme, ThemeMode,
+};
 use agent_chat_ui::core::SessionConfig;
 use agent_chat_ui::io::http::TransportConfig;
 use agent_chat_ui::ui::chat_input::ChatInput;
@@ -29,6 +31,7 @@ fn var(el: &web_sys::HtmlElement, name: &str) -> String {
 async fn f126_theme_provider_puts_a_presets_tokens_on_its_children() {
     let root = section();
     let nord = get_theme_preset("nord").unwrap().theme();
+    let colors = nord.colors.clone();
     let _h = mount_to(root.clone(), move || {
         view! {
             <ChatThemeProvider theme=nord.clone()>
@@ -37,8 +40,14 @@ async fn f126_theme_provider_puts_a_presets_tokens_on_its_children() {
         }
     });
     let probe = wait_for(&root, ".chat-theme-root .probe").await;
-    assert_eq!(var(&probe, "--chat-bg-primary"), "#292e39");
-    assert_eq!(var(&probe, "--chat-accent-secondary"), "#4c6a91");
+    // The preset's own values (not the dark defaults it differs from).
+    let dark = default_dark_theme().colors;
+    assert_ne!(colors.bg_primary, dark.bg_primary);
+    assert_eq!(Some(var(&probe, "--chat-bg-primary")), colors.bg_primary);
+    assert_eq!(
+        Some(var(&probe, "--chat-accent-secondary")),
+        colors.accent_secondary
+    );
     let boxed = wait_for(&root, ".chat-theme-root").await;
     assert!(!boxed.class_name().contains("chat-theme-light"));
     assert_eq!(boxed.get_attribute("data-theme").as_deref(), Some("dark"));
@@ -59,7 +68,13 @@ async fn f127_set_theme_merges_and_a_mode_switch_keeps_colours_set_on_purpose() 
         }
     });
     let probe = wait_for(&root, ".probe").await;
-    assert_eq!(var(&probe, "--chat-bg-primary"), "#212121", "dark defaults");
+    let (dark, light) = (default_dark_theme().colors, default_light_theme().colors);
+    assert_ne!(dark.bg_primary, light.bg_primary);
+    assert_eq!(
+        Some(var(&probe, "--chat-bg-primary")),
+        dark.bg_primary,
+        "dark defaults"
+    );
     let theme = ctx.get_value().expect("context inside the provider");
     let mut accent = ChatTheme::default();
     accent.colors.accent_primary = Some("#aa00aa".into());
@@ -71,8 +86,8 @@ async fn f127_set_theme_merges_and_a_mode_switch_keeps_colours_set_on_purpose() 
     leptos::task::tick().await;
     let boxed = wait_for(&root, ".chat-theme-root.chat-theme-light").await;
     assert_eq!(
-        var(&probe, "--chat-bg-primary"),
-        "#ffffff",
+        Some(var(&probe, "--chat-bg-primary")),
+        light.bg_primary,
         "light defaults now"
     );
     assert_eq!(var(&probe, "--chat-accent-primary"), "#aa00aa", "kept");
