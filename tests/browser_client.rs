@@ -23,7 +23,7 @@ use agent_chat_ui::{
 use leptos::prelude::*;
 use serde::Deserialize;
 use serde_json::{json, Value};
-use wasm_bindgen::JsValue;
+use wasm_bindgen::{JsCast, JsValue};
 use wasm_bindgen_test::*;
 
 wasm_bindgen_test_configure!(run_in_browser);
@@ -34,9 +34,11 @@ use web::{section, sleep, wait_until};
 /// The fake `fetch`: `routes` is the queue of answers, taken in order. A route is
 /// `{status, body}` (JSON body by default), `{status: 204}`, `{chunks: [..]}` for an event
 /// stream (a chunk is a string or an array of bytes) (`open: true` keeps it open until aborted), `{networkError: true}`, and may carry
-/// `delay` (ms) and `headers`.
+/// `headers` and `hold: true` (the answer waits until the test calls [`FetchStub::release`],
+/// so "while a request is on its way" does not depend on timers).
 const FAKE_FETCH: &str = r#"
 const calls = [];
+const held = [];
 const fake = async (input, init) => {
   const req = input instanceof Request ? input : new Request(input, init);
   const headers = {};
@@ -48,7 +50,7 @@ const fake = async (input, init) => {
     return new Response('{"error":{"code":"NOT_FOUND","message":"no canned response"}}',
       { status: 404, headers: { 'content-type': 'application/json' } });
   }
-  if (r.delay) { await new Promise((res) => setTimeout(res, r.delay)); }
+  if (r.hold) { await new Promise((res) => held.push(res)); }
   if (r.networkError) { throw new TypeError('Failed to fetch'); }
   if (r.chunks) {
     const enc = new TextEncoder();
@@ -69,6 +71,8 @@ const fake = async (input, init) => {
   return new Response(body, { status, headers: r.headers || { 'content-type': 'application/json' } });
 };
 fake.calls = calls;
+fake.held = () => held.length;
+fake.release = () => { const res = held.shift(); if (res) { res(); } return !!res; };
 return fake;
 "#;
 
@@ -108,6 +112,23 @@ impl FetchStub {
         let calls = js_sys::Reflect::get(&self.fake, &"calls".into()).unwrap();
         let text = js_sys::JSON::stringify(&calls).unwrap();
         serde_json::from_str(&String::from(text)).unwrap()
+    }
+
+    /// How many answers (`hold: true`) are waiting for [`FetchStub::release`].
+    fn held(&self) -> u32 {
+        let held: js_sys::Function = js_sys::Reflect::get(&self.fake, &"held".into())
+            .unwrap()
+            .unchecked_into();
+        held.call0(&JsValue::NULL).unwrap().as_f64().unwrap() as u32
+    }
+
+    /// Lets the oldest held answer go.
+    fn release(&self) {
+        let release: js_sys::Function = js_sys::Reflect::get(&self.fake, &"release".into())
+            .unwrap()
+            .unchecked_into();
+        let released = release.call0(&JsValue::NULL).unwrap();
+        assert_eq!(released.as_bool(), Some(true), "no answer was held");
     }
 }
 
@@ -700,8 +721,9 @@ async fn f156_f161_history_pages_load_more_and_delete() {
     let base = "https://history.test/a";
     let stub = FetchStub::install(json!([
         page(&["c1", "c2"], true),
-        // A silent refresh that takes a while; load_more meanwhile must not send anything.
-        { "delay": 150, "body": {"conversations": [row("c1"), row("c2")], "total": 3, "hasMore": true}},
+        // A silent refresh held on its way; load_more meanwhile must not send anything. Its
+        // answer renames c2, so its arrival shows.
+        { "hold": true, "body": {"conversations": [row("c1"), {"id": "c2", "agentId": "echo", "title": "Refreshed"}], "total": 3, "hasMore": true}},
         page(&["c3"], false),
         {"status": 204},
         {"status": 403, "body": {"error": {"code": "FORBIDDEN", "message": "no access"}}}
@@ -719,7 +741,7 @@ async fn f156_f161_history_pages_load_more_and_delete() {
 
     // F160: refresh is silent; F159: load_more is a no-op while it runs.
     leptos::task::spawn_local(h.refresh());
-    sleep(20).await;
+    wait_until("the refresh is on its way", &root, || stub.held() == 1).await;
     assert!(
         !h.is_loading.get_untracked(),
         "refresh does not show loading"
@@ -731,7 +753,15 @@ async fn f156_f161_history_pages_load_more_and_delete() {
         "load_more waited: {:?}",
         stub.calls()
     );
-    sleep(200).await; // the refresh's answer arrives
+    stub.release();
+    wait_until("the refresh's answer arrives", &root, || {
+        h.conversations
+            .with_untracked(|c| c.get(1).and_then(|r| r.title.clone()))
+            .as_deref()
+            == Some("Refreshed")
+    })
+    .await;
+    assert!(!h.is_loading.get_untracked());
 
     // F159: the next page is appended, at the offset of the rows held.
     let more = h.load_more();
@@ -779,9 +809,9 @@ async fn f156_f161_history_pages_load_more_and_delete() {
 #[wasm_bindgen_test]
 async fn f158_load_shows_loading_and_errors_then_recovers() {
     let base = "https://history.test/b";
-    let _stub = FetchStub::install(json!([
+    let stub = FetchStub::install(json!([
         {"status": 500, "body": {"error": {"code": "INTERNAL_ERROR", "message": "db down"}}},
-        {"delay": 150, "body": {"conversations": [row("c9")], "hasMore": false}}
+        {"hold": true, "body": {"conversations": [row("c9")], "hasMore": false}}
     ]));
     let root = section();
     let (h, _mounted) = mount_hook(&root, move || UseChatHistoryOptions::new(base));
@@ -796,12 +826,13 @@ async fn f158_load_shows_loading_and_errors_then_recovers() {
     );
     assert!(!h.is_loading.get_untracked());
     leptos::task::spawn_local(h.load(true));
-    sleep(30).await;
+    wait_until("the load is on its way", &root, || stub.held() == 1).await;
     assert!(h.is_loading.get_untracked(), "load(true) shows loading");
     assert!(
         h.error.get_untracked().is_none(),
         "a new load clears the error"
     );
+    stub.release();
     wait_until("the list shows", &root, || ids(&h) == ["c9"]).await;
     assert!(!h.is_loading.get_untracked());
 }
@@ -878,14 +909,16 @@ async fn f156_changing_the_agent_starts_a_new_list() {
 
     // A page still on its way for the old agent is dropped when the agent changes.
     let late = FetchStub::install(json!([
-        {"delay": 150, "body": {"conversations": [row("g_old")], "hasMore": true}},
+        {"hold": true, "body": {"conversations": [row("g_old")], "hasMore": true}},
         page(&["d1"], false)
     ]));
     agent.set("gamma".to_owned());
-    sleep(30).await;
+    wait_until("gamma's page is on its way", &root, || late.held() == 1).await;
     agent.set("delta".to_owned());
     wait_until("delta's list", &root, || ids(&h) == ["d1"]).await;
-    sleep(250).await;
+    // Only now does gamma's page arrive; give it the chance to land (it must not).
+    late.release();
+    sleep(100).await;
     assert_eq!(ids(&h), ["d1"], "gamma's late page must not land");
     assert!(!h.has_more.get_untracked());
     assert_eq!(late.calls().len(), 2);
