@@ -423,23 +423,29 @@ async fn f40_f41_f128_set_locale_switches_strings_and_dir_live_and_rewrites_lang
     let root = section();
     let changes = Arc::new(Mutex::new(Vec::<String>::new()));
     let record = changes.clone();
+    // What each set_locale call answered. Recorded, not asserted in the handler: a panic in
+    // an event handler does not fail a wasm-bindgen test.
+    let answers = Arc::new(Mutex::new(Vec::<(&str, bool)>::new()));
+    let answered = answers.clone();
     let _handle = mount_to(root.clone(), move || {
         let record = record.clone();
+        let answered = answered.clone();
         view! {
             <Chat
                 base_url=DEAD
                 show_history=false
                 default_locale="tr"
                 on_locale_change=move |l: String| record.lock().unwrap().push(l)
-                render_empty_state=|_: ()| {
+                render_empty_state=move |_: ()| {
                     // Inside the chat: its i18n context, as a host control would use it.
                     let i18n = I18n::get();
+                    let (to_ar, to_xx) = (answered.clone(), answered.clone());
                     view! {
                         <button type="button" class="test-to-ar" on:click=move |_| {
-                            assert!(i18n.set_locale("ar-SA"));
+                            to_ar.lock().unwrap().push(("ar-SA", i18n.set_locale("ar-SA")));
                         }>"ar"</button>
                         <button type="button" class="test-to-xx" on:click=move |_| {
-                            assert!(!i18n.set_locale("xx"), "not a shipped locale");
+                            to_xx.lock().unwrap().push(("xx", i18n.set_locale("xx")));
                         }>"xx"</button>
                     }
                 }
@@ -459,9 +465,15 @@ async fn f40_f41_f128_set_locale_switches_strings_and_dir_live_and_rewrites_lang
 
     wait_for(&root, ".test-to-xx").await.click();
     leptos::task::tick().await;
+    assert_eq!(
+        *answers.lock().unwrap(),
+        [("xx", false)],
+        "not a shipped locale"
+    );
     assert_eq!(chat.get_attribute("lang").as_deref(), Some("tr"));
 
     wait_for(&root, ".test-to-ar").await.click();
+    assert_eq!(*answers.lock().unwrap(), [("xx", false), ("ar-SA", true)]);
     wait_until("lang=ar", &root, || {
         chat.get_attribute("lang").as_deref() == Some("ar")
     })
@@ -520,17 +532,22 @@ async fn f39_controlled_locale_follows_its_prop_and_refuses_set_locale() {
     clear_lang_param();
     let root = section();
     let locale = RwSignal::new("en".to_owned());
+    // What set_locale answered (a panic in an event handler would not fail the test).
+    let answers = Arc::new(Mutex::new(Vec::<bool>::new()));
+    let answered = answers.clone();
     let _handle = mount_to(root.clone(), move || {
+        let answered = answered.clone();
         view! {
             <Chat
                 base_url=DEAD
                 show_history=false
                 locale=locale
-                render_empty_state=|_: ()| {
+                render_empty_state=move |_: ()| {
                     let i18n = I18n::get();
+                    let answered = answered.clone();
                     view! {
                         <button type="button" class="test-try" on:click=move |_| {
-                            assert!(!i18n.set_locale("tr"), "refused while controlled");
+                            answered.lock().unwrap().push(i18n.set_locale("tr"));
                         }>"try"</button>
                     }
                 }
@@ -541,6 +558,11 @@ async fn f39_controlled_locale_follows_its_prop_and_refuses_set_locale() {
     let textarea = wait_for(&root, "textarea.chat-input__textarea").await;
     type_text(&textarea, "keep me");
     wait_for(&root, ".test-try").await.click();
+    assert_eq!(
+        *answers.lock().unwrap(),
+        [false],
+        "refused while controlled"
+    );
     sleep(50).await;
     assert_eq!(chat.get_attribute("lang").as_deref(), Some("en"));
     assert_eq!(lang_param(), None, "the address is not touched");
