@@ -480,8 +480,10 @@ async fn f40_f41_f128_set_locale_switches_strings_and_dir_live_and_rewrites_lang
     .await;
     assert_eq!(chat.get_attribute("dir").as_deref(), Some("rtl"));
     let textarea = query(&root, "textarea.chat-input__textarea").unwrap();
+    let arabic_label = agent_chat_ui::core::Catalog::new("ar").tr("chat-input-label");
+    assert_ne!(arabic_label, "Mesaj");
     wait_until("the composer label in Arabic", &root, || {
-        textarea.get_attribute("aria-label").as_deref() != Some("Mesaj")
+        textarea.get_attribute("aria-label") == Some(arabic_label.clone())
     })
     .await;
     assert_eq!(
