@@ -22,7 +22,7 @@ use wasm_bindgen_test::*;
 wasm_bindgen_test_configure!(run_in_browser);
 
 mod web;
-use web::{computed_style, list_with_a_turn, query, section, wait_for};
+use web::{computed_style, list_with_a_turn, next_frame, query, section, wait_for};
 
 /// Mounts `view` in a styled chat root laid out in `layout` (`ltr` or `rtl`, as `<Chat/>` sets
 /// it from the locale) over a detached store.
@@ -348,17 +348,6 @@ async fn d46_markdown_blocks_without_a_letter_follow_the_block_before() {
             (Some("rtl".to_owned()), "rtl".to_owned())
         ]
     );
-}
-
-/// Resolves in the next animation frame (after the store's publish).
-async fn next_frame() {
-    let promise = js_sys::Promise::new(&mut |resolve, _| {
-        web_sys::window()
-            .unwrap()
-            .request_animation_frame(&resolve)
-            .unwrap();
-    });
-    wasm_bindgen_futures::JsFuture::from(promise).await.unwrap();
 }
 
 /// D46 while streaming, in the Arabic layout: the streaming reply's wrapper has no `dir` either,

@@ -18,23 +18,9 @@ use wasm_bindgen_test::*;
 wasm_bindgen_test_configure!(run_in_browser);
 
 mod web;
-use web::{list_with_a_turn, query, section, wait_for, wait_until};
+use web::{list_with_a_turn, next_frame, query, section, wait_for, wait_until};
 
 include!("fixtures/markdown_pieces.rs");
-
-/// Resolves in the next animation frame, after the store's publish (requested earlier).
-async fn next_frame() {
-    let promise = js_sys::Promise::new(&mut |resolve, _| {
-        web_sys::window()
-            .unwrap()
-            .request_animation_frame(&resolve)
-            .unwrap();
-    });
-    wasm_bindgen_futures::JsFuture::from(promise).await.unwrap();
-    // The view's effect runs after the publish, as a task.
-    leptos::task::tick().await;
-    leptos::task::tick().await;
-}
 
 fn call(obj: &JsValue, name: &str, args: &[&JsValue]) -> JsValue {
     let f: js_sys::Function = js_sys::Reflect::get(obj, &name.into())

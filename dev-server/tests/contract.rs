@@ -1886,6 +1886,25 @@ async fn busy_conversation_refuses_answers() {
     );
 }
 
+/// The request `first` (the second message's card) was cancelled by a new message: answering
+/// it is refused with 409 `action_cancelled` and the message's metadata says `cancelled`.
+/// Returns the conversation as read then.
+async fn assert_first_cancelled(api: &Api, cid: &str, first: &Value) -> Value {
+    api.answer(
+        cid,
+        first["id"].as_str().expect("id"),
+        json!({ "resolution": { "decision": "allow" } }),
+    )
+    .await
+    .assert_error(409, "action_cancelled");
+    let conv = api.conversation(cid).await;
+    assert_eq!(
+        conv["messages"][1]["metadata"]["pendingActions"][0]["status"],
+        "cancelled"
+    );
+    conv
+}
+
 #[tokio::test]
 async fn ops_cancel_policy_and_remembered_approval() {
     let api = start().await;
@@ -1909,19 +1928,7 @@ async fn ops_cancel_policy_and_remembered_approval() {
     assert_eq!(ev[0]["status"], "cancelled");
     let second = find(&ev, "stream.action_required")["action"].clone();
     assert_ne!(second["id"], first["id"]);
-    let first_id = first["id"].as_str().expect("id");
-    api.answer(
-        &cid,
-        first_id,
-        json!({ "resolution": { "decision": "allow" } }),
-    )
-    .await
-    .assert_error(409, "action_cancelled");
-    let conv = api.conversation(&cid).await;
-    assert_eq!(
-        conv["messages"][1]["metadata"]["pendingActions"][0]["status"],
-        "cancelled"
-    );
+    let conv = assert_first_cancelled(&api, &cid, &first).await;
     assert_eq!(conv["pendingActions"][0]["id"], second["id"]);
 
     // approve an edited command and remember it for the session
@@ -1980,18 +1987,7 @@ async fn cancel_policy_can_be_chosen_per_conversation() {
     let r = api.say(&cid, "second").await;
     assert_eq!(r.status, 200, "{}", r.text);
     // The message cancelled the waiting request rather than slipping past it.
-    api.answer(
-        &cid,
-        first["id"].as_str().expect("id"),
-        json!({ "resolution": { "decision": "allow" } }),
-    )
-    .await
-    .assert_error(409, "action_cancelled");
-    let conv = api.conversation(&cid).await;
-    assert_eq!(
-        conv["messages"][1]["metadata"]["pendingActions"][0]["status"],
-        "cancelled"
-    );
+    assert_first_cancelled(&api, &cid, &first).await;
     // The metadata chose it: support's own policy blocks the same message.
     let blocking = api.create("support").await;
     api.pause(&blocking, "first").await;

@@ -3,6 +3,20 @@
 
 use wasm_bindgen::JsCast;
 
+/// Resolves in the next animation frame, after the store's publish (requested earlier), and
+/// lets the view's effects that the publish woke run (they run as tasks).
+pub async fn next_frame() {
+    let promise = js_sys::Promise::new(&mut |resolve, _| {
+        web_sys::window()
+            .unwrap()
+            .request_animation_frame(&resolve)
+            .unwrap();
+    });
+    wasm_bindgen_futures::JsFuture::from(promise).await.unwrap();
+    leptos::task::tick().await;
+    leptos::task::tick().await;
+}
+
 /// Resolves after `ms` milliseconds.
 pub async fn sleep(ms: i32) {
     let promise = js_sys::Promise::new(&mut |resolve, _| {
