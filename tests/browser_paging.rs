@@ -367,15 +367,48 @@ fn is_far(page: &web_sys::HtmlElement) -> bool {
     page.class_list().contains("chat-message-page--far")
 }
 
+/// Whether the browser draws `el` now: false inside a page it skips (`content-visibility`).
+fn drawn(el: &web_sys::Element) -> bool {
+    let check: js_sys::Function = js_sys::Reflect::get(el, &"checkVisibility".into())
+        .unwrap()
+        .unchecked_into();
+    let options = js_sys::Object::new();
+    js_sys::Reflect::set(&options, &"contentVisibilityAuto".into(), &true.into()).unwrap();
+    check.call1(el, &options).unwrap().as_bool().unwrap()
+}
+
+/// The inline stand-in height of a far page (px).
+fn stand_in(page: &web_sys::HtmlElement) -> f64 {
+    let value = page
+        .style()
+        .get_property_value("contain-intrinsic-height")
+        .unwrap();
+    value
+        .trim_start_matches("auto ")
+        .trim_end_matches("px")
+        .parse()
+        .unwrap_or_else(|_| panic!("contain-intrinsic-height {value:?}"))
+}
+
+/// Scrolls the list so that `el`'s top is at the top of the box.
+fn scroll_to(el: &web_sys::HtmlElement, root: &web_sys::HtmlElement) {
+    let list = scroller(root);
+    let to = list.scroll_top()
+        + (el.get_bounding_client_rect().top() - list.get_bounding_client_rect().top()) as i32;
+    list.set_scroll_top(to);
+}
+
 /// D47: after paging back through 300 messages (12 pages), the pages more than a box height
 /// from the view are left to the browser to skip (`content-visibility: auto`) with their
 /// measured height standing in, so what is laid out and painted stays a few pages however many
 /// are loaded; the last page (new messages, the streaming reply) is always drawn; every row is
 /// still in the DOM; a skipped page's stand-in height is exactly its drawn height, so taking a
-/// page in or out of the skipped state moves nothing.
+/// page in or out of the skipped state moves nothing; a page scrolled back into view is an
+/// ordinary box again.
 #[wasm_bindgen_test]
 async fn d47_far_pages_are_skipped_with_their_measured_height() {
     let root = section();
+    root.scroll_into_view();
     let all = fixture(300);
     let (store, _h) = mount_long(&root, &all).await;
     wait_for(&root, "article[data-message-id=msg_300]").await;
@@ -387,48 +420,53 @@ async fn d47_far_pages_are_skipped_with_their_measured_height() {
     }
     assert_eq!(page_boxes(&root).len(), 12);
     assert_eq!(rows(&root), 300, "skipped rows stay in the DOM");
-    // The reader is at the top: the first pages are near, the others far.
+    // The reader is at the top: the first pages are near, the others far; far means more
+    // than one box height from the view, and the last page never is.
     scroller(&root).set_scroll_top(0);
-    wait_until("the pages far below the view are marked", &root, || {
-        page_boxes(&root).iter().filter(|p| is_far(p)).count() >= 8
-    })
+    let away = |page: &web_sys::HtmlElement| {
+        let list = scroller(&root);
+        let (view, reach) = (
+            list.get_bounding_client_rect(),
+            f64::from(list.client_height()),
+        );
+        let r = page.get_bounding_client_rect();
+        r.bottom() < view.top() - reach || r.top() > view.bottom() + reach
+    };
+    wait_until(
+        "exactly the pages away from the view are marked far",
+        &root,
+        || {
+            let pages = page_boxes(&root);
+            let n = pages.len();
+            pages
+                .iter()
+                .enumerate()
+                .all(|(i, p)| is_far(p) == (i + 1 < n && away(p)))
+        },
+    )
     .await;
     let all_pages = page_boxes(&root);
-    let last = all_pages.last().expect("a last page");
-    assert!(!is_far(last), "the last page is always drawn");
-    let near = all_pages.iter().filter(|p| !is_far(p)).count();
+    let far_count = all_pages.iter().filter(|p| is_far(p)).count();
     assert!(
-        near <= 4,
-        "only the pages near the view and the last one are drawn, saw {near} of 12"
+        far_count >= 8,
+        "only the pages near the view and the last one are drawn: {far_count} of 12 far"
     );
-    let list_top = scroller(&root).get_bounding_client_rect();
+    assert!(
+        !is_far(all_pages.last().unwrap()),
+        "the last page is always drawn"
+    );
     for page in all_pages.iter().filter(|p| is_far(p)) {
         assert_eq!(computed_style(page, "content-visibility"), "auto");
-        // Far means more than one box height (600 px) away from the view.
-        let r = page.get_bounding_client_rect();
-        assert!(
-            r.bottom() < list_top.top() - 600.0 || r.top() > list_top.bottom() + 600.0,
-            "a page {}..{} px near the view {}..{} was marked far",
-            r.top(),
-            r.bottom(),
-            list_top.top(),
-            list_top.bottom()
-        );
+        let row = page
+            .query_selector("article.chat-message")
+            .unwrap()
+            .unwrap();
+        assert!(!drawn(&row), "a far page's rows are skipped");
     }
     // The stand-in height is the page's drawn height: drawing a skipped page in full (the
     // class taken off) leaves the list exactly as tall.
     let far = all_pages.iter().find(|p| is_far(p)).expect("a far page");
-    let stand_in = far
-        .style()
-        .get_property_value("contain-intrinsic-size")
-        .unwrap();
-    let px: f64 = stand_in
-        .trim_start_matches("auto ")
-        .trim_end_matches("px")
-        .parse()
-        .unwrap_or_else(|_| panic!("contain-intrinsic-size {stand_in:?}"));
-    let height_before = scroller(&root).scroll_height();
-    far.class_list().remove_1("chat-message-page--far").unwrap();
+    let px = stand_in(far);
     let padding: f64 = ["padding-top", "padding-bottom"]
         .iter()
         .map(|p| {
@@ -438,37 +476,132 @@ async fn d47_far_pages_are_skipped_with_their_measured_height() {
                 .unwrap()
         })
         .sum();
-    let drawn = far.get_bounding_client_rect().height() - padding;
+    let height_before = scroller(&root).scroll_height();
+    far.class_list().remove_1("chat-message-page--far").unwrap();
+    let drawn_height = far.get_bounding_client_rect().height() - padding;
     assert!(
-        (drawn - px).abs() <= 1.0,
-        "the page is {drawn} px drawn, its stand-in {px} px"
+        (drawn_height - px).abs() <= 1.0,
+        "the page is {drawn_height} px drawn, its stand-in {px} px"
     );
     assert!(
         (scroller(&root).scroll_height() - height_before).abs() <= 1,
         "drawing a skipped page in full changed the list's height"
     );
-    // Scrolling far down to a skipped page shows its rows where its box was.
+    far.class_list().add_1("chat-message-page--far").unwrap();
+    // Scrolling far down to a skipped page shows its rows where its box was, and the page is
+    // an ordinary box again (the class goes when it comes near).
     let target = all_pages[all_pages.len() - 3].clone();
     assert!(is_far(&target));
     let page_top = target.offset_top();
-    let list = scroller(&root);
-    let to = list.scroll_top()
-        + (target.get_bounding_client_rect().top() - list.get_bounding_client_rect().top()) as i32;
-    list.set_scroll_top(to);
-    frames(3).await;
+    scroll_to(&target, &root);
+    wait_until("the page in view is no longer marked far", &root, || {
+        !is_far(&target)
+    })
+    .await;
+    sleep(400).await; // its rows' slide-in is long over; let nothing else move either
     let first_row: web_sys::HtmlElement = target
         .query_selector("article.chat-message")
         .unwrap()
         .expect("a row")
         .unchecked_into();
+    assert!(drawn(&first_row), "the page in view is drawn");
     let rows_top = first_row.get_bounding_client_rect().top()
         - scroller(&root).get_bounding_client_rect().top();
     assert!(
-        rows_top.abs() <= 14.0 && target.offset_top() == page_top,
+        (rows_top - 12.0).abs() <= 1.0 && target.offset_top() == page_top,
         "the skipped page's rows showed {rows_top} px from where its box was"
     );
-    assert!(
-        first_row.get_bounding_client_rect().height() > 0.0,
-        "the page in view is drawn"
+    // The first page is far now and was measured as it left.
+    let first = page_boxes(&root)[0].clone();
+    wait_until("the first page, now far above, is marked", &root, || {
+        is_far(&first)
+    })
+    .await;
+    assert!(stand_in(&first) > 0.0);
+}
+
+/// Sends `text` and answers the turn with a one-line reply (`m_u<n>` / `m_a<n>`).
+fn turn(store: &ChatStore, n: usize) {
+    use agent_chat_ui::core::Input;
+    store.send_message(&format!("Live {n}"));
+    let stream = store
+        .take_requests()
+        .into_iter()
+        .find(|r| r.path.contains("/messages"))
+        .expect("the send's stream");
+    let frames = format!(
+        "data: {{\"type\":\"stream.start\",\"timestamp\":1,\"conversationId\":\"conv_1\",\"messageId\":\"m_u{n}\"}}\n\n\
+         data: {{\"type\":\"stream.done\",\"timestamp\":2,\"conversationId\":\"conv_1\",\"messageId\":\"m_a{n}\",\"content\":\"Reply {n}\"}}\n\n"
     );
+    store.feed(Input::StreamChunk {
+        id: stream.id,
+        bytes: frames.into_bytes(),
+    });
+    store.feed(Input::StreamClosed {
+        id: stream.id,
+        error: None,
+    });
+}
+
+/// D47: messages that arrive in a live session join the last page until it holds a page's
+/// worth of rows (25); the next one starts a new page, without moving any drawn row to another
+/// page, so a long live session is drawn in pages the browser can skip too.
+#[wasm_bindgen_test]
+async fn d47_a_live_session_is_drawn_in_pages_too() {
+    let root = section();
+    // 100 messages: E5's first 100 joined with the newest page, one page of 100 rows.
+    let all = fixture(100);
+    let (store, _h) = mount_long(&root, &all).await;
+    wait_for(&root, "article[data-message-id=msg_100]").await;
+    assert_eq!(page_boxes(&root).len(), 1);
+    let old_row = query(&root, "article[data-message-id=msg_100]").unwrap();
+    js_sys::Reflect::set(&old_row, &"__d47".into(), &true.into()).unwrap();
+    for n in 1..=14 {
+        turn(&store, n);
+        frames(1).await;
+    }
+    wait_until("the 28 live messages are drawn", &root, || {
+        rows(&root) == 128
+    })
+    .await;
+    let pages = page_boxes(&root);
+    let counts: Vec<usize> = pages
+        .iter()
+        .map(|p| {
+            p.query_selector_all("article.chat-message")
+                .unwrap()
+                .length() as usize
+        })
+        .collect();
+    // The first page was full already: the live messages make pages of 25 after it.
+    assert_eq!(counts, vec![100, 25, 3], "rows per page");
+    let second_start = pages[1]
+        .query_selector("article.chat-message")
+        .unwrap()
+        .unwrap()
+        .text_content()
+        .unwrap_or_default();
+    assert!(second_start.contains("Live 1"), "{second_start}");
+    // The rows drawn before stayed where they were (the same elements, in the first page).
+    let still = query(&root, "article[data-message-id=msg_100]").unwrap();
+    assert!(
+        js_sys::Reflect::get(&still, &"__d47".into())
+            .unwrap()
+            .is_truthy(),
+        "a drawn row was drawn again"
+    );
+    assert!(pages[0].contains(Some(&still)));
+    // Every message once, in order.
+    let ids: Vec<String> = {
+        let list = root.query_selector_all("article.chat-message").unwrap();
+        (0..list.length())
+            .filter_map(|i| list.item(i))
+            .filter_map(|n| n.dyn_into::<web_sys::Element>().ok())
+            .filter_map(|e| e.get_attribute("data-message-id"))
+            .collect()
+    };
+    let mut sorted = ids.clone();
+    sorted.dedup();
+    assert_eq!(ids.len(), 128);
+    assert_eq!(sorted.len(), 128);
 }

@@ -140,13 +140,19 @@ impl Paging {
 
 /// Ids of the first message of each page the list is drawn in, oldest first (D27): the
 /// first message when a conversation opens, then the first of each older page prepended.
-/// Messages that arrive later join the last page.
+/// Messages that arrive later join the last page until it holds a page's worth of rows
+/// (`MESSAGE_PAGE`); the next one starts a new page (D47), so a long live session is drawn in
+/// pages too and the browser can skip the ones far from the view. Only a message not drawn
+/// yet ever starts a page: no drawn row moves to another page.
 pub(crate) fn page_starts(store: ChatStore) -> Memo<Vec<String>> {
     let known = StoredValue::new(Vec::<String>::new());
+    // The last message of the previous run: what follows it is new.
+    let last_seen = StoredValue::new(None::<String>);
     Memo::new(move |_| {
         store.messages.with(|messages| {
             let Some(first) = messages.first() else {
                 known.set_value(Vec::new());
+                last_seen.set_value(None);
                 return Vec::new();
             };
             let present: std::collections::HashSet<&str> =
@@ -157,6 +163,23 @@ pub(crate) fn page_starts(store: ChatStore) -> Memo<Vec<String>> {
                 // Prepended (or another conversation, whose messages share no start).
                 starts.insert(0, first.id.clone());
             }
+            let seen = last_seen
+                .get_value()
+                .and_then(|id| messages.iter().position(|m| m.id == id));
+            let last_start = starts
+                .last()
+                .and_then(|id| messages.iter().position(|m| m.id == *id));
+            if let (Some(seen), Some(last_start)) = (seen, last_start) {
+                let mut rows = (seen + 1).saturating_sub(last_start);
+                for m in &messages[seen + 1..] {
+                    if rows >= crate::core::MESSAGE_PAGE {
+                        starts.push(m.id.clone());
+                        rows = 0;
+                    }
+                    rows += 1;
+                }
+            }
+            last_seen.set_value(messages.last().map(|m| m.id.clone()));
             known.set_value(starts.clone());
             starts
         })
@@ -172,11 +195,11 @@ pub(crate) fn page_bounds(
     Memo::new(move |_| {
         starts.with(|starts| {
             store.messages.with(|messages| {
-                let index: std::collections::HashMap<&str, usize> = messages
-                    .iter()
-                    .enumerate()
-                    .map(|(i, m)| (m.id.as_str(), i))
-                    .collect();
+                // The first row with an id, as a search from the start would find it.
+                let mut index = std::collections::HashMap::<&str, usize>::new();
+                for (i, m) in messages.iter().enumerate() {
+                    index.entry(m.id.as_str()).or_insert(i);
+                }
                 let froms: Vec<Option<usize>> = starts
                     .iter()
                     .map(|s| index.get(s.as_str()).copied())
@@ -221,13 +244,16 @@ pub(crate) fn page_rows(
     })
 }
 
-/// Pages that scrolled far out of view are left to the browser to skip (D47): once a page
-/// (not the last, where new messages arrive) is more than a box height away from the view,
-/// it gets `content-visibility: auto` with its measured height as `contain-intrinsic-size`.
-/// Its rows stay in the DOM (find in page, screen readers, card state), but layout, pre-paint
-/// and paint no longer walk them, so a prepend costs the same with 100 or 1,000 rows loaded.
-/// Only measured pages are skipped, so a page never shows a guessed height (the jump D27 saw
-/// with `content-visibility` on rows that had never been drawn).
+/// Pages far from the view are left to the browser to skip (D47): while a page (not the
+/// last, where new messages arrive) is more than a box height away from the view, it has
+/// `content-visibility: auto` with its measured height as `contain-intrinsic-height`; when it
+/// comes back within that distance the class goes again, so a page near or in the view is an
+/// ordinary box (no containment clipping or stacking what the host draws in it). Its rows
+/// stay in the DOM all along (find in page, screen readers, card state), but layout,
+/// pre-paint and paint no longer walk the far ones, so a prepend costs the same with 100 or
+/// 1,000 rows loaded. A page is measured each time it leaves, drawn, so its stand-in is never
+/// a guess (the jump D27 saw with `content-visibility` on rows never drawn) and follows
+/// changes made while it was near.
 #[derive(Clone, Copy)]
 pub(crate) struct FarPages {
     scroller: NodeRef<Div>,
@@ -242,9 +268,10 @@ struct PageObserver {
 }
 
 impl Drop for PageObserver {
-    /// Disconnected before its callback goes, so the browser never calls a dropped closure
-    /// (however the list's owner is torn down).
+    /// Disconnected, with its queued entries taken, before its callback goes, so the browser
+    /// never calls a dropped closure (however the list's owner is torn down).
     fn drop(&mut self) {
+        let _ = self.observer.take_records();
         self.observer.disconnect();
     }
 }
@@ -287,6 +314,15 @@ impl FarPages {
         let _ = self.observer.try_with_value(|o| {
             if let Some(o) = o {
                 o.observer.observe(page);
+                // A page appended after the last one (live messages, `page_starts`) makes that
+                // one an ordinary page: observed afresh, it is marked if it is far already.
+                if let Some(before) = page
+                    .previous_element_sibling()
+                    .filter(|e| e.class_list().contains(PAGE_CLASS))
+                {
+                    o.observer.unobserve(&before);
+                    o.observer.observe(&before);
+                }
             }
         });
     }
@@ -304,26 +340,29 @@ impl FarPages {
 fn page_observer(root: &web_sys::HtmlDivElement) -> Option<PageObserver> {
     use wasm_bindgen::closure::Closure;
     let callback = Closure::<dyn FnMut(js_sys::Array, web_sys::IntersectionObserver)>::new(
-        |entries: js_sys::Array, observer: web_sys::IntersectionObserver| {
+        |entries: js_sys::Array, _observer: web_sys::IntersectionObserver| {
             for entry in entries.iter() {
                 let entry: web_sys::IntersectionObserverEntry = entry.unchecked_into();
+                let page = entry.target();
                 if entry.is_intersecting() {
+                    let _ = page.class_list().remove_1(FAR_CLASS);
                     continue;
                 }
-                let page = entry.target();
-                // Detached, or never laid out: nothing measured to stand in for it.
-                let height = entry.bounding_client_rect().height() - vertical_padding(&page);
-                if height <= 0.0 || !page.is_connected() || is_last_page(&page) {
+                if !page.is_connected() || is_last_page(&page) {
+                    continue;
+                }
+                // It was near until now, so drawn: its layout height is real. Detached or
+                // never laid out (0): nothing to stand in for it.
+                let height = content_height(&page);
+                if height <= 0.0 {
                     continue;
                 }
                 if let Some(el) = page.dyn_ref::<web_sys::HtmlElement>() {
                     let _ = el
                         .style()
-                        .set_property("contain-intrinsic-size", &format!("auto {height}px"));
+                        .set_property("contain-intrinsic-height", &format!("auto {height}px"));
                 }
                 let _ = page.class_list().add_1(FAR_CLASS);
-                // From here on the browser decides when it is drawn.
-                observer.unobserve(&page);
             }
         },
     );
@@ -342,18 +381,27 @@ fn page_observer(root: &web_sys::HtmlDivElement) -> Option<PageObserver> {
     })
 }
 
-/// A page's top plus bottom padding (px): `contain-intrinsic-size` stands in for the content
-/// box, the observer measures the border box.
-fn vertical_padding(page: &web_sys::Element) -> f64 {
+/// A page's content height (px) by layout, what `contain-intrinsic-height` stands in for:
+/// its computed border-box height less its padding (a bounding box would include transforms
+/// and zoom of whatever the host put the chat in).
+fn content_height(page: &web_sys::Element) -> f64 {
     let Some(style) = web_sys::window().and_then(|w| w.get_computed_style(page).ok().flatten())
     else {
         return 0.0;
     };
-    ["padding-top", "padding-bottom"]
-        .iter()
-        .filter_map(|p| style.get_property_value(p).ok())
-        .filter_map(|v| v.trim_end_matches("px").parse::<f64>().ok())
-        .sum()
+    let px = |p: &str| {
+        style
+            .get_property_value(p)
+            .ok()
+            .and_then(|v| v.trim_end_matches("px").parse::<f64>().ok())
+            .unwrap_or(0.0)
+    };
+    let height = px("height");
+    if style.get_property_value("box-sizing").ok().as_deref() == Some("border-box") {
+        height - px("padding-top") - px("padding-bottom")
+    } else {
+        height
+    }
 }
 
 /// The last page takes the messages that arrive later and sits next to the streaming reply:
