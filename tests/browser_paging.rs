@@ -523,7 +523,7 @@ async fn d47_far_pages_are_skipped_with_their_measured_height() {
 /// Sends `text` and answers the turn with a one-line reply (`m_u<n>` / `m_a<n>`).
 fn turn(store: &ChatStore, n: usize) {
     use agent_chat_ui::core::Input;
-    store.send_message(&format!("Live {n}"));
+    store.send_message(format!("Live {n}"));
     let stream = store
         .take_requests()
         .into_iter()
