@@ -128,6 +128,16 @@ fn row_top(root: &web_sys::HtmlElement, id: &str) -> f64 {
     row.get_bounding_client_rect().top() - scroller(root).get_bounding_client_rect().top()
 }
 
+/// The message ids of the rows, in DOM order.
+fn row_ids(root: &web_sys::HtmlElement) -> Vec<String> {
+    let list = root.query_selector_all("article.chat-message").unwrap();
+    (0..list.length())
+        .filter_map(|i| list.item(i))
+        .filter_map(|n| n.dyn_into::<web_sys::Element>().ok())
+        .filter_map(|e| e.get_attribute("data-message-id"))
+        .collect()
+}
+
 fn rows(root: &web_sys::HtmlElement) -> u32 {
     root.query_selector_all("article.chat-message")
         .unwrap()
@@ -285,14 +295,7 @@ async fn issue8_paging_back_reaches_message_1_and_the_offer_goes() {
     })
     .await;
     // Rows are in conversation order.
-    let ids: Vec<String> = {
-        let list = root.query_selector_all("article.chat-message").unwrap();
-        (0..list.length())
-            .filter_map(|i| list.item(i))
-            .filter_map(|n| n.dyn_into::<web_sys::Element>().ok())
-            .filter_map(|e| e.get_attribute("data-message-id"))
-            .collect()
-    };
+    let ids = row_ids(&root);
     let expected: Vec<String> = (1..=300).map(|i| format!("msg_{i}")).collect();
     assert_eq!(ids, expected);
 }
@@ -317,15 +320,10 @@ async fn focus_on_the_older_button_moves_to_the_list_when_the_last_page_arrives(
         let req = next_page_request(&root, &store).await;
         // The first row in view stays put, also when the last page takes the
         // older-messages row away.
-        let first = {
-            let list = root.query_selector_all("article.chat-message").unwrap();
-            (0..list.length())
-                .filter_map(|i| list.item(i))
-                .filter_map(|n| n.dyn_into::<web_sys::Element>().ok())
-                .filter_map(|e| e.get_attribute("data-message-id"))
-                .find(|id| row_top(&root, id) >= 0.0)
-                .expect("a row in view")
-        };
+        let first = row_ids(&root)
+            .into_iter()
+            .find(|id| row_top(&root, id) >= 0.0)
+            .expect("a row in view");
         let before = row_top(&root, &first);
         feed_page(&store, &all, &req);
         frames(3).await;
@@ -591,17 +589,18 @@ async fn d47_a_live_session_is_drawn_in_pages_too() {
         "a drawn row was drawn again"
     );
     assert!(pages[0].contains(Some(&still)));
-    // Every message once, in order.
-    let ids: Vec<String> = {
-        let list = root.query_selector_all("article.chat-message").unwrap();
-        (0..list.length())
-            .filter_map(|i| list.item(i))
-            .filter_map(|n| n.dyn_into::<web_sys::Element>().ok())
-            .filter_map(|e| e.get_attribute("data-message-id"))
-            .collect()
-    };
-    let mut sorted = ids.clone();
-    sorted.dedup();
+    // Every message once, in order: the 100, then each turn's message and reply.
+    let ids = row_ids(&root);
     assert_eq!(ids.len(), 128);
-    assert_eq!(sorted.len(), 128);
+    let unique: std::collections::HashSet<&String> = ids.iter().collect();
+    assert_eq!(unique.len(), 128, "a message drawn twice");
+    let opened: Vec<String> = (1..=100).map(|i| format!("msg_{i}")).collect();
+    assert_eq!(ids[..100], opened[..]);
+    for n in 1..=14 {
+        assert_eq!(
+            ids[100 + 2 * n - 1],
+            format!("m_a{n}"),
+            "turn {n} out of order"
+        );
+    }
 }
