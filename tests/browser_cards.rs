@@ -495,14 +495,7 @@ async fn live_turn_in(
          data: {{\"type\":\"stream.action_required\",\"timestamp\":2,\"conversationId\":\"conv_1\",\"action\":{action}}}\n\n\
          data: {{\"type\":\"stream.done\",\"timestamp\":3,\"conversationId\":\"conv_1\",\"messageId\":\"m_a\",\"content\":\"I need you first.\",\"status\":\"requires_action\",\"pendingActions\":[{action}]}}\n\n"
     );
-    store.feed(Input::StreamChunk {
-        id: stream.id,
-        bytes: frames.into_bytes(),
-    });
-    store.feed(Input::StreamClosed {
-        id: stream.id,
-        error: None,
-    });
+    web::feed_whole_stream(&store, stream.id, &frames);
     (store, composer, handle)
 }
 
@@ -544,14 +537,7 @@ async fn f226_f227_f228_a_live_approval_is_announced_focused_and_focus_returns_t
         .expect("answer sent");
     let frames = "data: {\"type\":\"stream.action_resolved\",\"timestamp\":5,\"conversationId\":\"conv_1\",\"actionId\":\"act_1\",\"status\":\"resolved\",\"resolution\":{\"decision\":\"allow\"}}\n\n\
                   data: {\"type\":\"stream.done\",\"timestamp\":6,\"conversationId\":\"conv_1\",\"messageId\":\"m_a2\",\"content\":\"Done.\"}\n\n";
-    store.feed(Input::StreamChunk {
-        id: answer_stream.id,
-        bytes: frames.as_bytes().to_vec(),
-    });
-    store.feed(Input::StreamClosed {
-        id: answer_stream.id,
-        error: None,
-    });
+    web::feed_whole_stream(&store, answer_stream.id, frames);
     let outcome = wait_for(
         &root,
         ".chat-card[data-state=approved] .chat-card__outcome[role=status]",

@@ -520,7 +520,6 @@ async fn d47_far_pages_are_skipped_with_their_measured_height() {
 
 /// Sends `text` and answers the turn with a one-line reply (`m_u<n>` / `m_a<n>`).
 fn turn(store: &ChatStore, n: usize) {
-    use agent_chat_ui::core::Input;
     store.send_message(format!("Live {n}"));
     let stream = store
         .take_requests()
@@ -531,14 +530,7 @@ fn turn(store: &ChatStore, n: usize) {
         "data: {{\"type\":\"stream.start\",\"timestamp\":1,\"conversationId\":\"conv_1\",\"messageId\":\"m_u{n}\"}}\n\n\
          data: {{\"type\":\"stream.done\",\"timestamp\":2,\"conversationId\":\"conv_1\",\"messageId\":\"m_a{n}\",\"content\":\"Reply {n}\"}}\n\n"
     );
-    store.feed(Input::StreamChunk {
-        id: stream.id,
-        bytes: frames.into_bytes(),
-    });
-    store.feed(Input::StreamClosed {
-        id: stream.id,
-        error: None,
-    });
+    web::feed_whole_stream(store, stream.id, &frames);
 }
 
 /// D47: messages that arrive in a live session join the last page until it holds a page's

@@ -17,6 +17,20 @@ pub async fn next_frame() {
     leptos::task::tick().await;
 }
 
+/// Feeds `frames` (SSE text) as the whole body of the stream request `id`, then closes it.
+pub fn feed_whole_stream(
+    store: &agent_chat_ui::store::ChatStore,
+    id: agent_chat_ui::core::RequestId,
+    frames: &str,
+) {
+    use agent_chat_ui::core::Input;
+    store.feed(Input::StreamChunk {
+        id,
+        bytes: frames.as_bytes().to_vec(),
+    });
+    store.feed(Input::StreamClosed { id, error: None });
+}
+
 /// Resolves after `ms` milliseconds.
 pub async fn sleep(ms: i32) {
     let promise = js_sys::Promise::new(&mut |resolve, _| {
