@@ -165,7 +165,8 @@ pub(crate) fn page_starts(store: ChatStore) -> Memo<Vec<String>> {
             }
             let seen = last_seen
                 .get_value()
-                .and_then(|id| messages.iter().position(|m| m.id == id));
+                // Searched from the end, where it normally is.
+                .and_then(|id| messages.iter().rposition(|m| m.id == id));
             let last_start = starts
                 .last()
                 .and_then(|id| messages.iter().position(|m| m.id == *id));
