@@ -266,3 +266,15 @@ chat-settings-language-tr = Türkçe
 chat-settings-language-ar = العربية
 chat-action-schema-root = الوسائط
 chat-action-free-text-other = شيء آخر (اختياري)
+
+# Issue 13: answers the chat refused to send, and requests that changed while shown.
+chat-error-refused-changed = تغيّر هذا الطلب. راجعه مرة أخرى قبل الإجابة.
+chat-error-refused-read-only = لا يمكن الإجابة عن هذا الطلب هنا.
+chat-error-refused-arguments = لم تُرسل الإجابة: الوسائط لا تطابق ما تقبله الأداة.
+chat-error-refused-unanswered = لم تُرسل الإجابة: سؤال مطلوب بلا إجابة.
+chat-error-refused-not-an-option = لم تُرسل الإجابة: ليست من الخيارات المعروضة.
+chat-error-refused-not-open = لم يعد هذا الطلب بانتظار إجابة.
+chat-action-changed = تغيّر هذا الطلب. راجعه مرة أخرى.
+chat-action-status-waiting-elsewhere-question = بانتظار إجابة في تطبيق آخر
+chat-action-announce-elsewhere = المساعد بانتظار إجابة في تطبيق آخر
+chat-input-waiting-elsewhere = المساعد بانتظار إجابة في تطبيق آخر.

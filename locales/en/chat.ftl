@@ -230,3 +230,15 @@ chat-settings-language-tr = Türkçe
 chat-settings-language-ar = العربية
 chat-action-schema-root = Arguments
 chat-action-free-text-other = Something else (optional)
+
+# Issue 13: answers the chat refused to send, and requests that changed while shown.
+chat-error-refused-changed = This request changed. Review it again before answering.
+chat-error-refused-read-only = This request can't be answered here.
+chat-error-refused-arguments = The answer was not sent: the arguments don't match what the tool accepts.
+chat-error-refused-unanswered = The answer was not sent: a required question has no answer.
+chat-error-refused-not-an-option = The answer was not sent: it is not one of the offered choices.
+chat-error-refused-not-open = That request is no longer waiting for an answer.
+chat-action-changed = This request changed. Review it again.
+chat-action-status-waiting-elsewhere-question = Waiting for an answer in another app
+chat-action-announce-elsewhere = The assistant is waiting for an answer in another app
+chat-input-waiting-elsewhere = The assistant is waiting for an answer in another app.

@@ -206,3 +206,15 @@ chat-settings-language-tr = Türkçe
 chat-settings-language-ar = العربية
 chat-action-schema-root = Argümanlar
 chat-action-free-text-other = Başka bir şey (isteğe bağlı)
+
+# Issue 13: answers the chat refused to send, and requests that changed while shown.
+chat-error-refused-changed = Bu istek değişti. Yanıtlamadan önce yeniden inceleyin.
+chat-error-refused-read-only = Bu istek burada yanıtlanamaz.
+chat-error-refused-arguments = Yanıt gönderilmedi: bağımsız değişkenler aracın kabul ettikleriyle uyuşmuyor.
+chat-error-refused-unanswered = Yanıt gönderilmedi: zorunlu bir soru yanıtsız.
+chat-error-refused-not-an-option = Yanıt gönderilmedi: sunulan seçeneklerden biri değil.
+chat-error-refused-not-open = Bu istek artık yanıt beklemiyor.
+chat-action-changed = Bu istek değişti. Yeniden inceleyin.
+chat-action-status-waiting-elsewhere-question = Başka bir uygulamada yanıt bekleniyor
+chat-action-announce-elsewhere = Asistan başka bir uygulamada yanıt bekliyor
+chat-input-waiting-elsewhere = Asistan başka bir uygulamada yanıt bekliyor.

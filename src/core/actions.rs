@@ -175,6 +175,10 @@ pub enum ComposerState {
     Blocked,
     /// Cancel mode: sending a message cancels the waiting request.
     Cancel,
+    /// Block mode, but nothing waiting can be answered here (read-only cards, F218): the
+    /// composer is closed and says the answer is expected in another app, not "above".
+    /// Reads as `blocked`, like React's `composerState`.
+    WaitingElsewhere,
     /// The only thing waiting is one question without options: the composer answers it (C35).
     Answer {
         /// The question's action.
@@ -185,11 +189,19 @@ pub enum ComposerState {
 }
 
 impl ComposerState {
+    /// The composer is closed while cards wait (block mode, answerable here or not).
+    pub fn is_blocked(&self) -> bool {
+        matches!(
+            self,
+            ComposerState::Blocked | ComposerState::WaitingElsewhere
+        )
+    }
+
     /// Name used for `data-state` on the composer.
     pub fn as_str(&self) -> &'static str {
         match self {
             ComposerState::Normal => "normal",
-            ComposerState::Blocked => "blocked",
+            ComposerState::Blocked | ComposerState::WaitingElsewhere => "blocked",
             ComposerState::Cancel => "cancel",
             ComposerState::Answer { .. } => "answer",
         }
@@ -198,16 +210,31 @@ impl ComposerState {
 
 /// §9.8 composerState, C35: `answer` beats block/cancel when exactly one person-facing action is
 /// open, it is a question with a single option-less question, and answering is possible.
+/// Every open card counts as answerable here when `can_answer_questions`; see
+/// [`composer_state_for`] for the per-card rule the session uses.
 pub fn composer_state(
     cards: &[ActionCard],
     mode: ComposerMode,
     can_answer_questions: bool,
 ) -> ComposerState {
+    composer_state_for(cards, mode, |c| {
+        can_answer_questions || !matches!(c.action.kind, ActionKind::UserQuestion(_))
+    })
+}
+
+/// [`composer_state`] with `answerable` telling, per card, whether it can be answered here.
+/// In block mode, when no open card can be answered here, the composer waits for another app
+/// ([`ComposerState::WaitingElsewhere`]) instead of saying "answer above" (issue 13).
+pub fn composer_state_for(
+    cards: &[ActionCard],
+    mode: ComposerMode,
+    answerable: impl Fn(&ActionCard) -> bool,
+) -> ComposerState {
     let open: Vec<&ActionCard> = cards.iter().filter(|c| c.is_open_for_person()).collect();
     if open.is_empty() {
         return ComposerState::Normal;
     }
-    if let ([only], true) = (open.as_slice(), can_answer_questions) {
+    if let ([only], true) = (open.as_slice(), open.first().is_some_and(|c| answerable(c))) {
         if let ActionKind::UserQuestion(q) = &only.action.kind {
             if let [question] = q.questions.as_slice() {
                 if question.options.is_empty() && only.state == CardState::Waiting {
@@ -220,8 +247,72 @@ pub fn composer_state(
         }
     }
     match mode {
+        ComposerMode::Block if !open.iter().any(|c| answerable(c)) => {
+            ComposerState::WaitingElsewhere
+        }
         ComposerMode::Block => ComposerState::Blocked,
         ComposerMode::Cancel => ComposerState::Cancel,
+    }
+}
+
+/// What a live card asks of the person's attention (F226, F227, seed 000 Accessibility).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Notice {
+    /// "The assistant needs your approval: tool".
+    Approval {
+        /// The tool's own name.
+        tool: String,
+    },
+    /// "The assistant has a question".
+    Question,
+    /// "The assistant is waiting for an answer in another app": a read-only card.
+    Elsewhere,
+    /// "This request changed. Review it again.": an open card redrawn with a new request.
+    Changed,
+}
+
+/// What the page does when a card arrives live or changes: what the hidden live region says
+/// and whether the card takes keyboard focus.
+#[derive(Clone, Debug, PartialEq, Eq, Default)]
+pub struct Attention {
+    /// What to announce politely, if anything.
+    pub announce: Option<Notice>,
+    /// Move keyboard focus to the card (a question's first control, an approval's card).
+    pub focus: bool,
+}
+
+/// Seed 000 Accessibility, issue 13: a card that arrives while the person is not typing is
+/// announced and, when it can be answered here, takes focus; a read-only card is announced
+/// ("waiting … in another app") but takes no focus; while the person types nothing is taken
+/// from them, in every composer mode. Restored cards and `client_tool` never get here.
+pub fn attention_for_new_card(action: &PendingAction, answerable: bool, typing: bool) -> Attention {
+    if typing || !action.kind.is_person_facing() {
+        return Attention::default();
+    }
+    if !answerable {
+        return Attention {
+            announce: Some(Notice::Elsewhere),
+            focus: false,
+        };
+    }
+    let announce = match &action.kind {
+        ActionKind::ToolApproval(a) => Notice::Approval {
+            tool: a.tool_name.clone(),
+        },
+        _ => Notice::Question,
+    };
+    Attention {
+        announce: Some(announce),
+        focus: true,
+    }
+}
+
+/// A card that changed while shown is announced (politely, also while typing: nothing moves)
+/// when it still waits here; focus stays where it is.
+pub fn attention_for_changed_card(answerable: bool) -> Attention {
+    Attention {
+        announce: answerable.then_some(Notice::Changed),
+        focus: false,
     }
 }
 

@@ -5,6 +5,7 @@
 
 pub mod actions;
 pub mod api;
+pub mod draft;
 pub mod edit;
 pub mod error;
 pub mod files;
@@ -19,6 +20,10 @@ pub mod time;
 pub mod wire;
 
 pub use actions::*;
+pub use draft::{
+    check_resolve, edit_allowed, may_answer, ApprovalDraft, QuestionAnswer, QuestionDraft,
+    ResolveContext, ResolveRefusal, Shown,
+};
 pub use edit::{
     apply_field, diff_args, field_text, field_value, form_fields, ArgChange, FieldKind, FormField,
 };

@@ -1,0 +1,268 @@
+//! The approval card's view model: the proposal as shown, the editor text and what it makes
+//! of it (problems, diff, form fields), "don't ask again", the reason, and the decision.
+
+use serde_json::Value;
+
+use super::Shown;
+use crate::core::actions::{approval_resolution, CardState};
+use crate::core::edit::{apply_field, diff_args, field_text, field_value, form_fields};
+use crate::core::schema::{check_args_text, Problem};
+use crate::core::time::Millis;
+use crate::core::wire::{ActionKind, PendingAction, Resolution, ToolApproval};
+use crate::core::{ArgChange, FormField};
+
+/// What the person sees and types on one approval card (seed 000 "Editing the arguments",
+/// seed 004). The editor's text is the single source of truth: the form fields, the problems
+/// and the diff all derive from it, recomputed once per change.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ApprovalDraft {
+    shown: Shown,
+    approval: ToolApproval,
+    expires_at: Option<Millis>,
+    edit_allowed: bool,
+    proposal_text: String,
+    text: String,
+    /// `check_args_text` of `text`.
+    checked: Result<Value, Vec<Problem>>,
+    changes: Vec<ArgChange>,
+    fields: Option<Vec<FormField>>,
+    editing: bool,
+    remember: bool,
+    reason_open: bool,
+    reason: String,
+}
+
+impl ApprovalDraft {
+    /// A fresh draft of `action` (`None` unless it is a `tool_approval`). `edit_allowed` is the
+    /// effective setting (see [`super::edit_allowed`]).
+    pub fn new(action: &PendingAction, edit_allowed: bool) -> Option<ApprovalDraft> {
+        let ActionKind::ToolApproval(approval) = &action.kind else {
+            return None;
+        };
+        let proposal_text =
+            serde_json::to_string_pretty(&approval.args).unwrap_or_else(|_| "{}".into());
+        let fields = if edit_allowed {
+            form_fields(approval.args_schema.as_ref())
+        } else {
+            None
+        };
+        let mut draft = ApprovalDraft {
+            shown: Shown::of(action),
+            approval: approval.clone(),
+            expires_at: action.expires_at,
+            edit_allowed,
+            text: proposal_text.clone(),
+            proposal_text,
+            checked: Ok(Value::Null),
+            changes: Vec::new(),
+            fields,
+            editing: false,
+            remember: false,
+            reason_open: false,
+            reason: String::new(),
+        };
+        draft.recheck();
+        Some(draft)
+    }
+
+    /// The request as drawn; what a decision of this draft is for.
+    pub fn shown(&self) -> &Shown {
+        &self.shown
+    }
+
+    /// The tool call as proposed.
+    pub fn approval(&self) -> &ToolApproval {
+        &self.approval
+    }
+
+    /// The tool's own name (`send_email`), always shown: the announcement says it too.
+    pub fn tool_name(&self) -> &str {
+        &self.approval.tool_name
+    }
+
+    /// The heading: the server's `title`, else the tool's own name.
+    pub fn heading(&self) -> &str {
+        self.approval
+            .title
+            .as_deref()
+            .filter(|t| !t.trim().is_empty())
+            .unwrap_or(&self.approval.tool_name)
+    }
+
+    /// The proposed arguments, pretty-printed (Details, and what Reset puts back).
+    pub fn proposal_text(&self) -> &str {
+        &self.proposal_text
+    }
+
+    /// Whether the argument editor is offered at all (F177).
+    pub fn edit_allowed(&self) -> bool {
+        self.edit_allowed
+    }
+
+    /// The editor is open.
+    pub fn editing(&self) -> bool {
+        self.editing && self.edit_allowed
+    }
+
+    /// Opens or closes the editor (the text is kept either way).
+    pub fn set_editing(&mut self, open: bool) {
+        self.editing = open && self.edit_allowed;
+    }
+
+    /// The editor's text.
+    pub fn text(&self) -> &str {
+        &self.text
+    }
+
+    /// The person typed in the editor. Ignored when editing is not allowed.
+    pub fn set_text(&mut self, text: String) {
+        if !self.edit_allowed || text == self.text {
+            return;
+        }
+        self.text = text;
+        self.recheck();
+    }
+
+    /// "Reset arguments": the proposal again.
+    pub fn reset(&mut self) {
+        self.text = self.proposal_text.clone();
+        self.recheck();
+    }
+
+    /// Form fields for a flat schema (only when editing is allowed).
+    pub fn fields(&self) -> Option<&[FormField]> {
+        self.fields.as_deref()
+    }
+
+    /// The fields can be used: the text is a JSON object (otherwise fix the JSON first).
+    pub fn fields_enabled(&self) -> bool {
+        matches!(
+            serde_json::from_str::<Value>(&self.text),
+            Ok(Value::Object(_))
+        )
+    }
+
+    /// A field's current value as the control shows it.
+    pub fn field_text(&self, name: &str) -> String {
+        match serde_json::from_str::<Value>(&self.text) {
+            Ok(Value::Object(map)) => field_text(map.get(name)),
+            _ => String::new(),
+        }
+    }
+
+    /// A field control changed: writes the value into the text (or removes the property when
+    /// the control is emptied). Ignored while the text is not an object or the field unknown.
+    pub fn set_field(&mut self, name: &str, raw: &str) {
+        let Some(field) = self
+            .fields
+            .as_ref()
+            .and_then(|fs| fs.iter().find(|f| f.name == name))
+        else {
+            return;
+        };
+        let value = field_value(&field.kind, raw);
+        if let Some(next) = apply_field(&self.text, name, value) {
+            self.set_text(next);
+        }
+    }
+
+    /// What is wrong with the edit, in order; empty while the text is the untouched proposal
+    /// (the proposal is the agent's, and the server checks it again).
+    pub fn problems(&self) -> &[Problem] {
+        match &self.checked {
+            Err(problems) if self.text != self.proposal_text => problems,
+            _ => &[],
+        }
+    }
+
+    /// What the edit changes against the proposal (empty when equal or not valid).
+    pub fn changes(&self) -> &[ArgChange] {
+        &self.changes
+    }
+
+    /// The arguments differ from the proposal ("Arguments edited").
+    pub fn is_edited(&self) -> bool {
+        !self.changes.is_empty()
+    }
+
+    /// "Don't ask again for this tool in this chat".
+    pub fn remember(&self) -> bool {
+        self.remember
+    }
+
+    /// Ticks or clears "don't ask again".
+    pub fn set_remember(&mut self, on: bool) {
+        self.remember = on;
+    }
+
+    /// The reason field is on screen.
+    pub fn reason_open(&self) -> bool {
+        self.reason_open
+    }
+
+    /// Opens or closes the reason field; a closed field is not sent.
+    pub fn set_reason_open(&mut self, open: bool) {
+        self.reason_open = open;
+    }
+
+    /// The typed reason.
+    pub fn reason(&self) -> &str {
+        &self.reason
+    }
+
+    /// The person typed a reason.
+    pub fn set_reason(&mut self, reason: String) {
+        self.reason = reason;
+    }
+
+    /// The deadline has passed at `now` (server time).
+    pub fn expired(&self, now: Millis) -> bool {
+        self.expires_at.is_some_and(|t| t <= now)
+    }
+
+    /// Approve is offered: the card waits, may be answered here, is within its deadline, and the
+    /// edit (if any) is a JSON object that keeps the schema.
+    pub fn can_approve(&self, now: Millis, state: &CardState, read_only: bool) -> bool {
+        self.can_deny(now, state, read_only) && self.problems().is_empty()
+    }
+
+    /// Deny is offered: as Approve, whatever the edit (Deny ignores it, F207).
+    pub fn can_deny(&self, now: Millis, state: &CardState, read_only: bool) -> bool {
+        *state == CardState::Waiting && !read_only && !self.expired(now)
+    }
+
+    /// The allow decision: `approvedArgs` only when the edit differs from the proposal (a
+    /// reordered but identical object is not an edit); `None` while the edit has problems.
+    pub fn approve(&self) -> Option<Resolution> {
+        if !self.problems().is_empty() {
+            return None;
+        }
+        let edit = self.checked.as_ref().ok();
+        Some(approval_resolution(
+            true,
+            &self.approval.args,
+            edit,
+            self.remember,
+            None,
+        ))
+    }
+
+    /// The deny decision, with the reason while its field is on screen.
+    pub fn deny(&self) -> Resolution {
+        approval_resolution(
+            false,
+            &self.approval.args,
+            None,
+            false,
+            self.reason_open.then(|| self.reason.clone()),
+        )
+    }
+
+    fn recheck(&mut self) {
+        self.checked = check_args_text(&self.text, self.approval.args_schema.as_ref());
+        self.changes = match &self.checked {
+            Ok(edit) => diff_args(&self.approval.args, edit),
+            Err(_) => Vec::new(),
+        };
+    }
+}

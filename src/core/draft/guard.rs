@@ -1,0 +1,223 @@
+//! The one gate every answer passes before the session posts it (issue 13): the built-in
+//! cards, the `render_*` slots' `resolve`, `ChatStore::resolve_action` and the custom element
+//! all end in [`check_resolve`], so none of them can send an answer the person did not see,
+//! a late one, or one the card's rules forbid.
+
+use super::Shown;
+use crate::core::actions::{ActionCard, CardState};
+use crate::core::schema::{args_equal, check_value, Problem};
+use crate::core::time::Millis;
+use crate::core::wire::{ActionKind, Decision, Resolution};
+
+/// Why an answer was not sent. Reported as `SessionEvent::ResolveRefused`; the ones a person
+/// can act on are also shown in the error banner ([`ResolveRefusal::is_silent`]).
+#[derive(Clone, Debug, PartialEq)]
+pub enum ResolveRefusal {
+    /// No card with that id.
+    Unknown,
+    /// The card is already settled.
+    Settled,
+    /// An answer of this card is already on its way (a double click).
+    InFlight,
+    /// A reply is streaming; answers wait for it to end.
+    Busy,
+    /// Nothing here can answer it (F175, F176, F190): the card is read-only.
+    ReadOnly,
+    /// The request changed (other arguments, version or questions) since the answer's card
+    /// was drawn: the person has to look at it again.
+    Changed,
+    /// Its deadline has passed (server time).
+    Expired,
+    /// The answer is for another kind of request (an approval answered as a question...).
+    WrongKind,
+    /// Allowed with `approvedArgs` that are not a JSON object.
+    NotAnObject,
+    /// Allowed with `approvedArgs` that break the action's argsSchema.
+    BreaksSchema(Vec<Problem>),
+    /// Skipped although a question is required.
+    SkipNotAllowed,
+    /// A required question has no answer.
+    Unanswered,
+    /// An answer names a question the card does not ask, or a value that is none of the
+    /// question's options where no free text is offered.
+    NotAnOption,
+}
+
+impl ResolveRefusal {
+    /// Name for logs and `data-` attributes.
+    pub fn as_str(&self) -> &'static str {
+        match self {
+            ResolveRefusal::Unknown => "unknown",
+            ResolveRefusal::Settled => "settled",
+            ResolveRefusal::InFlight => "in-flight",
+            ResolveRefusal::Busy => "busy",
+            ResolveRefusal::ReadOnly => "read-only",
+            ResolveRefusal::Changed => "changed",
+            ResolveRefusal::Expired => "expired",
+            ResolveRefusal::WrongKind => "wrong-kind",
+            ResolveRefusal::NotAnObject => "not-an-object",
+            ResolveRefusal::BreaksSchema(_) => "breaks-schema",
+            ResolveRefusal::SkipNotAllowed => "skip-not-allowed",
+            ResolveRefusal::Unanswered => "unanswered",
+            ResolveRefusal::NotAnOption => "not-an-option",
+        }
+    }
+
+    /// Refusals that only repeat what the card already shows (a second click while sending,
+    /// a card that is gone or settled, a reply still running): no error banner for those.
+    pub fn is_silent(&self) -> bool {
+        matches!(
+            self,
+            ResolveRefusal::Unknown
+                | ResolveRefusal::Settled
+                | ResolveRefusal::InFlight
+                | ResolveRefusal::Busy
+        )
+    }
+
+    /// The Fluent id of the banner text.
+    pub fn fluent_id(&self) -> &'static str {
+        match self {
+            ResolveRefusal::Changed => "chat-error-refused-changed",
+            ResolveRefusal::Expired => "chat-error-code-action-expired",
+            ResolveRefusal::ReadOnly => "chat-error-refused-read-only",
+            ResolveRefusal::NotAnObject | ResolveRefusal::BreaksSchema(_) => {
+                "chat-error-refused-arguments"
+            }
+            ResolveRefusal::SkipNotAllowed | ResolveRefusal::Unanswered => {
+                "chat-error-refused-unanswered"
+            }
+            ResolveRefusal::NotAnOption | ResolveRefusal::WrongKind => {
+                "chat-error-refused-not-an-option"
+            }
+            ResolveRefusal::Unknown
+            | ResolveRefusal::Settled
+            | ResolveRefusal::InFlight
+            | ResolveRefusal::Busy => "chat-error-refused-not-open",
+        }
+    }
+}
+
+/// What the session knows besides the card when an answer comes in.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct ResolveContext {
+    /// The server's time now (the client clock corrected by the session's offset).
+    pub now: Millis,
+    /// The card may be answered here ([`super::may_answer`]).
+    pub may_answer: bool,
+    /// A reply is streaming.
+    pub busy: bool,
+}
+
+/// Decides whether `resolution` may be sent for `card` by someone who was shown `shown`.
+/// Returns the answer as it goes on the wire: `approvedArgs` equal to the proposal are dropped
+/// (not an edit), a deny carries neither arguments nor "remember", an empty reason is no reason.
+pub fn check_resolve(
+    card: Option<&ActionCard>,
+    shown: &Shown,
+    resolution: &Resolution,
+    ctx: ResolveContext,
+) -> Result<Resolution, ResolveRefusal> {
+    let card = card.ok_or(ResolveRefusal::Unknown)?;
+    match card.state {
+        CardState::Settled(_) => return Err(ResolveRefusal::Settled),
+        CardState::Sending => return Err(ResolveRefusal::InFlight),
+        CardState::Waiting => {}
+    }
+    if !ctx.may_answer {
+        return Err(ResolveRefusal::ReadOnly);
+    }
+    if !shown.matches(&card.action) {
+        return Err(ResolveRefusal::Changed);
+    }
+    if card.action.expires_at.is_some_and(|t| t <= ctx.now) {
+        return Err(ResolveRefusal::Expired);
+    }
+    if ctx.busy {
+        return Err(ResolveRefusal::Busy);
+    }
+    match (&card.action.kind, resolution) {
+        (
+            ActionKind::ToolApproval(approval),
+            Resolution::ToolApproval {
+                decision,
+                approved_args,
+                remember_for_session,
+                comment,
+            },
+        ) => match decision {
+            Decision::Deny => Ok(Resolution::ToolApproval {
+                decision: Decision::Deny,
+                approved_args: None,
+                remember_for_session: false,
+                comment: comment.clone().filter(|c| !c.trim().is_empty()),
+            }),
+            Decision::Allow => {
+                let approved_args = match approved_args {
+                    None => None,
+                    Some(edit) if !edit.is_object() => return Err(ResolveRefusal::NotAnObject),
+                    Some(edit) if args_equal(edit, &approval.args) => None,
+                    Some(edit) => {
+                        if let Some(schema) = &approval.args_schema {
+                            let problems = check_value(edit, schema);
+                            if !problems.is_empty() {
+                                return Err(ResolveRefusal::BreaksSchema(problems));
+                            }
+                        }
+                        Some(edit.clone())
+                    }
+                };
+                Ok(Resolution::ToolApproval {
+                    decision: Decision::Allow,
+                    approved_args,
+                    remember_for_session: *remember_for_session,
+                    comment: None,
+                })
+            }
+        },
+        (ActionKind::UserQuestion(q), Resolution::UserQuestion { answers, cancelled }) => {
+            if *cancelled {
+                if q.questions.iter().any(|q| q.required) {
+                    return Err(ResolveRefusal::SkipNotAllowed);
+                }
+                return Ok(Resolution::UserQuestion {
+                    answers: Default::default(),
+                    cancelled: true,
+                });
+            }
+            for (text, value) in answers {
+                let question = q
+                    .questions
+                    .iter()
+                    .find(|known| known.question == *text)
+                    .ok_or(ResolveRefusal::NotAnOption)?;
+                let free = question.offers_free_text(q.allow_free_text);
+                let values = value.as_slice();
+                if values.is_empty() || (!question.multi_select && values.len() > 1) {
+                    return Err(ResolveRefusal::NotAnOption);
+                }
+                // A value that is none of the options is typed text: only where text is offered,
+                // and at most one such entry (C9: typed text is one more answer).
+                let typed = values
+                    .iter()
+                    .filter(|v| !question.options.iter().any(|o| o.value == **v))
+                    .count();
+                if typed > usize::from(free) {
+                    return Err(ResolveRefusal::NotAnOption);
+                }
+            }
+            let unanswered = q.questions.iter().any(|question| {
+                question.required
+                    && answers
+                        .get(&question.question)
+                        .is_none_or(|v| v.as_slice().iter().all(|s| s.trim().is_empty()))
+            });
+            if unanswered {
+                return Err(ResolveRefusal::Unanswered);
+            }
+            Ok(resolution.clone())
+        }
+        (ActionKind::ClientTool { .. }, Resolution::ClientTool { .. }) => Ok(resolution.clone()),
+        _ => Err(ResolveRefusal::WrongKind),
+    }
+}
