@@ -5,8 +5,10 @@ use std::collections::{HashMap, HashSet};
 
 use chrono::{DateTime, Utc};
 use serde_json::{json, Value};
+use tokio::sync::mpsc::WeakUnboundedSender;
 
 use crate::model::{now_iso, Conversation, FileRecord, Message};
+use crate::sse::EventSender;
 
 /// A conversation plus its messages (oldest first).
 #[derive(Debug, Clone)]
@@ -75,7 +77,7 @@ pub struct ActionRecord {
     pub status: ActionStatus,
     /// Deadline, if any.
     pub expires_at: Option<DateTime<Utc>>,
-    /// Record version (seed 004); always 1 here.
+    /// Record version (seed 004): 1 when raised, changed only by `POST /_dev/reissue`.
     pub version: u64,
     /// The settling resolution.
     pub resolution: Option<Value>,
@@ -134,19 +136,22 @@ pub struct ReceivedResolution {
     pub user_id: Option<String>,
     /// The body's `resolution` exactly as posted (`Null` when the body had none or was not JSON).
     pub resolution: Value,
+    /// The body's `version` exactly as posted (`Null` when the body had none or was not JSON).
+    pub version: Value,
     /// HTTP status of the answer; `None` while the request is still being handled (a
     /// non-streaming answer waits for the whole continuation).
     pub status: Option<u16>,
 }
 
 impl ReceivedResolution {
-    /// Wire form: `{ conversationId, actionId, userId, resolution, status }`.
+    /// Wire form: `{ conversationId, actionId, userId, resolution, version, status }`.
     pub fn to_json(&self) -> Value {
         json!({
             "conversationId": self.conversation_id,
             "actionId": self.action_id,
             "userId": self.user_id,
             "resolution": self.resolution,
+            "version": self.version,
             "status": self.status,
         })
     }
@@ -175,6 +180,9 @@ pub struct Store {
     busy: HashSet<String>,
     received: Vec<ReceivedResolution>,
     faults: HashMap<String, AnswerFault>,
+    /// The stream of each conversation's latest streaming turn; weak, so it never keeps a
+    /// response open: it upgrades only while that turn still streams.
+    live_streams: HashMap<String, WeakUnboundedSender<Value>>,
     seq: u64,
 }
 
@@ -219,6 +227,7 @@ impl Store {
     pub fn remove_conversation(&mut self, id: &str) -> bool {
         let existed = self.conversations.remove(id).is_some();
         self.actions.retain(|_, a| a.conversation_id != id);
+        self.live_streams.remove(id);
         existed
     }
 
@@ -465,5 +474,44 @@ impl Store {
             .get(action_id)
             .map(ActionRecord::to_json)
             .ok_or(None)
+    }
+
+    /// Remembers the event stream of a streaming turn of the conversation (replacing the
+    /// previous turn's), so events that do not come from the turn can reach the page too.
+    pub fn set_live_stream(&mut self, conversation_id: &str, sink: &EventSender) {
+        self.live_streams
+            .insert(conversation_id.to_string(), sink.downgrade());
+    }
+
+    /// The conversation's open event stream: `Some` only while a streaming turn still holds it.
+    pub fn live_stream(&self, conversation_id: &str) -> Option<EventSender> {
+        self.live_streams
+            .get(conversation_id)
+            .and_then(WeakUnboundedSender::upgrade)
+    }
+
+    /// Re-issues a pending action under the same id, as an agent that changed its request:
+    /// new `args` when given (else kept), `version` when given (else the current one + 1),
+    /// mirrored into the paused message's `metadata.pendingActions` entry. Status, deadline
+    /// and everything else stay. Returns the action as it is now, `Err(None)` when unknown,
+    /// `Err(Some(status))` when it is no longer pending.
+    pub fn reissue_action(
+        &mut self,
+        action_id: &str,
+        args: Option<Value>,
+        version: Option<u64>,
+    ) -> Result<ActionRecord, Option<ActionStatus>> {
+        let action = self.actions.get_mut(action_id).ok_or(None)?;
+        if action.status != ActionStatus::Pending {
+            return Err(Some(action.status));
+        }
+        if let (Some(args), Some(body)) = (args, action.body.as_object_mut()) {
+            body.insert("args".into(), args);
+        }
+        action.version = version.unwrap_or(action.version.saturating_add(1));
+        let action = action.clone();
+        let (conversation_id, message_id) = (&action.conversation_id, &action.message_id);
+        self.update_message_action_entry(conversation_id, message_id, action_id, &action.to_json());
+        Ok(action)
     }
 }

@@ -114,7 +114,8 @@ pub struct Turn {
 }
 
 impl Turn {
-    /// A new turn; `sink` is the SSE channel when streaming.
+    /// A new turn; `sink` is the SSE channel when streaming. A streaming turn's channel becomes
+    /// the conversation's live stream ([`crate::store::Store::live_stream`]) while it is open.
     pub fn new(
         app: &AppState,
         conversation_id: &str,
@@ -122,6 +123,9 @@ impl Turn {
         sink: Option<EventSender>,
         busy: BusyGuard,
     ) -> Self {
+        if let Some(tx) = &sink {
+            app.lock().set_live_stream(conversation_id, tx);
+        }
         Self {
             app: app.clone(),
             conversation_id: conversation_id.to_string(),

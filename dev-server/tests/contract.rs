@@ -760,15 +760,15 @@ async fn dev_resolutions_log_every_answer_as_received() {
         all.json,
         json!({ "resolutions": [
             { "conversationId": support, "actionId": aid, "userId": "u1",
-              "resolution": { "decision": "maybe" }, "status": 400 },
+              "resolution": { "decision": "maybe" }, "version": null, "status": 400 },
             { "conversationId": support, "actionId": aid, "userId": "u1",
-              "resolution": null, "status": 400 },
+              "resolution": null, "version": null, "status": 400 },
             { "conversationId": support, "actionId": aid, "userId": "u1",
-              "resolution": posted, "status": 200 },
+              "resolution": posted, "version": null, "status": 200 },
             { "conversationId": survey, "actionId": qid, "userId": null,
-              "resolution": { "cancelled": true }, "status": 200 },
+              "resolution": { "cancelled": true }, "version": null, "status": 200 },
             { "conversationId": survey, "actionId": qid, "userId": null,
-              "resolution": { "cancelled": true }, "status": 409 },
+              "resolution": { "cancelled": true }, "version": null, "status": 409 },
         ] })
     );
     let only = api
@@ -827,6 +827,219 @@ async fn dev_expire_lets_an_action_lapse_now() {
     api.post("/_dev/expire", json!({}))
         .await
         .assert_error(400, "VALIDATION_ERROR");
+}
+
+#[tokio::test]
+async fn dev_reissue_changes_an_open_action_under_the_same_id() {
+    let api = start().await;
+    let cid = api.create("ops").await;
+    let action = api.pause(&cid, "list the files").await;
+    let aid = action["id"].as_str().expect("id");
+    assert_eq!(action["version"], 1);
+    let r = api
+        .post(
+            "/_dev/reissue",
+            json!({ "actionId": aid, "args": { "cmd": "pwd" } }),
+        )
+        .await;
+    assert_eq!(r.status, 200, "{}", r.text);
+    // same id and fields, new arguments, version + 1 by default
+    let mut expected = action.clone();
+    expected["args"] = json!({ "cmd": "pwd" });
+    expected["version"] = json!(2);
+    assert_eq!(r.json, json!({ "action": expected }));
+    // E5 lists it as it is now, and so does the paused message (§9.6)
+    let conv = api.conversation(&cid).await;
+    assert_eq!(conv["pendingActions"], json!([expected]));
+    assert_eq!(
+        conv["messages"][1]["metadata"]["pendingActions"],
+        json!([expected])
+    );
+
+    // E14 now requires the new version: the old one is refused and changes nothing
+    let allow = json!({ "type": "tool_approval", "decision": "allow" });
+    let old = api
+        .answer(&cid, aid, json!({ "resolution": allow, "version": 1 }))
+        .await;
+    old.assert_error(409, "action_version_conflict");
+    assert_eq!(old.json["error"]["details"], json!({ "version": 2 }));
+    assert_eq!(
+        api.conversation(&cid).await["pendingActions"],
+        json!([expected])
+    );
+    // the new version is accepted; an unedited allow runs the new arguments
+    let new = api
+        .answer(&cid, aid, json!({ "resolution": allow, "version": 2 }))
+        .await;
+    assert_eq!(new.status, 200, "{}", new.text);
+    assert_eq!(new.json["action"]["version"], 2);
+    assert_eq!(new.json["action"]["args"], json!({ "cmd": "pwd" }));
+    assert_eq!(new.json["action"]["resolution"], allow);
+    assert_eq!(
+        new.json["message"]["content"],
+        "Ran `pwd`:\n\n```\npwd: done\n```"
+    );
+
+    let log = api
+        .get(&format!("/_dev/resolutions?conversationId={cid}"))
+        .await;
+    assert_eq!(
+        log.json,
+        json!({ "resolutions": [
+            { "conversationId": cid, "actionId": aid, "userId": null,
+              "resolution": allow, "version": 1, "status": 409 },
+            { "conversationId": cid, "actionId": aid, "userId": null,
+              "resolution": allow, "version": 2, "status": 200 },
+        ] })
+    );
+}
+
+#[tokio::test]
+async fn dev_reissue_takes_a_version_and_keeps_the_arguments() {
+    let api = start().await;
+    let cid = api.create("support").await;
+    let action = api.pause(&cid, "hello").await;
+    let aid = action["id"].as_str().expect("id");
+    let r = api
+        .post("/_dev/reissue", json!({ "actionId": aid, "version": 7 }))
+        .await;
+    assert_eq!(r.status, 200, "{}", r.text);
+    let mut expected = action.clone();
+    expected["version"] = json!(7);
+    assert_eq!(r.json["action"], expected);
+    // the same version with other arguments (an agent that forgot to bump it) is allowed too
+    let mut args = action["args"].clone();
+    args["to"] = json!("eve@example.com");
+    let r = api
+        .post(
+            "/_dev/reissue",
+            json!({ "actionId": aid, "args": args, "version": 7 }),
+        )
+        .await;
+    assert_eq!(r.status, 200, "{}", r.text);
+    expected["args"] = args.clone();
+    assert_eq!(r.json["action"], expected);
+    assert_eq!(
+        api.conversation(&cid).await["pendingActions"],
+        json!([expected])
+    );
+    // an "edit" equal to the new arguments is no edit; the agent sends to the new recipient
+    let r = api
+        .answer(
+            &cid,
+            aid,
+            json!({ "resolution": { "decision": "allow", "approvedArgs": args }, "version": 7 }),
+        )
+        .await;
+    assert_eq!(r.status, 200, "{}", r.text);
+    assert_eq!(
+        r.json["action"]["resolution"],
+        json!({ "type": "tool_approval", "decision": "allow" })
+    );
+    assert_eq!(
+        r.json["message"]["content"],
+        "Email sent to eve@example.com."
+    );
+}
+
+#[tokio::test]
+async fn dev_reissue_refusals() {
+    let api = start().await;
+    let cid = api.create("support").await;
+    let action = api.pause(&cid, "hello").await;
+    let aid = action["id"].as_str().expect("id");
+    for bad in [
+        json!({}),
+        json!({ "actionId": "" }),
+        json!({ "actionId": aid, "args": "ls" }),
+        json!({ "actionId": aid, "args": [1] }),
+        json!({ "actionId": aid, "version": 0 }),
+        json!({ "actionId": aid, "version": "2" }),
+        json!({ "actionId": aid, "version": 1.5 }),
+    ] {
+        api.post("/_dev/reissue", bad)
+            .await
+            .assert_error(400, "VALIDATION_ERROR");
+    }
+    // nothing of that changed the action
+    assert_eq!(
+        api.conversation(&cid).await["pendingActions"],
+        json!([action])
+    );
+    api.post("/_dev/reissue", json!({ "actionId": "act_unknown" }))
+        .await
+        .assert_error(404, "NOT_FOUND");
+    // a question has no arguments to change
+    let survey = api.create("survey").await;
+    let question = api.pause(&survey, "set me up").await;
+    let qid = question["id"].as_str().expect("id");
+    api.post("/_dev/reissue", json!({ "actionId": qid, "args": {} }))
+        .await
+        .assert_error(400, "VALIDATION_ERROR");
+    let r = api.post("/_dev/reissue", json!({ "actionId": qid })).await;
+    assert_eq!(r.status, 200, "{}", r.text);
+    assert_eq!(r.json["action"]["version"], 2);
+    // only an open action can be re-issued
+    api.answer(&cid, aid, json!({ "resolution": { "decision": "deny" } }))
+        .await;
+    api.post("/_dev/reissue", json!({ "actionId": aid, "version": 2 }))
+        .await
+        .assert_error(409, "action_not_pending");
+}
+
+#[tokio::test]
+async fn dev_reissue_reaches_a_stream_that_is_still_open() {
+    // `#slow` holds the second turn's stream open long enough for the re-issue to land in it.
+    let api = start_with(Config {
+        slow_ms: 2000,
+        ..test_config()
+    })
+    .await;
+    let cid = api.create("host").await;
+    let first = api.pause(&cid, "selection?").await;
+    let fid = first["id"].as_str().expect("id");
+    // an open client tool does not block the next message; its stream is open once the
+    // headers arrive
+    let slow = api
+        .req(
+            reqwest::Method::POST,
+            &format!("/conversations/{cid}/messages"),
+            None,
+        )
+        .body(json!({ "message": "and now? #slow", "stream": true }).to_string())
+        .send()
+        .await
+        .expect("slow request");
+    assert_eq!(slow.status(), 200);
+    let r = api
+        .post(
+            "/_dev/reissue",
+            json!({ "actionId": fid, "args": { "scope": "page" } }),
+        )
+        .await;
+    assert_eq!(r.status, 200, "{}", r.text);
+    let mut expected = first.clone();
+    expected["args"] = json!({ "scope": "page" });
+    expected["version"] = json!(2);
+    assert_eq!(r.json["action"], expected);
+
+    let ev = parse_sse(&slow.text().await.expect("slow body"));
+    let required: Vec<&Value> = ev
+        .iter()
+        .filter(|e| e["type"] == "stream.action_required")
+        .collect();
+    assert_eq!(required.len(), 2, "{:?}", types(&ev));
+    // first the re-issued action, under the message it was raised with; then the turn's own
+    assert_eq!(required[0]["conversationId"], json!(cid));
+    assert_eq!(required[0]["messageId"], first["messageId"]);
+    assert_eq!(required[0]["action"], expected);
+    assert_ne!(required[1]["action"]["id"], json!(fid));
+    assert_eq!(last(&ev)["type"], "stream.done");
+    let second = &last(&ev)["pendingActions"][0];
+    assert_eq!(
+        api.conversation(&cid).await["pendingActions"],
+        json!([expected, second])
+    );
 }
 
 #[tokio::test]
@@ -2381,7 +2594,7 @@ async fn host_asks_the_page_and_continues_with_the_result() {
     assert_eq!(
         log.json["resolutions"],
         json!([{ "conversationId": cid, "actionId": aid, "userId": null,
-                 "resolution": posted, "status": 200 }])
+                 "resolution": posted, "version": null, "status": 200 }])
     );
     api.answer(&cid, aid, json!({ "resolution": posted }))
         .await

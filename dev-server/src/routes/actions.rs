@@ -26,14 +26,19 @@ pub async fn resolve(
     let posted = body
         .as_ref()
         .ok()
-        .and_then(|b| serde_json::from_slice::<Value>(b).ok())
-        .and_then(|v| v.get("resolution").cloned())
-        .unwrap_or(Value::Null);
+        .and_then(|b| serde_json::from_slice::<Value>(b).ok());
+    let field = |key: &str| {
+        posted
+            .as_ref()
+            .and_then(|v| v.get(key).cloned())
+            .unwrap_or(Value::Null)
+    };
     let slot = app.lock().record_received(ReceivedResolution {
         conversation_id: conversation_id.clone(),
         action_id: action_id.clone(),
         user_id: caller.user.clone(),
-        resolution: posted,
+        resolution: field("resolution"),
+        version: field("version"),
         status: None,
     });
     let fault = app

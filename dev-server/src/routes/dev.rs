@@ -1,6 +1,7 @@
 //! Development helpers: `POST /_dev/seed` creates a conversation with many messages;
 //! `GET /_dev/resolutions` shows what E14 received, for tests that check the client's requests;
-//! `POST /_dev/expire` lets an action lapse now and `POST /_dev/next-answer` arms a refusal, a
+//! `POST /_dev/expire` lets an action lapse now, `POST /_dev/reissue` changes an open action's
+//! arguments and version under the same id, and `POST /_dev/next-answer` arms a refusal, a
 //! dropped stream or a delay for the next answer, for tests of what a page does when the server
 //! knows more than it does.
 
@@ -15,12 +16,12 @@ use axum::Json;
 use chrono::Utc;
 use serde_json::{json, Value};
 
-use super::{json_body, opt_string, Caller};
+use super::{json_body, opt_object, opt_string, Caller};
 use crate::error::ApiError;
 use crate::ids::new_id;
 use crate::model::{empty_object, iso, Conversation, Message};
 use crate::store::AnswerFault;
-use crate::AppState;
+use crate::{sse, AppState};
 
 /// Most messages one seed call may create.
 pub const MAX_SEED_MESSAGES: u64 = 100_000;
@@ -149,6 +150,68 @@ pub async fn expire(
         ))),
         Err(Some(_)) => Err(ApiError::action_not_pending()),
     }
+}
+
+/// `POST /_dev/reissue` `{ actionId, args?, version? }` → 200 `{ action }`: the agent re-issues
+/// its open request under the same id, as one that changed its mind: `args` (an object) replaces
+/// the arguments (default: kept; only for `tool_approval` and `client_tool`, which have them),
+/// `version` (an integer ≥ 1) becomes the action's version (default: the current one + 1; the
+/// same version with other arguments is allowed too). Status, deadline and every other field
+/// stay; the paused message's `metadata.pendingActions` entry follows, so E5 shows the new
+/// action, and from now on E14 checks the new version (another one → 409
+/// `action_version_conflict`) and an unedited Approve runs the new arguments.
+///
+/// While a streaming turn of the conversation is still open (a paused turn's stream has
+/// already ended with `stream.done`, so only another turn's can be: a message or an answer,
+/// e.g. held by `#slow`, while a `client_tool` action waits), the action is also sent on it as
+/// `stream.action_required` with the updated action. Otherwise the page learns of it on its
+/// next E5 (e.g. the refetch after `action_version_conflict`).
+///
+/// 400 without `actionId` or for a bad `args` / `version`, 404 for an unknown action, 409
+/// `action_not_pending` when it is no longer pending.
+pub async fn reissue(
+    State(app): State<AppState>,
+    body: Result<Bytes, BytesRejection>,
+) -> Result<Json<Value>, ApiError> {
+    let body = json_body(body)?;
+    let action_id = opt_string(&body, "actionId")?
+        .filter(|s| !s.is_empty())
+        .ok_or_else(|| ApiError::validation("actionId is required"))?;
+    let args = opt_object(&body, "args")?;
+    let version = match body.get("version") {
+        None | Some(Value::Null) => None,
+        Some(v) => Some(
+            v.as_u64()
+                .filter(|n| *n >= 1)
+                .ok_or_else(|| ApiError::validation("version must be an integer of at least 1"))?,
+        ),
+    };
+    let mut store = app.lock();
+    let kind = store
+        .action(&action_id)
+        .map(|a| a.kind.clone())
+        .ok_or_else(|| ApiError::not_found(format!("Action not found: {action_id}")))?;
+    if args.is_some() && kind == "user_question" {
+        return Err(ApiError::validation(
+            "args apply to tool_approval and client_tool actions only",
+        ));
+    }
+    let action = store
+        .reissue_action(&action_id, args, version)
+        .map_err(|_| ApiError::action_not_pending())?;
+    let json = action.to_json();
+    if let Some(tx) = store.live_stream(&action.conversation_id) {
+        // The turn may end in between: then the page sees the change on its next E5.
+        let _ = tx.send(sse::event(
+            "stream.action_required",
+            json!({
+                "conversationId": action.conversation_id,
+                "messageId": action.message_id,
+                "action": json,
+            }),
+        ));
+    }
+    Ok(Json(json!({ "action": json })))
 }
 
 /// `POST /_dev/next-answer` `{ conversationId, refuse?, cutStreamAfter?, delayMs? }` → 200

@@ -63,6 +63,7 @@ pub fn router(app: AppState) -> Router {
         .route("/_dev/seed", post(dev::seed))
         .route("/_dev/resolutions", get(dev::resolutions))
         .route("/_dev/expire", post(dev::expire))
+        .route("/_dev/reissue", post(dev::reissue))
         .route("/_dev/next-answer", post(dev::next_answer))
         .fallback(not_found)
         .method_not_allowed_fallback(not_found)
