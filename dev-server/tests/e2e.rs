@@ -8,8 +8,9 @@
 //!
 //! What a page cannot cause by itself is set up on the server, outside the page: another
 //! client's messages through the API, a second browser window on the same conversation,
-//! `POST /_dev/expire` (the deadline passed on the server only) and `POST /_dev/next-answer`
-//! (refuse, cut or delay the next answer); journeys that need other dev-server flags (`hasty`'s
+//! `POST /_dev/expire` (the deadline passed on the server only), `POST /_dev/reissue` (the agent
+//! changed its open request under the same id) and `POST /_dev/next-answer` (refuse, cut or
+//! delay the next answer); journeys that need other dev-server flags (`hasty`'s
 //! deadline, `#slow`'s hold) start with [`Harness::start_with`].
 //!
 //! Accessibility (issue 6): axe-core's `axe.min.js` (npm devDependency, `node_modules/`) is
@@ -1101,6 +1102,69 @@ async fn forbidden_answer_puts_the_card_back_journey(page: &ChatPage) -> Step {
     let allow = json!({ "type": "tool_approval", "decision": "allow" });
     page.expect_log(&[(&action_id, allow.clone(), 403), (&action_id, allow, 200)])
         .await
+}
+
+journey! {
+    /// Issue 13, an approval carries exactly what the person saw: the agent changes its open
+    /// request under the same id after the card was drawn (`_dev/reissue`: `rm -rf ./build`
+    /// instead of `ls`, version 2). No stream is open then (the paused turn's ended with
+    /// `stream.done`), so the page still shows `ls`, and its Approve is for `ls`: version 1,
+    /// refused with `action_version_conflict`. The page fetches the conversation and redraws the
+    /// card: the new arguments in open Details and "This request changed. Review it again.".
+    /// Approve now sends a plain allow (no `approvedArgs`) with version 2, which the server
+    /// accepts and runs: each decision the server received was for the arguments on screen
+    /// when Approve was clicked.
+    i13_approve_sends_the_arguments_on_screen => |page| i13_approve_sends_the_arguments_on_screen_journey(page)
+}
+
+/// The steps of [`i13_approve_sends_the_arguments_on_screen`].
+async fn i13_approve_sends_the_arguments_on_screen_journey(page: &ChatPage) -> Step {
+    page.open_with_query("lang=en").await?;
+    page.pick_agent("ops").await?;
+    page.send_message("List the files").await?;
+    let card = sel::card("tool_approval", "waiting");
+    page.wait_for_visible(&card).await?;
+    let action_id = page.action_id(&card).await?;
+    page.wait_for_json(sel::ARGS, &json!({ "cmd": "ls" }))
+        .await?;
+    page.wait_for_count(sel::CHANGED, 0).await?;
+
+    let changed_args = json!({ "cmd": "rm -rf ./build" });
+    let reissued = page
+        .reissue_on_server(&action_id, changed_args.clone(), 2)
+        .await?;
+    if reissued["args"] != changed_args || reissued["version"] != json!(2) {
+        return Err(format!(
+            "the server did not re-issue the request: {reissued}"
+        ));
+    }
+    page.click(sel::APPROVE).await?;
+
+    let changed = sel::changed_card(&action_id, "waiting");
+    page.wait_for_visible(&changed).await?;
+    page.wait_for_text(
+        &format!("{changed} {}", sel::CHANGED),
+        "This request changed. Review it again.",
+    )
+    .await?;
+    page.wait_for_json(
+        &format!("{changed} .chat-card__details[open] .chat-card__args"),
+        &changed_args,
+    )
+    .await?;
+    page.wait_for_enabled(sel::APPROVE, true).await?;
+    page.click(sel::APPROVE).await?;
+
+    page.wait_for_visible(&sel::card_by_id(&action_id, "approved"))
+        .await?;
+    page.wait_for_finished_reply_containing("Ran `rm -rf ./build`")
+        .await?;
+    let allow = json!({ "type": "tool_approval", "decision": "allow" });
+    page.expect_versioned_log(&[
+        (&action_id, allow.clone(), 1, 409),
+        (&action_id, allow, 2, 200),
+    ])
+    .await
 }
 
 journey! {

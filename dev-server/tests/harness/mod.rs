@@ -92,6 +92,11 @@ pub mod sel {
     pub const SKIP: &str = ".chat-card__skip";
     /// The read-only note "Waiting for approval in another app".
     pub const ELSEWHERE: &str = ".chat-card__elsewhere";
+    /// The notice "This request changed. Review it again." of a card redrawn because its
+    /// request changed under the same id (issue 13).
+    pub const CHANGED: &str = ".chat-card__changed";
+    /// The proposed arguments (pretty JSON) in an approval card's Details.
+    pub const ARGS: &str = ".chat-card__details .chat-card__args";
 
     /// The countdown of a waiting card ("Expires in 3 hours"; `data-warning="true"` = amber).
     pub const COUNTDOWN: &str = ".chat-card .chat-countdown";
@@ -120,6 +125,12 @@ pub mod sel {
     /// The built-in card of the action `action_id` in `state`.
     pub fn card_by_id(action_id: &str, state: &str) -> String {
         format!(".chat-card[data-action-id=\"{action_id}\"][data-state=\"{state}\"]")
+    }
+
+    /// The built-in card of the action `action_id` in `state`, marked as redrawn because its
+    /// request changed (`data-changed="true"`).
+    pub fn changed_card(action_id: &str, state: &str) -> String {
+        format!("{}[data-changed=\"true\"]", card_by_id(action_id, state))
     }
 
     /// Any built-in card in `state` (`waiting`, `approved`, `skipped`, …).
@@ -593,6 +604,8 @@ pub struct Received {
     pub action_id: String,
     /// The request body's `resolution`, exactly as the page posted it.
     pub resolution: Value,
+    /// The request body's `version`, exactly as the page posted it (`Null` when absent).
+    pub version: Value,
     /// HTTP status the server answered; `None` while it is still handling the request.
     pub status: Option<u16>,
 }
@@ -959,6 +972,7 @@ impl ChatPage {
             .map(|r| Received {
                 action_id: r["actionId"].as_str().unwrap_or_default().to_owned(),
                 resolution: r["resolution"].clone(),
+                version: r["version"].clone(),
                 status: r["status"].as_u64().and_then(|s| u16::try_from(s).ok()),
             })
             .collect())
@@ -977,36 +991,57 @@ impl ChatPage {
 
     /// Waits until the server has answered as many E14 requests of the open conversation as
     /// `expected` has entries, then checks that exactly these arrived, in this order: each
-    /// `(action id, resolution as posted, HTTP status answered)`.
+    /// `(action id, resolution as posted, HTTP status answered)`; the posted `version` is not
+    /// compared (see [`ChatPage::expect_versioned_log`]).
     pub async fn expect_log(&self, expected: &[(&str, Value, u16)]) -> Step {
-        let n = expected.len();
-        let got = self
-            .wait_until(&format!("{n} answered E14 request(s)"), async || {
-                let got = self.received().await?;
-                if got.len() >= n && got.iter().all(|r| r.status.is_some()) {
-                    Ok(got)
-                } else {
-                    Err(show(&got))
-                }
+        let got = self.answered(expected.len()).await?;
+        let got: Vec<Received> = got
+            .into_iter()
+            .map(|r| Received {
+                version: Value::Null,
+                ..r
             })
-            .await?;
+            .collect();
         let expected: Vec<Received> = expected
             .iter()
             .map(|(action_id, resolution, status)| Received {
                 action_id: (*action_id).to_owned(),
                 resolution: resolution.clone(),
+                version: Value::Null,
                 status: Some(*status),
             })
             .collect();
-        if got == expected {
-            Ok(())
-        } else {
-            Err(format!(
-                "the server received other answers than expected:\n  expected {}\n  received {}",
-                show(&expected),
-                show(&got)
-            ))
-        }
+        same_log(&expected, &got)
+    }
+
+    /// [`ChatPage::expect_log`] that also compares the `version` each request posted: each
+    /// `(action id, resolution as posted, version as posted, HTTP status answered)`.
+    pub async fn expect_versioned_log(&self, expected: &[(&str, Value, u64, u16)]) -> Step {
+        let got = self.answered(expected.len()).await?;
+        let expected: Vec<Received> = expected
+            .iter()
+            .map(|(action_id, resolution, version, status)| Received {
+                action_id: (*action_id).to_owned(),
+                resolution: resolution.clone(),
+                version: json!(version),
+                status: Some(*status),
+            })
+            .collect();
+        same_log(&expected, &got)
+    }
+
+    /// Waits until the server has answered at least `n` E14 requests of the open conversation;
+    /// all of them, in order.
+    async fn answered(&self, n: usize) -> Step<Vec<Received>> {
+        self.wait_until(&format!("{n} answered E14 request(s)"), async || {
+            let got = self.received().await?;
+            if got.len() >= n && got.iter().all(|r| r.status.is_some()) {
+                Ok(got)
+            } else {
+                Err(show(&got))
+            }
+        })
+        .await
     }
 
     /// Checks that the server received no answer at all for the open conversation.
@@ -1417,6 +1452,35 @@ impl ChatPage {
         self.api_post("/_dev/next-answer", body).await.map(drop)
     }
 
+    /// The agent changes its open request under the same id (`POST /_dev/reissue` with new
+    /// `args` and `version`), without the page knowing; the action as the server now has it.
+    pub async fn reissue_on_server(
+        &self,
+        action_id: &str,
+        args: Value,
+        version: u64,
+    ) -> Step<Value> {
+        let body = json!({ "actionId": action_id, "args": args, "version": version });
+        let answer = self.api_post("/_dev/reissue", body).await?;
+        Ok(answer["action"].clone())
+    }
+
+    /// Waits until the text of the element matching `css` is JSON equal to `expected` (key
+    /// order and layout ignored), e.g. the arguments an approval card shows.
+    pub async fn wait_for_json(&self, css: &str, expected: &Value) -> Step {
+        self.wait_until(&format!("`{css}` showing {expected}"), async || {
+            let texts = self.texts(css).await?;
+            match texts.as_slice() {
+                [one] => match serde_json::from_str::<Value>(one) {
+                    Ok(shown) if shown == *expected => Ok(()),
+                    _ => Err(format!("{one:?}")),
+                },
+                _ => Err(format!("{} of them: {texts:?}", texts.len())),
+            }
+        })
+        .await
+    }
+
     /// Lets the action lapse on the server now (`POST /_dev/expire`), without the page knowing.
     pub async fn expire_on_server(&self, action_id: &str) -> Step {
         self.api_post("/_dev/expire", json!({ "actionId": action_id }))
@@ -1805,9 +1869,29 @@ pub async fn api_call(
 pub fn show(list: &[Received]) -> String {
     let items: Vec<Value> = list
         .iter()
-        .map(|r| json!({ "actionId": r.action_id, "resolution": r.resolution, "status": r.status }))
+        .map(|r| {
+            let mut item =
+                json!({ "actionId": r.action_id, "resolution": r.resolution, "status": r.status });
+            if !r.version.is_null() {
+                item["version"] = r.version.clone();
+            }
+            item
+        })
         .collect();
     Value::Array(items).to_string()
+}
+
+/// `Ok` when the server's E14 log `got` is exactly `expected`; else both, side by side.
+pub fn same_log(expected: &[Received], got: &[Received]) -> Step {
+    if got == expected {
+        Ok(())
+    } else {
+        Err(format!(
+            "the server received other answers than expected:\n  expected {}\n  received {}",
+            show(expected),
+            show(got)
+        ))
+    }
 }
 
 /// A short description of the messages on screen, for timeout errors.
