@@ -2,8 +2,8 @@
 #![cfg(not(target_arch = "wasm32"))]
 
 use agent_chat_ui::core::theme::{
-    css_var_for_key, dark_presets, default_dark_theme, get_theme_preset, light_presets, ChatTheme,
-    ThemeColors, ThemeMode, THEME_PRESETS,
+    css_var_for_key, dark_presets, default_dark_theme, get_theme_preset, inline_style,
+    light_presets, theme_colors_style, ChatTheme, ThemeColors, ThemeMode, THEME_PRESETS,
 };
 
 #[test]
@@ -103,4 +103,45 @@ fn hostile_values_never_leave_their_declaration() {
     theme.colors.text_primary = Some("#fff".into());
     theme.fonts.primary = Some("x</style><script>".into());
     assert_eq!(theme.inline_style(), "--chat-text-primary: #fff");
+}
+
+/// F25, C36: `<Chat theme_colors>` and a `ChatTheme` are written by the same serialiser: React
+/// keys and `--chat-*` names in the given order, hostile keys and values dropped.
+#[test]
+fn theme_colors_and_themes_share_one_serialiser() {
+    let pairs = |v: &[(&str, &str)]| -> Vec<(String, String)> {
+        v.iter()
+            .map(|(k, v)| ((*k).to_owned(), (*v).to_owned()))
+            .collect()
+    };
+    assert_eq!(
+        theme_colors_style(&pairs(&[
+            ("accentPrimary", " #ff0000 "),
+            ("--chat-bg-primary", "#000000"),
+            ("--chat-custom-token", "4px"),
+            ("bad;key", "#111111"),
+            ("--chat-Bad", "#222222"),
+            ("textPrimary", "red; } body { display: none"),
+            ("textSecondary", "url(x)</style>"),
+            ("bgHover", "   "),
+        ])),
+        "--chat-accent-primary: #ff0000; --chat-bg-primary: #000000; --chat-custom-token: 4px"
+    );
+    assert_eq!(theme_colors_style(&[]), "");
+    assert_eq!(theme_colors_style(&pairs(&[("x y", "#fff")])), "");
+
+    let mut theme = ChatTheme::default();
+    theme.colors.accent_primary = Some("#ff0000".into());
+    theme.colors.bg_primary = Some("#000000".into());
+    assert_eq!(
+        theme.inline_style(),
+        theme_colors_style(&pairs(&[
+            ("bgPrimary", "#000000"),
+            ("accentPrimary", "#ff0000")
+        ]))
+    );
+    assert_eq!(
+        inline_style([("--chat-a", "1px"), ("--chat-b", "a\\62 c")]),
+        "--chat-a: 1px"
+    );
 }

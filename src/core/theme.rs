@@ -3,7 +3,7 @@
 //! A theme is a set of `--chat-*` token values. Every field is optional, so the same type is
 //! both a complete theme and a partial one to merge over another ([`ChatTheme::merge`], what
 //! React's `setTheme(partial)` does). [`ChatTheme::css_vars`] turns it into the declarations a
-//! component puts on its root.
+//! component puts on its root, and [`inline_style`] (the only serialiser) into CSS text.
 //!
 //! Presets set the React library's twelve colours plus two of ours (`accent_text`: text in the
 //! accent colour, `accent_fill`: fills that carry white text), so every preset keeps WCAG AA
@@ -262,15 +262,38 @@ impl ChatTheme {
         out
     }
 
-    /// [`ChatTheme::css_vars`] as one inline `style` value (`--a: x; --b: y`).
+    /// [`ChatTheme::css_vars`] as one inline `style` value (`--a: x; --b: y`), written by
+    /// [`inline_style`].
     #[must_use]
     pub fn inline_style(&self) -> String {
-        self.css_vars()
-            .iter()
-            .map(|(k, v)| format!("{k}: {}", v.trim()))
-            .collect::<Vec<_>>()
-            .join("; ")
+        inline_style(self.css_vars().iter().map(|(k, v)| (*k, v.as_str())))
     }
+}
+
+/// The one place a theme becomes CSS text: `(variable, value)` pairs as an inline `style`
+/// value (`--a: x; --b: y`), values trimmed. A pair whose value could leave its declaration
+/// ([`is_safe_value`]) is dropped. Used for a [`ChatTheme`] ([`ChatTheme::inline_style`], the
+/// theme provider) and for `<Chat theme_colors>` ([`theme_colors_style`]).
+#[must_use]
+pub fn inline_style<'a>(vars: impl IntoIterator<Item = (&'a str, &'a str)>) -> String {
+    vars.into_iter()
+        .filter(|(_, v)| is_safe_value(v))
+        .map(|(k, v)| format!("{k}: {}", v.trim()))
+        .collect::<Vec<_>>()
+        .join("; ")
+}
+
+/// `themeColors` (F25, C36) as an inline `style` value: React keys (`bgPrimary`) become
+/// `--chat-bg-primary`, `--chat-*` names pass through (any token, not only the colours of
+/// [`ThemeColors`]), in the given order. Keys that are neither ([`css_var_for_key`]) and
+/// values that could leave their declaration are dropped; empty when nothing is left.
+#[must_use]
+pub fn theme_colors_style(colors: &[(String, String)]) -> String {
+    let vars: Vec<(String, &str)> = colors
+        .iter()
+        .filter_map(|(key, value)| Some((css_var_for_key(key)?, value.as_str())))
+        .collect();
+    inline_style(vars.iter().map(|(k, v)| (k.as_str(), *v)))
 }
 
 /// A CSS value that stays inside its declaration.

@@ -287,7 +287,9 @@ pub fn Chat(
         selected_agent_id: Signal::derive(move || store.status.with(|s| s.agent_id.clone())),
         on_agent_change: Callback::new(move |id: String| store.dispatch(Command::SelectAgent(id))),
     };
-    let inline_style = theme_style(&theme_colors);
+    // No `style` attribute at all when no colour is set.
+    let inline_style =
+        Some(crate::core::theme::theme_colors_style(&theme_colors)).filter(|css| !css.is_empty());
 
     let root_class = move || {
         let mut c = String::from("chat-root");
@@ -365,20 +367,6 @@ pub fn ChatMinimal(props: ChatProps) -> impl IntoView {
         show_history: false,
         ..props
     })
-}
-
-/// `themeColors` as an inline style: React keys (`bgPrimary`) become `--chat-bg-primary`;
-/// `--chat-*` names pass through; anything else, and values that could break out of the
-/// declaration (`;`, `{`, `}`), are dropped.
-pub fn theme_style(colors: &[(String, String)]) -> Option<String> {
-    use crate::core::theme::{css_var_for_key, is_safe_value};
-    let mut css = String::new();
-    for (key, value) in colors {
-        if let (Some(name), true) = (css_var_for_key(key), is_safe_value(value)) {
-            css.push_str(&format!("{name}: {};", value.trim()));
-        }
-    }
-    (!css.is_empty()).then_some(css)
 }
 
 /// The default header of a [`Chat`]: the mobile menu button, the title (F44) and the agent
