@@ -3,7 +3,7 @@
 //! for citation addresses (D32).
 #![cfg(not(target_arch = "wasm32"))]
 
-use agent_chat_ui::core::markdown::safe_http_url;
+use agent_chat_ui::core::url::safe_web_href;
 use agent_chat_ui::core::{Command, Method, Role, Run, SessionConfig};
 use serde_json::json;
 
@@ -116,11 +116,11 @@ fn f116_streamed_reasoning_and_display_name_stay_on_the_finished_steps() {
 #[test]
 fn d32_citation_addresses_must_be_absolute_http_or_https() {
     assert_eq!(
-        safe_http_url(" https://example.com/a "),
+        safe_web_href(" https://example.com/a "),
         Some("https://example.com/a".into())
     );
     assert_eq!(
-        safe_http_url("HTTP://example.com"),
+        safe_web_href("HTTP://example.com"),
         Some("HTTP://example.com".into())
     );
     for bad in [
@@ -135,6 +135,6 @@ fn d32_citation_addresses_must_be_absolute_http_or_https() {
         "https://",
         "",
     ] {
-        assert_eq!(safe_http_url(bad), None, "{bad:?}");
+        assert_eq!(safe_web_href(bad), None, "{bad:?}");
     }
 }

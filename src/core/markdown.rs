@@ -9,11 +9,12 @@
 //! - **Raw HTML is text.** Inline HTML becomes part of the surrounding [`Inline::Text`]; an
 //!   HTML block becomes a [`Block::Literal`] holding its source. Nothing is ever interpreted,
 //!   so `<script>` or `<img onerror=…>` in an answer is shown, not run.
-//! - **Links** keep only URLs that are `http:`, `https:` or `mailto:`, or have no scheme at all
-//!   (relative paths, `/path`, `//host`, `?query`, `#anchor`): see [`safe_url`]. Any other
-//!   scheme (`javascript:`, `data:`, `vbscript:`, `file:` …) turns the link into its plain text.
-//!   Before the scheme is read, tabs and newlines are removed and control characters trimmed,
-//!   as browsers do, so `java\tscript:` cannot slip through.
+//! - **Links** keep only URLs that pass [`safe_href`] (the one URL filter, in
+//!   [`crate::core::url`]): `http:`, `https:` or `mailto:`, or no scheme and the same host
+//!   (relative paths, `/path`, `?query`, `#anchor`). Any other scheme (`javascript:`, `data:`,
+//!   `vbscript:`, `file:` …) and the protocol-relative forms (`//host`, `/\host`) turn the link
+//!   into its plain text. Before the scheme is read, tabs and newlines are removed and control
+//!   characters trimmed, as browsers do, so `java\tscript:` cannot slip through.
 //! - **Images are never loaded.** `![alt](url)` becomes [`Inline::Image`], which the UI shows as
 //!   a link to the image labelled with its alt text: loading remote images automatically would
 //!   let an answer track the reader (a pixel per view), shift the layout while streaming, and
@@ -75,6 +76,7 @@ use pulldown_cmark::{
     Alignment, BrokenLink, CodeBlockKind, CowStr, Event, LinkType, Options, Parser, Tag, TagEnd,
 };
 
+use crate::core::url::safe_href;
 use crate::core::StreamText;
 
 /// Nesting limit for block containers (quotes, lists) and, separately, inline spans.
@@ -161,7 +163,7 @@ pub enum Inline {
     Strong(Vec<Inline>),
     /// `~~strikethrough~~`.
     Strikethrough(Vec<Inline>),
-    /// A link whose URL passed [`safe_url`].
+    /// A link whose URL passed [`safe_href`].
     Link {
         /// Checked URL.
         url: String,
@@ -341,39 +343,6 @@ fn inlines_direction(inlines: &[Inline]) -> Option<Direction> {
 pub fn parse(text: &str) -> Vec<Block> {
     let mut lookups = Vec::new();
     parse_region(text, "", &HashMap::new(), &mut lookups).blocks
-}
-
-/// `Some(url)` if `raw` may be a link target: `http:`, `https:`, `mailto:` or no scheme
-/// (relative, `//host`, `?query`, `#anchor`). Tabs and newlines are removed and surrounding
-/// control characters and spaces trimmed first, as browsers do, and the cleaned URL is
-/// returned. Empty URLs are refused (they would link to the page itself).
-pub fn safe_url(raw: &str) -> Option<String> {
-    let cleaned: String = raw
-        .chars()
-        .filter(|c| !matches!(c, '\t' | '\n' | '\r'))
-        .collect();
-    let cleaned = cleaned.trim_matches(|c: char| c <= ' ');
-    if cleaned.is_empty() {
-        return None;
-    }
-    match cleaned.find([':', '/', '?', '#']) {
-        Some(i) if cleaned.as_bytes()[i] == b':' => {
-            let scheme = cleaned[..i].to_ascii_lowercase();
-            matches!(scheme.as_str(), "http" | "https" | "mailto").then(|| cleaned.to_owned())
-        }
-        _ => Some(cleaned.to_owned()),
-    }
-}
-
-/// `Some(url)` if `raw` is an absolute `http:` or `https:` address, cleaned as by
-/// [`safe_url`]. For addresses that come as data rather than inside text (a citation's `link`
-/// and `image`, D32): a relative path there would resolve against the embedding page, and a
-/// `mailto:` source is not a source.
-pub fn safe_http_url(raw: &str) -> Option<String> {
-    let url = safe_url(raw)?;
-    let (scheme, rest) = url.split_once(':')?;
-    let web = scheme.eq_ignore_ascii_case("http") || scheme.eq_ignore_ascii_case("https");
-    (web && rest.starts_with("//") && rest.len() > 2).then_some(url)
 }
 
 /// Incremental parser for an answer that grows while it streams. See the module docs.
@@ -1129,9 +1098,9 @@ impl<'a> Builder<'a> {
             } => {
                 self.note_reference(link_type, &id, range.start);
                 let url = if link_type == LinkType::Email {
-                    safe_url(&format!("mailto:{dest_url}"))
+                    safe_href(&format!("mailto:{dest_url}"))
                 } else {
-                    safe_url(&dest_url)
+                    safe_href(&dest_url)
                 };
                 self.span(SpanKind::Link {
                     url,
@@ -1147,7 +1116,7 @@ impl<'a> Builder<'a> {
                 self.note_reference(link_type, &id, range.start);
                 self.inline_depth += 1;
                 Frame::Image {
-                    url: safe_url(&dest_url),
+                    url: safe_href(&dest_url),
                     title: non_empty(title),
                     alt: String::new(),
                 }

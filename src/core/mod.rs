@@ -17,6 +17,7 @@ pub mod sse;
 pub mod stream_text;
 pub mod theme;
 pub mod time;
+pub mod url;
 pub mod wire;
 
 pub use actions::*;

@@ -3,6 +3,7 @@
 
 use leptos::prelude::*;
 
+use crate::core::url::safe_href;
 use crate::core::{format_file_size, FileAttachment};
 use crate::store::{ChatStore, PendingFileView};
 use crate::ui::i18n::I18n;
@@ -81,7 +82,8 @@ pub fn MessageFiles(
             {files
                 .into_iter()
                 .map(|f| {
-                    let link = f.url.clone().filter(|u| safe_url(u));
+                    // The one URL filter (core::url): no `javascript:`, no `//host` or `/\host`.
+                    let link = f.url.as_deref().and_then(safe_href);
                     view! {
                         <li class="chat-file-chip" data-state="sent" data-file-id=f.id.clone()>
                             <FileIcon/>
@@ -101,12 +103,4 @@ pub fn MessageFiles(
                 .collect_view()}
         </ul>
     }
-}
-
-/// Only web addresses become links: a `javascript:` or `data:` URL from a server never does.
-fn safe_url(url: &str) -> bool {
-    let u = url.trim().to_ascii_lowercase();
-    u.starts_with("https://")
-        || u.starts_with("http://")
-        || (u.starts_with('/') && !u.starts_with("//"))
 }

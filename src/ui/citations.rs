@@ -7,7 +7,7 @@
 
 use leptos::prelude::*;
 
-use crate::core::markdown::safe_http_url;
+use crate::core::url::safe_web_href;
 use crate::core::Citation;
 use crate::ui::i18n::I18n;
 
@@ -89,7 +89,7 @@ fn CitationItem(citation: Citation, index: usize) -> impl IntoView {
                 .unwrap_or_else(|| i18n.t_args("chat-message-source", &[("index", index.into())]))
         }
     };
-    let head = match citation.link.as_deref().and_then(safe_http_url) {
+    let head = match citation.link.as_deref().and_then(safe_web_href) {
         Some(href) => view! {
             <a class="chat-citation__title" href=href target="_blank" rel="noopener noreferrer">{title.clone()}</a>
         }
@@ -99,7 +99,7 @@ fn CitationItem(citation: Citation, index: usize) -> impl IntoView {
     let image = citation
         .image
         .as_deref()
-        .and_then(safe_http_url)
+        .and_then(safe_web_href)
         .map(|src| {
             let name = title.clone();
             view! {
