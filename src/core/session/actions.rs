@@ -1,0 +1,285 @@
+//! Approval, question and `client_tool` cards (PROTOCOL §9): answering one (E14), what a
+//! refusal does to it (§9.10), merging open actions from streams and replies, local expiry,
+//! cancel mode, and reporting the page's own tools to the host (C10).
+
+use serde_json::json;
+
+use crate::core::actions::{ActionCard, CardState, Outcome};
+use crate::core::time::Millis;
+use crate::core::wire::{
+    ActionKind, ActionStateEntry, ActionStatus, ComposerMode, PendingAction, Resolution,
+    ResolveActionResponse, TurnStatus,
+};
+
+use super::error::parse_json;
+use super::state::{Pending, Turn};
+use super::util::encode;
+use super::{
+    ChatError, ErrorContext, HttpResponse, Method, Run, Session, SessionEvent, StreamingTurn,
+    TransportError,
+};
+
+impl Session {
+    /// E14 (PROTOCOL §9.5): the card goes to Sending (its deadline no longer applies, C32),
+    /// the answer is posted, and the continuation streams in as a new assistant message.
+    pub(super) fn resolve(
+        &mut self,
+        action_id: String,
+        resolution: Resolution,
+        draft: Option<String>,
+    ) {
+        let Some(card) = self.cards.iter().find(|c| c.action.id == action_id) else {
+            return;
+        };
+        if card.state != CardState::Waiting || !self.can_resolve(card) || self.is_streaming() {
+            return;
+        }
+        let Some(conversation_id) = self.conversation.as_ref().map(|c| c.id.clone()) else {
+            return;
+        };
+        let version = card.action.version;
+        self.set_card_state(&action_id, CardState::Sending);
+        self.error = None;
+        self.revisions.status += 1;
+        let mut body =
+            json!({ "resolution": resolution.to_json(), "stream": self.config.streaming });
+        if let Some(v) = version {
+            body["version"] = json!(v);
+        }
+        let path = format!(
+            "/conversations/{}/actions/{}",
+            encode(&conversation_id),
+            encode(&action_id)
+        );
+        let turn = Turn::Resolve {
+            action_id,
+            resolution,
+            draft,
+        };
+        if self.config.streaming {
+            self.run = Run::Streaming;
+            self.streaming = Some(StreamingTurn::default());
+            self.revisions.streaming += 1;
+            self.open_stream(path, body.to_string(), turn);
+        } else {
+            self.request(
+                Method::Post,
+                path,
+                Some(body.to_string()),
+                Pending::Resolve { turn },
+            );
+        }
+    }
+
+    pub(super) fn set_card_state(&mut self, action_id: &str, state: CardState) {
+        if let Some(card) = self.cards.iter_mut().find(|c| c.action.id == action_id) {
+            if card.state != state {
+                card.state = state;
+                self.revisions.actions += 1;
+            }
+        }
+    }
+
+    /// The server took the answer: settle the card, remember the outcome on its message
+    /// (`actionStates`, §9.6 source 1) and tell the host (F180).
+    pub(super) fn on_resolve_accepted(&mut self, action_id: &str, resolution: &Resolution) {
+        let outcome = Outcome::from_settled(ActionStatus::Resolved, Some(resolution), None);
+        self.set_card_state(action_id, CardState::Settled(outcome));
+        let message_id = self
+            .cards
+            .iter()
+            .find(|c| c.action.id == action_id)
+            .and_then(|c| c.message_id.clone());
+        if let Some(m) = message_id.and_then(|id| self.messages.iter_mut().find(|m| m.id == id)) {
+            m.action_states.insert(
+                action_id.to_owned(),
+                ActionStateEntry {
+                    status: ActionStatus::Resolved,
+                    resolution: Some(resolution.clone()),
+                    resolved_by: None,
+                },
+            );
+            self.revisions.messages += 1;
+        }
+        self.emit(SessionEvent::ActionResolved {
+            action_id: action_id.to_owned(),
+            resolution: resolution.clone(),
+        });
+    }
+
+    /// A non-streamed answer to E14: `{ action, status, message?, pendingActions? }` (§9.5),
+    /// or an error envelope / network failure.
+    pub(super) fn on_resolve_response(
+        &mut self,
+        turn: Turn,
+        result: Result<HttpResponse, TransportError>,
+    ) {
+        let Turn::Resolve {
+            action_id,
+            resolution,
+            draft,
+        } = turn.clone()
+        else {
+            return;
+        };
+        if let Err(TransportError::Network(_)) = &result {
+            return self.begin_running_turn(turn);
+        }
+        let reply = match parse_json::<ResolveActionResponse>(result, ErrorContext::Send) {
+            Ok(reply) => reply,
+            Err(err) => return self.refuse_resolve(&action_id, draft, err),
+        };
+        self.on_resolve_accepted(&action_id, &resolution);
+        if let Some(settled) = reply.action.filter(|a| a.id == action_id) {
+            // The server's own record (e.g. a timeout) wins over what we sent.
+            let outcome = Outcome::from_settled(
+                settled.status,
+                settled.resolution.as_ref().or(Some(&resolution)),
+                settled.resolved_by.as_deref(),
+            );
+            self.set_card_state(&action_id, CardState::Settled(outcome));
+        }
+        if self.streaming.take().is_some() {
+            self.revisions.streaming += 1;
+        }
+        let running = reply.status == Some(TurnStatus::Running);
+        if let Some(message) = reply.message {
+            self.messages.push(message.clone());
+            self.revisions.messages += 1;
+            if let Some(actions) = reply.pending_actions {
+                self.merge_open_actions(actions, Some(message.id.clone()));
+            }
+            self.emit(SessionEvent::MessageReceived(message));
+        } else if let Some(actions) = reply.pending_actions {
+            self.merge_open_actions(actions, None);
+        }
+        self.finish_turn();
+        if running {
+            // The continuation still runs on the server: poll for it (§9.9).
+            self.begin_running_turn(Turn::Resolve {
+                action_id,
+                resolution,
+                draft: None,
+            });
+        }
+    }
+
+    /// An answer was refused (§9.10): expired / cancelled / already answered settle the card and
+    /// free the composer; anything else puts it back to waiting. The error shows either way and
+    /// composer text comes back (F197).
+    pub(super) fn refuse_resolve(
+        &mut self,
+        action_id: &str,
+        draft: Option<String>,
+        err: ChatError,
+    ) {
+        let code = err.code().map(str::to_owned);
+        let next = match code.as_deref() {
+            Some("action_expired") => CardState::Settled(Outcome::Expired),
+            Some("action_cancelled") => CardState::Settled(Outcome::Cancelled),
+            Some("action_not_pending") => CardState::Settled(Outcome::answered()),
+            _ => CardState::Waiting,
+        };
+        self.set_card_state(action_id, next);
+        if self.streaming.take().is_some() {
+            self.revisions.streaming += 1;
+        }
+        self.finish_turn();
+        if let Some(text) = draft {
+            self.emit(SessionEvent::DraftReturned(text));
+        }
+        self.set_error(err);
+        match code.as_deref() {
+            Some("action_expired") => self.schedule_expiry_refresh(),
+            Some("conversation_busy" | "action_version_conflict") => self.refresh_conversation(),
+            _ => {}
+        }
+    }
+
+    pub(super) fn schedule_expiry_refresh(&mut self) {
+        self.expiry_refresh_at = Some(
+            self.now
+                .saturating_add(self.config.action_expiry_refresh_ms),
+        );
+    }
+
+    /// Cancel mode: once a message is accepted, the waiting cards are cancelled (§9.8).
+    pub(super) fn cancel_waiting_cards(&mut self) {
+        if self.composer_mode() != ComposerMode::Cancel {
+            return;
+        }
+        for card in self.cards.iter_mut().filter(|c| c.is_open_for_person()) {
+            card.state = CardState::Settled(Outcome::Cancelled);
+            self.revisions.actions += 1;
+        }
+    }
+
+    /// Reports every waiting `client_tool` action not reported yet (C10).
+    pub(super) fn report_client_tools(&mut self) {
+        let fresh: Vec<PendingAction> = self
+            .cards
+            .iter()
+            .filter(|c| {
+                matches!(c.action.kind, ActionKind::ClientTool { .. })
+                    && c.state == CardState::Waiting
+                    && !self.client_tools_reported.contains(&c.action.id)
+            })
+            .map(|c| c.action.clone())
+            .collect();
+        for action in fresh {
+            self.client_tools_reported.push(action.id.clone());
+            self.emit(SessionEvent::ClientToolRequested(action));
+        }
+    }
+
+    /// New open actions from a stream or a reply: cards that are announced (unlike restored
+    /// ones) and reported to the host, except `client_tool` (F181, C10).
+    pub(super) fn merge_open_actions(
+        &mut self,
+        actions: Vec<PendingAction>,
+        message_id: Option<String>,
+    ) {
+        for action in actions {
+            if matches!(action.kind, ActionKind::Unknown(_)) || !action.is_open() {
+                continue;
+            }
+            let placed = action.message_id.clone().or_else(|| message_id.clone());
+            match self.cards.iter_mut().find(|c| c.action.id == action.id) {
+                Some(card) if card.state == CardState::Waiting => {
+                    card.message_id = card.message_id.take().or(placed);
+                    card.action = action;
+                }
+                Some(_) => {}
+                None => {
+                    let person = action.kind.is_person_facing();
+                    self.cards.push(ActionCard {
+                        action: action.clone(),
+                        state: CardState::Waiting,
+                        message_id: placed,
+                        restored: false,
+                    });
+                    if person {
+                        self.emit(SessionEvent::ActionRequired(action));
+                    }
+                    self.report_client_tools();
+                }
+            }
+            self.revisions.actions += 1;
+        }
+        self.revisions.status += 1;
+    }
+
+    /// Deadlines (§9.8): a waiting card whose `expires_at` is at or before `now` expires by
+    /// itself; one being answered does not (C32). Returns whether any did.
+    pub(super) fn expire_due_cards(&mut self, now: Millis) -> bool {
+        let mut expired = false;
+        for card in &mut self.cards {
+            if card.state == CardState::Waiting && card.action.expires_at.is_some_and(|t| t <= now)
+            {
+                card.state = CardState::Settled(Outcome::Expired);
+                expired = true;
+            }
+        }
+        expired
+    }
+}

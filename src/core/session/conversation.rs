@@ -1,0 +1,420 @@
+//! The open conversation: opening, loading (E5, plus the E8 newest page when E5 may have
+//! been cut, D26), quiet refreshes, joining a refetched window to what is on screen, older
+//! pages (E8 `order=desc`), clearing and creating one (E4, F151).
+
+use serde_json::{json, Value};
+
+use crate::core::actions::{restore_cards, ActionCard};
+use crate::core::wire::{ConversationWithMessages, Message, MessagesPage, PendingAction};
+
+use super::error::parse_json;
+use super::state::{LoadPurpose, OlderPages, OutgoingMessage, Pending};
+use super::util::{conversation_from, encode, is_local_id};
+use super::{
+    ChatError, ErrorContext, HttpResponse, Method, Output, RequestId, Run, Session, SessionEvent,
+    TransportError, E5_MESSAGE_CAP, MESSAGE_PAGE,
+};
+
+impl Session {
+    pub(super) fn clear_chat(&mut self) {
+        self.abort_stream();
+        self.drop_pending_loads();
+        self.older = OlderPages::None;
+        self.running_turn = None;
+        self.conversation = None;
+        self.messages.clear();
+        self.cards.clear();
+        self.expiry_refresh_at = None;
+        self.revisions.actions += 1;
+        self.error = None;
+        self.run = Run::Idle;
+        self.revisions.messages += 1;
+        self.revisions.status += 1;
+    }
+
+    pub(super) fn open_conversation(&mut self, id: String, purpose: LoadPurpose) {
+        if purpose == LoadPurpose::Open {
+            self.clear_chat();
+            self.run = Run::Loading;
+            self.revisions.status += 1;
+        }
+        let path = format!("/conversations/{}", encode(&id));
+        self.request(
+            Method::Get,
+            path,
+            None,
+            Pending::Load {
+                conversation_id: id,
+                purpose,
+            },
+        );
+    }
+
+    pub(super) fn refresh_conversation(&mut self) {
+        if let Some(id) = self.conversation.as_ref().map(|c| c.id.clone()) {
+            self.open_conversation(id, LoadPurpose::Refresh);
+        }
+    }
+
+    /// Aborts every conversation load and older-page request: their answers belong to the
+    /// conversation being left and must never land in the next one.
+    pub(super) fn drop_pending_loads(&mut self) {
+        let stale: Vec<RequestId> = self
+            .pending
+            .iter()
+            .filter(|(_, p)| {
+                matches!(
+                    p,
+                    Pending::Load { .. } | Pending::LoadTail { .. } | Pending::Older { .. }
+                )
+            })
+            .map(|(id, _)| *id)
+            .collect();
+        for id in stale {
+            self.pending.retain(|(rid, _)| *rid != id);
+            self.outputs.push_back(Output::Abort(id));
+        }
+    }
+
+    pub(super) fn on_loaded(
+        &mut self,
+        conversation_id: String,
+        purpose: LoadPurpose,
+        result: Result<HttpResponse, TransportError>,
+    ) {
+        if !self.load_still_current(&conversation_id, &purpose) {
+            return;
+        }
+        let loaded = parse_json::<ConversationWithMessages>(result, ErrorContext::LoadConversation);
+        match loaded {
+            // E5 may have been cut at its cap: fetch the newest page too (D26).
+            Ok(loaded) if loaded.messages.len() >= E5_MESSAGE_CAP => {
+                let path = format!(
+                    "/conversations/{}/messages?limit={MESSAGE_PAGE}&order=desc",
+                    encode(&conversation_id)
+                );
+                self.request(
+                    Method::Get,
+                    path,
+                    None,
+                    Pending::LoadTail {
+                        conversation_id,
+                        purpose,
+                        loaded: Box::new(loaded),
+                    },
+                );
+            }
+            loaded => self.finish_load(conversation_id, purpose, loaded.map(|l| (l, true))),
+        }
+    }
+
+    pub(super) fn load_still_current(&self, conversation_id: &str, purpose: &LoadPurpose) -> bool {
+        match purpose {
+            // A newer open aborts this one (`drop_pending_loads`).
+            LoadPurpose::Open => true,
+            _ => self
+                .conversation
+                .as_ref()
+                .is_some_and(|c| c.id == conversation_id),
+        }
+    }
+
+    /// The E8 newest page after a full E5 (D26): joined with E5's oldest messages when the two
+    /// meet, else shown alone with older pages still to load. A server without E8 (404 or
+    /// anything unreadable) shows what E5 gave, with no paging.
+    pub(super) fn on_tail(
+        &mut self,
+        conversation_id: String,
+        purpose: LoadPurpose,
+        mut loaded: ConversationWithMessages,
+        result: Result<HttpResponse, TransportError>,
+    ) {
+        if !self.load_still_current(&conversation_id, &purpose) {
+            return;
+        }
+        let reaches_start = match parse_json::<MessagesPage>(result, ErrorContext::LoadConversation)
+        {
+            Ok(page) => {
+                let (messages, reaches_start) =
+                    join_window(std::mem::take(&mut loaded.messages), page);
+                loaded.messages = messages;
+                reaches_start
+            }
+            Err(_) => true,
+        };
+        self.finish_load(conversation_id, purpose, Ok((loaded, reaches_start)));
+    }
+
+    /// A conversation load is complete: `loaded.messages` is the newest part of the
+    /// conversation, reaching its first message when the flag says so.
+    pub(super) fn finish_load(
+        &mut self,
+        conversation_id: String,
+        purpose: LoadPurpose,
+        loaded: Result<(ConversationWithMessages, bool), ChatError>,
+    ) {
+        match (purpose, loaded) {
+            (LoadPurpose::Open, Ok((loaded, reaches_start))) => {
+                self.apply_loaded(loaded, reaches_start);
+                self.emit(SessionEvent::ConversationChanged(Some(conversation_id)));
+            }
+            (LoadPurpose::Open, Err(err)) => {
+                self.run = Run::Idle;
+                self.revisions.status += 1;
+                self.set_error(err);
+                self.emit(SessionEvent::ConversationChanged(None));
+            }
+            (LoadPurpose::Refresh, Ok((loaded, reaches_start))) => {
+                if !self.is_streaming() {
+                    self.apply_loaded(loaded, reaches_start);
+                }
+            }
+            (LoadPurpose::Refresh, Err(_)) => {}
+            (LoadPurpose::RunningTurn { turn, first }, loaded) => {
+                self.on_running_turn_look(turn, first, loaded)
+            }
+        }
+    }
+
+    /// Older messages already on screen stay when a refetch of the same conversation brings a
+    /// newest window that meets them (D26). Returns the messages, whether older ones remain on
+    /// the server, and whether the window met what was loaded (else it replaced it).
+    pub(super) fn merge_window(
+        &self,
+        same_conversation: bool,
+        window: Vec<Message>,
+        reaches_start: bool,
+    ) -> (Vec<Message>, bool, bool) {
+        if !same_conversation || reaches_start {
+            return (window, !reaches_start, reaches_start);
+        }
+        let found = window
+            .first()
+            .and_then(|first| self.messages.iter().position(|m| m.id == first.id));
+        match found {
+            Some(i) => {
+                let mut messages = self.messages[..i].to_vec();
+                messages.extend(window);
+                (messages, self.older.exist(), true)
+            }
+            None => (window, true, false),
+        }
+    }
+
+    /// §9.6: messages and cards from a loaded conversation (also every refetch).
+    pub(super) fn apply_loaded(&mut self, loaded: ConversationWithMessages, reaches_start: bool) {
+        let same_conversation = self
+            .conversation
+            .as_ref()
+            .is_some_and(|c| c.id == loaded.conversation.id);
+        let (mut messages, has_older, connected) =
+            self.merge_window(same_conversation, loaded.messages, reaches_start);
+        if !connected || !same_conversation {
+            // An older page on its way would not join what is now shown.
+            let stale: Vec<RequestId> = self
+                .pending
+                .iter()
+                .filter(|(_, p)| matches!(p, Pending::Older { .. }))
+                .map(|(id, _)| *id)
+                .collect();
+            for id in stale {
+                self.pending.retain(|(rid, _)| *rid != id);
+                self.outputs.push_back(Output::Abort(id));
+            }
+            self.older = OlderPages::None;
+        }
+        self.older = self.older.with_exist(has_older);
+        let known: &[ActionCard] = if same_conversation { &self.cards } else { &[] };
+        self.cards = restore_cards(&messages, loaded.pending_actions, known);
+        self.report_client_tools();
+        // Keep what this page recorded (`actionStates`, source 1) across refetches.
+        if same_conversation {
+            let recorded: std::collections::HashMap<&str, &Message> = self
+                .messages
+                .iter()
+                .filter(|o| !o.action_states.is_empty())
+                .map(|o| (o.id.as_str(), o))
+                .collect();
+            for m in &mut messages {
+                if let Some(old) = recorded.get(m.id.as_str()) {
+                    for (id, entry) in &old.action_states {
+                        m.action_states
+                            .entry(id.clone())
+                            .or_insert_with(|| entry.clone());
+                    }
+                }
+            }
+        }
+        self.conversation = Some(loaded.conversation);
+        self.messages = messages;
+        self.run = if self.awaiting_action() {
+            Run::AwaitingAction
+        } else {
+            Run::Idle
+        };
+        self.revisions.messages += 1;
+        self.revisions.status += 1;
+        self.revisions.actions += 1;
+    }
+
+    /// E8 `order=desc`: the page just older than what is loaded. The offset counts the loaded
+    /// messages the server knows (local optimistic ones excluded), so a page can overlap what
+    /// is there (deduplicated by id) but never skip a message.
+    pub(super) fn load_older(&mut self) {
+        if self.older != OlderPages::Available || self.run == Run::Loading {
+            return;
+        }
+        let Some(conversation_id) = self.conversation.as_ref().map(|c| c.id.clone()) else {
+            return;
+        };
+        let offset = self.messages.iter().filter(|m| !is_local_id(&m.id)).count();
+        let mut path = format!(
+            "/conversations/{}/messages?limit={MESSAGE_PAGE}",
+            encode(&conversation_id)
+        );
+        // PROTOCOL §3: a param is sent only when truthy.
+        if offset > 0 {
+            path.push_str(&format!("&offset={offset}"));
+        }
+        path.push_str("&order=desc");
+        self.older = OlderPages::Loading;
+        self.revisions.status += 1;
+        self.request(Method::Get, path, None, Pending::Older { conversation_id });
+    }
+
+    /// An older page (D26): prepended, deduplicated by id; the settled cards its messages
+    /// describe are restored (§9.6), never announced; open cards keep their state.
+    pub(super) fn on_older(
+        &mut self,
+        conversation_id: String,
+        result: Result<HttpResponse, TransportError>,
+    ) {
+        if self.conversation.as_ref().map(|c| c.id.as_str()) != Some(conversation_id.as_str()) {
+            return;
+        }
+        self.older = OlderPages::idle(self.older.exist());
+        self.revisions.status += 1;
+        let page = match parse_json::<MessagesPage>(result, ErrorContext::LoadOlderMessages) {
+            Ok(page) => page,
+            // Older messages still exist: the person can try again.
+            Err(err) => return self.set_error(err),
+        };
+        let known: std::collections::HashSet<&str> =
+            self.messages.iter().map(|m| m.id.as_str()).collect();
+        let mut older: Vec<Message> = page
+            .messages
+            .into_iter()
+            .rev()
+            .filter(|m| !known.contains(m.id.as_str()))
+            .collect();
+        // A page with nothing new would be asked for again and again: stop there.
+        self.older = OlderPages::idle(page.has_more && !older.is_empty());
+        if older.is_empty() {
+            return;
+        }
+        older.append(&mut self.messages);
+        self.messages = older;
+        self.revisions.messages += 1;
+        let open: Vec<PendingAction> = self
+            .cards
+            .iter()
+            .filter(|c| c.state.is_open())
+            .map(|c| c.action.clone())
+            .collect();
+        self.cards = restore_cards(&self.messages, Some(open), &self.cards);
+        self.revisions.actions += 1;
+    }
+
+    pub(super) fn create_conversation(&mut self, title: Option<String>) {
+        let Some(agent_id) = self.selected_agent.clone() else {
+            self.set_error(ChatError::NoAgent);
+            return;
+        };
+        self.clear_chat();
+        self.emit(SessionEvent::ConversationChanged(None));
+        let mut body = json!({ "agentId": agent_id });
+        if let Some(title) = title.map(|t| t.trim().to_owned()).filter(|t| !t.is_empty()) {
+            body["title"] = Value::String(title);
+        }
+        self.request(
+            Method::Post,
+            "/conversations".into(),
+            Some(body.to_string()),
+            Pending::CreateEmpty,
+        );
+    }
+
+    pub(super) fn on_created_empty(&mut self, result: Result<HttpResponse, TransportError>) {
+        match parse_json::<Value>(result, ErrorContext::Send)
+            .and_then(|v| conversation_from(v, ErrorContext::Send))
+        {
+            // Something else was opened or sent meanwhile: the new one only joins the history.
+            Ok(conversation) if self.conversation.is_some() || !self.messages.is_empty() => {
+                self.emit(SessionEvent::ConversationCreated(conversation));
+                self.load_history(false);
+            }
+            Ok(conversation) => {
+                let id = conversation.id.clone();
+                self.conversation = Some(conversation.clone());
+                self.revisions.status += 1;
+                self.emit(SessionEvent::ConversationCreated(conversation));
+                self.emit(SessionEvent::ConversationChanged(Some(id)));
+                self.load_history(false);
+            }
+            Err(err) => self.set_error(err),
+        }
+    }
+
+    pub(super) fn on_created(
+        &mut self,
+        outgoing: OutgoingMessage,
+        result: Result<HttpResponse, TransportError>,
+    ) {
+        match parse_json::<Value>(result, ErrorContext::Send)
+            .and_then(|v| conversation_from(v, ErrorContext::Send))
+        {
+            Ok(conversation) => {
+                let conversation_id = conversation.id.clone();
+                if let Some(m) = self
+                    .messages
+                    .iter_mut()
+                    .find(|m| m.id == outgoing.optimistic_id)
+                {
+                    m.conversation_id = conversation_id.clone();
+                }
+                self.conversation = Some(conversation.clone());
+                self.revisions.status += 1;
+                self.emit(SessionEvent::ConversationCreated(conversation));
+                self.emit(SessionEvent::ConversationChanged(Some(
+                    conversation_id.clone(),
+                )));
+                self.load_history(false);
+                self.post_message(conversation_id, outgoing);
+            }
+            Err(err) => self.refuse_send(outgoing, err),
+        }
+    }
+}
+
+/// E5's oldest messages and E8's newest page (newest first) as one window, oldest first, and
+/// whether it reaches the conversation's first message. The two join when they overlap or
+/// together hold `total`; otherwise only the newest page is shown (D26).
+fn join_window(oldest: Vec<Message>, page: MessagesPage) -> (Vec<Message>, bool) {
+    if page.messages.is_empty() {
+        return (oldest, true);
+    }
+    let newest: Vec<Message> = page.messages.into_iter().rev().collect();
+    let ids: std::collections::HashSet<&str> = oldest.iter().map(|m| m.id.as_str()).collect();
+    let overlap = newest.iter().any(|m| ids.contains(m.id.as_str()));
+    let covers = page.total > 0 && (oldest.len() + newest.len()) as u64 >= page.total;
+    if overlap || covers || !page.has_more {
+        let fresh: Vec<Message> = newest
+            .into_iter()
+            .filter(|m| !ids.contains(m.id.as_str()))
+            .collect();
+        let mut all = oldest;
+        all.extend(fresh);
+        return (all, true);
+    }
+    (newest, false)
+}

@@ -1,0 +1,203 @@
+//! Failures as the UI shows them: where they happened ([`ErrorContext`]) and what they were
+//! ([`ChatError`]), plus the one function that turns an HTTP result into a value or one of
+//! them. Kept apart so the state machine's files only say *when* something fails.
+
+use crate::core::error::ApiError;
+use crate::core::files::FileRejection;
+use crate::core::i18n::{Arg, Catalog};
+
+use super::{HttpResponse, TransportError};
+
+/// Where a failure happened; picks the generic wording when the server gave no known code.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ErrorContext {
+    /// Listing agents.
+    Agents,
+    /// Sending a message (or creating its conversation).
+    Send,
+    /// Loading a conversation.
+    LoadConversation,
+    /// Listing conversations.
+    LoadConversations,
+    /// Loading more conversations.
+    LoadMore,
+    /// Deleting a conversation.
+    Delete,
+    /// Renaming a conversation.
+    Rename,
+    /// Uploading, reading or deleting a stored file (E10–E12, `AgentServerClient`).
+    File,
+    /// Loading older messages of the open conversation (E8).
+    LoadOlderMessages,
+}
+
+impl ErrorContext {
+    fn generic_id(self) -> &'static str {
+        match self {
+            ErrorContext::Agents | ErrorContext::LoadConversations => {
+                "chat-error-load-conversations-failed"
+            }
+            ErrorContext::Send => "chat-error-send-failed",
+            ErrorContext::LoadConversation => "chat-error-load-conversation-failed",
+            ErrorContext::LoadMore => "chat-error-load-more-failed",
+            ErrorContext::Delete => "chat-error-delete-conversation-failed",
+            ErrorContext::Rename => "chat-error-rename-conversation-failed",
+            ErrorContext::File => "chat-error-file-request-failed",
+            ErrorContext::LoadOlderMessages => "chat-error-load-older-messages-failed",
+        }
+    }
+}
+
+/// A failure as the UI shows it. Keeps the server's wording (`server_message`) and the
+/// lower-case code (F194) next to what [`ChatError::describe`] makes of them.
+#[derive(Clone, Debug, PartialEq, thiserror::Error)]
+pub enum ChatError {
+    /// The server refused a request (error envelope, any status).
+    #[error("{context:?} failed: {error:?}")]
+    Api {
+        /// What was being done.
+        context: ErrorContext,
+        /// The parsed envelope.
+        error: ApiError,
+    },
+    /// The server sent `stream.error`.
+    #[error("stream error {code:?}: {message}")]
+    Stream {
+        /// Lower-case code, if any.
+        code: Option<String>,
+        /// Server wording.
+        message: String,
+    },
+    /// No response at all.
+    #[error("network failure: {detail}")]
+    Network {
+        /// What was being done.
+        context: ErrorContext,
+        /// Browser wording.
+        detail: String,
+    },
+    /// A response body did not have the expected shape.
+    #[error("unreadable response: {detail}")]
+    BadResponse {
+        /// What was being done.
+        context: ErrorContext,
+        /// Parser wording.
+        detail: String,
+    },
+    /// One SSE frame could not be read; the stream went on.
+    #[error("unreadable stream frame: {detail}")]
+    BadFrame {
+        /// Decoder wording.
+        detail: String,
+    },
+    /// The stream ended without `stream.done` and the conversation did not show the reply.
+    #[error("stream cut")]
+    StreamCut,
+    /// The server lists no agent and none was configured.
+    #[error("no agent")]
+    NoAgent,
+    /// Files were not attached (F147): too many, too large, a type not accepted, uploads off,
+    /// or unreadable. One entry per refusal, in order.
+    #[error("files refused: {0:?}")]
+    Files(Vec<FileRejection>),
+}
+
+impl ChatError {
+    /// Lower-case error code, when the server gave one.
+    pub fn code(&self) -> Option<&str> {
+        match self {
+            ChatError::Api { error, .. } => error.code.as_deref(),
+            ChatError::Stream { code, .. } => code.as_deref(),
+            _ => None,
+        }
+    }
+
+    /// The server's own wording, when there is one.
+    pub fn server_message(&self) -> Option<&str> {
+        match self {
+            ChatError::Api { error, .. } => Some(&error.server_message),
+            ChatError::Stream { message, .. } => Some(message),
+            _ => None,
+        }
+    }
+
+    /// HTTP status, when there was a response.
+    pub fn status(&self) -> Option<u16> {
+        match self {
+            ChatError::Api { error, .. } => Some(error.status),
+            _ => None,
+        }
+    }
+
+    /// The text to show: for a failed delete or rename the localized "failed to …" text;
+    /// otherwise the localized text of a known code (PROTOCOL §9.10), else the server's wording,
+    /// else the localized generic text for what failed.
+    pub fn describe(&self, catalog: &Catalog) -> String {
+        // A failed delete or rename is not tied to anything on screen: say what failed.
+        if let ChatError::Api { context, .. }
+        | ChatError::Network { context, .. }
+        | ChatError::BadResponse { context, .. } = self
+        {
+            if matches!(context, ErrorContext::Delete | ErrorContext::Rename) {
+                return catalog.tr(context.generic_id());
+            }
+        }
+        if let Some(code) = self.code() {
+            let id = format!("chat-error-code-{}", code.replace('_', "-"));
+            if catalog.has(&id) {
+                return catalog.tr(&id);
+            }
+        }
+        match self {
+            ChatError::Api { context, error } => {
+                if error.server_message.is_empty() || error.server_message == "Request failed" {
+                    catalog.tr(context.generic_id())
+                } else {
+                    error.server_message.clone()
+                }
+            }
+            ChatError::Stream { message, .. } if !message.is_empty() => message.clone(),
+            ChatError::Stream { .. } => catalog.tr("chat-error-send-failed"),
+            ChatError::Network { .. } => catalog.tr("chat-error-network"),
+            ChatError::BadResponse { .. } => catalog.tr("chat-error-bad-response"),
+            ChatError::BadFrame { detail } => catalog.tr_args(
+                "chat-error-bad-frame",
+                &[("detail", Arg::from(detail.as_str()))],
+            ),
+            ChatError::StreamCut => catalog.tr("chat-error-stream-cut"),
+            ChatError::NoAgent => catalog.tr("chat-error-no-agent"),
+            ChatError::Files(list) => list
+                .iter()
+                .map(|r| r.describe(catalog))
+                .collect::<Vec<_>>()
+                .join("\n"),
+        }
+    }
+}
+
+/// Turns a response into `T`, or into the error the UI shows. 204 / empty bodies read as
+/// JSON `null` (C23).
+pub(super) fn parse_json<T: serde::de::DeserializeOwned>(
+    result: Result<HttpResponse, TransportError>,
+    context: ErrorContext,
+) -> Result<T, ChatError> {
+    let resp = result.map_err(|e| ChatError::Network {
+        context,
+        detail: e.to_string(),
+    })?;
+    if !resp.ok() {
+        return Err(ChatError::Api {
+            context,
+            error: ApiError::from_body(resp.status, &resp.body),
+        });
+    }
+    let body = if resp.body.trim().is_empty() {
+        "null"
+    } else {
+        resp.body.as_str()
+    };
+    crate::core::wire::json_text(body).map_err(|e| ChatError::BadResponse {
+        context,
+        detail: e.to_string(),
+    })
+}

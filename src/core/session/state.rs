@@ -1,0 +1,171 @@
+//! The session's private bookkeeping: what each request in flight was for ([`Pending`]),
+//! what a turn carries ([`Turn`]), why a conversation loads ([`LoadPurpose`]), the C17 look
+//! after a lost connection ([`RunningTurn`]), and the two paging lifecycles as enums
+//! ([`HistoryState`], [`OlderPages`]) instead of parallel booleans (DESIGN §6 rule 2).
+
+use crate::core::files::PendingFile;
+use crate::core::sse::SseDecoder;
+use crate::core::time::Millis;
+use crate::core::wire::{ConversationListItem, ConversationWithMessages, Resolution};
+
+/// A send in flight: what to give back if it is refused.
+#[derive(Clone, Debug, PartialEq)]
+pub(super) struct OutgoingMessage {
+    pub(super) text: String,
+    pub(super) optimistic_id: String,
+    /// The attachments it carries; they go back to the composer with the text on a refusal.
+    pub(super) files: Vec<PendingFile>,
+}
+
+/// What a request that may continue the conversation was for.
+#[derive(Clone, Debug, PartialEq)]
+pub(super) enum Turn {
+    /// A message send.
+    Send(OutgoingMessage),
+    /// An answer to an action; `draft` is the composer text it came from (answer mode).
+    Resolve {
+        action_id: String,
+        resolution: Resolution,
+        draft: Option<String>,
+    },
+}
+
+#[derive(Debug)]
+pub(super) enum Pending {
+    Agents,
+    History {
+        append: bool,
+    },
+    Create {
+        outgoing: OutgoingMessage,
+    },
+    /// E4 without a message (F151).
+    CreateEmpty,
+    Load {
+        conversation_id: String,
+        purpose: LoadPurpose,
+    },
+    /// E8 newest page after an E5 that may have been cut at [`E5_MESSAGE_CAP`] (D26).
+    LoadTail {
+        conversation_id: String,
+        purpose: LoadPurpose,
+        loaded: Box<ConversationWithMessages>,
+    },
+    /// E8 next older page (D26).
+    Older {
+        conversation_id: String,
+    },
+    Send {
+        outgoing: OutgoingMessage,
+    },
+    Resolve {
+        turn: Turn,
+    },
+    Stream {
+        turn: Turn,
+        decoder: Box<SseDecoder>,
+        started: bool,
+        finished: bool,
+    },
+    Delete {
+        conversation_id: String,
+        /// The history row taken out optimistically, with its position, to put back on failure.
+        removed: Option<(usize, ConversationListItem)>,
+    },
+    Rename {
+        conversation_id: String,
+        /// The optimistic title.
+        title: String,
+        /// The title before, to put back on failure.
+        previous: Option<String>,
+    },
+}
+
+/// Why a conversation is (re)loaded.
+#[derive(Clone, Debug, PartialEq)]
+pub(super) enum LoadPurpose {
+    /// The person opened it: show the loading state.
+    Open,
+    /// Quiet refresh after a refusal (`action_pending`, …).
+    Refresh,
+    /// Looking for a reply after the connection dropped (C17).
+    RunningTurn { turn: Turn, first: bool },
+}
+
+#[derive(Debug, Clone)]
+pub(super) struct RunningTurn {
+    pub(super) turn: Turn,
+    pub(super) conversation_id: String,
+    pub(super) message_count: usize,
+    pub(super) deadline: Millis,
+    pub(super) next_poll: Millis,
+}
+
+/// The history list's lifecycle (F96–F99). `has_more` is what the last page said and stays
+/// while the next one loads, so "load more" does not flicker during a refresh.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub(super) enum HistoryState {
+    /// No page was asked for yet (history off, or before the agents answered).
+    #[default]
+    NotStarted,
+    /// A page is on its way.
+    Loading { has_more: bool },
+    /// The last page arrived (or failed).
+    Loaded { has_more: bool },
+}
+
+impl HistoryState {
+    pub(super) fn has_more(self) -> bool {
+        match self {
+            HistoryState::NotStarted => false,
+            HistoryState::Loading { has_more } | HistoryState::Loaded { has_more } => has_more,
+        }
+    }
+
+    pub(super) fn is_loading(self) -> bool {
+        matches!(self, HistoryState::Loading { .. })
+    }
+
+    pub(super) fn is_started(self) -> bool {
+        self != HistoryState::NotStarted
+    }
+}
+
+/// Older messages of the open conversation on the server (D26, E8).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub(super) enum OlderPages {
+    /// Everything from the first message is loaded (or nothing is open).
+    #[default]
+    None,
+    /// Older messages exist and none are on their way.
+    Available,
+    /// An older page is on its way (so older messages exist).
+    Loading,
+}
+
+impl OlderPages {
+    /// Older messages exist on the server, loading or not.
+    pub(super) fn exist(self) -> bool {
+        self != OlderPages::None
+    }
+
+    /// Older messages exist (`Available`) or not (`None`), with nothing on its way.
+    pub(super) fn idle(exist: bool) -> OlderPages {
+        if exist {
+            OlderPages::Available
+        } else {
+            OlderPages::None
+        }
+    }
+
+    /// `exist` as a state, keeping a page on its way on its way. A window that reaches the
+    /// first message ends `Loading` too: nothing older is left to wait for (the page still on
+    /// its way is then deduplicated to nothing by `on_older`).
+    pub(super) fn with_exist(self, exist: bool) -> OlderPages {
+        match (exist, self) {
+            (false, _) => OlderPages::None,
+            (true, OlderPages::Loading) => OlderPages::Loading,
+            (true, _) => OlderPages::Available,
+        }
+    }
+}

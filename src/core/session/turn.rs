@@ -1,0 +1,291 @@
+//! Sending a message and the life of its turn: the optimistic message, the E4 + E6 / E9
+//! requests, stop, retry (F152), refusals that give the draft back (C29) and the end of a
+//! turn. What the reply's events do is in `stream.rs`, the C17 look in `running.rs`.
+
+use serde_json::{json, Value};
+
+use crate::core::wire::{
+    AnswerValue, FileAttachment, Message, MessageContent, Resolution, Role, SendMessageResponse,
+};
+
+use super::error::parse_json;
+use super::state::{LoadPurpose, OutgoingMessage, Pending, Turn};
+use super::util::encode;
+use super::{
+    ChatError, ErrorContext, HttpRequest, HttpResponse, Method, Output, Run, Session, SessionEvent,
+    StreamingTurn, TransportError,
+};
+
+impl Session {
+    /// F152: the React hook's `retry`, which drops a trailing assistant message and resends
+    /// the last user text as a new message.
+    pub(super) fn retry(&mut self) {
+        if !self.can_send() || self.answerable_question().is_some() {
+            return;
+        }
+        let Some(text) = self
+            .messages
+            .iter()
+            .rev()
+            .find(|m| m.role == Role::User)
+            .map(|m| m.display_text().trim().to_owned())
+            .filter(|t| !t.is_empty())
+        else {
+            return;
+        };
+        if self
+            .messages
+            .last()
+            .is_some_and(|m| m.role == Role::Assistant)
+        {
+            self.messages.pop();
+            self.revisions.messages += 1;
+        }
+        self.send(text);
+    }
+
+    pub(super) fn send(&mut self, text: String) {
+        let text = text.trim().to_owned();
+        if text.is_empty() || !self.can_send() {
+            return;
+        }
+        // Answer mode: the composer answers the single option-less question (F196, C35).
+        if let Some((action_id, question)) = self.answerable_question() {
+            let action_id = action_id.to_owned();
+            let answers = [(question.question.clone(), AnswerValue::One(text.clone()))].into();
+            let resolution = Resolution::UserQuestion {
+                answers,
+                cancelled: false,
+            };
+            return self.resolve(action_id, resolution, Some(text));
+        }
+        // Attachments still being read would be lost from the message: wait for them.
+        if self.pending_files.iter().any(|f| !f.is_ready()) {
+            return;
+        }
+        self.error = None;
+        self.running_turn = None;
+        let optimistic_id = self.local_id();
+        let files = std::mem::take(&mut self.pending_files);
+        if !files.is_empty() {
+            self.revisions.files += 1;
+        }
+        let message = Message {
+            id: optimistic_id.clone(),
+            conversation_id: self
+                .conversation
+                .as_ref()
+                .map(|c| c.id.clone())
+                .unwrap_or_default(),
+            role: Role::User,
+            content: MessageContent::Text(text.clone()),
+            // §8: the optimistic message carries the attachments' metadata, not their bytes.
+            files: files
+                .iter()
+                .map(|f| FileAttachment {
+                    id: f.id.clone(),
+                    name: f.name.clone(),
+                    mime_type: f.mime_type.clone(),
+                    size: f.size,
+                    url: None,
+                    storage_key: None,
+                })
+                .collect(),
+            created_at: Some(self.now),
+            updated_at: Some(self.now),
+            ..Message::default()
+        };
+        self.messages.push(message.clone());
+        self.revisions.messages += 1;
+        self.emit(SessionEvent::MessageSent(message));
+        self.run = Run::Streaming;
+        self.streaming = Some(StreamingTurn::default());
+        self.revisions.streaming += 1;
+        self.revisions.status += 1;
+        let outgoing = OutgoingMessage {
+            text,
+            optimistic_id,
+            files,
+        };
+        match self.conversation.as_ref().map(|c| c.id.clone()) {
+            Some(conversation_id) => self.post_message(conversation_id, outgoing),
+            None => match self.selected_agent.clone() {
+                Some(agent_id) => {
+                    let body = json!({ "agentId": agent_id }).to_string();
+                    self.request(
+                        Method::Post,
+                        "/conversations".into(),
+                        Some(body),
+                        Pending::Create { outgoing },
+                    );
+                }
+                None => self.refuse_send(outgoing, ChatError::NoAgent),
+            },
+        }
+    }
+
+    pub(super) fn post_message(&mut self, conversation_id: String, outgoing: OutgoingMessage) {
+        let path = format!("/conversations/{}/messages", encode(&conversation_id));
+        let mut body = json!({ "message": outgoing.text, "stream": self.config.streaming });
+        // §5: `files[].content` is raw base64, no `data:` prefix; omitted when there are none.
+        if !outgoing.files.is_empty() {
+            body["files"] = outgoing
+                .files
+                .iter()
+                .map(|f| {
+                    json!({
+                        "name": f.name,
+                        "content": f.content.as_deref().unwrap_or_default(),
+                        "mimeType": f.mime_type,
+                    })
+                })
+                .collect();
+        }
+        let body = body.to_string();
+        if self.config.streaming {
+            self.open_stream(path, body, Turn::Send(outgoing));
+        } else {
+            self.request(Method::Post, path, Some(body), Pending::Send { outgoing });
+        }
+    }
+
+    pub(super) fn open_stream(&mut self, path: String, body: String, turn: Turn) {
+        let id = self.next_id();
+        self.stream_request = Some(id);
+        self.pending.push((
+            id,
+            Pending::Stream {
+                turn,
+                decoder: Box::default(),
+                started: false,
+                finished: false,
+            },
+        ));
+        self.outputs.push_back(Output::OpenStream(HttpRequest {
+            id,
+            method: Method::Post,
+            path,
+            body: Some(body),
+        }));
+    }
+
+    pub(super) fn stop(&mut self) {
+        let Some(turn) = self.streaming.take() else {
+            return;
+        };
+        self.abort_stream();
+        // PROTOCOL §7: keep the partial text as a local assistant message, no duration.
+        if !turn.text.is_empty() || !turn.tool_calls.is_empty() {
+            let id = self.local_id();
+            let message = self.assistant_message(id, turn.text.to_string(), &turn, false);
+            self.messages.push(message);
+            self.revisions.messages += 1;
+        }
+        self.finish_turn();
+    }
+
+    pub(super) fn abort_stream(&mut self) {
+        if let Some(id) = self.stream_request.take() {
+            self.pending.retain(|(rid, _)| *rid != id);
+            self.outputs.push_back(Output::Abort(id));
+        }
+        if self.streaming.take().is_some() {
+            self.revisions.streaming += 1;
+        }
+    }
+
+    pub(super) fn on_sent(
+        &mut self,
+        outgoing: OutgoingMessage,
+        result: Result<HttpResponse, TransportError>,
+    ) {
+        if let Err(TransportError::Network(_)) = &result {
+            // C17: the request may have reached the server; look before reporting a failure.
+            self.begin_running_turn(Turn::Send(outgoing));
+            return;
+        }
+        let value = match parse_json::<Value>(result, ErrorContext::Send) {
+            Ok(v) => v,
+            Err(err) => return self.refuse_send(outgoing, err),
+        };
+        // Non-streaming reply: `{ message, response, conversationTitle?, status?, pendingActions? }`.
+        let parsed = <SendMessageResponse as serde::Deserialize>::deserialize(&value);
+        let Ok(reply) = parsed else {
+            let err = ChatError::BadResponse {
+                context: ErrorContext::Send,
+                detail: "unexpected send response".into(),
+            };
+            return self.refuse_send(outgoing, err);
+        };
+        if let Some(pos) = self
+            .messages
+            .iter()
+            .position(|m| m.id == outgoing.optimistic_id)
+        {
+            self.messages[pos] = reply.message;
+        }
+        if let Some(title) = reply.conversation_title {
+            self.set_title(title);
+        }
+        let received = reply.response;
+        self.messages.push(received.clone());
+        self.revisions.messages += 1;
+        self.cancel_waiting_cards();
+        if let Some(actions) = reply.pending_actions {
+            self.merge_open_actions(actions, Some(received.id.clone()));
+        }
+        self.streaming = None;
+        self.revisions.streaming += 1;
+        self.finish_turn();
+        self.emit(SessionEvent::MessageReceived(received));
+        self.load_history(false);
+    }
+
+    pub(super) fn refuse(&mut self, turn: Turn, err: ChatError) {
+        match turn {
+            Turn::Send(outgoing) => self.refuse_send(outgoing, err),
+            Turn::Resolve {
+                action_id, draft, ..
+            } => self.refuse_resolve(&action_id, draft, err),
+        }
+    }
+
+    /// The send was refused (or never reached the server): remove the optimistic message, give
+    /// the text back to the composer and show why (C29). Busy / waiting refusals also refetch
+    /// the conversation so the card or the latest answer shows (§9.9).
+    pub(super) fn refuse_send(&mut self, outgoing: OutgoingMessage, err: ChatError) {
+        self.messages.retain(|m| m.id != outgoing.optimistic_id);
+        self.revisions.messages += 1;
+        // The attachments come back too, before any added since (nothing is lost, F197).
+        if !outgoing.files.is_empty() {
+            let added = std::mem::take(&mut self.pending_files);
+            self.pending_files = outgoing.files;
+            self.pending_files.extend(added);
+            self.revisions.files += 1;
+        }
+        if self.streaming.take().is_some() {
+            self.revisions.streaming += 1;
+        }
+        self.finish_turn();
+        let refetch = matches!(
+            err.code(),
+            Some("action_pending" | "pending_action" | "conversation_busy")
+        );
+        self.emit(SessionEvent::DraftReturned(outgoing.text));
+        self.set_error(err);
+        if refetch {
+            if let Some(id) = self.conversation.as_ref().map(|c| c.id.clone()) {
+                self.open_conversation(id, LoadPurpose::Refresh);
+            }
+        }
+    }
+
+    pub(super) fn finish_turn(&mut self) {
+        self.run = if self.awaiting_action() {
+            Run::AwaitingAction
+        } else {
+            Run::Idle
+        };
+        self.revisions.status += 1;
+    }
+}
