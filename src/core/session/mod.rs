@@ -787,7 +787,13 @@ impl Session {
         let now = self.now;
         if self.expire_due_cards(now) {
             self.revisions.actions += 1;
-            self.finish_turn();
+            // Issue 13: a reply still on its way carries the turn (and its Stop); the turn
+            // ends with that reply. Only a paused turn ends here.
+            if self.is_streaming() {
+                self.revisions.status += 1;
+            } else {
+                self.finish_turn();
+            }
             self.schedule_expiry_refresh();
         }
         if self.expiry_refresh_at.is_some_and(|t| t <= now) {
