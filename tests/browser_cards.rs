@@ -184,6 +184,7 @@ async fn double_click_on_approve_sends_one_answer_and_a_refusal_keeps_what_was_t
         result: Ok(HttpResponse {
             status: 403,
             body: r#"{"error":{"code":"action_forbidden","message":"not yours"}}"#.into(),
+            date: None,
         }),
     });
     let again = wait_for(&root, ".chat-card[data-state=waiting]").await;

@@ -115,6 +115,7 @@ fn feed_page(store: &ChatStore, all: &[Value], req: &HttpRequest) {
         result: Ok(agent_chat_ui::core::HttpResponse {
             status: 200,
             body: e8(all, &req.path),
+            date: None,
         }),
     });
 }

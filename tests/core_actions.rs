@@ -61,6 +61,7 @@ fn api_error(status: u16, code: &str) -> HttpResponse {
     HttpResponse {
         status,
         body: format!(r#"{{"error":{{"code":"{code}","message":"server says {code}"}}}}"#),
+        date: None,
     }
 }
 

@@ -381,6 +381,7 @@ fn f197_a_refused_send_gives_the_attachments_back_with_the_text() {
         result: Ok(HttpResponse {
             status: 415,
             body: r#"{"error":{"code":"unsupported_file_type","message":"no"}}"#.into(),
+            date: None,
         }),
     });
     assert!(h.s.messages().is_empty());

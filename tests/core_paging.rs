@@ -226,6 +226,7 @@ fn d26_stale_pages_of_a_conversation_left_behind_are_dropped() {
         result: Ok(HttpResponse {
             status: 200,
             body: e8(&all, &tail.path),
+            date: None,
         }),
     });
     assert!(h.s.messages().is_empty());
@@ -258,6 +259,7 @@ fn d26_stale_pages_of_a_conversation_left_behind_are_dropped() {
         result: Ok(HttpResponse {
             status: 200,
             body: e8(&all, &older.path),
+            date: None,
         }),
     });
     assert!(h.s.messages().is_empty());

@@ -5,8 +5,11 @@
 
 mod common;
 
-use agent_chat_ui::core::{CardState, Command, Input, Method, Millis, Outcome, Run, SessionConfig};
-use common::{frame, Harness};
+use agent_chat_ui::core::{
+    parse_http_date, CardState, Command, HttpResponse, Input, Method, Millis, Outcome, Run,
+    SessionConfig,
+};
+use common::{frame, Harness, AGENTS, EMPTY_LIST};
 
 /// An approval that expires at `at` (epoch ms, the server's clock).
 fn expiring(at: u64) -> String {
@@ -89,4 +92,172 @@ fn i13_expiry_of_a_paused_turn_still_ends_it() {
     h.feed(Input::Timeout);
     assert_eq!(h.s.run(), Run::Idle);
     assert!(h.s.can_send());
+}
+
+// ----- issue 13: countdowns run on the server's clock ----------------------------------------
+
+/// The server's clock at the start of these tests (a whole second, as a `Date` header has).
+const SERVER_T0: u64 = 1_700_000_000_000;
+/// Five minutes: how far off the page's clock is.
+const SKEW: u64 = 300_000;
+
+/// Answers the oldest open request starting with `prefix` with a `Date` header.
+fn answer_dated(h: &mut Harness, method: Method, prefix: &str, body: &str, date: Millis) {
+    let pos = h
+        .requests
+        .iter()
+        .position(|r| r.method == method && r.path.starts_with(prefix))
+        .unwrap_or_else(|| panic!("no {method:?} {prefix} in {:?}", h.requests));
+    let req = h.requests.remove(pos);
+    h.feed(Input::Response {
+        id: req.id,
+        result: Ok(HttpResponse {
+            date: Some(date),
+            ..HttpResponse::new(200, body)
+        }),
+    });
+}
+
+/// A chat started at page time `page_now`, whose first answer carried the server's `Date`
+/// `SERVER_T0` (read as the middle of its second) when `date_header`, then paused on an
+/// approval that the server made at `created_at` and lets wait until `SERVER_T0 + 60 s`.
+fn paused_on_a_skewed_clock(page_now: u64, date_header: bool, created_at: u64) -> Harness {
+    let mut h = Harness::new(SessionConfig::default());
+    h.now = page_now;
+    h.cmd(Command::Start);
+    if date_header {
+        answer_dated(&mut h, Method::Get, "/agents", AGENTS, Millis(SERVER_T0));
+    } else {
+        h.answer(Method::Get, "/agents", 200, AGENTS);
+    }
+    h.answer(Method::Get, "/conversations?", 200, EMPTY_LIST);
+    h.cmd(Command::Send("restart it".into()));
+    h.answer(Method::Post, "/conversations", 201, common::CONV);
+    let action = format!(
+        r#"{{"id":"act_9","type":"tool_approval","toolName":"restart","args":{{}},"createdAt":{created_at},"expiresAt":{}}}"#,
+        SERVER_T0 + 60_000
+    );
+    h.chunk(0, &frame(r#"{"type":"stream.start","timestamp":1,"conversationId":"conv_1","messageId":"msg_u"}"#));
+    h.chunk(
+        0,
+        &frame(&format!(
+            r#"{{"type":"stream.action_required","timestamp":2,"conversationId":"conv_1","action":{action}}}"#
+        )),
+    );
+    h.chunk(
+        0,
+        &frame(&format!(
+            r#"{{"type":"stream.done","timestamp":3,"conversationId":"conv_1","messageId":"msg_a1","content":"Approve?","status":"requires_action","pendingActions":[{action}]}}"#
+        )),
+    );
+    h.close(0, None);
+    assert_eq!(h.s.run(), Run::AwaitingAction);
+    h
+}
+
+#[test]
+fn i13_http_dates_are_read() {
+    assert_eq!(
+        parse_http_date("Sun, 06 Nov 1994 08:49:37 GMT"),
+        Some(Millis(784_111_777_000))
+    );
+    assert_eq!(
+        parse_http_date(" Tue, 14 Nov 2023 22:13:20 GMT "),
+        Some(Millis(SERVER_T0))
+    );
+    assert_eq!(parse_http_date("yesterday"), None);
+    assert_eq!(parse_http_date(""), None);
+}
+
+#[test]
+fn i13_page_clock_ahead_does_not_expire_a_card_the_server_still_waits_on() {
+    // The page's clock is five minutes ahead: page = server + 5 min (+ the half second the
+    // `Date` header's rounding is read as).
+    let page_t0 = SERVER_T0 + SKEW + 500;
+    let mut h = paused_on_a_skewed_clock(page_t0, true, SERVER_T0);
+    assert_eq!(h.s.clock_offset_ms(), -(SKEW as i64));
+    assert_eq!(h.s.server_now(), Millis(SERVER_T0 + 500));
+    // The timer is armed for the server's deadline, in page time.
+    let deadline = SERVER_T0 + 60_000 + SKEW;
+    assert_eq!(h.s.poll_timeout(), Some(Millis(deadline)));
+
+    // Ten seconds later by the server: the page's own clock is long past `expiresAt`.
+    h.now = page_t0 + 10_000;
+    h.feed(Input::Timeout);
+    assert_eq!(
+        card_state(&h, "act_9"),
+        CardState::Waiting,
+        "the server still waits"
+    );
+    assert_eq!(h.s.run(), Run::AwaitingAction);
+    assert!(
+        !h.requests.iter().any(|r| r.path == "/conversations/conv_1"),
+        "no expiry refetch: nothing expired"
+    );
+
+    // Just before the server's deadline it still waits; at it, it expires.
+    h.now = deadline - 1;
+    h.feed(Input::Timeout);
+    assert_eq!(card_state(&h, "act_9"), CardState::Waiting);
+    h.now = deadline;
+    h.feed(Input::Timeout);
+    assert_eq!(
+        card_state(&h, "act_9"),
+        CardState::Settled(Outcome::Expired)
+    );
+}
+
+#[test]
+fn i13_page_clock_behind_expires_the_card_at_the_servers_deadline() {
+    // The page's clock is five minutes behind.
+    let page_t0 = SERVER_T0 + 500 - SKEW;
+    let mut h = paused_on_a_skewed_clock(page_t0, true, SERVER_T0);
+    assert_eq!(h.s.clock_offset_ms(), SKEW as i64);
+    assert_eq!(
+        h.s.server_time(Millis(page_t0 + 1_000)),
+        Millis(SERVER_T0 + 1_500)
+    );
+    let deadline = SERVER_T0 + 60_000 - SKEW;
+    assert_eq!(h.s.poll_timeout(), Some(Millis(deadline)));
+    h.now = deadline - 1;
+    h.feed(Input::Timeout);
+    assert_eq!(card_state(&h, "act_9"), CardState::Waiting);
+    // On the page's clock `expiresAt` is five minutes away; on the server's it has come.
+    h.now = deadline;
+    h.feed(Input::Timeout);
+    assert_eq!(
+        card_state(&h, "act_9"),
+        CardState::Settled(Outcome::Expired)
+    );
+    assert_eq!(h.s.run(), Run::Idle);
+}
+
+#[test]
+fn i13_without_a_date_header_a_live_actions_created_at_sets_the_clock() {
+    // No readable `Date` (a cross-origin server that does not expose it): the action made
+    // just before it arrived tells the offset instead.
+    let page_t0 = SERVER_T0 + SKEW;
+    let mut h = paused_on_a_skewed_clock(page_t0, false, SERVER_T0);
+    assert_eq!(h.s.clock_offset_ms(), -(SKEW as i64));
+    assert_eq!(h.s.poll_timeout(), Some(Millis(SERVER_T0 + 60_000 + SKEW)));
+    h.now = page_t0 + 10_000;
+    h.feed(Input::Timeout);
+    assert_eq!(card_state(&h, "act_9"), CardState::Waiting);
+}
+
+#[test]
+fn i13_a_date_header_wins_over_created_at_and_a_second_of_skew_is_none() {
+    // The `Date` says the clocks agree within its one-second resolution (page 0.3 s behind
+    // the middle of the header's second): no offset.
+    let mut h = paused_on_a_skewed_clock(SERVER_T0 + 800, true, SERVER_T0 - SKEW);
+    assert_eq!(h.s.clock_offset_ms(), 0, "within the dead band");
+    // The action was made five minutes before it arrived (a slow tool); read as a clock
+    // sample it would say the page is five minutes ahead. The `Date` wins.
+    assert_eq!(h.s.poll_timeout(), Some(Millis(SERVER_T0 + 60_000)));
+    h.now = SERVER_T0 + 60_000;
+    h.feed(Input::Timeout);
+    assert_eq!(
+        card_state(&h, "act_9"),
+        CardState::Settled(Outcome::Expired)
+    );
 }

@@ -100,6 +100,15 @@ pub fn parse_timestamp_str(s: &str) -> Option<Millis> {
     u64::try_from(ms).ok().map(Millis)
 }
 
+/// Reads an HTTP `Date` header (RFC 9110 IMF-fixdate, `Sun, 06 Nov 1994 08:49:37 GMT`, or
+/// any RFC 2822 date). The header has whole seconds; the session reads it as the middle of
+/// that second. Anything else, including instants before 1970, gives `None`.
+#[must_use]
+pub fn parse_http_date(s: &str) -> Option<Millis> {
+    let dt = DateTime::parse_from_rfc2822(s.trim()).ok()?;
+    u64::try_from(dt.timestamp_millis()).ok().map(Millis)
+}
+
 /// Offset-less date-times and bare dates, read as UTC.
 fn parse_naive(s: &str) -> Option<NaiveDateTime> {
     const FORMATS: [&str; 4] = [

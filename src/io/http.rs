@@ -87,6 +87,13 @@ async fn fetch(
     resp.dyn_into::<Response>().map_err(transport_error)
 }
 
+/// The `Date` header, when the browser lets the page read it (same origin, or exposed by
+/// CORS); the session estimates the server's clock from it (issue 13).
+fn server_date(resp: &Response) -> Option<crate::core::Millis> {
+    let value = resp.headers().get("date").ok().flatten()?;
+    crate::core::parse_http_date(&value)
+}
+
 async fn read_text(resp: &Response) -> Result<String, TransportError> {
     let promise = resp.text().map_err(transport_error)?;
     let text = JsFuture::from(promise).await.map_err(transport_error)?;
@@ -104,6 +111,7 @@ pub async fn run_request(
             Ok(body) => Ok(HttpResponse {
                 status: resp.status(),
                 body,
+                date: server_date(&resp),
             }),
             Err(e) => Err(e),
         },
@@ -135,6 +143,7 @@ pub async fn run_stream(
         let result = read_text(&resp).await.map(|body| HttpResponse {
             status: resp.status(),
             body,
+            date: server_date(&resp),
         });
         return feed(Input::Response { id, result });
     }

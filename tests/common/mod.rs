@@ -66,6 +66,7 @@ impl Harness {
             result: Ok(HttpResponse {
                 status,
                 body: body.into(),
+                date: None,
             }),
         });
         req

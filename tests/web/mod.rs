@@ -149,6 +149,7 @@ pub fn answer(
         result: Ok(agent_chat_ui::core::HttpResponse {
             status,
             body: body.into(),
+            date: None,
         }),
     });
     req

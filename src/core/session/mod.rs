@@ -18,6 +18,7 @@
 
 mod actions;
 mod agents;
+mod clock;
 mod conversation;
 mod error;
 mod files;
@@ -40,6 +41,7 @@ use crate::core::wire::{
     PendingAction, Resolution,
 };
 
+use self::clock::ServerClock;
 pub use self::error::{ChatError, ErrorContext};
 pub use self::stream::{ActiveToolCall, StreamingTurn};
 pub use self::util::encode;
@@ -97,9 +99,22 @@ pub struct HttpResponse {
     pub status: u16,
     /// Body text (may be empty, e.g. for 204).
     pub body: String,
+    /// The `Date` header ([`crate::core::parse_http_date`]), when there was one and the page
+    /// could read it (same origin, or listed in `Access-Control-Expose-Headers`). The session
+    /// estimates the server's clock from it (issue 13).
+    pub date: Option<Millis>,
 }
 
 impl HttpResponse {
+    /// A response without a readable `Date` header.
+    pub fn new(status: u16, body: impl Into<String>) -> Self {
+        HttpResponse {
+            status,
+            body: body.into(),
+            date: None,
+        }
+    }
+
     fn ok(&self) -> bool {
         (200..300).contains(&self.status)
     }
@@ -446,6 +461,8 @@ pub struct Session {
     older: OlderPages,
 
     revisions: Revisions,
+    /// The estimated offset of the server's clock (issue 13; `clock.rs`).
+    clock: ServerClock,
 }
 
 impl Session {
@@ -477,6 +494,7 @@ impl Session {
             history_state: HistoryState::NotStarted,
             older: OlderPages::None,
             revisions: Revisions::default(),
+            clock: ServerClock::default(),
         }
     }
 
@@ -688,7 +706,9 @@ impl Session {
             .cards
             .iter()
             .filter(|c| c.state == CardState::Waiting)
-            .filter_map(|c| c.action.expires_at);
+            .filter_map(|c| c.action.expires_at)
+            // Deadlines are on the server's clock, the timer on the page's (issue 13).
+            .map(|at| self.page_time(at));
         self.running_turn
             .as_ref()
             .map(|t| t.next_poll)
@@ -742,6 +762,10 @@ impl Session {
     }
 
     fn handle_response(&mut self, id: RequestId, result: Result<HttpResponse, TransportError>) {
+        // Any answer, even one for a request given up on, tells the server's time.
+        if let Some(date) = result.as_ref().ok().and_then(|r| r.date) {
+            self.observe_server_date(date);
+        }
         let Some(pos) = self.pending.iter().position(|(rid, _)| *rid == id) else {
             return; // aborted or superseded
         };
@@ -785,7 +809,8 @@ impl Session {
 
     fn handle_timeout(&mut self) {
         let now = self.now;
-        if self.expire_due_cards(now) {
+        // Deadlines are decided on the server's clock (issue 13).
+        if self.expire_due_cards(self.server_now()) {
             self.revisions.actions += 1;
             // Issue 13: a reply still on its way carries the turn (and its Stop); the turn
             // ends with that reply. Only a paused turn ends here.

@@ -284,6 +284,10 @@ impl Session {
             StreamEvent::ActionRequired {
                 action, message_id, ..
             } => {
+                // Made just before it was sent: a clock sample when no `Date` was readable.
+                if let Some(created_at) = action.created_at {
+                    self.observe_action_created(created_at);
+                }
                 self.merge_open_actions(vec![action], message_id);
             }
             StreamEvent::ActionResolved {
