@@ -136,31 +136,46 @@ struct Driver {
 }
 
 /// Handle to one chat's state. `Copy`; get it from context with [`ChatStore::expect`].
+///
+/// The slices are read-only signals: every change goes through [`ChatStore::dispatch`] (or a
+/// method named after what it does, like [`ChatStore::set_draft`]), so nothing outside the
+/// store can make a slice disagree with the session it is published from (issue 13).
+///
+/// ```compile_fail
+/// use agent_chat_ui::ChatStore;
+/// use leptos::prelude::*;
+///
+/// fn overwrite(store: ChatStore) {
+///     store.cards.set(Vec::new()); // a `ReadSignal` has no setter
+/// }
+/// ```
 #[derive(Clone, Copy)]
 pub struct ChatStore {
     driver: StoredValue<Driver, LocalStorage>,
+    /// The write halves of the slices below; only the store writes them.
+    write: Writers,
     /// Messages of the open conversation.
-    pub messages: RwSignal<Vec<Message>>,
+    pub messages: ReadSignal<Vec<Message>>,
     /// Id of the last assistant message, derived from `messages` once for the whole list, so
     /// rows that only care whether they are last (cards without a placement, C11) do not each
     /// re-scan the messages on every change (D47).
     pub last_assistant_id: Memo<Option<String>>,
     /// The streaming reply, if any. Published at most once per animation frame; its text is
     /// a snapshot of a shared append-only buffer, so publishing does not copy it (D42).
-    pub streaming: RwSignal<Option<StreamingTurn>>,
+    pub streaming: ReadSignal<Option<StreamingTurn>>,
     /// Run state, error, agents, conversation.
-    pub status: RwSignal<StatusSlice>,
+    pub status: ReadSignal<StatusSlice>,
     /// History list.
-    pub history: RwSignal<HistorySlice>,
+    pub history: ReadSignal<HistorySlice>,
     /// Approval and question cards.
-    pub cards: RwSignal<Vec<CardView>>,
+    pub cards: ReadSignal<Vec<CardView>>,
     /// Pending attachments and the upload limits (F144).
-    pub files: RwSignal<FilesSlice>,
+    pub files: ReadSignal<FilesSlice>,
     /// The composer's text. Lives here so a refused send can hand it back (F197).
-    pub draft: RwSignal<String>,
+    pub draft: ReadSignal<String>,
     /// Wall clock for every countdown of this chat: one timer, ticking once a second while
     /// some open card has a deadline.
-    pub now: RwSignal<crate::core::Millis>,
+    pub now: ReadSignal<crate::core::Millis>,
     /// What the hidden live region says next (F226); `seq` changes on every announcement.
     pub announcement: RwSignal<Option<Announcement>>,
     /// The card that should take focus once drawn (F227); the card clears it.
@@ -168,7 +183,21 @@ pub struct ChatStore {
     /// Bumped when focus should go back to the composer (F228).
     pub focus_composer: RwSignal<u64>,
     /// The composer has focus (with a non-empty draft that means "typing", C24).
-    pub composer_focused: RwSignal<bool>,
+    pub composer_focused: ReadSignal<bool>,
+}
+
+/// The write halves of [`ChatStore`]'s public slices.
+#[derive(Clone, Copy)]
+struct Writers {
+    messages: WriteSignal<Vec<Message>>,
+    streaming: WriteSignal<Option<StreamingTurn>>,
+    status: WriteSignal<StatusSlice>,
+    history: WriteSignal<HistorySlice>,
+    cards: WriteSignal<Vec<CardView>>,
+    files: WriteSignal<FilesSlice>,
+    draft: WriteSignal<String>,
+    now: WriteSignal<crate::core::Millis>,
+    composer_focused: WriteSignal<bool>,
 }
 
 /// One announcement of the hidden live region (F226).
@@ -232,7 +261,18 @@ impl ChatStore {
             published: Default::default(),
             file_batch: Vec::new(),
         };
-        let messages = RwSignal::new(initial_messages);
+        let (messages, set_messages) = signal(initial_messages);
+        let (streaming, set_streaming) = signal(None);
+        let (status, set_status) = signal(StatusSlice {
+            can_send: true,
+            ..Default::default()
+        });
+        let (history, set_history) = signal(HistorySlice::default());
+        let (cards, set_cards) = signal(Vec::new());
+        let (files, set_files) = signal(initial_files);
+        let (draft, set_draft) = signal(String::new());
+        let (now, set_now) = signal(crate::io::clock::now());
+        let (composer_focused, set_composer_focused) = signal(false);
         let last_assistant_id = Memo::new(move |_| {
             messages.with(|ms| {
                 ms.iter()
@@ -243,38 +283,42 @@ impl ChatStore {
         });
         let store = ChatStore {
             driver: StoredValue::new_local(driver),
+            write: Writers {
+                messages: set_messages,
+                streaming: set_streaming,
+                status: set_status,
+                history: set_history,
+                cards: set_cards,
+                files: set_files,
+                draft: set_draft,
+                now: set_now,
+                composer_focused: set_composer_focused,
+            },
             messages,
             last_assistant_id,
-            streaming: RwSignal::new(None),
-            status: RwSignal::new(StatusSlice {
-                can_send: true,
-                ..Default::default()
-            }),
-            history: RwSignal::new(HistorySlice::default()),
-            cards: RwSignal::new(Vec::new()),
-            files: RwSignal::new(initial_files),
-            draft: RwSignal::new(String::new()),
-            now: RwSignal::new(crate::io::clock::now()),
+            streaming,
+            status,
+            history,
+            cards,
+            files,
+            draft,
+            now,
             announcement: RwSignal::new(None),
             focus_card: RwSignal::new(None),
             focus_composer: RwSignal::new(0),
-            composer_focused: RwSignal::new(false),
+            composer_focused,
         };
         provide_context(store);
-        let ticker = set_interval_with_handle(
-            move || {
-                let counting = store.cards.try_with_untracked(|cards| {
-                    cards
-                        .iter()
-                        .any(|c| c.card.state.is_open() && c.card.action.expires_at.is_some())
-                });
-                if counting == Some(true) {
-                    let _ = store.now.try_set(crate::io::clock::now());
-                }
-            },
-            std::time::Duration::from_secs(1),
-        )
-        .ok();
+        let ticker = every_second(move || {
+            let counting = store.cards.try_with_untracked(|cards| {
+                cards
+                    .iter()
+                    .any(|c| c.card.state.is_open() && c.card.action.expires_at.is_some())
+            });
+            if counting == Some(true) {
+                let _ = store.write.now.try_set(crate::io::clock::now());
+            }
+        });
         on_cleanup(move || {
             if let Some(t) = ticker {
                 t.clear();
@@ -307,6 +351,18 @@ impl ChatStore {
         self.driver
             .try_update_value(|d| std::mem::take(&mut d.recorded))
             .unwrap_or_default()
+    }
+
+    /// Replaces the composer's text (what the person typed, or a host putting text back, C29).
+    /// The draft is the composer's own state, not the session's: it is not sent anywhere.
+    pub fn set_draft(&self, text: impl Into<String>) {
+        let _ = self.write.draft.try_set(text.into());
+    }
+
+    /// Tells the store whether the composer has focus: with a non-empty draft that means the
+    /// person is typing, and an arriving card then neither takes focus nor is announced (C24).
+    pub fn set_composer_focused(&self, focused: bool) {
+        let _ = self.write.composer_focused.try_set(focused);
     }
 
     /// `sendMessage` (F-hook): sends `text` as the person (or answers / cancels per the
@@ -484,6 +540,18 @@ impl ChatStore {
     }
 
     fn spawn_request(&self, req: crate::core::HttpRequest, stream: bool) {
+        // Detached: recorded, and no browser object is made (so the store runs natively too).
+        let Some(transport) = self.driver.try_update_value(|d| {
+            if d.transport.is_none() {
+                d.recorded.push(req.clone());
+            }
+            d.transport.clone()
+        }) else {
+            return;
+        };
+        let Some(transport) = transport else {
+            return;
+        };
         let Ok(controller) = web_sys::AbortController::new() else {
             let id = req.id;
             let err = crate::core::TransportError::Network("AbortController unavailable".into());
@@ -492,21 +560,8 @@ impl ChatStore {
                 result: Err(err),
             });
         };
-        let Some(transport) = self.driver.try_update_value(|d| match d.transport.clone() {
-            Some(t) => {
-                d.controllers.insert(req.id, controller.clone());
-                Some(t)
-            }
-            None => {
-                d.recorded.push(req.clone());
-                None
-            }
-        }) else {
-            return;
-        };
-        let Some(transport) = transport else {
-            return;
-        };
+        self.driver
+            .try_update_value(|d| d.controllers.insert(req.id, controller.clone()));
         let store = *self;
         let id = req.id;
         leptos::task::spawn_local(async move {
@@ -557,7 +612,7 @@ impl ChatStore {
         let Some(delay) = delay_ms else { return };
         let store = *self;
         let delay = std::time::Duration::from_millis(delay);
-        if let Ok(handle) = set_timeout_with_handle(move || store.handle(Input::Timeout), delay) {
+        if let Some(handle) = after(delay, move || store.handle(Input::Timeout)) {
             self.driver.try_update_value(|d| d.timer = Some(handle));
         }
     }
@@ -571,7 +626,7 @@ impl ChatStore {
             return;
         }
         let store = *self;
-        request_animation_frame(move || store.publish());
+        next_frame(move || store.publish());
     }
 
     /// Copies changed slices from the session into signals (once per frame). `try_set`: the
@@ -589,7 +644,7 @@ impl ChatStore {
                 .driver
                 .try_with_value(|d| d.session.messages().to_vec())
             {
-                let _ = self.messages.try_set(m);
+                let _ = self.write.messages.try_set(m);
             }
         }
         if revs.streaming != published.streaming {
@@ -597,13 +652,13 @@ impl ChatStore {
                 .driver
                 .try_with_value(|d| d.session.streaming().cloned())
             {
-                let _ = self.streaming.try_set(s);
+                let _ = self.write.streaming.try_set(s);
             }
         }
         // The composer state is derived from the cards too.
         if revs.status != published.status || revs.actions != published.actions {
             if let Some(s) = self.driver.try_with_value(|d| status_of(&d.session)) {
-                let _ = self.status.try_set(s);
+                let _ = self.write.status.try_set(s);
             }
         }
         if revs.actions != published.actions {
@@ -617,7 +672,7 @@ impl ChatStore {
                     })
                     .collect::<Vec<_>>()
             }) {
-                let _ = self.cards.try_set(c);
+                let _ = self.write.cards.try_set(c);
             }
         }
         // The limits depend on the selected agent (status) as well as on the props.
@@ -638,7 +693,7 @@ impl ChatStore {
                 limits: d.session.upload_limits(),
             }) {
                 if self.files.try_with_untracked(|cur| cur != &f) == Some(true) {
-                    let _ = self.files.try_set(f);
+                    let _ = self.write.files.try_set(f);
                 }
             }
         }
@@ -648,7 +703,7 @@ impl ChatStore {
                 has_more: d.session.history_has_more(),
                 loading: d.session.history_loading(),
             }) {
-                let _ = self.history.try_set(h);
+                let _ = self.write.history.try_set(h);
             }
         }
     }
@@ -691,7 +746,7 @@ impl ChatStore {
                     .try_get_untracked()
                     .is_some_and(|d| d.trim().is_empty())
                 {
-                    let _ = self.draft.try_set(text);
+                    let _ = self.write.draft.try_set(text);
                 }
             }
         }
@@ -791,6 +846,44 @@ pub fn use_chat(
         }
     });
     store
+}
+
+/// Calls `f` every second.
+#[cfg(target_arch = "wasm32")]
+fn every_second(f: impl Fn() + 'static) -> Option<IntervalHandle> {
+    set_interval_with_handle(f, std::time::Duration::from_secs(1)).ok()
+}
+
+/// Natively (the store's own tests) there is no browser timer: nothing ticks, and a test
+/// sets the time through its inputs.
+#[cfg(not(target_arch = "wasm32"))]
+fn every_second(_f: impl Fn() + 'static) -> Option<IntervalHandle> {
+    None
+}
+
+/// Calls `f` once after `delay`.
+#[cfg(target_arch = "wasm32")]
+fn after(delay: std::time::Duration, f: impl FnOnce() + 'static) -> Option<TimeoutHandle> {
+    set_timeout_with_handle(f, delay).ok()
+}
+
+/// Natively nothing fires: a test feeds `Input::Timeout` itself.
+#[cfg(not(target_arch = "wasm32"))]
+fn after(_delay: std::time::Duration, _f: impl FnOnce() + 'static) -> Option<TimeoutHandle> {
+    None
+}
+
+/// Calls `f` before the next repaint, which coalesces publishing to one update per frame.
+#[cfg(target_arch = "wasm32")]
+fn next_frame(f: impl FnOnce() + 'static) {
+    request_animation_frame(f);
+}
+
+/// Natively there are no frames: `f` runs at once, so a test reads the signals right after
+/// `dispatch` (publishing then comes before the host callbacks of the same input).
+#[cfg(not(target_arch = "wasm32"))]
+fn next_frame(f: impl FnOnce() + 'static) {
+    f();
 }
 
 fn run<T: 'static>(cb: &Option<Callback<T>>, value: T) {
@@ -896,8 +989,17 @@ impl ChatStore {
     /// own until the chat's next error or a dismissal.
     pub fn set_error(&self, error: Option<ChatError>) {
         match error {
-            None => self.dispatch(Command::DismissError),
-            Some(e) => self.status.update(|s| s.error = Some(e)),
+            None => {
+                self.dispatch(Command::DismissError);
+                // A host's own error lives only in the slice: the session had nothing to
+                // dismiss and publishes no change, so the slice is cleared here.
+                if self.status.try_with_untracked(|s| s.error.is_some()) == Some(true) {
+                    let _ = self.write.status.try_update(|s| s.error = None);
+                }
+            }
+            Some(e) => {
+                let _ = self.write.status.try_update(|s| s.error = Some(e));
+            }
         }
     }
 }

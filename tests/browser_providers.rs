@@ -13,6 +13,7 @@ use agent_chat_ui::ui::{
 };
 use agent_chat_ui::ChatStore;
 use leptos::prelude::*;
+use wasm_bindgen::JsCast;
 use wasm_bindgen_test::*;
 
 wasm_bindgen_test_configure!(run_in_browser);
@@ -97,12 +98,20 @@ async fn f127_set_theme_merges_and_a_mode_switch_keeps_colours_set_on_purpose() 
 #[wasm_bindgen_test]
 async fn f124_f125_parts_inside_a_provider_share_one_controller() {
     let root = section();
+    let message: agent_chat_ui::core::Message = serde_json::from_value(serde_json::json!({
+        "id": "m1", "role": "assistant", "content": "shown by the shared list"
+    }))
+    .unwrap();
+    let config = SessionConfig {
+        initial_messages: vec![message],
+        ..SessionConfig::default()
+    };
     let seen = StoredValue::new(None::<ChatStore>);
     let outside = StoredValue::new(Some(()));
     let _h = mount_to(root.clone(), move || {
         outside.set_value(use_chat_context_optional().map(|_| ()));
         view! {
-            <ChatProvider config=SessionConfig::default() transport=TransportConfig::new(DEAD)>
+            <ChatProvider config=config.clone() transport=TransportConfig::new(DEAD)>
                 {move || {
                     seen.set_value(Some(use_chat_context()));
                     view! {
@@ -126,16 +135,28 @@ async fn f124_f125_parts_inside_a_provider_share_one_controller() {
         store.draft.get_untracked(),
         "a draft typed in the custom layout"
     );
-    // ...and the list draws what the controller holds (F155: the signals are the setters).
-    let message: agent_chat_ui::core::Message = serde_json::from_value(serde_json::json!({
-        "id": "m1", "role": "assistant", "content": "shown by the shared list"
-    }))
-    .unwrap();
-    store.messages.set(vec![message]);
+    // ...the list draws what the controller holds...
     wait_until("the message in the list", &root, || {
         root.text_content()
             .unwrap_or_default()
             .contains("shown by the shared list")
+    })
+    .await;
+    assert_eq!(store.messages.with_untracked(Vec::len), 1);
+    // ...and what is done through the controller reaches every part: New Chat empties the
+    // list, a draft the host puts back shows in the text box.
+    store.clear_messages();
+    wait_until("the list emptied", &root, || {
+        !root
+            .text_content()
+            .unwrap_or_default()
+            .contains("shown by the shared list")
+    })
+    .await;
+    store.set_draft("put back by the host");
+    let area = textarea.clone();
+    wait_until("the draft in the text box", &root, move || {
+        area.unchecked_ref::<web_sys::HtmlTextAreaElement>().value() == "put back by the host"
     })
     .await;
 }

@@ -45,7 +45,8 @@ pub struct StopButtonSlot {
 #[derive(Clone, Copy, Debug)]
 pub struct ChatInputHandle {
     textarea: NodeRef<Textarea>,
-    draft: StoredValue<Option<RwSignal<String>>>,
+    /// The store of the composer this handle was given to (the draft lives there).
+    store: StoredValue<Option<ChatStore>>,
 }
 
 impl Default for ChatInputHandle {
@@ -60,7 +61,7 @@ impl ChatInputHandle {
     pub fn new() -> Self {
         ChatInputHandle {
             textarea: NodeRef::new(),
-            draft: StoredValue::new(None),
+            store: StoredValue::new(None),
         }
     }
 
@@ -73,18 +74,18 @@ impl ChatInputHandle {
 
     /// Replaces the draft (C29), e.g. to put back a text the host refused.
     pub fn set_value(&self, text: impl Into<String>) {
-        if let Some(draft) = self.draft.try_get_value().flatten() {
-            draft.set(text.into());
+        if let Some(store) = self.store.try_get_value().flatten() {
+            store.set_draft(text);
         }
     }
 
     /// The current draft (empty before the composer is mounted).
     #[must_use]
     pub fn value(&self) -> String {
-        self.draft
+        self.store
             .try_get_value()
             .flatten()
-            .map(|d| d.get_untracked())
+            .and_then(|s| s.draft.try_get_untracked())
             .unwrap_or_default()
     }
 }
@@ -115,7 +116,7 @@ pub fn ChatInput(
     let i18n = I18n::get();
     let textarea = handle.map_or_else(NodeRef::<Textarea>::new, |h| h.textarea);
     if let Some(h) = handle {
-        h.draft.set_value(Some(store.draft));
+        h.store.set_value(Some(store));
     }
     let picker = NodeRef::<Input>::new();
     let streaming = move || store.status.with(|s| s.run == Run::Streaming);
@@ -178,7 +179,7 @@ pub fn ChatInput(
         if text.trim().is_empty() {
             return;
         }
-        store.draft.set(String::new());
+        store.set_draft(String::new());
         store.dispatch(Command::Send(text));
     };
     // F196: while a card waits the composer is closed (block), warns (cancel) or answers the
@@ -276,10 +277,10 @@ pub fn ChatInput(
                     aria-label=move || i18n.t("chat-input-label")
                     placeholder=placeholder_text
                     prop:value=move || store.draft.get()
-                    on:focus=move |_| store.composer_focused.set(true)
-                    on:blur=move |_| store.composer_focused.set(false)
+                    on:focus=move |_| store.set_composer_focused(true)
+                    on:blur=move |_| store.set_composer_focused(false)
                     on:input=move |ev| {
-                        store.draft.set(event_target_value(&ev));
+                        store.set_draft(event_target_value(&ev));
                         grow();
                     }
                     on:paste=move |ev: leptos::ev::ClipboardEvent| {

@@ -30,7 +30,7 @@ pub fn Countdown(
             ) {
                 on_cleanup(move || handle.clear());
             }
-            now
+            now.read_only()
         }
     };
     let remaining = move || deadline.0.saturating_sub(now.get().0);

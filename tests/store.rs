@@ -1,0 +1,222 @@
+//! `ChatStore`'s drive loop, natively (DESIGN §5): a detached store over a fresh session (its
+//! requests are recorded, not sent), commands dispatched, the recorded requests answered with
+//! `feed`, then the published signals and the host callbacks checked. Natively the store has
+//! no animation frames or timers: it publishes at once and never fires `Input::Timeout`.
+#![cfg(not(target_arch = "wasm32"))]
+
+use std::sync::{Arc, Mutex};
+
+use agent_chat_ui::core::{
+    ChatError, Command, HttpRequest, HttpResponse, Input, Method, Role, Run, Session, SessionConfig,
+};
+use agent_chat_ui::store::{ChatCallbacks, ChatStore};
+use leptos::prelude::*;
+
+mod common;
+
+use common::{frame, AGENTS, CONV, EMPTY_LIST};
+
+/// A detached store inside a reactive owner (kept alive for the test).
+struct Fixture {
+    _owner: Owner,
+    store: ChatStore,
+    requests: Vec<HttpRequest>,
+}
+
+impl Fixture {
+    fn new(config: SessionConfig, callbacks: ChatCallbacks) -> Self {
+        let owner = Owner::new();
+        owner.set();
+        let store = ChatStore::detached(Session::new(config), callbacks);
+        Fixture {
+            _owner: owner,
+            store,
+            requests: Vec::new(),
+        }
+    }
+
+    /// Started, with the agent list and the (empty) history answered.
+    fn started(callbacks: ChatCallbacks) -> Self {
+        let mut f = Fixture::new(SessionConfig::default(), callbacks);
+        f.store.dispatch(Command::Start);
+        f.answer(Method::Get, "/agents", 200, AGENTS);
+        f.answer(Method::Get, "/conversations?", 200, EMPTY_LIST);
+        f
+    }
+
+    /// Answers the oldest recorded request of `method` whose path starts with `prefix`.
+    fn answer(&mut self, method: Method, prefix: &str, status: u16, body: &str) -> HttpRequest {
+        self.requests.extend(self.store.take_requests());
+        let pos = self
+            .requests
+            .iter()
+            .position(|r| r.method == method && r.path.starts_with(prefix))
+            .unwrap_or_else(|| panic!("no {method:?} {prefix} in {:?}", self.requests));
+        let req = self.requests.remove(pos);
+        self.store.feed(Input::Response {
+            id: req.id,
+            result: Ok(HttpResponse::new(status, body)),
+        });
+        req
+    }
+
+    /// The recorded request to `path` (a stream is recorded like any request).
+    fn take(&mut self, method: Method, path: &str) -> HttpRequest {
+        self.requests.extend(self.store.take_requests());
+        let pos = self
+            .requests
+            .iter()
+            .position(|r| r.method == method && r.path == path)
+            .unwrap_or_else(|| panic!("no {method:?} {path} in {:?}", self.requests));
+        self.requests.remove(pos)
+    }
+
+    fn chunk(&self, stream: &HttpRequest, text: &str) {
+        self.store.feed(Input::StreamChunk {
+            id: stream.id,
+            bytes: text.as_bytes().to_vec(),
+        });
+    }
+}
+
+#[test]
+fn start_publishes_the_agents_and_the_history() {
+    let changed = Arc::new(Mutex::new(Vec::new()));
+    let seen = changed.clone();
+    let callbacks = ChatCallbacks {
+        on_agent_change: Some(Callback::new(move |id: String| {
+            seen.lock().unwrap().push(id)
+        })),
+        ..ChatCallbacks::default()
+    };
+    let mut f = Fixture::new(SessionConfig::default(), callbacks);
+    assert!(!f.store.status.with_untracked(|s| s.agents_loaded));
+    f.store.dispatch(Command::Start);
+    f.answer(Method::Get, "/agents", 200, AGENTS);
+    f.store.status.with_untracked(|s| {
+        assert!(s.agents_loaded);
+        assert_eq!(s.agents.len(), 1);
+        assert_eq!(s.agent_id.as_deref(), Some("echo"));
+        assert_eq!(s.run, Run::Idle);
+        assert!(s.can_send);
+    });
+    assert_eq!(*changed.lock().unwrap(), ["echo"]);
+    f.answer(Method::Get, "/conversations?", 200, EMPTY_LIST);
+    f.store.history.with_untracked(|h| {
+        assert!(h.items.is_empty());
+        assert!(!h.has_more);
+        assert!(!h.loading);
+    });
+}
+
+#[test]
+fn a_turn_is_published_slice_by_slice_and_reported_to_the_host() {
+    let log = Arc::new(Mutex::new(Vec::new()));
+    let (sent, received) = (log.clone(), log.clone());
+    let callbacks = ChatCallbacks {
+        on_message_sent: Some(Callback::new(move |m: agent_chat_ui::core::Message| {
+            sent.lock()
+                .unwrap()
+                .push(format!("sent {}", m.content.display_text()))
+        })),
+        on_message_received: Some(Callback::new(move |m: agent_chat_ui::core::Message| {
+            received.lock().unwrap().push(format!("received {}", m.id))
+        })),
+        ..ChatCallbacks::default()
+    };
+    let mut f = Fixture::started(callbacks);
+    f.store.send_message("hello there");
+    // The optimistic message and the running state are published by the same dispatch.
+    f.store.messages.with_untracked(|ms| {
+        assert_eq!(ms.len(), 1);
+        assert_eq!(ms[0].role, Role::User);
+        assert_eq!(ms[0].content.display_text(), "hello there");
+    });
+    assert_eq!(f.store.status.with_untracked(|s| s.run), Run::Streaming);
+    assert!(f.store.is_streaming().get_untracked());
+    f.answer(Method::Post, "/conversations", 201, CONV);
+    assert_eq!(
+        f.store
+            .conversation()
+            .with_untracked(|c| c.as_ref().map(|c| c.id.clone())),
+        Some("conv_1".into())
+    );
+    let stream = f.take(Method::Post, "/conversations/conv_1/messages");
+    f.chunk(
+        &stream,
+        &frame(r#"{"type":"stream.start","timestamp":1,"conversationId":"conv_1","messageId":"msg_u"}"#),
+    );
+    f.chunk(
+        &stream,
+        &frame(r#"{"type":"stream.text","timestamp":2,"text":"You said: hello"}"#),
+    );
+    assert_eq!(f.store.streaming_text().get_untracked(), "You said: hello");
+    f.chunk(
+        &stream,
+        &frame(r#"{"type":"stream.done","timestamp":3,"conversationId":"conv_1","messageId":"msg_a","content":"You said: hello"}"#),
+    );
+    f.store.feed(Input::StreamClosed {
+        id: stream.id,
+        error: None,
+    });
+    assert!(f.store.streaming.with_untracked(Option::is_none));
+    assert_eq!(f.store.status.with_untracked(|s| s.run), Run::Idle);
+    f.store.messages.with_untracked(|ms| {
+        assert_eq!(ms.len(), 2);
+        assert_eq!(ms[1].id, "msg_a");
+        assert_eq!(ms[1].content.display_text(), "You said: hello");
+    });
+    assert_eq!(
+        f.store.last_assistant_id.get_untracked().as_deref(),
+        Some("msg_a")
+    );
+    assert_eq!(*log.lock().unwrap(), ["sent hello there", "received msg_a"]);
+}
+
+/// F197, C29: a refused send hands its text back to the draft, unless the person has typed
+/// something else since.
+#[test]
+fn a_refused_send_returns_the_draft_but_never_over_new_typing() {
+    let refuse = r#"{"error":{"code":"INTERNAL","message":"down"}}"#;
+    let mut f = Fixture::started(ChatCallbacks::default());
+    f.store.set_draft("first");
+    assert_eq!(f.store.draft.get_untracked(), "first");
+    // What the composer does on Enter: clear the draft, then send it.
+    f.store.set_draft("");
+    f.store.send_message("first");
+    f.answer(Method::Post, "/conversations", 500, refuse);
+    assert!(f.store.messages.with_untracked(Vec::is_empty));
+    assert_eq!(f.store.draft.get_untracked(), "first");
+    assert!(f.store.error().get_untracked().is_some());
+
+    f.store.set_draft("");
+    f.store.send_message("second");
+    f.store.set_draft("typed meanwhile");
+    f.answer(Method::Post, "/conversations", 500, refuse);
+    assert_eq!(f.store.draft.get_untracked(), "typed meanwhile");
+}
+
+/// F154: the host's own error shows until dismissed; dismissing goes through the session.
+#[test]
+fn set_error_shows_and_dismisses_the_hosts_error() {
+    let f = Fixture::started(ChatCallbacks::default());
+    assert!(f.store.error().get_untracked().is_none());
+    let offline = ChatError::Stream {
+        code: Some("host_offline".into()),
+        message: "The host is offline".into(),
+    };
+    f.store.set_error(Some(offline.clone()));
+    assert_eq!(f.store.error().get_untracked(), Some(offline));
+    f.store.set_error(None);
+    assert!(f.store.error().get_untracked().is_none());
+}
+
+#[test]
+fn composer_focus_is_a_method_not_a_setter() {
+    let f = Fixture::started(ChatCallbacks::default());
+    assert!(!f.store.composer_focused.get_untracked());
+    f.store.set_composer_focused(true);
+    assert!(f.store.composer_focused.get_untracked());
+    f.store.set_composer_focused(false);
+    assert!(!f.store.composer_focused.get_untracked());
+}
