@@ -223,6 +223,7 @@ fn DemoCard(card: CardSlot) -> impl IntoView {
         state,
         read_only,
         resolve,
+        ..
     } = card;
     let (kind, title) = match &action.kind {
         ActionKind::ToolApproval(a) => {

@@ -176,12 +176,9 @@ pub struct ChatStore {
     /// Wall clock for every countdown of this chat: one timer, ticking once a second while
     /// some open card has a deadline.
     pub now: ReadSignal<crate::core::Millis>,
-    /// What the hidden live region says next (F226); `seq` changes on every announcement.
-    pub announcement: RwSignal<Option<Announcement>>,
-    /// The card that should take focus once drawn (F227); the card clears it.
-    pub focus_card: RwSignal<Option<String>>,
-    /// Bumped when focus should go back to the composer (F228).
-    pub focus_composer: RwSignal<u64>,
+    /// Live-region announcements, card focus and composer focus requests: UI-only state for
+    /// this crate's components, not part of the host API (issue 13).
+    pub(crate) attention: crate::ui::attention::ChatAttention,
     /// The composer has focus (with a non-empty draft that means "typing", C24).
     pub composer_focused: ReadSignal<bool>,
 }
@@ -198,15 +195,6 @@ struct Writers {
     draft: WriteSignal<String>,
     now: WriteSignal<crate::core::Millis>,
     composer_focused: WriteSignal<bool>,
-}
-
-/// One announcement of the hidden live region (F226).
-#[derive(Clone, Debug, PartialEq)]
-pub struct Announcement {
-    /// Increases with every announcement, so the same words are read again.
-    pub seq: u64,
-    /// `Some(tool)`: "The assistant needs your approval: tool"; `None`: "has a question".
-    pub approval_tool: Option<String>,
 }
 
 /// `answerable_question` (F191): the one option-less question the composer answers.
@@ -303,9 +291,7 @@ impl ChatStore {
             files,
             draft,
             now,
-            announcement: RwSignal::new(None),
-            focus_card: RwSignal::new(None),
-            focus_composer: RwSignal::new(0),
+            attention: crate::ui::attention::ChatAttention::new(),
             composer_focused,
         };
         provide_context(store);
@@ -395,15 +381,20 @@ impl ChatStore {
         self.dispatch(Command::RemoveFile(id.into()));
     }
 
-    /// `resolveAction(actionId, resolution)` (F192): answers a card. Ignored unless the card
-    /// is waiting and answerable, so a double click sends one request.
+    /// `resolveAction(action, resolution)` (F192): answers a card. `shown` is the action as
+    /// the person saw it: pass the [`crate::core::PendingAction`] (or `ActionCard`) you drew,
+    /// from [`ChatStore::pending_actions`] or `on_action_required`. The core sends nothing, and
+    /// reports why (the error banner and `on_error` for what the person can act on), unless
+    /// the card is waiting, answerable here, within its deadline, still that very request, and
+    /// the answer keeps its rules (arguments an object valid against argsSchema, required
+    /// questions answered); so a double click sends one request (issue 13).
     pub fn resolve_action(
         &self,
-        action_id: impl Into<String>,
+        shown: impl Into<crate::core::Shown>,
         resolution: crate::core::Resolution,
     ) {
         self.dispatch(Command::Resolve {
-            action_id: action_id.into(),
+            shown: shown.into(),
             resolution,
         });
     }
@@ -419,10 +410,25 @@ impl ChatStore {
             Ok(v) => (Some(v), None),
             Err(e) => (None, Some(e)),
         };
-        self.resolve_action(
-            action_id,
-            crate::core::Resolution::ClientTool { result, error },
-        );
+        // The page's own tool: no person was shown a card, so it answers the request as it is
+        // now (an unknown id is refused by the core as such).
+        let action_id = action_id.into();
+        let shown = self
+            .driver
+            .try_with_value(|d| {
+                d.session
+                    .cards()
+                    .iter()
+                    .find(|c| c.action.id == action_id)
+                    .map(crate::core::Shown::from)
+            })
+            .flatten()
+            .unwrap_or(crate::core::Shown {
+                action_id,
+                version: None,
+                fingerprint: 0,
+            });
+        self.resolve_action(shown, crate::core::Resolution::ClientTool { result, error });
     }
 
     /// `pendingActions` (F187): open actions (person-facing and `client_tool`), each with the
@@ -731,14 +737,20 @@ impl ChatStore {
                 self.announce_and_focus(&action);
                 run(&cb.on_action_required, action)
             }
+            SessionEvent::ActionChanged(action) => {
+                let answerable = self.answerable_here(&action.id);
+                if let Some(notice) = crate::core::attention_for_changed_card(answerable).announce {
+                    self.attention.announce(notice);
+                }
+            }
+            // What the person can act on is also an `Error` event (the banner, `on_error`).
+            SessionEvent::ResolveRefused { .. } => {}
+            SessionEvent::CardsSettled => self.attention.refocus_composer(),
             SessionEvent::ClientToolRequested(action) => run(&cb.on_client_tool, action),
             SessionEvent::ActionResolved {
                 action_id,
                 resolution,
-            } => {
-                self.refocus_composer_when_done();
-                run(&cb.on_action_resolved, (action_id, resolution))
-            }
+            } => run(&cb.on_action_resolved, (action_id, resolution)),
             SessionEvent::DraftReturned(text) => {
                 // Never overwrite what the person typed since (C29).
                 if self
@@ -752,65 +764,36 @@ impl ChatStore {
         }
     }
 
-    /// F226, F227 (C24, C25): a card that arrives live while the person is not typing is
-    /// announced and takes focus. Restored cards never get here (the session does not report
-    /// them), nor do `client_tool` requests. Typing only counts while the composer stays open:
-    /// in block mode it is disabled under the person's hands and focus would fall to the page,
-    /// so the card is announced and focused anyway (D15); the draft stays in the composer.
+    /// F226, F227 (C24, C25, issue 13): the core decides what a live card asks of the
+    /// person's attention; this only tells it whether the person is typing and whether the
+    /// card can be answered here. Restored cards never get here (the session does not report
+    /// them), nor do `client_tool` requests.
     fn announce_and_focus(&self, action: &crate::core::PendingAction) {
-        let blocked = self
-            .driver
-            .try_with_value(|d| d.session.composer_state() == crate::core::ComposerState::Blocked)
-            .unwrap_or(false);
         let typing = self.composer_focused.try_get_untracked() == Some(true)
             && self
                 .draft
                 .try_with_untracked(|d| !d.trim().is_empty())
                 .unwrap_or(false);
-        if typing && !blocked {
-            return;
+        let attention =
+            crate::core::attention_for_new_card(action, self.answerable_here(&action.id), typing);
+        if let Some(notice) = attention.announce {
+            self.attention.announce(notice);
         }
-        // A card nobody here can answer says so itself; announcing "needs your approval" and
-        // moving focus to it would send the person to a dead end (D15).
-        let answerable = self
-            .driver
+        if attention.focus {
+            self.attention.focus(&action.id);
+        }
+    }
+
+    /// The session's card `action_id` can be answered here.
+    fn answerable_here(&self, action_id: &str) -> bool {
+        self.driver
             .try_with_value(|d| {
                 let s = &d.session;
                 s.cards()
                     .iter()
-                    .any(|c| c.action.id == action.id && s.can_resolve(c))
+                    .any(|c| c.action.id == action_id && s.can_resolve(c))
             })
-            .unwrap_or(false);
-        if !answerable {
-            return;
-        }
-        let approval_tool = match &action.kind {
-            crate::core::ActionKind::ToolApproval(a) => Some(a.tool_name.clone()),
-            crate::core::ActionKind::UserQuestion(_) => None,
-            _ => return,
-        };
-        let seq = self
-            .announcement
-            .try_with_untracked(|a| a.as_ref().map_or(0, |a| a.seq) + 1)
-            .unwrap_or(1);
-        let _ = self
-            .announcement
-            .try_set(Some(Announcement { seq, approval_tool }));
-        // The first of several cards arriving together keeps the focus request.
-        if self.focus_card.try_with_untracked(Option::is_none) == Some(true) {
-            let _ = self.focus_card.try_set(Some(action.id.clone()));
-        }
-    }
-
-    /// F228: once no person-facing card is open any more, focus goes back to the composer.
-    fn refocus_composer_when_done(&self) {
-        let still_open = self
-            .driver
-            .try_with_value(|d| d.session.awaiting_action())
-            .unwrap_or(true);
-        if !still_open {
-            let _ = self.focus_composer.try_update(|n| *n += 1);
-        }
+            .unwrap_or(false)
     }
 
     fn shutdown(&self) {

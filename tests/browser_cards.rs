@@ -135,7 +135,11 @@ async fn f202_f225_approval_card_is_a_labelled_group_under_its_message_with_deta
     assert_eq!(card.get_attribute("data-state").as_deref(), Some("waiting"));
     let title_id = card.get_attribute("aria-labelledby").unwrap();
     let title = query(&root, &format!("#{title_id}")).expect("heading the group names");
-    assert_eq!(title.text_content().unwrap(), "Sandbox Exec");
+    assert_eq!(
+        title.text_content().unwrap(),
+        "sandbox_exec",
+        "the heading keeps the tool's own name (issue 13)"
+    );
     let summary = query(&card, ".chat-card__summary").unwrap();
     assert_eq!(
         summary.text_content().unwrap(),
@@ -609,7 +613,7 @@ async fn f229_cards_restored_with_a_conversation_are_neither_announced_nor_focus
 }
 
 #[wasm_bindgen_test]
-async fn d15_in_block_mode_a_card_is_announced_and_focused_even_while_typing_and_the_draft_stays() {
+async fn i13_in_block_mode_a_card_arriving_while_typing_takes_no_focus_and_the_draft_stays() {
     let root = section();
     let (_store, composer, _h) = live_turn(
         &root,
@@ -617,17 +621,302 @@ async fn d15_in_block_mode_a_card_is_announced_and_focused_even_while_typing_and
         Some("half a thought"),
     )
     .await;
-    let card = wait_for(&root, ".chat-card[data-kind=tool_approval]").await;
-    wait_until("announced", &root, || {
-        announcer_text(&root) == "The assistant needs your approval: sandbox_exec"
+    wait_for(&root, ".chat-card[data-kind=tool_approval]").await;
+    wait_until("the composer is closed", &root, || {
+        composer.get_attribute("aria-disabled").as_deref() == Some("true")
     })
     .await;
-    wait_until("the card has focus", &root, || {
-        active() == Some(card.clone().unchecked_into())
-    })
-    .await;
-    assert!(composer.disabled(), "block mode closes the composer");
+    // Two frames: a focus request would have landed by then.
+    web::next_frame().await;
+    web::next_frame().await;
+    assert_eq!(
+        active(),
+        Some(composer.clone().unchecked_into()),
+        "focus stays in the composer the person is typing in"
+    );
+    assert!(
+        composer.read_only(),
+        "closed, but not disabled: focus is not thrown away"
+    );
+    assert!(!composer.disabled());
     assert_eq!(composer.value(), "half a thought");
+}
+
+async fn live_turn_with(
+    root: &web_sys::HtmlElement,
+    action: &str,
+    config: SessionConfig,
+) -> (ChatStore, web_sys::HtmlTextAreaElement, impl Drop) {
+    let slot = Rc::new(Cell::new(None));
+    let out = slot.clone();
+    let handle = mount_to(root.clone(), move || {
+        I18n::provide(Some("en"), HashMap::new());
+        let store = ChatStore::detached(Session::new(config.clone()), ChatCallbacks::default());
+        out.set(Some(store));
+        let actions = ChatActions::from_store(store);
+        view! {
+            <ChatMessageList actions=actions/>
+            <agent_chat_ui::ui::chat_input::ChatInput/>
+        }
+    });
+    let store = slot.get().expect("store");
+    store.dispatch(Command::Start);
+    let mut reqs = store.take_requests();
+    answer(
+        &store,
+        &mut reqs,
+        "/agents",
+        200,
+        r#"{"agents":[{"id":"ops","name":"Ops"}]}"#,
+    );
+    let composer: web_sys::HtmlTextAreaElement = wait_for(root, "textarea.chat-input__textarea")
+        .await
+        .unchecked_into();
+    store.send_message("please do it");
+    let mut reqs = store.take_requests();
+    answer(
+        &store,
+        &mut reqs,
+        "/conversations",
+        201,
+        r#"{"conversation":{"id":"conv_1","agentId":"ops"}}"#,
+    );
+    let stream = store.take_requests().pop().expect("the message stream");
+    let frames = format!(
+        "data: {{\"type\":\"stream.start\",\"timestamp\":1,\"conversationId\":\"conv_1\",\"messageId\":\"m_u\"}}\n\n\
+         data: {{\"type\":\"stream.action_required\",\"timestamp\":2,\"conversationId\":\"conv_1\",\"action\":{action}}}\n\n\
+         data: {{\"type\":\"stream.done\",\"timestamp\":3,\"conversationId\":\"conv_1\",\"messageId\":\"m_a\",\"content\":\"I need you first.\",\"status\":\"requires_action\",\"pendingActions\":[{action}]}}\n\n"
+    );
+    web::feed_whole_stream(&store, stream.id, &frames);
+    (store, composer, handle)
+}
+
+#[wasm_bindgen_test]
+async fn i13_a_read_only_card_in_block_mode_is_announced_takes_no_focus_and_the_composer_says_elsewhere(
+) {
+    let root = section();
+    let config = SessionConfig {
+        show_history: false,
+        enable_tool_approvals: false,
+        ..SessionConfig::default()
+    };
+    let (_store, composer, _h) =
+        live_turn_with(&root, APPROVAL.replace('\n', "").as_str(), config).await;
+    let card = wait_for(&root, ".chat-card[data-kind=tool_approval]").await;
+    wait_until("announced as waiting elsewhere", &root, || {
+        announcer_text(&root) == "The assistant is waiting for an answer in another app"
+    })
+    .await;
+    assert_eq!(
+        query(&card, ".chat-card__elsewhere")
+            .unwrap()
+            .text_content()
+            .unwrap(),
+        "Waiting for approval in another app"
+    );
+    let hint = wait_for(&root, ".chat-input__helper[data-hint=true]").await;
+    assert_eq!(
+        hint.text_content().unwrap(),
+        "The assistant is waiting for an answer in another app.",
+        "nothing here can answer: the composer must not say 'answer above'"
+    );
+    web::next_frame().await;
+    web::next_frame().await;
+    let focused = active();
+    assert!(
+        focused.as_ref().is_none_or(|f| !card.contains(Some(f))),
+        "a read-only card takes no focus"
+    );
+    assert!(composer.read_only());
+}
+
+/// The conversation `conv_1` loaded again, with `act_1` open as `action`.
+fn reload_with(store: &ChatStore, action: &str) {
+    store.dispatch(Command::OpenConversation("conv_1".into()));
+    let mut reqs = store.take_requests();
+    let conv = format!(
+        r#"{{"conversation":{{"id":"conv_1","agentId":"ops"}},"messages":[
+           {{"id":"m_u","role":"user","content":"do it"}},
+           {{"id":"m_a","role":"assistant","content":"I need you first."}}],
+           "pendingActions":[{action}]}}"#
+    );
+    answer(store, &mut reqs, "/conversations/conv_1", 200, &conv);
+}
+
+#[wasm_bindgen_test]
+async fn i13_a_request_that_changes_while_drawn_is_redrawn_with_a_notice_and_approve_is_for_it() {
+    let root = section();
+    let first = APPROVAL.replace(
+        "\"args\":{\"cmd\":\"ls\"",
+        "\"version\":1,\"args\":{\"cmd\":\"ls\"",
+    );
+    let (store, _h) = mount_with(&root, &first, Wiring::Store).await;
+    let card = wait_for(&root, ".chat-card[data-action-id=act_1]").await;
+    assert!(card.get_attribute("data-changed").is_none());
+    // The person starts an edit of the first request.
+    query(&card, ".chat-card__edit").unwrap().click();
+    let editor = wait_for(&root, ".chat-card__editor").await;
+    type_text(&editor, r#"{"cmd": "ls -la", "timeout": 10}"#);
+    wait_for(&root, ".chat-card__edited").await;
+
+    // The person approves the edit; the server refuses it as out of date (the request was
+    // re-issued meanwhile) and the chat fetches the conversation again: same id, other
+    // arguments, a new version.
+    query(&card, ".chat-card__approve").unwrap().click();
+    wait_for(&root, ".chat-card[data-state=sending]").await;
+    let mut reqs = store.take_requests();
+    answer(
+        &store,
+        &mut reqs,
+        "/conversations/conv_1/actions/act_1",
+        409,
+        r#"{"error":{"code":"action_version_conflict","message":"changed"}}"#,
+    );
+    let second = APPROVAL
+        .replace("\"cmd\":\"ls\"", "\"cmd\":\"rm -rf /tmp/x\"")
+        .replace("\"args\":{", "\"version\":2,\"args\":{");
+    let mut reqs = store.take_requests();
+    let conv = format!(
+        r#"{{"conversation":{{"id":"conv_1","agentId":"ops"}},"messages":[
+           {{"id":"m_u","role":"user","content":"do it"}},
+           {{"id":"m_a","role":"assistant","content":"I need you first."}}],
+           "pendingActions":[{second}]}}"#
+    );
+    answer(&store, &mut reqs, "/conversations/conv_1", 200, &conv);
+    let card = wait_for(&root, ".chat-card[data-action-id=act_1][data-changed=true]").await;
+    assert_eq!(
+        query(&card, ".chat-card__changed")
+            .unwrap()
+            .text_content()
+            .unwrap(),
+        "This request changed. Review it again."
+    );
+    let details = query(&card, "details.chat-card__details").expect("Details, editor dropped");
+    assert!(
+        details.has_attribute("open"),
+        "the new arguments are in view"
+    );
+    let args = query(&card, ".chat-card__args")
+        .unwrap()
+        .text_content()
+        .unwrap();
+    assert!(
+        args.contains("rm -rf /tmp/x"),
+        "the new arguments are drawn: {args}"
+    );
+    assert!(
+        query(&card, ".chat-card__edited").is_none(),
+        "the old edit is dropped"
+    );
+    wait_until("announced", &root, || {
+        announcer_text(&root) == "This request changed. Review it again."
+    })
+    .await;
+
+    query(&card, ".chat-card__approve").unwrap().click();
+    wait_for(&root, ".chat-card[data-state=sending]").await;
+    let bodies = answers_sent(&store);
+    assert_eq!(bodies.len(), 1);
+    assert_eq!(
+        bodies[0]["version"],
+        json!(2),
+        "the decision is for the request on screen"
+    );
+    assert!(
+        bodies[0]["resolution"].get("approvedArgs").is_none(),
+        "no edit of the first request rides along: {}",
+        bodies[0]
+    );
+}
+
+#[wasm_bindgen_test]
+async fn i13_an_answer_from_a_card_drawn_before_the_change_is_refused_by_the_core() {
+    let root = section();
+    let (store, _h) = mount_with(&root, APPROVAL, Wiring::Custom).await;
+    let ok = wait_for(&root, ".host-card__ok").await;
+    // The request changes; the click lands on the card as it was drawn before (same frame).
+    let second = APPROVAL.replace("\"cmd\":\"ls\"", "\"cmd\":\"rm -rf /\"");
+    reload_with(&store, &second);
+    ok.click();
+    // The redrawn host card proves the change reached the page; the click before it, on the
+    // card as it was, sent nothing.
+    wait_until("the host card is drawn afresh", &root, || {
+        query(&root, ".host-card__ok").is_some_and(|b| !b.is_same_node(Some(ok.as_ref())))
+    })
+    .await;
+    assert!(
+        answers_sent(&store).is_empty(),
+        "an answer for the old request is never sent"
+    );
+    query(&root, ".host-card__ok").unwrap().click();
+    wait_for(&root, ".host-card[data-state=sending]").await;
+    let bodies = answers_sent(&store);
+    assert_eq!(bodies.len(), 1, "the redrawn card answers the new request");
+}
+
+#[wasm_bindgen_test]
+async fn i13_arrow_keys_move_between_options_and_never_submit_enter_chooses() {
+    let root = section();
+    let (store, _h) = mount_with(&root, QUESTION, Wiring::Store).await;
+    let staging = wait_for(&root, ".chat-card__option input[value=staging]").await;
+    let prod = query(&root, ".chat-card__option input[value=prod]").unwrap();
+    staging.focus().unwrap();
+    let init = web_sys::KeyboardEventInit::new();
+    init.set_key("ArrowDown");
+    init.set_bubbles(true);
+    init.set_cancelable(true);
+    let down = web_sys::KeyboardEvent::new_with_keyboard_event_init_dict("keydown", &init).unwrap();
+    staging.dispatch_event(&down).unwrap();
+    assert!(
+        down.default_prevented(),
+        "the browser's own pick-on-arrow is stopped"
+    );
+    wait_until("focus on the next option", &root, || {
+        active() == Some(prod.clone().unchecked_into())
+    })
+    .await;
+    press(&prod, "ArrowDown");
+    wait_until("focus wraps to the first option", &root, || {
+        active() == Some(staging.clone().unchecked_into())
+    })
+    .await;
+    web::next_frame().await;
+    assert!(answers_sent(&store).is_empty(), "arrows never submit");
+    let checked =
+        |el: &web_sys::HtmlElement| el.unchecked_ref::<web_sys::HtmlInputElement>().checked();
+    assert!(!checked(&staging) && !checked(&prod), "nothing was chosen");
+
+    press(&staging, "Enter");
+    wait_for(&root, ".chat-card[data-state=sending]").await;
+    let bodies = answers_sent(&store);
+    assert_eq!(
+        bodies[0]["resolution"],
+        json!({"type": "user_question", "answers": {"Which env?": "staging"}})
+    );
+}
+
+#[wasm_bindgen_test]
+async fn i13_a_lone_single_choice_with_free_text_submits_on_pick_and_text_has_its_own_send() {
+    let root = section();
+    let with_text = QUESTION.replace(",\"allowFreeText\":false", "");
+    let (store, _h) = mount_with(&root, &with_text, Wiring::Store).await;
+    let card = wait_for(&root, ".chat-card[data-kind=user_question]").await;
+    let send = query(&card, ".chat-card__send").expect("Send for the typed answer");
+    assert!(is_disabled(&send), "nothing typed yet");
+    let field = query(&card, "input.chat-card__input").unwrap();
+    type_text(&field, "dev");
+    wait_until("Send enabled", &root, || !is_disabled(&send)).await;
+    query(&card, ".chat-card__option input[value=prod]")
+        .unwrap()
+        .click();
+    wait_for(&root, ".chat-card[data-state=sending]").await;
+    let bodies = answers_sent(&store);
+    assert_eq!(bodies.len(), 1);
+    assert_eq!(
+        bodies[0]["resolution"]["answers"],
+        json!({"Which env?": "prod"}),
+        "the picked option, never the typed text behind it"
+    );
 }
 
 #[wasm_bindgen_test]

@@ -7,7 +7,7 @@ mod common;
 use agent_chat_ui::core::{
     approval_resolution, composer_state, restore_cards, ActionCard, AnswerValue, CardState,
     ChatError, Command, ComposerMode, ComposerState, Decision, HttpResponse, Input, Message,
-    Method, Millis, Outcome, PendingAction, Resolution, Run, SessionConfig, SessionEvent,
+    Method, Millis, Outcome, PendingAction, Resolution, Run, SessionConfig, SessionEvent, Shown,
 };
 use common::{frame, Harness, CONV, EMPTY_LIST};
 use serde_json::json;
@@ -55,6 +55,11 @@ fn card<'a>(h: &'a Harness, id: &str) -> &'a ActionCard {
         .iter()
         .find(|c| c.action.id == id)
         .expect("card exists")
+}
+
+/// What the card `id` draws now, as a person answering it saw it.
+fn shown(h: &Harness, id: &str) -> Shown {
+    Shown::of(&card(h, id).action)
 }
 
 fn api_error(status: u16, code: &str) -> HttpResponse {
@@ -212,7 +217,8 @@ fn c35_a_question_with_options_or_two_questions_does_not_take_the_composer() {
         r#"{"id":"q_3","type":"user_question","questions":[{"question":"A?"},{"question":"B?"}]}"#,
     );
     assert_eq!(two.s.composer_state(), ComposerState::Blocked);
-    // Questions disabled: the card is read-only, so the composer cannot answer either.
+    // Questions disabled: the card is read-only, so the composer cannot answer either, and
+    // it says the answer is awaited in another app (issue 13), still `blocked` on the wire.
     let disabled = paused_with(
         SessionConfig {
             enable_questions: false,
@@ -221,14 +227,16 @@ fn c35_a_question_with_options_or_two_questions_does_not_take_the_composer() {
         &agents("{}", "{}"),
         QUESTION,
     );
-    assert_eq!(disabled.s.composer_state(), ComposerState::Blocked);
+    assert_eq!(disabled.s.composer_state(), ComposerState::WaitingElsewhere);
+    assert_eq!(disabled.s.composer_state().as_str(), "blocked");
+    assert!(!disabled.s.can_send());
 }
 
 #[test]
 fn f180_accepted_answer_settles_the_card_records_it_and_continues_in_a_new_message() {
     let mut h = paused(APPROVAL);
     h.cmd(Command::Resolve {
-        action_id: "act_1".into(),
+        shown: shown(&h, "act_1"),
         resolution: Resolution::allow(),
     });
     assert_eq!(card(&h, "act_1").state, CardState::Sending);
@@ -269,7 +277,7 @@ fn seed000_remember_for_session_is_sent_and_read_back() {
         None,
     );
     h.cmd(Command::Resolve {
-        action_id: "act_1".into(),
+        shown: shown(&h, "act_1"),
         resolution,
     });
     let body: serde_json::Value =
@@ -372,7 +380,7 @@ fn seed000_deadline_expires_the_card_frees_the_composer_and_refetches_after_1500
 fn c32_no_expiry_while_an_answer_is_in_flight() {
     let mut h = paused(&expiring(60_000));
     h.cmd(Command::Resolve {
-        action_id: "act_9".into(),
+        shown: shown(&h, "act_9"),
         resolution: Resolution::allow(),
     });
     h.now = 70_000;
@@ -383,7 +391,7 @@ fn c32_no_expiry_while_an_answer_is_in_flight() {
 fn refused(code: &str, status: u16) -> Harness {
     let mut h = paused(APPROVAL);
     h.cmd(Command::Resolve {
-        action_id: "act_1".into(),
+        shown: shown(&h, "act_1"),
         resolution: Resolution::allow(),
     });
     let id = h.streams[1].id;
@@ -511,7 +519,7 @@ fn seed000_cancel_mode_refused_message_keeps_the_card_and_the_draft() {
 fn c17_answer_taken_but_stream_cut_is_looked_up_not_failed() {
     let mut h = paused(APPROVAL);
     h.cmd(Command::Resolve {
-        action_id: "act_1".into(),
+        shown: shown(&h, "act_1"),
         resolution: Resolution::allow(),
     });
     h.close(1, None);
@@ -537,7 +545,7 @@ fn c17_answer_taken_but_stream_cut_is_looked_up_not_failed() {
 fn c17_answer_never_taken_goes_back_to_waiting_with_the_error() {
     let mut h = paused(APPROVAL);
     h.cmd(Command::Resolve {
-        action_id: "act_1".into(),
+        shown: shown(&h, "act_1"),
         resolution: Resolution::allow(),
     });
     let id = h.streams[1].id;
@@ -690,6 +698,7 @@ fn s9_6_locally_cancelled_stays_cancelled_after_a_refetch() {
         state: CardState::Settled(Outcome::Cancelled),
         message_id: Some("m1".into()),
         restored: false,
+        revision: 0,
     };
     let m = msg(
         r#"{"id":"m1","role":"assistant","content":"x","metadata":{"pendingActions":[{"id":"a1","type":"tool_approval","toolName":"t","status":"resolved"}]}}"#,
@@ -721,6 +730,7 @@ fn f191_composer_state_is_pure_over_cards() {
         state,
         message_id: Some("m1".into()),
         restored: false,
+        revision: 0,
     };
     let approval = card(APPROVAL, CardState::Waiting);
     let question = card(QUESTION, CardState::Waiting);
@@ -765,7 +775,8 @@ fn f191_composer_state_is_pure_over_cards() {
     // not next to another open card.
     assert_eq!(
         composer_state(std::slice::from_ref(&question), ComposerMode::Block, false),
-        ComposerState::Blocked
+        ComposerState::WaitingElsewhere,
+        "nothing here can answer it (issue 13)"
     );
     let sending = card(QUESTION, CardState::Sending);
     assert_eq!(
@@ -827,7 +838,7 @@ fn c10_a_live_client_tool_is_reported_to_the_host_once_and_never_as_a_card() {
 fn c10_the_host_answers_a_client_tool_through_e14_with_its_result() {
     let mut h = paused(CLIENT_TOOL);
     h.cmd(Command::Resolve {
-        action_id: "ct_1".into(),
+        shown: shown(&h, "ct_1"),
         resolution: Resolution::ClientTool {
             result: Some(json!({"text": "hello"})),
             error: None,

@@ -156,9 +156,45 @@ pub struct ActionCard {
     pub message_id: Option<String>,
     /// Arrived with a loaded conversation: neither announced nor focused (C25).
     pub restored: bool,
+    /// How many times the request changed (other arguments, version or questions under the
+    /// same id) while this page showed it: 0 = as first drawn. A card is drawn afresh for each
+    /// revision, dropping any edit, and says "This request changed" (issue 13).
+    pub revision: u32,
 }
 
 impl ActionCard {
+    /// A new card as it arrives.
+    pub fn new(
+        action: PendingAction,
+        state: CardState,
+        message_id: Option<String>,
+        restored: bool,
+    ) -> ActionCard {
+        ActionCard {
+            action,
+            state,
+            message_id,
+            restored,
+            revision: 0,
+        }
+    }
+
+    /// The request changed since it was first drawn here.
+    pub fn changed(&self) -> bool {
+        self.revision > 0
+    }
+
+    /// The server described this (still open) action again: take its new description, and
+    /// count a revision when what the card draws differs (issue 13). Returns whether it did.
+    pub fn replace_action(&mut self, action: PendingAction) -> bool {
+        let changed = !super::draft::Shown::of(&self.action).matches(&action);
+        if changed {
+            self.revision += 1;
+        }
+        self.action = action;
+        changed
+    }
+
     /// Whether a person must act on it (approval or question, still open).
     pub fn is_open_for_person(&self) -> bool {
         self.state.is_open() && self.action.kind.is_person_facing()
@@ -463,15 +499,13 @@ pub fn restore_cards(
             _ => CardState::Waiting,
         };
         let restored = known_card.map(|k| k.restored).unwrap_or(true);
-        push(
-            ActionCard {
-                action,
-                state,
-                message_id,
-                restored,
-            },
-            &mut cards,
-        );
+        let mut card = ActionCard::new(action.clone(), state, message_id, restored);
+        if let Some(k) = known_card {
+            card.revision = k.revision;
+            card.action = k.action.clone();
+            card.replace_action(action);
+        }
+        push(card, &mut cards);
     }
     cards
 }
@@ -495,6 +529,7 @@ fn settled_card(
         state: CardState::Settled(outcome),
         message_id: message_id.or_else(|| known.and_then(|k| k.message_id.clone())),
         restored: known.map(|k| k.restored).unwrap_or(true),
+        revision: known.map_or(0, |k| k.revision),
     }
 }
 

@@ -61,7 +61,7 @@ fn PendingChip(file: PendingFileView) -> impl IntoView {
                 on:click=move |_| {
                     store.remove_file(id.clone());
                     // The button goes away with its chip: focus goes to the text box, not the page.
-                    store.focus_composer.update(|n| *n += 1);
+                    store.attention.refocus_composer();
                 }
             >
                 <XIcon/>

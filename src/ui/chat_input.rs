@@ -159,7 +159,7 @@ pub fn ChatInput(
     }
     // F228: back to the composer once the last card is answered.
     Effect::new(move |prev: Option<u64>| {
-        let n = store.focus_composer.get();
+        let n = store.attention.focus_composer.get();
         if prev.is_some_and(|p| p != n) {
             crate::ui::focus_later(textarea);
         }
@@ -185,11 +185,7 @@ pub fn ChatInput(
     // F196: while a card waits the composer is closed (block), warns (cancel) or answers the
     // question (answer, with the question's placeholder).
     let composer = move || store.status.with(|s| s.composer.clone());
-    let blocked = move || {
-        store
-            .status
-            .with(|s| matches!(s.composer, ComposerState::Blocked))
-    };
+    let blocked = move || store.status.with(|s| s.composer.is_blocked());
     let can_take_files = move || uploads_on() && !blocked();
     let placeholder_text = move || match composer() {
         ComposerState::Answer { question, .. } => question
@@ -201,6 +197,7 @@ pub fn ChatInput(
     };
     let hint = move || match composer() {
         ComposerState::Blocked => Some(i18n.t("chat-input-waiting-for-answer")),
+        ComposerState::WaitingElsewhere => Some(i18n.t("chat-input-waiting-elsewhere")),
         ComposerState::Cancel => Some(i18n.t("chat-input-send-cancels-request")),
         _ => None,
     };
@@ -273,7 +270,10 @@ pub fn ChatInput(
                     dir="auto"
                     node_ref=textarea
                     rows="1"
-                    disabled=blocked
+                    // Closed, not disabled: a disabled box would throw the focus (and the
+                    // person typing in it) out to the page when a card arrives (issue 13).
+                    readonly=blocked
+                    aria-disabled=move || blocked().then_some("true")
                     aria-label=move || i18n.t("chat-input-label")
                     placeholder=placeholder_text
                     prop:value=move || store.draft.get()

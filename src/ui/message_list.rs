@@ -100,14 +100,9 @@ pub fn ChatMessageList(
     };
     // F226: one hidden polite region for cards that arrive live.
     let announcement = move || {
-        store.announcement.with(|a| {
-            a.as_ref().map(|a| match &a.approval_tool {
-                Some(tool) => i18n.t_args(
-                    "chat-action-announce-approval",
-                    &[("tool", tool.as_str().into())],
-                ),
-                None => i18n.t("chat-action-announce-question"),
-            })
+        store.attention.announcement.with(|a| {
+            a.as_ref()
+                .map(|a| crate::ui::attention::ChatAttention::text(&i18n, &a.notice))
         })
     };
 

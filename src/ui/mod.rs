@@ -2,6 +2,7 @@
 //! [`crate::core::Command`]s; no I/O and no protocol parsing here.
 
 pub mod attachments;
+pub(crate) mod attention;
 pub mod cards;
 pub mod chat;
 pub mod chat_input;

@@ -2280,7 +2280,7 @@ pub fn find_on_path(name: &str) -> Option<PathBuf> {
 pub const ELEMENT_SEND_JS: &str = r#"
 const root = document.getElementById(arguments[0])?.shadowRoot;
 const t = root && root.querySelector("textarea.chat-input__textarea");
-if (!t || t.disabled) return false;
+if (!t || t.disabled || t.readOnly) return false;
 t.focus();
 t.value = arguments[1];
 t.dispatchEvent(new Event("input", { bubbles: true }));

@@ -53,6 +53,7 @@ mod app {
             state,
             read_only,
             resolve,
+            ..
         } = card;
         let (tool, args) = match &action.kind {
             ActionKind::ToolApproval(a) => (a.tool_name.clone(), a.args.clone()),

@@ -5,6 +5,7 @@
 use serde_json::json;
 
 use crate::core::actions::{ActionCard, CardState, Outcome};
+use crate::core::draft::{check_resolve, ResolveContext, ResolveRefusal, Shown};
 use crate::core::time::Millis;
 use crate::core::wire::{
     ActionKind, ActionStateEntry, ActionStatus, ComposerMode, PendingAction, Resolution,
@@ -20,24 +21,26 @@ use super::{
 };
 
 impl Session {
-    /// E14 (PROTOCOL §9.5): the card goes to Sending (its deadline no longer applies, C32),
+    /// E14 (PROTOCOL §9.5): the answer passes the core's gate ([`check_resolve`]: the card
+    /// still is the request `shown`, waits, may be answered here, is in time, and the answer
+    /// keeps its rules), then the card goes to Sending (its deadline no longer applies, C32),
     /// the answer is posted, and the continuation streams in as a new assistant message.
-    pub(super) fn resolve(
-        &mut self,
-        action_id: String,
-        resolution: Resolution,
-        draft: Option<String>,
-    ) {
-        let Some(card) = self.cards.iter().find(|c| c.action.id == action_id) else {
-            return;
+    pub(super) fn resolve(&mut self, shown: Shown, resolution: Resolution, draft: Option<String>) {
+        let action_id = shown.action_id.clone();
+        let card = self.cards.iter().find(|c| c.action.id == action_id);
+        let ctx = ResolveContext {
+            now: self.server_now(),
+            may_answer: card.is_some_and(|c| self.can_resolve(c)),
+            busy: self.is_streaming(),
         };
-        if card.state != CardState::Waiting || !self.can_resolve(card) || self.is_streaming() {
-            return;
-        }
+        let resolution = match check_resolve(card, &shown, &resolution, ctx) {
+            Ok(resolution) => resolution,
+            Err(reason) => return self.refuse_locally(action_id, reason, draft),
+        };
         let Some(conversation_id) = self.conversation.as_ref().map(|c| c.id.clone()) else {
-            return;
+            return self.refuse_locally(action_id, ResolveRefusal::Unknown, draft);
         };
-        let version = card.action.version;
+        let version = shown.version;
         self.set_card_state(&action_id, CardState::Sending);
         self.error = None;
         self.revisions.status += 1;
@@ -69,6 +72,26 @@ impl Session {
                 Pending::Resolve { turn },
             );
         }
+    }
+
+    /// An answer the gate refused: nothing is sent. A late one settles its card Expired at once
+    /// (as the deadline timer would have); the composer's text comes back; the refusals the
+    /// person can act on show in the banner (issue 13).
+    fn refuse_locally(&mut self, action_id: String, reason: ResolveRefusal, draft: Option<String>) {
+        if reason == ResolveRefusal::Expired && self.expire_due_cards(self.server_now()) {
+            self.revisions.actions += 1;
+            if !self.is_streaming() {
+                self.finish_turn();
+            }
+            self.schedule_expiry_refresh();
+        }
+        if let Some(text) = draft {
+            self.emit(SessionEvent::DraftReturned(text));
+        }
+        if !reason.is_silent() {
+            self.set_error(ChatError::Refused(reason.clone()));
+        }
+        self.emit(SessionEvent::ResolveRefused { action_id, reason });
     }
 
     pub(super) fn set_card_state(&mut self, action_id: &str, state: CardState) {
@@ -247,17 +270,20 @@ impl Session {
             match self.cards.iter_mut().find(|c| c.action.id == action.id) {
                 Some(card) if card.state == CardState::Waiting => {
                     card.message_id = card.message_id.take().or(placed);
-                    card.action = action;
+                    let person = action.kind.is_person_facing();
+                    if card.replace_action(action.clone()) && person {
+                        self.emit(SessionEvent::ActionChanged(action));
+                    }
                 }
                 Some(_) => {}
                 None => {
                     let person = action.kind.is_person_facing();
-                    self.cards.push(ActionCard {
-                        action: action.clone(),
-                        state: CardState::Waiting,
-                        message_id: placed,
-                        restored: false,
-                    });
+                    self.cards.push(ActionCard::new(
+                        action.clone(),
+                        CardState::Waiting,
+                        placed,
+                        false,
+                    ));
                     if person {
                         self.emit(SessionEvent::ActionRequired(action));
                     }

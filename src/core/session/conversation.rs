@@ -225,7 +225,26 @@ impl Session {
         }
         self.older = self.older.with_exist(has_older);
         let known: &[ActionCard] = if same_conversation { &self.cards } else { &[] };
+        let before: Vec<(String, u32)> = known
+            .iter()
+            .map(|c| (c.action.id.clone(), c.revision))
+            .collect();
         self.cards = restore_cards(&messages, loaded.pending_actions, known);
+        // A waiting request that came back with other content is drawn afresh (issue 13).
+        let changed: Vec<PendingAction> = self
+            .cards
+            .iter()
+            .filter(|c| c.is_open_for_person())
+            .filter(|c| {
+                before
+                    .iter()
+                    .any(|(id, rev)| *id == c.action.id && *rev < c.revision)
+            })
+            .map(|c| c.action.clone())
+            .collect();
+        for action in changed {
+            self.emit(SessionEvent::ActionChanged(action));
+        }
         self.report_client_tools();
         // Keep what this page recorded (`actionStates`, source 1) across refetches.
         if same_conversation {

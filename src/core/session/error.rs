@@ -100,6 +100,9 @@ pub enum ChatError {
     /// or unreadable. One entry per refusal, in order.
     #[error("files refused: {0:?}")]
     Files(Vec<FileRejection>),
+    /// An answer to a card was not sent: the core's gate refused it (issue 13).
+    #[error("answer not sent: {}", .0.as_str())]
+    Refused(crate::core::draft::ResolveRefusal),
 }
 
 impl ChatError {
@@ -165,6 +168,7 @@ impl ChatError {
                 &[("detail", Arg::from(detail.as_str()))],
             ),
             ChatError::StreamCut => catalog.tr("chat-error-stream-cut"),
+            ChatError::Refused(reason) => catalog.tr(reason.fluent_id()),
             ChatError::NoAgent => catalog.tr("chat-error-no-agent"),
             ChatError::Files(list) => list
                 .iter()

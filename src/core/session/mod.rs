@@ -34,6 +34,7 @@ use std::collections::VecDeque;
 use serde_json::Value;
 
 use crate::core::actions::{ActionCard, CardState, ComposerState};
+use crate::core::draft::Shown;
 use crate::core::files::{FileMeta, PendingFile, UploadLimits};
 use crate::core::time::Millis;
 use crate::core::wire::{
@@ -223,10 +224,14 @@ pub enum Command {
     /// Load the next older page of the open conversation's messages (E8, `order=desc`);
     /// ignored unless [`Session::has_older_messages`] and no page is on its way.
     LoadOlderMessages,
-    /// Answer an approval or a question (E14, PROTOCOL §9.5).
+    /// Answer an approval or a question (E14, PROTOCOL §9.5). `shown` is the action as the
+    /// person saw it ([`Shown::of`] the drawn action): the answer is sent only if the card still
+    /// is that request, waits, may be answered here, is within its deadline and the answer keeps
+    /// the card's rules ([`crate::core::check_resolve`]); otherwise nothing is sent and
+    /// [`SessionEvent::ResolveRefused`] says why (issue 13).
     Resolve {
-        /// The action.
-        action_id: String,
+        /// The action as drawn when the person decided.
+        shown: Shown,
         /// The answer.
         resolution: Resolution,
     },
@@ -285,6 +290,20 @@ pub enum SessionEvent {
         /// The answer sent.
         resolution: Resolution,
     },
+    /// An open action came back under the same id with other content (arguments, version,
+    /// questions): its card is drawn afresh, edit dropped, and says so (issue 13).
+    ActionChanged(PendingAction),
+    /// An answer was not sent; nothing left the page (issue 13). The ones the person can act on
+    /// also show as [`ChatError::Refused`].
+    ResolveRefused {
+        /// The action.
+        action_id: String,
+        /// Why.
+        reason: crate::core::ResolveRefusal,
+    },
+    /// No person-facing card waits any more, after one did: answered, expired, cancelled or
+    /// answered elsewhere (F228: focus goes back to the composer).
+    CardsSettled,
 }
 
 /// What the session asks of the outside world.
@@ -579,27 +598,28 @@ impl Session {
 
     /// Whether this card can be answered here: transport and the per-kind switch (F175, F176).
     pub fn can_resolve(&self, card: &ActionCard) -> bool {
-        self.config.can_resolve
-            && match card.action.kind {
-                ActionKind::ToolApproval(_) => self.config.enable_tool_approvals,
-                ActionKind::UserQuestion(_) => self.config.enable_questions,
-                // The page's own tool: answered by the host, not by a person.
-                ActionKind::ClientTool { .. } => true,
-                ActionKind::Unknown(_) => false,
-            }
+        crate::core::draft::may_answer(
+            &card.action.kind,
+            self.config.can_resolve,
+            self.config.enable_tool_approvals,
+            self.config.enable_questions,
+        )
     }
 
     /// Effective argument editing: the agent's capability wins over the prop (F177).
     pub fn argument_edit_allowed(&self) -> bool {
-        self.agent()
-            .and_then(|a| a.capabilities.approval_args_edit)
-            .unwrap_or(self.config.allow_argument_edit)
+        crate::core::draft::edit_allowed(
+            self.agent().and_then(|a| a.capabilities.approval_args_edit),
+            None,
+            self.config.allow_argument_edit,
+        )
     }
 
     /// §9.8 composer state (F193, C35).
     pub fn composer_state(&self) -> ComposerState {
-        let can_answer = self.config.can_resolve && self.config.enable_questions;
-        crate::core::actions::composer_state(&self.cards, self.composer_mode(), can_answer)
+        crate::core::actions::composer_state_for(&self.cards, self.composer_mode(), |c| {
+            self.can_resolve(c)
+        })
     }
 
     /// The question the composer answers, in answer mode (F191).
@@ -677,12 +697,13 @@ impl Session {
         if matches!(self.run, Run::Loading | Run::Streaming) || self.is_resolving_action() {
             return false;
         }
-        !matches!(self.composer_state(), ComposerState::Blocked)
+        !self.composer_state().is_blocked()
     }
 
     /// Feeds one input at time `now`.
     pub fn handle(&mut self, now: Millis, input: Input) {
         self.now = self.now.max(now);
+        let was_awaiting = self.awaiting_action();
         match input {
             Input::User(cmd) => self.handle_command(cmd),
             Input::Response { id, result } => self.handle_response(id, result),
@@ -690,6 +711,10 @@ impl Session {
             Input::StreamClosed { id, error } => self.handle_stream_closed(id, error),
             Input::Timeout => self.handle_timeout(),
             Input::FileRead { id, result } => self.on_file_read(id, result),
+        }
+        // One place sees every way the last card can settle (F228).
+        if was_awaiting && !self.awaiting_action() {
+            self.emit(SessionEvent::CardsSettled);
         }
     }
 
@@ -741,10 +766,7 @@ impl Session {
                 }
             }
             Command::RefreshHistory => self.load_history(false),
-            Command::Resolve {
-                action_id,
-                resolution,
-            } => self.resolve(action_id, resolution, None),
+            Command::Resolve { shown, resolution } => self.resolve(shown, resolution, None),
             Command::LoadMoreHistory => {
                 if self.history_state == (HistoryState::Loaded { has_more: true }) {
                     self.load_history(true);

@@ -51,13 +51,21 @@ impl Session {
         }
         // Answer mode: the composer answers the single option-less question (F196, C35).
         if let Some((action_id, question)) = self.answerable_question() {
-            let action_id = action_id.to_owned();
             let answers = [(question.question.clone(), AnswerValue::One(text.clone()))].into();
             let resolution = Resolution::UserQuestion {
                 answers,
                 cancelled: false,
             };
-            return self.resolve(action_id, resolution, Some(text));
+            // The composer shows this question as it is now: that is what is answered.
+            let shown = self
+                .cards
+                .iter()
+                .find(|c| c.action.id == action_id)
+                .map(crate::core::draft::Shown::from);
+            if let Some(shown) = shown {
+                return self.resolve(shown, resolution, Some(text));
+            }
+            return;
         }
         // Attachments still being read would be lost from the message: wait for them.
         if self.pending_files.iter().any(|f| !f.is_ready()) {

@@ -4,26 +4,23 @@
 
 use leptos::html::{Button, Input, Textarea};
 use leptos::prelude::*;
-use serde_json::Value;
 
 use crate::core::{
-    apply_field, approval_resolution, check_args_text, diff_args, field_text, field_value,
-    form_fields, ActionKind, Arg, ArgChange, CardState, FieldKind, FormField, Outcome, Problem,
+    ApprovalDraft, Arg, ArgChange, CardState, FieldKind, FormField, Outcome, Problem,
 };
 use crate::store::ChatStore;
 use crate::ui::cards::{CardFrame, CardProps};
 use crate::ui::focus_later;
-use crate::ui::format::title_case_tool;
 use crate::ui::i18n::I18n;
 use crate::ui::icons::ShieldIcon;
 
 /// One tool approval: title, Details (or the editor), Approve / Deny with an optional reason
 /// and "don't ask again", a countdown, then how it ended.
 ///
-/// Only an edit is checked: the proposal is the agent's, and the server checks again. Approve
-/// is disabled while the edit has problems; Deny ignores the edit (F207). Escape closes the
-/// editor or the reason field without deciding and puts focus back on what opened it; so does
-/// "Remove reason" next to Deny, and a closed reason field is not sent.
+/// A binding of [`ApprovalDraft`]: every rule (what is an edit, its problems, when Approve and
+/// Deny are offered, what they send) is the draft's; this component draws it and forwards
+/// input. Escape closes the editor or the reason field without deciding and puts focus back on
+/// what opened it; so does "Remove reason" next to Deny, and a closed reason field is not sent.
 #[component]
 pub fn ApprovalCard(
     /// The card.
@@ -31,51 +28,29 @@ pub fn ApprovalCard(
 ) -> impl IntoView {
     let store = ChatStore::expect();
     let i18n = I18n::get();
-    let ActionKind::ToolApproval(approval) = card.action.kind.clone() else {
+    let edit_allowed = store.status.with_untracked(|s| {
+        crate::core::edit_allowed(s.agent_argument_edit, card.allow_edit, s.argument_edit)
+    });
+    let Some(initial) = ApprovalDraft::new(&card.action, edit_allowed) else {
         return ().into_any();
     };
+    let draft = RwSignal::new(initial.clone());
     let state = card.state;
-    let open = card.open();
+    let read_only = card.read_only;
+    let now = store.now;
+    let can_approve = Memo::new(move |_| {
+        draft.with(|d| state.with(|s| d.can_approve(now.get(), s, read_only.get())))
+    });
+    let open = Memo::new(move |_| {
+        draft.with(|d| state.with(|s| d.can_deny(now.get(), s, read_only.get())))
+    });
     let sending = card.sending();
-    let proposed = approval.args.clone();
-    let schema = approval.args_schema.clone();
-    let edit_allowed = store.status.with_untracked(|s| {
-        s.agent_argument_edit
-            .or(card.allow_edit)
-            .unwrap_or(s.argument_edit)
-    });
-
-    // The editor's text is the single source of truth; fields and the diff derive from it.
-    let pretty = serde_json::to_string_pretty(&proposed).unwrap_or_else(|_| "{}".into());
-    let text = RwSignal::new(pretty.clone());
-    let editing = RwSignal::new(false);
-    let checked = {
-        let schema = schema.clone();
-        Memo::new(move |_| text.with(|t| check_args_text(t, schema.as_ref())))
-    };
-    let untouched = {
-        let pretty = pretty.clone();
-        Memo::new(move |_| text.with(|t| *t == pretty))
-    };
-    let problems = Memo::new(move |_| {
-        if untouched.get() {
-            return Vec::new();
-        }
-        checked.with(|c| c.as_ref().err().cloned().unwrap_or_default())
-    });
-    let changes = {
-        let proposed = proposed.clone();
-        Memo::new(move |_| {
-            checked.with(|c| match c {
-                Ok(v) => diff_args(&proposed, v),
-                Err(_) => Vec::new(),
-            })
-        })
-    };
-    let edited = move || changes.with(|c| !c.is_empty());
-    let remember = RwSignal::new(false);
-    let reason_open = RwSignal::new(false);
-    let reason = RwSignal::new(String::new());
+    let editing = Memo::new(move |_| draft.with(ApprovalDraft::editing));
+    let edited = Memo::new(move |_| draft.with(ApprovalDraft::is_edited));
+    let problems = Memo::new(move |_| draft.with(|d| d.problems().to_vec()));
+    let changes = Memo::new(move |_| draft.with(|d| d.changes().to_vec()));
+    let remember = Memo::new(move |_| draft.with(ApprovalDraft::remember));
+    let reason_open = Memo::new(move |_| draft.with(ApprovalDraft::reason_open));
     let edit_button = NodeRef::<Button>::new();
     let reason_button = NodeRef::<Button>::new();
     let reason_input = NodeRef::<Input>::new();
@@ -83,143 +58,132 @@ pub fn ApprovalCard(
     // Escape in the field and "Remove reason" both close it and give focus back to "Add a
     // reason".
     let close_reason = move || {
-        reason_open.set(false);
+        draft.update(|d| d.set_reason_open(false));
         focus_later(reason_button);
     };
 
     let resolve = card.resolve;
-    let decide = {
-        let proposed = proposed.clone();
-        move |approve: bool| {
-            let edit: Option<Value> = checked.with_untracked(|c| c.as_ref().ok().cloned());
-            let resolution = approval_resolution(
-                approve,
-                &proposed,
-                edit.as_ref(),
-                remember.get_untracked(),
-                // A reason is sent only while its field is on screen: closing it takes it back.
-                reason_open.get_untracked().then(|| reason.get_untracked()),
-            );
+    let approve = move || {
+        if let Some(resolution) = draft.with_untracked(ApprovalDraft::approve) {
             resolve.run(resolution);
         }
     };
-    let approve_disabled = move || sending.get() || problems.with(|p| !p.is_empty());
+    let deny = move || resolve.run(draft.with_untracked(ApprovalDraft::deny));
     // Once approved with an edit, Details show what was approved (seed 000).
-    let details_text = {
-        let pretty = pretty.clone();
-        move || match state.get() {
-            CardState::Settled(Outcome::ApprovedEdited { args, .. }) => {
-                serde_json::to_string_pretty(&args).unwrap_or_default()
-            }
-            _ => pretty.clone(),
+    let proposal = initial.proposal_text().to_owned();
+    let details_text = move || match state.get() {
+        CardState::Settled(Outcome::ApprovedEdited { args, .. }) => {
+            serde_json::to_string_pretty(&args).unwrap_or_default()
         }
+        _ => proposal.clone(),
     };
-    let fields = form_fields(schema.as_ref());
+    let fields = initial.fields().map(<[FormField]>::to_vec);
 
+    // The heading keeps the tool's own name (`send_email`, as the announcement says) unless
+    // the server gave a title; then the name is the line under it, after the summary.
+    let approval = initial.approval().clone();
     let mut subtitles = Vec::new();
     if let Some(s) = approval.summary.clone() {
         subtitles.push(("chat-card__summary", s));
     }
-    let tool_label = title_case_tool(&approval.tool_name);
-    let title = approval.title.clone().unwrap_or_else(|| tool_label.clone());
-    if approval.title.is_some() {
-        subtitles.push(("chat-card__tool", tool_label));
+    let heading = initial.heading().to_owned();
+    let has_title = heading != approval.tool_name;
+    if has_title && !approval.tool_name.is_empty() {
+        subtitles.push(("chat-card__tool", approval.tool_name.clone()));
     }
+    let title = Signal::derive(move || {
+        if heading.trim().is_empty() {
+            i18n.t("chat-tool-call-unknown-tool")
+        } else {
+            heading.clone()
+        }
+    });
+    let changed = card.changed;
 
-    let controls = {
-        let decide = decide.clone();
-        let pretty = pretty.clone();
-        move || {
-            let decide_allow = decide.clone();
-            let decide_deny = decide.clone();
-            let pretty = pretty.clone();
-            view! {
-                <div class="chat-card__controls">
-                    {edit_allowed.then(|| view! {
-                        <div class="chat-card__edit-row">
-                            <button type="button" class="chat-card__link chat-card__edit" node_ref=edit_button
-                                disabled=move || !open.get()
-                                aria-expanded=move || editing.get().to_string()
-                                on:click=move |_| {
-                                    editing.update(|e| *e = !*e);
-                                    if editing.get_untracked() {
-                                        focus_later(editor);
-                                    }
-                                }>
-                                {move || i18n.t("chat-action-edit-arguments")}
-                            </button>
-                            <Show when=edited>
-                                <span class="chat-card__edited">{move || i18n.t("chat-action-arguments-edited")}</span>
-                                <button type="button" class="chat-card__link chat-card__reset"
-                                    disabled=move || !open.get()
-                                    on:click={
-                                        let pretty = pretty.clone();
-                                        move |_| text.set(pretty.clone())
-                                    }>
-                                    {move || i18n.t("chat-action-reset-arguments")}
-                                </button>
-                            </Show>
-                        </div>
-                    })}
-                    <label class="chat-card__check">
-                        <input type="checkbox" disabled=move || !open.get()
-                            prop:checked=move || remember.get()
-                            on:change=move |ev| remember.set(event_target_checked(&ev))/>
-                        <span>{move || i18n.t("chat-action-remember")}</span>
-                    </label>
-                    // The reason belongs to Deny: the field, then Deny, then the way back, in
-                    // that order in the DOM and on screen, so Tab from the field reaches Deny
-                    // and never jumps back to Approve (which stays first, above them).
-                    <div class="chat-card__buttons">
-                        <button type="button" class="chat-button chat-button--primary chat-card__approve"
-                            disabled=approve_disabled
-                            on:click=move |_| decide_allow(true)>
-                            {move || if sending.get() { i18n.t("chat-action-sending") } else { i18n.t("chat-action-approve") }}
-                        </button>
-                        <div class="chat-card__deny-group"
-                            data-reason=move || if reason_open.get() { "open" } else { "closed" }>
-                            <Show when=move || reason_open.get()>
-                                <label class="chat-card__reason">
-                                    <span>{move || i18n.t("chat-action-reason-label")}</span>
-                                    <input type="text" class="chat-card__input" node_ref=reason_input dir="auto"
-                                        disabled=move || !open.get()
-                                        prop:value=move || reason.get()
-                                        on:input=move |ev| reason.set(event_target_value(&ev))
-                                        on:keydown=move |ev: leptos::ev::KeyboardEvent| {
-                                            if ev.key() == "Escape" {
-                                                ev.prevent_default();
-                                                close_reason();
-                                            }
-                                        }/>
-                                </label>
-                            </Show>
-                            <button type="button" class="chat-button chat-card__deny" disabled=move || sending.get()
-                                on:click=move |_| decide_deny(false)>
-                                {move || i18n.t("chat-action-deny")}
-                            </button>
-                            <Show
-                                when=move || !reason_open.get()
-                                fallback=move || view! {
-                                    <button type="button" class="chat-card__link chat-card__cancel-reason"
-                                        disabled=move || sending.get()
-                                        on:click=move |_| close_reason()>
-                                        {move || i18n.t("chat-action-remove-reason")}
-                                    </button>
+    let controls = move || {
+        view! {
+            <div class="chat-card__controls">
+                {edit_allowed.then(|| view! {
+                    <div class="chat-card__edit-row">
+                        <button type="button" class="chat-card__link chat-card__edit" node_ref=edit_button
+                            disabled=move || !open.get()
+                            aria-expanded=move || editing.get().to_string()
+                            on:click=move |_| {
+                                draft.update(|d| { let on = !d.editing(); d.set_editing(on) });
+                                if editing.get_untracked() {
+                                    focus_later(editor);
                                 }
-                            >
-                                <button type="button" class="chat-card__link chat-card__add-reason" node_ref=reason_button
-                                    disabled=move || sending.get()
-                                    on:click=move |_| {
-                                        reason_open.set(true);
-                                        focus_later(reason_input);
-                                    }>
-                                    {move || i18n.t("chat-action-add-reason")}
+                            }>
+                            {move || i18n.t("chat-action-edit-arguments")}
+                        </button>
+                        <Show when=move || edited.get()>
+                            <span class="chat-card__edited">{move || i18n.t("chat-action-arguments-edited")}</span>
+                            <button type="button" class="chat-card__link chat-card__reset"
+                                disabled=move || !open.get()
+                                on:click=move |_| draft.update(ApprovalDraft::reset)>
+                                {move || i18n.t("chat-action-reset-arguments")}
+                            </button>
+                        </Show>
+                    </div>
+                })}
+                <label class="chat-card__check">
+                    <input type="checkbox" disabled=move || !open.get()
+                        prop:checked=move || remember.get()
+                        on:change=move |ev| { let on = event_target_checked(&ev); draft.update(|d| d.set_remember(on)) }/>
+                    <span>{move || i18n.t("chat-action-remember")}</span>
+                </label>
+                // The reason belongs to Deny: the field, then Deny, then the way back, in
+                // that order in the DOM and on screen, so Tab from the field reaches Deny
+                // and never jumps back to Approve (which stays first, above them).
+                <div class="chat-card__buttons">
+                    <button type="button" class="chat-button chat-button--primary chat-card__approve"
+                        disabled=move || !can_approve.get()
+                        on:click=move |_| approve()>
+                        {move || if sending.get() { i18n.t("chat-action-sending") } else { i18n.t("chat-action-approve") }}
+                    </button>
+                    <div class="chat-card__deny-group"
+                        data-reason=move || if reason_open.get() { "open" } else { "closed" }>
+                        <Show when=move || reason_open.get()>
+                            <label class="chat-card__reason">
+                                <span>{move || i18n.t("chat-action-reason-label")}</span>
+                                <input type="text" class="chat-card__input" node_ref=reason_input dir="auto"
+                                    disabled=move || !open.get()
+                                    prop:value=move || draft.with(|d| d.reason().to_owned())
+                                    on:input=move |ev| { let v = event_target_value(&ev); draft.update(|d| d.set_reason(v)) }
+                                    on:keydown=move |ev: leptos::ev::KeyboardEvent| {
+                                        if ev.key() == "Escape" {
+                                            ev.prevent_default();
+                                            close_reason();
+                                        }
+                                    }/>
+                            </label>
+                        </Show>
+                        <button type="button" class="chat-button chat-card__deny" disabled=move || !open.get()
+                            on:click=move |_| deny()>
+                            {move || i18n.t("chat-action-deny")}
+                        </button>
+                        <Show
+                            when=move || !reason_open.get()
+                            fallback=move || view! {
+                                <button type="button" class="chat-card__link chat-card__cancel-reason"
+                                    disabled=move || !open.get()
+                                    on:click=move |_| close_reason()>
+                                    {move || i18n.t("chat-action-remove-reason")}
                                 </button>
-                            </Show>
-                        </div>
+                            }
+                        >
+                            <button type="button" class="chat-card__link chat-card__add-reason" node_ref=reason_button
+                                disabled=move || !open.get()
+                                on:click=move |_| {
+                                    draft.update(|d| d.set_reason_open(true));
+                                    focus_later(reason_input);
+                                }>
+                                {move || i18n.t("chat-action-add-reason")}
+                            </button>
+                        </Show>
                     </div>
                 </div>
-            }
+            </div>
         }
     };
 
@@ -227,7 +191,7 @@ pub fn ApprovalCard(
         <CardFrame
             card=card.clone()
             kind="tool_approval"
-            title=Signal::derive(move || title.clone())
+            title=title
             subtitles=subtitles
             icon=view! { <ShieldIcon/> }.into_any()
             controls=ViewFn::from(controls)
@@ -235,7 +199,9 @@ pub fn ApprovalCard(
             <Show
                 when=move || editing.get() && open.get()
                 fallback=move || view! {
-                    <details class="chat-card__details">
+                    // A request that changed while on screen opens its Details, so the new
+                    // arguments are in view before anything is decided (issue 13).
+                    <details class="chat-card__details" open=changed && state.with_untracked(CardState::is_open)>
                         <summary>{move || i18n.t("chat-action-details")}</summary>
                         <pre class="chat-card__args">{details_text.clone()}</pre>
                     </details>
@@ -246,12 +212,12 @@ pub fn ApprovalCard(
                     on:keydown=move |ev: leptos::ev::KeyboardEvent| {
                         if ev.key() == "Escape" {
                             ev.prevent_default();
-                            editing.set(false);
+                            draft.update(|d| d.set_editing(false));
                             focus_later(edit_button);
                         }
                     }
                 >
-                    {fields.clone().map(|fields| view! { <ArgumentFields fields=fields text=text/> })}
+                    {fields.clone().map(|fields| view! { <ArgumentFields fields=fields draft=draft/> })}
                     <label class="chat-card__editor-label">
                         <span>{move || i18n.t("chat-action-editor-label")}</span>
                         <textarea
@@ -259,13 +225,13 @@ pub fn ApprovalCard(
                             node_ref=editor
                             spellcheck="false"
                             rows="8"
-                            prop:value=move || text.get()
-                            on:input=move |ev| text.set(event_target_value(&ev))
+                            prop:value=move || draft.with(|d| d.text().to_owned())
+                            on:input=move |ev| { let v = event_target_value(&ev); draft.update(|d| d.set_text(v)) }
                         ></textarea>
                     </label>
                 </div>
             </Show>
-            <Show when=move || edited() && state.with(CardState::is_open)>
+            <Show when=move || edited.get() && state.with(CardState::is_open)>
                 <ArgumentDiff changes=changes/>
             </Show>
             <Show when=move || problems.with(|p| !p.is_empty()) && state.with(CardState::is_open)>
@@ -281,44 +247,33 @@ pub fn ApprovalCard(
     .into_any()
 }
 
-/// Form fields for a flat schema, reading from and writing into the JSON text. Disabled while
-/// the text is not a JSON object (fix the JSON first).
+/// Form fields for a flat schema, reading from and writing into the draft's JSON text.
+/// Disabled while the text is not a JSON object (fix the JSON first).
 #[component]
-fn ArgumentFields(fields: Vec<FormField>, text: RwSignal<String>) -> impl IntoView {
+fn ArgumentFields(fields: Vec<FormField>, draft: RwSignal<ApprovalDraft>) -> impl IntoView {
     let i18n = I18n::get();
-    let parsed = Memo::new(move |_| {
-        text.with(|t| match serde_json::from_str::<Value>(t) {
-            Ok(Value::Object(map)) => Some(map),
-            _ => None,
-        })
-    });
-    let broken = move || parsed.with(Option::is_none);
+    let broken = Memo::new(move |_| !draft.with(ApprovalDraft::fields_enabled));
     let rows = fields
         .into_iter()
         .map(|field| {
             let name = field.name.clone();
             let label = field.title.clone().unwrap_or_else(|| field.name.clone());
+            let required = field.required;
             let current = {
                 let name = name.clone();
-                move || parsed.with(|p| field_text(p.as_ref().and_then(|m| m.get(&name))))
+                move || draft.with(|d| d.field_text(&name))
             };
             let write = {
                 let name = name.clone();
-                let kind = field.kind.clone();
-                move |raw: String| {
-                    let value = field_value(&kind, &raw);
-                    let next = text.with_untracked(|t| apply_field(t, &name, value));
-                    if let Some(next) = next {
-                        text.set(next);
-                    }
-                }
+                move |raw: String| draft.update(|d| d.set_field(&name, &raw))
             };
             let control = match field.kind.clone() {
                 FieldKind::Boolean => {
                     let current = current.clone();
                     view! {
                         <input type="checkbox" class="chat-card__field-input" data-field=name.clone()
-                            disabled=broken
+                            disabled=move || broken.get()
+                            aria-required=required.then_some("true")
                             prop:checked=move || current() == "true"
                             on:change=move |ev| write(event_target_checked(&ev).to_string())/>
                     }
@@ -328,13 +283,14 @@ fn ArgumentFields(fields: Vec<FormField>, text: RwSignal<String>) -> impl IntoVi
                     let options = values
                         .iter()
                         .map(|v| {
-                            let t = field_text(Some(v));
+                            let t = crate::core::field_text(Some(v));
                             view! { <option value=t.clone()>{t.clone()}</option> }
                         })
                         .collect_view();
                     view! {
                         <select class="chat-card__field-input" data-field=name.clone()
-                            disabled=broken
+                            disabled=move || broken.get()
+                            aria-required=required.then_some("true")
                             prop:value=current.clone()
                             on:change=move |ev| write(event_target_value(&ev))>
                             <option value="">{move || i18n.t("chat-action-field-unset")}</option>
@@ -351,7 +307,8 @@ fn ArgumentFields(fields: Vec<FormField>, text: RwSignal<String>) -> impl IntoVi
                     let step = (kind == FieldKind::Integer).then_some("1");
                     view! {
                         <input type=input_type step=step class="chat-card__field-input" data-field=name.clone()
-                            disabled=broken
+                            disabled=move || broken.get()
+                            aria-required=required.then_some("true")
                             prop:value=current.clone()
                             on:input=move |ev| write(event_target_value(&ev))/>
                     }
@@ -362,7 +319,7 @@ fn ArgumentFields(fields: Vec<FormField>, text: RwSignal<String>) -> impl IntoVi
                 <label class="chat-card__field">
                     <span class="chat-card__field-label">
                         {label}
-                        {field.required.then(|| view! { <span class="chat-card__required" aria-hidden="true">{move || i18n.t("chat-action-required")}</span> })}
+                        {required.then(|| view! { <span class="chat-card__required" aria-hidden="true">{move || i18n.t("chat-action-required")}</span> })}
                     </span>
                     {control}
                     {field.description.clone().map(|d| view! { <span class="chat-card__field-description">{d}</span> })}

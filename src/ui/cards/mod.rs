@@ -1,9 +1,12 @@
 //! Approval and question cards under an assistant message (seed 000), how a settled card reads
 //! (PROTOCOL §9.7), and the `actions` a message list is given to answer them (F195).
 //!
-//! Each card is keyed by its action id only and reads its state reactively, so a card keeps
-//! what the person typed (an argument edit, a reason, half-answered questions) across
-//! waiting → sending → waiting again (a refused answer) instead of being redrawn from scratch.
+//! Each card is keyed by its action id and its revision and reads its state reactively, so a
+//! card keeps what the person typed (an argument edit, a reason, half-answered questions)
+//! across waiting → sending → waiting again (a refused answer), but is drawn afresh, edit
+//! dropped, when the request itself changed under the same id (issue 13). Every answer carries
+//! the [`Shown`] of the action the card was drawn from, and the core refuses it when that is
+//! no longer the request.
 
 pub mod approval;
 pub mod question;
@@ -11,7 +14,8 @@ pub mod question;
 use leptos::prelude::*;
 
 use crate::core::{
-    ActionKind, AnswerValue, CardState, Outcome, PendingAction, Question, Resolution,
+    may_answer, ActionKind, AnswerValue, CardState, Outcome, PendingAction, Question, Resolution,
+    Shown,
 };
 use crate::store::{CardView, ChatStore};
 use crate::ui::countdown::Countdown;
@@ -27,8 +31,11 @@ pub struct CardSlot {
     pub state: Signal<CardState>,
     /// True when the card must not offer decisions (F218).
     pub read_only: Signal<bool>,
-    /// Sends the answer (ignored unless the card is waiting and answerable).
+    /// Sends the answer for `action` as given here. The core refuses it (and says why) unless
+    /// the card is waiting, answerable, in time and still this very request.
     pub resolve: Callback<Resolution>,
+    /// The request changed under the same id since this page first drew it.
+    pub changed: bool,
 }
 
 /// A custom card renderer: `render_tool_approval` / `render_question` (F182, F183).
@@ -38,8 +45,9 @@ pub type RenderCard = Callback<CardSlot, AnyView>;
 /// read-only ("Waiting for approval in another app"), as seed 000 "Custom layouts" says.
 #[derive(Clone)]
 pub struct ChatActions {
-    /// Sends `(action_id, resolution)`; usually [`ChatStore::resolve_action`].
-    pub on_resolve: Option<Callback<(String, Resolution)>>,
+    /// Sends `(shown, resolution)`: the action as the card drew it and the answer; usually
+    /// [`ChatStore::resolve_action`].
+    pub on_resolve: Option<Callback<(Shown, Resolution)>>,
     /// The transport can answer (F190).
     pub can_resolve: bool,
     /// Offer the argument editor; the agent's `capabilities.approvalArgsEdit` wins (F177).
@@ -78,7 +86,9 @@ impl ChatActions {
     pub fn from_store(store: ChatStore) -> Self {
         ChatActions {
             on_resolve: Some(Callback::new(
-                move |(id, resolution): (String, Resolution)| store.resolve_action(id, resolution),
+                move |(shown, resolution): (Shown, Resolution)| {
+                    store.resolve_action(shown, resolution)
+                },
             )),
             can_resolve: store.can_resolve_actions(),
             ..ChatActions::default()
@@ -92,12 +102,13 @@ impl ChatActions {
 
     fn allows(&self, kind: &ActionKind) -> bool {
         self.on_resolve.is_some()
-            && self.can_resolve
-            && match kind {
-                ActionKind::ToolApproval(_) => self.enable_tool_approvals,
-                ActionKind::UserQuestion(_) => self.enable_questions,
-                _ => false,
-            }
+            && kind.is_person_facing()
+            && may_answer(
+                kind,
+                self.can_resolve,
+                self.enable_tool_approvals,
+                self.enable_questions,
+            )
     }
 }
 
@@ -124,18 +135,25 @@ pub fn MessageCards(
                     None => is_last.get(),
                 })
                 .filter(|c| c.card.action.kind.is_person_facing())
-                .map(|c| c.card.action.id.clone())
+                .map(|c| (Shown::of(&c.card.action), c.card.revision))
                 .collect::<Vec<_>>()
         })
     };
+    // Keyed by what the card draws, not only by its id: the same id with another request
+    // (a refetch, a reload, a stream) is a new card, so no view keeps showing the old one.
     view! {
-        <For each=mine key=|id| id.clone() children=move |id| view! { <ActionCardView action_id=id/> }/>
+        <For
+            each=mine
+            key=|card| card.clone()
+            children=move |(shown, revision)| view! { <ActionCardView action_id=shown.action_id revision=revision/> }
+        />
     }
 }
 
-/// One card by action id: the built-in approval or question card, or the host's renderer.
+/// One card by action id and revision: the built-in approval or question card, or the host's
+/// renderer, drawn from the action as it was at this revision.
 #[component]
-fn ActionCardView(action_id: String) -> impl IntoView {
+fn ActionCardView(action_id: String, revision: u32) -> impl IntoView {
     let store = ChatStore::expect();
     let actions = ChatActions::get();
     let find = {
@@ -159,15 +177,18 @@ fn ActionCardView(action_id: String) -> impl IntoView {
     let read_only = Signal::derive(move || {
         !allowed || !latest.with(|c| c.as_ref().is_some_and(|c| c.can_resolve))
     });
+    // Every answer from this card is for the request as drawn here, whatever the session's
+    // card has become since: the core compares the two.
     let resolve = {
         let on_resolve = actions.on_resolve;
-        let id = action_id.clone();
+        let shown = Shown::of(&initial.card.action);
         Callback::new(move |r: Resolution| {
             if let Some(cb) = on_resolve {
-                cb.run((id.clone(), r));
+                cb.run((shown.clone(), r));
             }
         })
     };
+    let changed = initial.card.changed() && revision > 0;
     let card = CardProps {
         action: initial.card.action.clone(),
         state,
@@ -175,6 +196,7 @@ fn ActionCardView(action_id: String) -> impl IntoView {
         resolve,
         warning_seconds: actions.expiry_warning_seconds,
         allow_edit: actions.allow_argument_edit,
+        changed,
     };
     let custom = match initial.card.action.kind {
         ActionKind::ToolApproval(_) => actions.render_tool_approval,
@@ -187,6 +209,7 @@ fn ActionCardView(action_id: String) -> impl IntoView {
             state,
             read_only,
             resolve,
+            changed,
         }),
         None if is_question => view! { <question::QuestionCard card=card/> }.into_any(),
         None => view! { <approval::ApprovalCard card=card/> }.into_any(),
@@ -194,14 +217,36 @@ fn ActionCardView(action_id: String) -> impl IntoView {
     // F227: a card announced live takes focus once drawn: a question on its first control, an
     // approval on the card itself, so no deciding button is the first thing a key press hits.
     let slot = NodeRef::<leptos::html::Div>::new();
+    // A request redrawn because it changed replaces the card the person may have been on:
+    // focus, if it fell to the page with the old card, goes to the new card itself.
+    if changed {
+        request_animation_frame(move || {
+            let lost = web_sys::window()
+                .and_then(|w| w.document())
+                .and_then(|d| d.active_element())
+                .is_none_or(|el| el.tag_name().eq_ignore_ascii_case("body"));
+            if !lost {
+                return;
+            }
+            if let Some(card) = slot
+                .try_get_untracked()
+                .flatten()
+                .and_then(|root| root.query_selector("[role=group][tabindex]").ok().flatten())
+            {
+                let card: web_sys::HtmlElement = wasm_bindgen::JsCast::unchecked_into(card);
+                let _ = card.focus();
+            }
+        });
+    }
     Effect::new(move |_| {
         if store
+            .attention
             .focus_card
             .with(|f| f.as_deref() != Some(action_id.as_str()))
         {
             return;
         }
-        store.focus_card.set(None);
+        store.attention.focus_card.set(None);
         request_animation_frame(move || {
             let Some(root) = slot.try_get_untracked().flatten() else {
                 return;
@@ -240,15 +285,11 @@ pub struct CardProps {
     pub warning_seconds: u64,
     /// `ChatActions::allow_argument_edit`.
     pub allow_edit: Option<bool>,
+    /// The request changed under the same id since this page first drew it (issue 13).
+    pub changed: bool,
 }
 
 impl CardProps {
-    /// Waiting and answerable here.
-    pub fn open(&self) -> Signal<bool> {
-        let (state, read_only) = (self.state, self.read_only);
-        Signal::derive(move || state.with(|s| *s == CardState::Waiting) && !read_only.get())
-    }
-
     /// The answer is in flight.
     pub fn sending(&self) -> Signal<bool> {
         let state = self.state;
@@ -293,6 +334,12 @@ pub(crate) fn CardFrame(
         CardState::Settled(o) => Some(o),
         _ => None,
     };
+    let changed = card.changed;
+    let elsewhere_id = if kind == "tool_approval" {
+        "chat-action-status-waiting-elsewhere"
+    } else {
+        "chat-action-status-waiting-elsewhere-question"
+    };
     let modifier = if kind == "tool_approval" {
         "chat-card chat-card--approval"
     } else {
@@ -308,6 +355,7 @@ pub(crate) fn CardFrame(
             data-kind=kind
             data-action-id=card.action.id.clone()
             data-state=move || state.with(|s| s.as_str())
+            data-changed=changed.then_some("true")
         >
             <header class="chat-card__header">
                 <span class="chat-card__icon">{icon}</span>
@@ -321,11 +369,14 @@ pub(crate) fn CardFrame(
                     <Countdown deadline=t warning_seconds=warning_seconds/>
                 </Show>
             })}
+            <Show when=move || changed && is_open()>
+                <p class="chat-card__changed">{move || i18n.t("chat-action-changed")}</p>
+            </Show>
             {children()}
             {move || match outcome() {
                 Some(o) => view! { <CardOutcome outcome=o questions=questions.clone()/> }.into_any(),
                 None if read_only.get() => view! {
-                    <p class="chat-card__elsewhere" role="status">{move || i18n.t("chat-action-status-waiting-elsewhere")}</p>
+                    <p class="chat-card__elsewhere" role="status">{move || i18n.t(elsewhere_id)}</p>
                 }.into_any(),
                 None => controls.run(),
             }}

@@ -1,98 +1,89 @@
 //! `<QuestionCard/>`: one block per question (single choice, multi-select with previews,
 //! free text), Send and Skip, as seed 000 describes.
 
-use std::collections::BTreeMap;
-
 use leptos::prelude::*;
+use wasm_bindgen::JsCast;
 
-use crate::core::{ActionKind, AnswerValue, Question, Resolution};
+use crate::core::{Question, QuestionDraft};
+use crate::store::ChatStore;
 use crate::ui::cards::{CardFrame, CardProps};
 use crate::ui::i18n::I18n;
 use crate::ui::icons::QuestionIcon;
 
-/// What the person picked or typed for one question.
-#[derive(Clone, Debug, Default, PartialEq)]
-struct Draft {
-    picked: Vec<String>,
-    text: String,
-}
-
-/// A question card. A lone single-choice question without previews submits on pick; otherwise
-/// Send answers everything; Skip (`cancelled: true`) only when no question is required.
+/// A question card: a binding of [`QuestionDraft`], which decides when the card submits on
+/// pick, when Send and Skip are offered and what they send.
+///
+/// Keyboard: in a card that submits on pick, the arrow keys move focus between the options and
+/// never choose one (a native radio group would pick, and so submit, on every arrow); Space,
+/// Enter or a click chooses. Elsewhere the options behave as native radios and checkboxes.
 #[component]
 pub fn QuestionCard(
     /// The card.
     card: CardProps,
 ) -> impl IntoView {
+    let store = ChatStore::expect();
     let i18n = I18n::get();
-    let ActionKind::UserQuestion(uq) = card.action.kind.clone() else {
+    let Some(initial) = QuestionDraft::new(&card.action) else {
         return ().into_any();
     };
     let (dom_id, _) = super::card_ids(&card.action.id);
-    let open = card.open();
+    let draft = RwSignal::new(initial.clone());
+    let (state, read_only, now) = (card.state, card.read_only, store.now);
+    let open = Signal::derive(move || {
+        draft.with(|d| state.with(|s| d.open(now.get(), s, read_only.get())))
+    });
+    let can_send = Memo::new(move |_| {
+        draft.with(|d| state.with(|s| d.can_send(now.get(), s, read_only.get())))
+    });
+    let can_skip = Memo::new(move |_| {
+        draft.with(|d| state.with(|s| d.can_skip(now.get(), s, read_only.get())))
+    });
     let sending = card.sending();
-    let questions = uq.questions.clone();
-    let drafts = RwSignal::new(vec![Draft::default(); questions.len()]);
-    let any_required = questions.iter().any(|q| q.required);
-    // Seed 000: a lone single-choice question submits on pick, unless previews (or a free-text
-    // field next to the options) mean the person may want to look or type first.
-    let instant = matches!(questions.as_slice(), [q] if !q.multi_select
-        && !q.options.is_empty()
-        && q.options.iter().all(|o| o.preview.is_none())
-        && !q.offers_free_text(uq.allow_free_text));
-
     let resolve = card.resolve;
-    let submit = {
-        let questions = questions.clone();
-        move |cancelled: bool| {
-            let answers = if cancelled {
-                BTreeMap::new()
-            } else {
-                collect_answers(&questions, &drafts.get_untracked())
-            };
-            resolve.run(Resolution::UserQuestion { answers, cancelled });
+    let on_pick = Callback::new(move |(index, value): (usize, String)| {
+        if !open.get_untracked() {
+            return;
         }
-    };
-    let ready = {
-        let questions = questions.clone();
-        move || {
-            drafts.with(|d| {
-                questions
-                    .iter()
-                    .zip(d)
-                    .all(|(q, d)| !q.required || !d.picked.is_empty() || !d.text.trim().is_empty())
-            })
+        let mut submit = None;
+        draft.update(|d| submit = d.pick(index, &value));
+        if let Some(resolution) = submit {
+            resolve.run(resolution);
         }
-    };
+    });
 
-    let blocks = questions
+    let submits_on_pick = initial.submits_on_pick();
+    let blocks = initial
+        .questions()
         .iter()
         .enumerate()
         .map(|(i, q)| {
-            let submit = submit.clone();
-            question_block(i, q, uq.allow_free_text, &dom_id, open, drafts, move || {
-                if instant {
-                    submit(false)
-                }
-            })
+            let free_text = initial.offers_free_text(i);
+            question_block(
+                i,
+                q,
+                free_text,
+                submits_on_pick,
+                &dom_id,
+                open,
+                draft,
+                on_pick,
+            )
         })
         .collect_view();
+    let (offers_send, offers_skip) = (initial.offers_send(), initial.offers_skip());
     let controls = move || {
-        let submit_send = submit.clone();
-        let submit_skip = submit.clone();
-        let ready = ready.clone();
         view! {
             <div class="chat-card__buttons">
-                {(!instant).then(|| view! {
+                {offers_send.then(|| view! {
                     <button type="button" class="chat-button chat-button--primary chat-card__send"
-                        disabled=move || sending.get() || !ready()
-                        on:click=move |_| submit_send(false)>
+                        disabled=move || !can_send.get()
+                        on:click=move |_| resolve.run(draft.with_untracked(QuestionDraft::send))>
                         {move || if sending.get() { i18n.t("chat-action-sending") } else { i18n.t("chat-action-send") }}
                     </button>
                 })}
-                {(!any_required).then(|| view! {
-                    <button type="button" class="chat-button chat-card__skip" disabled=move || sending.get()
-                        on:click=move |_| submit_skip(true)>
+                {offers_skip.then(|| view! {
+                    <button type="button" class="chat-button chat-card__skip" disabled=move || !can_skip.get()
+                        on:click=move |_| resolve.run(draft.with_untracked(QuestionDraft::skip))>
                         {move || i18n.t("chat-action-skip")}
                     </button>
                 })}
@@ -114,28 +105,29 @@ pub fn QuestionCard(
     .into_any()
 }
 
+#[allow(clippy::too_many_arguments)]
 fn question_block(
     index: usize,
     q: &Question,
-    action_free_text: Option<bool>,
+    free_text: bool,
+    submits_on_pick: bool,
     dom_id: &str,
     open: Signal<bool>,
-    drafts: RwSignal<Vec<Draft>>,
-    on_pick: impl Fn() + Clone + Send + Sync + 'static,
+    draft: RwSignal<QuestionDraft>,
+    on_pick: Callback<(usize, String)>,
 ) -> impl IntoView {
     let i18n = I18n::get();
     let name = format!("{dom_id}-q{index}");
     let label_id = format!("{name}-label");
     let multi = q.multi_select;
-    let free_text = q.offers_free_text(action_free_text);
     let options = q
         .options
         .iter()
         .map(|o| {
             let value = o.value.clone();
             let checked_value = value.clone();
-            let on_pick = on_pick.clone();
             let input_type = if multi { "checkbox" } else { "radio" };
+            let (click_value, change_value, key_value) = (value.clone(), value.clone(), value.clone());
             view! {
                 <li class="chat-card__option">
                     <label>
@@ -144,19 +136,44 @@ fn question_block(
                             name=name.clone()
                             value=value.clone()
                             disabled=move || !open.get()
-                            prop:checked=move || drafts.with(|d| d[index].picked.contains(&checked_value))
+                            prop:checked=move || draft.with(|d| d.answer(index).is_some_and(|a| a.picked.contains(&checked_value)))
+                            // Submit-on-pick cards choose on click (mouse, Space, a label); the
+                            // others follow the native change.
+                            on:click=move |_| {
+                                if submits_on_pick {
+                                    on_pick.run((index, click_value.clone()));
+                                }
+                            }
                             on:change=move |ev| {
-                                let on = event_target_checked(&ev);
-                                drafts.update(|d| {
-                                    let picked = &mut d[index].picked;
-                                    if multi {
-                                        picked.retain(|v| *v != value);
-                                        if on { picked.push(value.clone()); }
-                                    } else {
-                                        *picked = vec![value.clone()];
+                                if submits_on_pick {
+                                    return;
+                                }
+                                if multi {
+                                    let on = event_target_checked(&ev);
+                                    draft.update(|d| d.toggle(index, &change_value, on));
+                                } else {
+                                    on_pick.run((index, change_value.clone()));
+                                }
+                            }
+                            on:keydown=move |ev: leptos::ev::KeyboardEvent| {
+                                if !submits_on_pick {
+                                    return;
+                                }
+                                match ev.key().as_str() {
+                                    "Enter" => {
+                                        ev.prevent_default();
+                                        on_pick.run((index, key_value.clone()));
                                     }
-                                });
-                                if !multi { on_pick(); }
+                                    "ArrowDown" | "ArrowRight" => {
+                                        ev.prevent_default();
+                                        move_focus(&ev, 1);
+                                    }
+                                    "ArrowUp" | "ArrowLeft" => {
+                                        ev.prevent_default();
+                                        move_focus(&ev, -1);
+                                    }
+                                    _ => {}
+                                }
                             }
                         />
                         <span class="chat-card__option-label" dir="auto">{o.label.clone()}</span>
@@ -183,13 +200,15 @@ fn question_block(
             None => String::new(),
         }
     };
+    let required = q.required;
     let labelledby = label_id.clone();
     view! {
-        <div class="chat-card__question" role=if multi { "group" } else { "radiogroup" } aria-labelledby=labelledby>
+        <div class="chat-card__question" role=if multi { "group" } else { "radiogroup" } aria-labelledby=labelledby
+            aria-required=(required && !multi && !q.options.is_empty()).then_some("true")>
             {q.header.clone().map(|h| view! { <span class="chat-card__chip" dir="auto">{h}</span> })}
             <p class="chat-card__question-text" id=label_id dir="auto">
                 {q.question.clone()}
-                {q.required.then(|| view! { <span class="chat-card__required" aria-hidden="true">{move || i18n.t("chat-action-required")}</span> })}
+                {required.then(|| view! { <span class="chat-card__required" aria-hidden="true">{move || i18n.t("chat-action-required")}</span> })}
             </p>
             <ul class="chat-card__options">{options}</ul>
             {free_text.then(|| view! {
@@ -198,12 +217,13 @@ fn question_block(
                     class="chat-card__input"
                     dir="auto"
                     aria-label=move || i18n.t("chat-action-free-text-label")
+                    aria-required=(required && q.options.is_empty()).then_some("true")
                     placeholder=placeholder
                     disabled=move || !open.get()
-                    prop:value=move || drafts.with(|d| d[index].text.clone())
+                    prop:value=move || draft.with(|d| d.answer(index).map(|a| a.text.clone()).unwrap_or_default())
                     on:input=move |ev| {
                         let v = event_target_value(&ev);
-                        drafts.update(|d| d[index].text = v);
+                        draft.update(|d| d.set_text(index, v));
                     }
                 />
             })}
@@ -211,26 +231,32 @@ fn question_block(
     }
 }
 
-/// C9: single choice / free text → string; multi-select → values plus typed text as one more
-/// entry; unanswered optional questions are left out.
-fn collect_answers(questions: &[Question], drafts: &[Draft]) -> BTreeMap<String, AnswerValue> {
-    let mut answers = BTreeMap::new();
-    for (q, d) in questions.iter().zip(drafts) {
-        let text = d.text.trim().to_owned();
-        let value = if q.multi_select {
-            let mut values = d.picked.clone();
-            if !text.is_empty() {
-                values.push(text);
-            }
-            (!values.is_empty()).then_some(AnswerValue::Many(values))
-        } else if !text.is_empty() {
-            Some(AnswerValue::One(text))
-        } else {
-            d.picked.first().cloned().map(AnswerValue::One)
-        };
-        if let Some(v) = value {
-            answers.insert(q.question.clone(), v);
-        }
-    }
-    answers
+/// Moves focus to the next (`step` 1) or previous (-1) option of the same question, wrapping,
+/// without choosing it.
+fn move_focus(ev: &leptos::ev::KeyboardEvent, step: i32) {
+    let Some(input) = ev
+        .target()
+        .and_then(|t| t.dyn_into::<web_sys::HtmlInputElement>().ok())
+    else {
+        return;
+    };
+    let Some(list) = input.closest(".chat-card__options").ok().flatten() else {
+        return;
+    };
+    let Ok(nodes) = list.query_selector_all("input:not([disabled])") else {
+        return;
+    };
+    let inputs: Vec<web_sys::HtmlElement> = (0..nodes.length())
+        .filter_map(|i| nodes.item(i))
+        .filter_map(|n| n.dyn_into::<web_sys::HtmlElement>().ok())
+        .collect();
+    let Some(at) = inputs
+        .iter()
+        .position(|el| el.is_same_node(Some(input.as_ref())))
+    else {
+        return;
+    };
+    let len = inputs.len() as i32;
+    let next = (at as i32 + step).rem_euclid(len) as usize;
+    let _ = inputs[next].focus();
 }
