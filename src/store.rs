@@ -75,6 +75,9 @@ pub struct StatusSlice {
     pub has_older_messages: bool,
     /// An older page of messages is on its way (D26).
     pub is_loading_older: bool,
+    /// The session's estimate of `server clock − page clock`, in ms (issue 13): deadlines are
+    /// the server's, so countdowns and cards read [`ChatStore::server_now`].
+    pub clock_offset_ms: i64,
 }
 
 /// One card with what the UI needs to know about it.
@@ -890,6 +893,7 @@ fn status_of(s: &Session) -> StatusSlice {
         agent_argument_edit: s.agent().and_then(|a| a.capabilities.approval_args_edit),
         has_older_messages: s.has_older_messages(),
         is_loading_older: s.is_loading_older(),
+        clock_offset_ms: s.clock_offset_ms(),
     }
 }
 
@@ -899,6 +903,22 @@ impl ChatStore {
     pub fn is_loading_conversation(&self) -> Signal<bool> {
         let status = self.status;
         Signal::derive(move || status.with(|s| s.run == Run::Loading))
+    }
+
+    /// The server's time now, ticking with [`ChatStore::now`]: the page's clock corrected by the
+    /// session's estimate of the server's, so a countdown reaches zero when the session (and
+    /// the server) expire the card, whatever the page's clock says (issue 13).
+    pub fn server_now(&self) -> Signal<crate::core::Millis> {
+        let (now, status) = (self.now, self.status);
+        Signal::derive(move || {
+            let now = now.get();
+            let offset = status.with(|s| s.clock_offset_ms);
+            if offset >= 0 {
+                now.saturating_add(offset.unsigned_abs())
+            } else {
+                now.saturating_sub(offset.unsigned_abs())
+            }
+        })
     }
 
     /// `isLoading` (F138): streaming or loading a conversation.

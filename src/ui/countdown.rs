@@ -19,7 +19,7 @@ pub fn Countdown(
     // One clock per chat drives every countdown (the store ticks while a deadline is open);
     // outside a chat the countdown keeps its own.
     let now = match use_context::<crate::store::ChatStore>() {
-        Some(store) => store.now,
+        Some(store) => store.server_now(),
         None => {
             let now = RwSignal::new(crate::io::clock::now());
             if let Ok(handle) = set_interval_with_handle(
@@ -30,7 +30,7 @@ pub fn Countdown(
             ) {
                 on_cleanup(move || handle.clear());
             }
-            now.read_only()
+            now.read_only().into()
         }
     };
     let remaining = move || deadline.0.saturating_sub(now.get().0);

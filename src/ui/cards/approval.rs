@@ -37,7 +37,7 @@ pub fn ApprovalCard(
     let draft = RwSignal::new(initial.clone());
     let state = card.state;
     let read_only = card.read_only;
-    let now = store.now;
+    let now = store.server_now();
     let can_approve = Memo::new(move |_| {
         draft.with(|d| state.with(|s| d.can_approve(now.get(), s, read_only.get())))
     });

@@ -28,7 +28,7 @@ pub fn QuestionCard(
     };
     let (dom_id, _) = super::card_ids(&card.action.id);
     let draft = RwSignal::new(initial.clone());
-    let (state, read_only, now) = (card.state, card.read_only, store.now);
+    let (state, read_only, now) = (card.state, card.read_only, store.server_now());
     let open = Signal::derive(move || {
         draft.with(|d| state.with(|s| d.open(now.get(), s, read_only.get())))
     });
