@@ -6,8 +6,8 @@
 mod common;
 
 use agent_chat_ui::core::{
-    parse_http_date, CardState, Command, HttpResponse, Input, Method, Millis, Outcome, Run,
-    SessionConfig,
+    parse_http_date, CardState, ChatError, Command, HttpResponse, Input, Method, Millis, Outcome,
+    Run, SessionConfig, TransportError,
 };
 use common::{frame, Harness, AGENTS, EMPTY_LIST};
 
@@ -260,4 +260,80 @@ fn i13_a_date_header_wins_over_created_at_and_a_second_of_skew_is_none() {
         card_state(&h, "act_9"),
         CardState::Settled(Outcome::Expired)
     );
+}
+
+// ----- issue 13: "did the server take it" matches the message this page sent -----------------
+
+const YES_BEFORE: &str = r#"{"conversation":{"id":"conv_1","agentId":"echo"},"messages":[
+    {"id":"msg_u1","role":"user","content":"yes"},
+    {"id":"msg_a1","role":"assistant","content":"Done."}],"pendingActions":[]}"#;
+
+/// Conversation `conv_1` open with a user message "yes" and its reply, then "yes" sent again
+/// and its stream broken before the server said anything.
+fn yes_again_and_the_stream_drops() -> Harness {
+    let mut h = Harness::started_with_agent(SessionConfig::default());
+    h.cmd(Command::OpenConversation("conv_1".into()));
+    h.answer(Method::Get, "/conversations/conv_1", 200, YES_BEFORE);
+    assert_eq!(h.s.messages().len(), 2);
+    h.cmd(Command::Send("yes".into()));
+    assert_eq!(h.streams.len(), 1);
+    h.close(0, Some(TransportError::Network("connection reset".into())));
+    assert!(h.drafts().is_empty(), "it looks before deciding");
+    h
+}
+
+#[test]
+fn i13_dropped_send_is_not_taken_for_an_earlier_message_with_the_same_text() {
+    let mut h = yes_again_and_the_stream_drops();
+    // The look shows no new message: the earlier "yes" is not this one.
+    h.answer(Method::Get, "/conversations/conv_1", 200, YES_BEFORE);
+    assert_eq!(
+        h.drafts(),
+        vec!["yes".to_owned()],
+        "refused: the draft comes back"
+    );
+    let ids: Vec<&str> = h.s.messages().iter().map(|m| m.id.as_str()).collect();
+    assert_eq!(ids, ["msg_u1", "msg_a1"], "the optimistic message left");
+    assert!(matches!(h.s.error(), Some(ChatError::Network { .. })));
+    assert_eq!(h.s.run(), Run::Idle);
+    assert!(h.s.poll_timeout().is_none(), "no more looks");
+}
+
+#[test]
+fn i13_dropped_send_is_taken_when_the_message_shows_after_the_last_known_one() {
+    let mut h = yes_again_and_the_stream_drops();
+    h.answer(
+        Method::Get,
+        "/conversations/conv_1",
+        200,
+        r#"{"conversation":{"id":"conv_1","agentId":"echo"},"messages":[
+            {"id":"msg_u1","role":"user","content":"yes"},
+            {"id":"msg_a1","role":"assistant","content":"Done."},
+            {"id":"msg_u2","role":"user","content":"yes"}],"pendingActions":[]}"#,
+    );
+    assert!(h.drafts().is_empty(), "taken: nothing goes back");
+    assert!(h.s.error().is_none());
+    assert_eq!(h.s.run(), Run::Streaming, "still waiting for the reply");
+    assert!(h.s.poll_timeout().is_some(), "looks again");
+}
+
+#[test]
+fn i13_dropped_send_with_a_stored_id_is_matched_by_that_id() {
+    let mut h = Harness::started_with_agent(SessionConfig::default());
+    h.cmd(Command::OpenConversation("conv_1".into()));
+    h.answer(Method::Get, "/conversations/conv_1", 200, YES_BEFORE);
+    h.cmd(Command::Send("yes".into()));
+    h.chunk(0, &frame(r#"{"type":"stream.start","timestamp":1,"conversationId":"conv_1","messageId":"msg_u2"}"#));
+    h.close(0, Some(TransportError::Network("connection reset".into())));
+    // A copy that does not have msg_u2 (whatever else it has) did not take it.
+    h.answer(
+        Method::Get,
+        "/conversations/conv_1",
+        200,
+        r#"{"conversation":{"id":"conv_1","agentId":"echo"},"messages":[
+            {"id":"msg_u1","role":"user","content":"yes"},
+            {"id":"msg_a1","role":"assistant","content":"Done."},
+            {"id":"msg_u9","role":"user","content":"yes"}],"pendingActions":[]}"#,
+    );
+    assert_eq!(h.drafts(), vec!["yes".to_owned()]);
 }

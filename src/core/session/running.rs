@@ -2,9 +2,9 @@
 //! taken by the server. Instead of failing at once, the session looks at the conversation
 //! now and then every 2 s for at most 30 s, and decides from what it finds.
 
-use crate::core::wire::{ConversationWithMessages, Role};
+use crate::core::wire::{ConversationWithMessages, Message, Role};
 
-use super::state::{LoadPurpose, Pending, RunningTurn, Turn};
+use super::state::{LoadPurpose, OutgoingMessage, Pending, RunningTurn, Turn};
 use super::util::encode;
 use super::{ChatError, ErrorContext, Method, Session};
 
@@ -84,12 +84,10 @@ impl Session {
             Some(list) => list.iter().map(|a| a.id.as_str()).collect(),
             None => Vec::new(),
         };
-        // Was the request taken at all?
+        // Was the request taken at all? Only this page's message counts, not the same words
+        // sent earlier (issue 13).
         let taken = match &turn {
-            Turn::Send(outgoing) => loaded
-                .messages
-                .iter()
-                .any(|m| m.role == Role::User && m.content.display_text() == outgoing.text),
+            Turn::Send(outgoing) => holds(&loaded.messages, outgoing),
             Turn::Resolve { action_id, .. } => !open_ids.contains(&action_id.as_str()),
         };
         if first && !taken {
@@ -145,5 +143,24 @@ impl Session {
         turn.next_poll = self.now.saturating_add(RUNNING_TURN_POLL_MS);
         let (conversation_id, turn) = (turn.conversation_id.clone(), turn.turn.clone());
         self.look_for_running_turn(conversation_id, turn, false);
+    }
+}
+
+/// Whether the server's copy (`messages`, joined to the older ones on screen) holds the
+/// message this page sent (issue 13): by the id the server gave it when known; else a user
+/// message with its text after the last message the server knew when it was sent; else (that
+/// message is not in the copy) more user messages with its text than the server had then.
+fn holds(messages: &[Message], sent: &OutgoingMessage) -> bool {
+    if let Some(id) = &sent.server_id {
+        return messages.iter().any(|m| m.id == *id);
+    }
+    let same = |m: &&Message| m.role == Role::User && m.content.display_text() == sent.text;
+    let anchor = sent
+        .after
+        .as_ref()
+        .and_then(|after| messages.iter().position(|m| m.id == *after));
+    match anchor {
+        Some(i) => messages[i + 1..].iter().any(|m| same(&m)),
+        None => messages.iter().filter(same).count() > sent.same_text_before,
     }
 }

@@ -15,6 +15,12 @@ pub(super) struct OutgoingMessage {
     pub(super) optimistic_id: String,
     /// The attachments it carries; they go back to the composer with the text on a refusal.
     pub(super) files: Vec<PendingFile>,
+    /// Where to look for it in the server's copy (issue 13): the id of the last message the
+    /// server knew when it was sent, and how many user messages with the same text it knew.
+    pub(super) after: Option<String>,
+    pub(super) same_text_before: usize,
+    /// The id the server stored it under (`stream.start`'s `messageId`), once told.
+    pub(super) server_id: Option<String>,
 }
 
 /// What a request that may continue the conversation was for.

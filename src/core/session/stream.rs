@@ -144,9 +144,17 @@ impl Session {
         let now = self.now;
         match event {
             StreamEvent::Start {
-                conversation_id, ..
+                conversation_id,
+                message_id,
             } => {
                 self.mark_started(id);
+                // The stored id of the message sent: what a later look searches for (issue
+                // 13). Only for a send; a resolve stream's id means nothing (C33).
+                if let (Some(stored), Some((Turn::Send(sent), _, _))) =
+                    (message_id, self.stream_state(id))
+                {
+                    sent.server_id = Some(stored);
+                }
                 if let (Some(cid), Some(conv)) = (conversation_id, self.conversation.as_ref()) {
                     if conv.id != cid {
                         // A server that moved the message elsewhere; trust it.

@@ -10,7 +10,7 @@ use crate::core::wire::{
 
 use super::error::parse_json;
 use super::state::{LoadPurpose, OutgoingMessage, Pending, Turn};
-use super::util::encode;
+use super::util::{encode, is_local_id};
 use super::{
     ChatError, ErrorContext, HttpRequest, HttpResponse, Method, Output, Run, Session, SessionEvent,
     StreamingTurn, TransportError,
@@ -73,6 +73,13 @@ impl Session {
         }
         self.error = None;
         self.running_turn = None;
+        // Issue 13: after a dropped connection the server's copy is searched for this message
+        // after the last message it knew, not anywhere (the same words may be there before).
+        let known = || self.messages.iter().filter(|m| !is_local_id(&m.id));
+        let after = known().next_back().map(|m| m.id.clone());
+        let same_text_before = known()
+            .filter(|m| m.role == Role::User && m.content.display_text() == text)
+            .count();
         let optimistic_id = self.local_id();
         let files = std::mem::take(&mut self.pending_files);
         if !files.is_empty() {
@@ -114,6 +121,9 @@ impl Session {
             text,
             optimistic_id,
             files,
+            after,
+            same_text_before,
+            server_id: None,
         };
         match self.conversation.as_ref().map(|c| c.id.clone()) {
             Some(conversation_id) => self.post_message(conversation_id, outgoing),
