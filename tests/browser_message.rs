@@ -573,3 +573,134 @@ async fn d44_tool_step_labels_are_dir_auto_so_arabic_reasoning_reads_rtl() {
         assert_eq!(direction(name), "ltr");
     }
 }
+
+/// Issue 13: a session whose first turn ("hi") broke off mid-reply and whose look at the
+/// conversation failed too, driven through the session's own inputs.
+fn interrupted_session() -> Session {
+    use agent_chat_ui::core::{Command, HttpResponse, Input, Millis, Output, TransportError};
+    fn answer(
+        s: &mut Session,
+        open: &mut Vec<agent_chat_ui::core::HttpRequest>,
+        path: &str,
+        result: Result<&str, ()>,
+    ) {
+        let pos = open
+            .iter()
+            .position(|r| r.path.starts_with(path))
+            .expect(path);
+        let req = open.remove(pos);
+        let result = match result {
+            Ok(body) => Ok(HttpResponse::new(200, body)),
+            Err(()) => Err(TransportError::Network("Failed to fetch".into())),
+        };
+        s.handle(Millis(1_000), Input::Response { id: req.id, result });
+        drain(s, open);
+    }
+    fn drain(s: &mut Session, open: &mut Vec<agent_chat_ui::core::HttpRequest>) {
+        while let Some(out) = s.poll_output() {
+            if let Output::Send(r) | Output::OpenStream(r) = out {
+                open.push(r);
+            }
+        }
+    }
+    let mut s = Session::new(SessionConfig::default());
+    let mut open = Vec::new();
+    s.handle(Millis(1_000), Input::User(Command::Start));
+    drain(&mut s, &mut open);
+    answer(
+        &mut s,
+        &mut open,
+        "/agents",
+        Ok(r#"{"agents":[{"id":"echo","name":"Echo"}]}"#),
+    );
+    answer(
+        &mut s,
+        &mut open,
+        "/conversations?",
+        Ok(r#"{"conversations":[],"hasMore":false}"#),
+    );
+    s.handle(Millis(1_000), Input::User(Command::Send("hi".into())));
+    drain(&mut s, &mut open);
+    answer(
+        &mut s,
+        &mut open,
+        "/conversations",
+        Ok(r#"{"conversation":{"id":"conv_1","agentId":"echo"}}"#),
+    );
+    let stream = open
+        .iter()
+        .position(|r| r.path == "/conversations/conv_1/messages")
+        .expect("stream");
+    let stream = open.remove(stream).id;
+    s.handle(
+        Millis(1_000),
+        Input::StreamChunk {
+            id: stream,
+            bytes: b"data: {\"type\":\"stream.text\",\"text\":\"You said\"}\n\n".to_vec(),
+        },
+    );
+    s.handle(
+        Millis(1_000),
+        Input::StreamClosed {
+            id: stream,
+            error: Some(TransportError::Network("connection reset".into())),
+        },
+    );
+    drain(&mut s, &mut open);
+    answer(&mut s, &mut open, "/conversations/conv_1", Err(()));
+    assert!(
+        s.messages().iter().all(|m| m.interrupted),
+        "{:?}",
+        s.messages()
+    );
+    s
+}
+
+#[wasm_bindgen_test]
+async fn i13_an_interrupted_turn_is_marked_and_retry_sends_it_again() {
+    use agent_chat_ui::ui::message_list::ChatMessageList;
+    let root = section();
+    let store = StoredValue::new_local(None::<ChatStore>);
+    let _h = mount_to(root.clone(), move || {
+        I18n::provide(Some("en"), HashMap::new());
+        let s = ChatStore::detached(interrupted_session(), ChatCallbacks::default());
+        store.set_value(Some(s));
+        provide_context(ChatActions::default());
+        view! { <div class="chat-root"><Styles/><ChatMessageList/></div> }
+    });
+    wait_for(&root, "article[data-state=interrupted]").await;
+    let rows = all(&root, "article[data-state=interrupted]");
+    assert_eq!(rows.len(), 2, "the sent message and the partial reply");
+    for row in &rows {
+        let marker = query(row, ".chat-message__interrupted").expect("marker");
+        assert!(text(&marker).contains("Interrupted"), "{}", text(&marker));
+    }
+    // One Retry, under the last row, a real button that can be pressed now.
+    let buttons = all(&root, "button.chat-message__retry");
+    assert_eq!(buttons.len(), 1);
+    assert!(rows[1].contains(Some(&buttons[0])));
+    assert_eq!(text(&buttons[0]), "Retry");
+    assert!(!buttons[0]
+        .unchecked_ref::<web_sys::HtmlButtonElement>()
+        .disabled());
+    let store = store.get_value().expect("mounted");
+    store.take_requests();
+    buttons[0].click();
+    wait_until("the interrupted rows are replaced", &root, || {
+        all(&root, "article[data-state=interrupted]").is_empty()
+    })
+    .await;
+    let sent = store.take_requests();
+    assert!(
+        sent.iter()
+            .any(|r| r.path == "/conversations/conv_1/messages"
+                && r.body
+                    .as_deref()
+                    .unwrap_or_default()
+                    .contains(r#""message":"hi""#)),
+        "{sent:?}"
+    );
+    let users = all(&root, "article[data-role=user]");
+    assert_eq!(users.len(), 1, "sent again in place of the interrupted one");
+    assert!(text(&users[0]).contains("hi"));
+}

@@ -7,7 +7,7 @@ mod common;
 
 use agent_chat_ui::core::{
     parse_http_date, CardState, ChatError, Command, HttpResponse, Input, Method, Millis, Outcome,
-    Run, SessionConfig, TransportError,
+    Role, Run, SessionConfig, TransportError,
 };
 use common::{frame, Harness, AGENTS, EMPTY_LIST};
 
@@ -336,4 +336,135 @@ fn i13_dropped_send_with_a_stored_id_is_matched_by_that_id() {
             {"id":"msg_u9","role":"user","content":"yes"}],"pendingActions":[]}"#,
     );
     assert_eq!(h.drafts(), vec!["yes".to_owned()]);
+}
+
+// ----- issue 13: nothing the person sent disappears ------------------------------------------
+
+/// Answers the oldest open request starting with `prefix` with a network failure.
+fn fail(h: &mut Harness, method: Method, prefix: &str) {
+    let pos = h
+        .requests
+        .iter()
+        .position(|r| r.method == method && r.path.starts_with(prefix))
+        .unwrap_or_else(|| panic!("no {method:?} {prefix} in {:?}", h.requests));
+    let req = h.requests.remove(pos);
+    h.feed(Input::Response {
+        id: req.id,
+        result: Err(TransportError::Network("Failed to fetch".into())),
+    });
+}
+
+/// "hi" sent in a new conversation; the reply streams "You said" and the stream breaks
+/// (`start` with the stored id when `stored` is given); the look after it fails too.
+fn interrupted_turn(stored: Option<&str>) -> Harness {
+    let mut h = streaming_first_message("hi");
+    if let Some(id) = stored {
+        h.chunk(0, &frame(&format!(r#"{{"type":"stream.start","timestamp":1,"conversationId":"conv_1","messageId":"{id}"}}"#)));
+    }
+    h.chunk(
+        0,
+        &frame(r#"{"type":"stream.text","timestamp":2,"text":"You said"}"#),
+    );
+    h.close(0, Some(TransportError::Network("connection reset".into())));
+    fail(&mut h, Method::Get, "/conversations/conv_1");
+    h
+}
+
+fn shown(h: &Harness) -> Vec<(Role, String, bool)> {
+    h.s.messages()
+        .iter()
+        .map(|m| (m.role.clone(), m.display_text().into_owned(), m.interrupted))
+        .collect()
+}
+
+#[test]
+fn i13_a_broken_stream_whose_look_fails_keeps_what_was_sent_marked_interrupted() {
+    let h = interrupted_turn(Some("msg_u1"));
+    assert_eq!(
+        shown(&h),
+        vec![
+            (Role::User, "hi".to_owned(), true),
+            (Role::Assistant, "You said".to_owned(), true),
+        ],
+        "the sent message and the partial reply stay, marked"
+    );
+    assert!(
+        h.drafts().is_empty(),
+        "on screen with Retry, not back in the composer"
+    );
+    assert!(h.s.streaming().is_none());
+    assert_eq!(h.s.error(), Some(&ChatError::StreamCut));
+    assert_eq!(h.s.run(), Run::Idle);
+    assert!(h.s.can_send(), "Retry (and a new message) can be sent");
+    assert!(h.s.poll_timeout().is_none(), "no more looks");
+}
+
+#[test]
+fn i13_retry_replaces_the_interrupted_turn() {
+    let mut h = interrupted_turn(Some("msg_u1"));
+    h.cmd(Command::Retry);
+    assert_eq!(h.streams.len(), 2, "sent again");
+    assert!(h.streams[1]
+        .body
+        .as_deref()
+        .unwrap_or_default()
+        .contains(r#""message":"hi""#));
+    assert_eq!(
+        shown(&h),
+        vec![(Role::User, "hi".to_owned(), false)],
+        "one message, not interrupted; the partial reply left"
+    );
+    assert_eq!(h.s.run(), Run::Streaming);
+}
+
+#[test]
+fn i13_the_next_load_shows_the_servers_copy_of_an_interrupted_turn() {
+    let mut h = interrupted_turn(Some("msg_u1"));
+    assert_eq!(h.s.messages().iter().filter(|m| m.interrupted).count(), 2);
+    // The next turn's look succeeds and finds the server's copy of both turns.
+    h.cmd(Command::Send("next".into()));
+    h.close(1, Some(TransportError::Network("connection reset".into())));
+    h.answer(
+        Method::Get,
+        "/conversations/conv_1",
+        200,
+        r#"{"conversation":{"id":"conv_1","agentId":"echo"},"messages":[
+            {"id":"msg_u1","role":"user","content":"hi"},
+            {"id":"msg_a1","role":"assistant","content":"You said: hi"},
+            {"id":"msg_u2","role":"user","content":"next"},
+            {"id":"msg_a2","role":"assistant","content":"You said: next"}],"pendingActions":[]}"#,
+    );
+    let ids: Vec<&str> = h.s.messages().iter().map(|m| m.id.as_str()).collect();
+    assert_eq!(
+        ids,
+        ["msg_u1", "msg_a1", "msg_u2", "msg_a2"],
+        "no local copies left"
+    );
+    assert!(h.s.messages().iter().all(|m| !m.interrupted));
+}
+
+#[test]
+fn i13_an_interrupted_turn_the_server_never_stored_stays_after_a_load() {
+    // No `start`: the server may never have stored "hi".
+    let mut h = interrupted_turn(None);
+    h.cmd(Command::Send("next".into()));
+    h.close(1, Some(TransportError::Network("connection reset".into())));
+    h.answer(
+        Method::Get,
+        "/conversations/conv_1",
+        200,
+        r#"{"conversation":{"id":"conv_1","agentId":"echo"},"messages":[
+            {"id":"msg_u2","role":"user","content":"next"},
+            {"id":"msg_a2","role":"assistant","content":"You said: next"}],"pendingActions":[]}"#,
+    );
+    assert_eq!(
+        shown(&h),
+        vec![
+            (Role::User, "hi".to_owned(), true),
+            (Role::Assistant, "You said".to_owned(), true),
+            (Role::User, "next".to_owned(), false),
+            (Role::Assistant, "You said: next".to_owned(), false),
+        ],
+        "kept where it was sent, still marked"
+    );
 }

@@ -47,6 +47,8 @@ chat-message-list-label = رسائل المحادثة
 chat-message-list-load-older = تحميل الرسائل الأقدم
 chat-message-list-loading-older = جارٍ تحميل الرسائل الأقدم...
 chat-message-thinking = المساعد يفكّر
+chat-message-interrupted = انقطع
+chat-message-retry = إعادة المحاولة
 
 chat-markdown-code = شيفرة
 chat-markdown-table = جدول

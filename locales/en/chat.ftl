@@ -47,6 +47,8 @@ chat-message-list-label = Conversation messages
 chat-message-list-load-older = Load older messages
 chat-message-list-loading-older = Loading older messages...
 chat-message-thinking = The assistant is thinking
+chat-message-interrupted = Interrupted
+chat-message-retry = Retry
 
 chat-markdown-code = Code
 chat-markdown-table = Table

@@ -46,6 +46,8 @@ chat-message-list-label = Sohbet mesajları
 chat-message-list-load-older = Daha eski mesajları yükle
 chat-message-list-loading-older = Daha eski mesajlar yükleniyor...
 chat-message-thinking = Asistan düşünüyor
+chat-message-interrupted = Yarıda kesildi
+chat-message-retry = Tekrar dene
 
 chat-markdown-code = Kod
 chat-markdown-table = Tablo

@@ -1371,6 +1371,11 @@ pub struct Message {
         skip_serializing_if = "Option::is_none"
     )]
     pub updated_at: Option<Millis>,
+    /// Local only, never on the wire: this message's turn broke off (its stream failed and the
+    /// look at the conversation after it failed too), so it is kept as the page knew it and
+    /// drawn as interrupted, with Retry, until a load shows the server's copy (issue 13).
+    #[serde(skip)]
+    pub interrupted: bool,
 }
 
 impl Message {

@@ -3,7 +3,7 @@
 use leptos::prelude::*;
 
 use crate::core::markdown::{self, Direction};
-use crate::core::{Message, Role};
+use crate::core::{Message, Role, Run};
 use crate::store::ChatStore;
 use crate::ui::attachments::MessageFiles;
 use crate::ui::citations::Citations;
@@ -70,8 +70,16 @@ pub fn ChatMessage(
         (enable_citations && message.role == Role::Assistant && !message.citations.is_empty())
             .then(|| view! { <Citations citations=message.citations.clone()/> });
     let duration = message.tool_call_duration_seconds();
+    let interrupted = message
+        .interrupted
+        .then(|| view! { <Interrupted message_id=message.id.clone()/> });
     view! {
-        <article class="chat-message" data-role=role data-message-id=message.id.clone()>
+        <article
+            class="chat-message"
+            data-role=role
+            data-message-id=message.id.clone()
+            data-state=message.interrupted.then_some("interrupted")
+        >
             {avatar}
             <div class="chat-message__body">
                 <span class="chat-visually-hidden">
@@ -92,11 +100,43 @@ pub fn ChatMessage(
                 }}
                 {(!message.files.is_empty()).then(|| view! { <MessageFiles files=message.files.clone()/> })}
                 {citations}
+                {interrupted}
                 {time}
                 {actions}
                 {(role == "assistant").then(|| view! { <crate::ui::cards::MessageCards message_id=message.id.clone()/> })}
             </div>
         </article>
+    }
+}
+
+/// Issue 13: under a message whose turn broke off before the server's copy could be seen,
+/// "Interrupted" (read with the row, so a screen reader hears it after the text) and, under the
+/// last such row, Retry, which sends the last message again in place of the interrupted turn
+/// (F152). Retry waits while another reply runs.
+#[component]
+fn Interrupted(message_id: String) -> impl IntoView {
+    let i18n = I18n::get();
+    // Mounted outside a chat (a host's own list), there is nothing to retry with.
+    let retry = use_context::<ChatStore>().map(|store| {
+        let last = Memo::new(move |_| {
+            store
+                .messages
+                .with(|ms| ms.last().is_some_and(|m| m.id == message_id))
+        });
+        let busy = move || store.status.with(|s| s.run == Run::Streaming);
+        view! {
+            <Show when=move || last.get()>
+                <button type="button" class="chat-message__retry" disabled=busy on:click=move |_| store.retry()>
+                    {move || i18n.t("chat-message-retry")}
+                </button>
+            </Show>
+        }
+    });
+    view! {
+        <p class="chat-message__interrupted">
+            <span class="chat-message__interrupted-label">{move || i18n.t("chat-message-interrupted")}</span>
+            {retry}
+        </p>
     }
 }
 

@@ -21,6 +21,7 @@ impl Session {
         self.drop_pending_loads();
         self.older = OlderPages::None;
         self.running_turn = None;
+        self.interrupted.clear();
         self.conversation = None;
         self.messages.clear();
         self.cards.clear();
@@ -209,6 +210,7 @@ impl Session {
             .is_some_and(|c| c.id == loaded.conversation.id);
         let (mut messages, has_older, connected) =
             self.merge_window(same_conversation, loaded.messages, reaches_start);
+        self.reconcile_interrupted(&mut messages, same_conversation);
         if !connected || !same_conversation {
             // An older page on its way would not join what is now shown.
             let stale: Vec<RequestId> = self

@@ -47,7 +47,9 @@ pub use self::error::{ChatError, ErrorContext};
 pub use self::stream::{ActiveToolCall, StreamingTurn};
 pub use self::util::encode;
 
-use self::state::{HistoryState, LoadPurpose, OlderPages, Pending, RunningTurn, Turn};
+use self::state::{
+    HistoryState, InterruptedTurn, LoadPurpose, OlderPages, Pending, RunningTurn, Turn,
+};
 use self::util::base36_padded;
 
 /// Identifies one request the session asked the io layer to run.
@@ -466,6 +468,8 @@ pub struct Session {
     run: Run,
     error: Option<ChatError>,
     running_turn: Option<RunningTurn>,
+    /// Sent messages whose turn broke off unconfirmed, drawn as interrupted (issue 13).
+    interrupted: Vec<InterruptedTurn>,
     /// `client_tool` action ids already reported to the host.
     client_tools_reported: Vec<String>,
     /// Attachments waiting for the next send (F144).
@@ -507,6 +511,7 @@ impl Session {
             run: Run::Idle,
             error: None,
             running_turn: None,
+            interrupted: Vec::new(),
             client_tools_reported: Vec::new(),
             pending_files: Vec::new(),
             history: Vec::new(),

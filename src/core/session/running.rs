@@ -4,7 +4,7 @@
 
 use crate::core::wire::{ConversationWithMessages, Message, Role};
 
-use super::state::{LoadPurpose, OutgoingMessage, Pending, RunningTurn, Turn};
+use super::state::{InterruptedTurn, LoadPurpose, OutgoingMessage, Pending, RunningTurn, Turn};
 use super::util::encode;
 use super::{ChatError, ErrorContext, Method, Session};
 
@@ -16,6 +16,17 @@ impl Session {
     /// §9.9 (C17): the request may have been taken although its answer was lost. Look at the
     /// conversation now, then every 2 s for at most 30 s, instead of reporting a failure.
     pub(super) fn begin_running_turn(&mut self, turn: Turn) {
+        self.start_running_turn(turn, false);
+    }
+
+    /// [`Session::begin_running_turn`] for a request the server had answered with an event
+    /// stream that then broke: it reached the server, so if the look fails too what was sent
+    /// stays on screen, interrupted (issue 13).
+    pub(super) fn begin_running_turn_after_stream(&mut self, turn: Turn) {
+        self.start_running_turn(turn, true);
+    }
+
+    fn start_running_turn(&mut self, turn: Turn, answered: bool) {
         let Some(conversation_id) = self.conversation.as_ref().map(|c| c.id.clone()) else {
             let err = ChatError::Network {
                 context: ErrorContext::Send,
@@ -26,9 +37,11 @@ impl Session {
         self.running_turn = Some(RunningTurn {
             turn: turn.clone(),
             conversation_id: conversation_id.clone(),
-            message_count: self.messages.len(),
+            // What is left on screen of earlier interrupted turns is not in the server's copy.
+            message_count: self.messages.iter().filter(|m| !m.interrupted).count(),
             deadline: self.now.saturating_add(RUNNING_TURN_MAX_MS),
             next_poll: self.now.saturating_add(RUNNING_TURN_POLL_MS),
+            answered,
         });
         self.look_for_running_turn(conversation_id, turn, true);
     }
@@ -75,7 +88,11 @@ impl Session {
             Err(err) => {
                 if first {
                     self.running_turn = None;
-                    self.refuse(turn, err);
+                    match turn {
+                        // The server had it: nothing the person sent disappears (issue 13).
+                        Turn::Send(sent) if running.answered => self.interrupt(sent),
+                        turn => self.refuse(turn, err),
+                    }
                 }
                 return;
             }
@@ -133,7 +150,14 @@ impl Session {
             return;
         }
         if self.now >= turn.deadline {
-            self.running_turn = None;
+            let Some(running) = self.running_turn.take() else {
+                return;
+            };
+            // The message was taken but its reply never showed: it stays, interrupted, with
+            // what arrived of the reply (issue 13).
+            if let Turn::Send(sent) = running.turn {
+                return self.interrupt(sent);
+            }
             self.streaming = None;
             self.revisions.streaming += 1;
             self.finish_turn();
@@ -143,6 +167,90 @@ impl Session {
         turn.next_poll = self.now.saturating_add(RUNNING_TURN_POLL_MS);
         let (conversation_id, turn) = (turn.conversation_id.clone(), turn.turn.clone());
         self.look_for_running_turn(conversation_id, turn, false);
+    }
+
+    /// Issue 13: the turn of `sent` broke off and the server's copy could not be seen. The
+    /// sent message and what arrived of the reply stay, marked interrupted (Retry replaces
+    /// them, [`Session::drop_interrupted`]); the next load reconciles them with the server's
+    /// copy ([`Session::reconcile_interrupted`]).
+    fn interrupt(&mut self, sent: OutgoingMessage) {
+        let mut reply_id = None;
+        if let Some(turn) = self.streaming.take() {
+            self.revisions.streaming += 1;
+            if !turn.text.is_empty() || !turn.tool_calls.is_empty() {
+                let id = self.local_id();
+                let mut reply =
+                    self.assistant_message(id.clone(), turn.text.to_string(), &turn, false);
+                reply.interrupted = true;
+                self.messages.push(reply);
+                reply_id = Some(id);
+            }
+        }
+        if let Some(m) = self
+            .messages
+            .iter_mut()
+            .find(|m| m.id == sent.optimistic_id)
+        {
+            m.interrupted = true;
+        }
+        self.revisions.messages += 1;
+        self.interrupted.push(InterruptedTurn { sent, reply_id });
+        self.finish_turn();
+        self.set_error(ChatError::StreamCut);
+    }
+
+    /// Takes the interrupted turn whose message is `user_id` off the screen (Retry sends it
+    /// again).
+    pub(super) fn drop_interrupted(&mut self, user_id: &str) {
+        let Some(pos) = self
+            .interrupted
+            .iter()
+            .position(|t| t.sent.optimistic_id == user_id)
+        else {
+            return;
+        };
+        let turn = self.interrupted.remove(pos);
+        self.messages
+            .retain(|m| m.id != turn.sent.optimistic_id && Some(&m.id) != turn.reply_id.as_ref());
+        self.revisions.messages += 1;
+    }
+
+    /// A load of the open conversation replaced the messages with `messages`: an interrupted
+    /// turn the server's copy holds is dropped (the server's copy wins); one it does not hold
+    /// is kept at the end, still interrupted, so nothing the person sent disappears (issue 13).
+    pub(super) fn reconcile_interrupted(&mut self, messages: &mut Vec<Message>, same: bool) {
+        if self.interrupted.is_empty() {
+            return;
+        }
+        let turns = std::mem::take(&mut self.interrupted);
+        if !same {
+            return;
+        }
+        for turn in turns {
+            if holds(messages, &turn.sent) {
+                continue;
+            }
+            // Where it was sent: after the last message the server knew then (and after the
+            // interrupted ones already put back there).
+            let mut at = match &turn.sent.after {
+                None => 0,
+                Some(after) => messages
+                    .iter()
+                    .position(|m| m.id == *after)
+                    .map_or(messages.len(), |i| i + 1),
+            };
+            while messages.get(at).is_some_and(|m| m.interrupted) {
+                at += 1;
+            }
+            let ids = [Some(&turn.sent.optimistic_id), turn.reply_id.as_ref()];
+            for id in ids.into_iter().flatten() {
+                if let Some(m) = self.messages.iter().find(|m| m.id == *id) {
+                    messages.insert(at, m.clone());
+                    at += 1;
+                }
+            }
+            self.interrupted.push(turn);
+        }
     }
 }
 

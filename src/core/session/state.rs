@@ -105,6 +105,20 @@ pub(super) struct RunningTurn {
     pub(super) message_count: usize,
     pub(super) deadline: Millis,
     pub(super) next_poll: Millis,
+    /// The server had answered with an event stream before it broke: what was sent reached
+    /// it, so a failed look keeps it on screen as interrupted (issue 13) instead of refusing.
+    pub(super) answered: bool,
+}
+
+/// A sent message whose turn broke off and could not be checked with the server (issue 13):
+/// its message (and the partial reply, if any) stay on screen marked interrupted until a load
+/// shows the server's copy of it.
+#[derive(Clone, Debug, PartialEq)]
+pub(super) struct InterruptedTurn {
+    /// What was sent; `optimistic_id` is the message on screen.
+    pub(super) sent: OutgoingMessage,
+    /// The local message holding what arrived of the reply.
+    pub(super) reply_id: Option<String>,
 }
 
 /// The history list's lifecycle (F96–F99). `has_more` is what the last page said and stays

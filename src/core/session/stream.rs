@@ -86,7 +86,7 @@ impl Session {
             return;
         }
         // C17 / §9.9: the server took the request but the stream was cut. Look, don't fail.
-        self.begin_running_turn(turn);
+        self.begin_running_turn_after_stream(turn);
     }
 
     pub(super) fn apply_stream_item(

@@ -18,22 +18,32 @@ use super::{
 
 impl Session {
     /// F152: the React hook's `retry`, which drops a trailing assistant message and resends
-    /// the last user text as a new message.
+    /// the last user text as a new message. An interrupted last turn (issue 13) is replaced:
+    /// its message and partial reply leave, and the text is sent again.
     pub(super) fn retry(&mut self) {
         if !self.can_send() || self.answerable_question().is_some() {
             return;
         }
-        let Some(text) = self
+        // `send` would wait for them, after the messages below were already taken away.
+        if self.pending_files.iter().any(|f| !f.is_ready()) {
+            return;
+        }
+        let Some((user_id, text, interrupted)) = self
             .messages
             .iter()
             .rev()
             .find(|m| m.role == Role::User)
-            .map(|m| m.display_text().trim().to_owned())
-            .filter(|t| !t.is_empty())
+            .map(|m| {
+                let text = m.display_text().trim().to_owned();
+                (m.id.clone(), text, m.interrupted)
+            })
+            .filter(|(_, t, _)| !t.is_empty())
         else {
             return;
         };
-        if self
+        if interrupted {
+            self.drop_interrupted(&user_id);
+        } else if self
             .messages
             .last()
             .is_some_and(|m| m.role == Role::Assistant)
