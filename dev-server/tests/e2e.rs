@@ -1157,7 +1157,8 @@ async fn i13_approve_sends_the_arguments_on_screen_journey(page: &ChatPage) -> S
 
     page.wait_for_visible(&sel::card_by_id(&action_id, "approved"))
         .await?;
-    page.wait_for_finished_reply_containing("Ran `rm -rf ./build`")
+    // The sandbox's output for the new command (in the reply's code block).
+    page.wait_for_finished_reply_containing("rm -rf ./build: done")
         .await?;
     let allow = json!({ "type": "tool_approval", "decision": "allow" });
     page.expect_versioned_log(&[
