@@ -85,7 +85,8 @@ pub fn router(app: AppState) -> Router {
             header::AUTHORIZATION,
             HeaderName::from_static(USER_HEADER),
         ])
-        .expose_headers([header::CONTENT_DISPOSITION]);
+        // `Date` lets a page on another origin estimate the server's clock for deadlines (issue 13).
+        .expose_headers([header::CONTENT_DISPOSITION, header::DATE]);
 
     let root = Router::new().nest(API_BASE, api);
     let root = match &app.config().dist {
