@@ -441,67 +441,12 @@ async fn live_turn_in(
     typed: Option<&str>,
     mode: agent_chat_ui::core::ComposerMode,
 ) -> (ChatStore, web_sys::HtmlTextAreaElement, impl Drop) {
-    let slot = Rc::new(Cell::new(None));
-    let out = slot.clone();
-    let handle = mount_to(root.clone(), move || {
-        I18n::provide(Some("en"), HashMap::new());
-        let config = SessionConfig {
-            show_history: false,
-            composer_mode: mode,
-            ..SessionConfig::default()
-        };
-        let store = ChatStore::detached(Session::new(config), ChatCallbacks::default());
-        out.set(Some(store));
-        let actions = ChatActions::from_store(store);
-        view! {
-            <ChatMessageList actions=actions/>
-            <agent_chat_ui::ui::chat_input::ChatInput/>
-        }
-    });
-    let store = slot.get().expect("store");
-    store.dispatch(Command::Start);
-    let mut reqs = store.take_requests();
-    answer(
-        &store,
-        &mut reqs,
-        "/agents",
-        200,
-        r#"{"agents":[{"id":"ops","name":"Ops"}]}"#,
-    );
-    let composer: web_sys::HtmlTextAreaElement = wait_for(root, "textarea.chat-input__textarea")
-        .await
-        .unchecked_into();
-    store.send_message("please do it");
-    let mut reqs = store.take_requests();
-    answer(
-        &store,
-        &mut reqs,
-        "/conversations",
-        201,
-        r#"{"conversation":{"id":"conv_1","agentId":"ops"}}"#,
-    );
-    let stream = store.take_requests().pop().expect("the message stream");
-    if let Some(text) = typed {
-        // The person is typing in the composer while the card arrives.
-        composer.focus().unwrap();
-        type_text(&composer, text);
-        wait_until("composer focused", root, || {
-            web_sys::window()
-                .unwrap()
-                .document()
-                .unwrap()
-                .active_element()
-                == Some(composer.clone().unchecked_into())
-        })
-        .await;
-    }
-    let frames = format!(
-        "data: {{\"type\":\"stream.start\",\"timestamp\":1,\"conversationId\":\"conv_1\",\"messageId\":\"m_u\"}}\n\n\
-         data: {{\"type\":\"stream.action_required\",\"timestamp\":2,\"conversationId\":\"conv_1\",\"action\":{action}}}\n\n\
-         data: {{\"type\":\"stream.done\",\"timestamp\":3,\"conversationId\":\"conv_1\",\"messageId\":\"m_a\",\"content\":\"I need you first.\",\"status\":\"requires_action\",\"pendingActions\":[{action}]}}\n\n"
-    );
-    web::feed_whole_stream(&store, stream.id, &frames);
-    (store, composer, handle)
+    let config = SessionConfig {
+        show_history: false,
+        composer_mode: mode,
+        ..SessionConfig::default()
+    };
+    live_turn_with(root, action, typed, config).await
 }
 
 fn active() -> Option<web_sys::Element> {
@@ -642,9 +587,13 @@ async fn i13_in_block_mode_a_card_arriving_while_typing_takes_no_focus_and_the_d
     assert_eq!(composer.value(), "half a thought");
 }
 
+/// Mounts a list plus composer over a detached store built from `config`, sends a message and
+/// streams a turn that pauses with `action`; with `typed`, the person is typing that in the
+/// composer when the card arrives. Returns the store and the composer.
 async fn live_turn_with(
     root: &web_sys::HtmlElement,
     action: &str,
+    typed: Option<&str>,
     config: SessionConfig,
 ) -> (ChatStore, web_sys::HtmlTextAreaElement, impl Drop) {
     let slot = Rc::new(Cell::new(None));
@@ -682,6 +631,15 @@ async fn live_turn_with(
         r#"{"conversation":{"id":"conv_1","agentId":"ops"}}"#,
     );
     let stream = store.take_requests().pop().expect("the message stream");
+    if let Some(text) = typed {
+        // The person is typing in the composer while the card arrives.
+        composer.focus().unwrap();
+        type_text(&composer, text);
+        wait_until("composer focused", root, || {
+            active() == Some(composer.clone().unchecked_into())
+        })
+        .await;
+    }
     let frames = format!(
         "data: {{\"type\":\"stream.start\",\"timestamp\":1,\"conversationId\":\"conv_1\",\"messageId\":\"m_u\"}}\n\n\
          data: {{\"type\":\"stream.action_required\",\"timestamp\":2,\"conversationId\":\"conv_1\",\"action\":{action}}}\n\n\
@@ -701,7 +659,7 @@ async fn i13_a_read_only_card_in_block_mode_is_announced_takes_no_focus_and_the_
         ..SessionConfig::default()
     };
     let (_store, composer, _h) =
-        live_turn_with(&root, APPROVAL.replace('\n', "").as_str(), config).await;
+        live_turn_with(&root, APPROVAL.replace('\n', "").as_str(), None, config).await;
     let card = wait_for(&root, ".chat-card[data-kind=tool_approval]").await;
     wait_until("announced as waiting elsewhere", &root, || {
         announcer_text(&root) == "The assistant is waiting for an answer in another app"

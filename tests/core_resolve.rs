@@ -17,7 +17,8 @@ use serde_json::{json, Value};
 const APPROVAL: &str = r#"{"id":"act_1","type":"tool_approval","toolName":"send_email","version":1,"args":{"to":"a@b.co"},"argsSchema":{"type":"object","properties":{"to":{"type":"string","minLength":3}},"required":["to"]}}"#;
 const CHANGED: &str = r#"{"id":"act_1","type":"tool_approval","toolName":"send_email","version":2,"args":{"to":"evil@x.co"},"argsSchema":{"type":"object","properties":{"to":{"type":"string","minLength":3}},"required":["to"]}}"#;
 
-fn paused_with(config: SessionConfig, action: &str) -> Harness {
+/// A chat that has sent "please do it" in a new conversation; its reply is stream 0.
+fn sent_with(config: SessionConfig) -> Harness {
     let mut h = Harness::new(config);
     h.cmd(Command::Start);
     h.answer(
@@ -34,6 +35,11 @@ fn paused_with(config: SessionConfig, action: &str) -> Harness {
     }
     h.cmd(Command::Send("please do it".into()));
     h.answer(Method::Post, "/conversations", 201, CONV);
+    h
+}
+
+fn paused_with(config: SessionConfig, action: &str) -> Harness {
+    let mut h = sent_with(config);
     h.chunk(0, &frame(r#"{"type":"stream.start","timestamp":1,"conversationId":"conv_1","messageId":"msg_u"}"#));
     h.chunk(0, &frame(&format!(r#"{{"type":"stream.action_required","timestamp":2,"conversationId":"conv_1","action":{action}}}"#)));
     h.chunk(0, &frame(&format!(r#"{{"type":"stream.done","timestamp":3,"conversationId":"conv_1","messageId":"msg_a1","content":"I need approval first.","status":"requires_action","pendingActions":[{action}]}}"#)));
@@ -150,17 +156,7 @@ fn i13_the_same_request_again_is_not_a_change() {
 
 #[test]
 fn i13_a_request_changed_by_a_stream_event_is_redrawn() {
-    let mut h = Harness::new(SessionConfig::default());
-    h.cmd(Command::Start);
-    h.answer(
-        Method::Get,
-        "/agents",
-        200,
-        r#"{"agents":[{"id":"ops","name":"Ops"}]}"#,
-    );
-    h.answer(Method::Get, "/conversations?", 200, EMPTY_LIST);
-    h.cmd(Command::Send("please do it".into()));
-    h.answer(Method::Post, "/conversations", 201, CONV);
+    let mut h = sent_with(SessionConfig::default());
     for a in [APPROVAL, CHANGED] {
         h.chunk(0, &frame(&format!(r#"{{"type":"stream.action_required","timestamp":2,"conversationId":"conv_1","action":{a}}}"#)));
     }

@@ -21,7 +21,8 @@
 //!   `Nothing is selected.` (result without text) / `The page could not run get_selection: <error>`.
 //! * `deploy`: `Which environment should I deploy to?` + one required, option-less question
 //!   `Which environment?` (placeholder `e.g. staging`); then `Deploying to <text>.` /
-//!   `Deployment cancelled.`
+//!   `Deployment cancelled.` With `#choose` in the message the question offers `Staging` /
+//!   `Production` instead (one single choice, no free text: a card that submits on pick).
 //! * `research`: tools `web_search` (with reasoning and a display name) and `readPages`, then
 //!   `Here is what I found. Seven sources cover **<text>**; …` with seven citations (F77).
 
@@ -42,6 +43,8 @@ pub const FAIL: &str = "#fail";
 pub const CUT: &str = "#cut";
 /// Magic word (echo): a `stream.thinking` event is emitted.
 pub const THINK: &str = "#think";
+/// Magic word (deploy): the question is a single choice of two environments, no free text.
+pub const CHOOSE: &str = "#choose";
 
 /// Text appended by the server when it denies an approval at its deadline.
 pub const EXPIRED_APPROVAL_REPLY: &str = "The request expired, so I did not run it.";
@@ -82,7 +85,7 @@ pub async fn respond(turn: &mut Turn, text: &str, files: &[FileAttachment]) -> R
         "hasty" => hasty(turn).await,
         "long" => long(turn).await,
         "host" => host(turn).await,
-        "deploy" => deploy(turn).await,
+        "deploy" => deploy(turn, text.contains(CHOOSE)).await,
         "research" => research(turn, text).await,
         _ => echo(turn, text, files).await,
     }
@@ -550,11 +553,29 @@ async fn research(turn: &mut Turn, text: &str) -> Result<(), String> {
     Ok(())
 }
 
-async fn deploy(turn: &mut Turn) -> Result<(), String> {
+/// The `deploy` agent's question with `#choose`: pick one of two environments (issue 13: the
+/// card submits on pick, and only a real choice may pick).
+pub fn deploy_choice_questions() -> Value {
+    json!([{
+        "question": DEPLOY_QUESTION,
+        "options": [
+            { "label": "Staging", "value": "staging" },
+            { "label": "Production", "value": "production" }
+        ],
+        "allowFreeText": false
+    }])
+}
+
+async fn deploy(turn: &mut Turn, choose: bool) -> Result<(), String> {
     turn.say(DEPLOY_ASK).await;
+    let questions = if choose {
+        deploy_choice_questions()
+    } else {
+        deploy_questions()
+    };
     turn.request_action(ActionRequest {
         kind: "user_question",
-        fields: json!({ "questions": deploy_questions() }),
+        fields: json!({ "questions": questions }),
         expires_in: Some(Duration::from_secs(24 * 3600)),
     });
     Ok(())

@@ -1876,6 +1876,51 @@ async fn composer_answers_a_lone_free_text_question_journey(page: &ChatPage) -> 
     page.wait_for_visible(&sel::composer_in("normal")).await
 }
 
+journey! {
+    /// Issue 13, keyboard: in a lone single-choice question (`deploy` with `#choose`), real
+    /// arrow keys move focus between the options and never choose one (a native radio group
+    /// picks on every arrow, which would submit the option next to the focused one); Enter
+    /// chooses the focused option, and the card submits it at once.
+    i13_arrow_keys_never_submit_a_lone_choice => |page| i13_arrow_keys_never_submit_a_lone_choice_journey(page)
+}
+
+/// The steps of [`i13_arrow_keys_never_submit_a_lone_choice`].
+async fn i13_arrow_keys_never_submit_a_lone_choice_journey(page: &ChatPage) -> Step {
+    const STAGING: &str = ".chat-card__option input[value=staging]";
+    const PRODUCTION: &str = ".chat-card__option input[value=production]";
+    page.open_with_query("lang=en").await?;
+    page.pick_agent("deploy").await?;
+    page.send_message("Deploy the app #choose").await?;
+    let waiting = sel::card("user_question", "waiting");
+    page.wait_for_visible(&waiting).await?;
+    let action_id = page.action_id(&waiting).await?;
+    // A live question takes focus on its first option (F227).
+    page.wait_for_focus(STAGING).await?;
+    page.press(&[Key::Down]).await?;
+    page.wait_for_focus(PRODUCTION).await?;
+    page.press(&[Key::Down]).await?;
+    page.wait_for_focus(STAGING).await?;
+    page.press(&[Key::Up]).await?;
+    page.wait_for_focus(PRODUCTION).await?;
+    // Each arrow was handled (focus moved three times) and none of them answered.
+    let received = page.received().await?;
+    if !received.is_empty() {
+        return Err(format!("an arrow key answered the question: {received:?}"));
+    }
+    page.wait_for_visible(&waiting).await?;
+    page.press(&[Key::Enter]).await?;
+    page.wait_for_visible(&sel::card("user_question", "answered"))
+        .await?;
+    page.expect_received(
+        &action_id,
+        &[json!({ "type": "user_question", "answers": { "Which environment?": "production" } })],
+    )
+    .await?;
+    page.wait_for_finished_reply_containing("Deploying to production.")
+        .await?;
+    Ok(())
+}
+
 // ---------------------------------------------------------------------------------------------
 // Uploads (issue 8: F6–F9, F76, F81–F88, F147, C16, C39)
 // ---------------------------------------------------------------------------------------------
