@@ -650,6 +650,37 @@ async fn live_turn_with(
 }
 
 #[wasm_bindgen_test]
+async fn i13_f228_focus_returns_to_the_composer_when_the_last_card_expires() {
+    let root = section();
+    let deadline = js_sys::Date::now() as u64 + 1_500;
+    let expiring = APPROVAL.replace('\n', "").replace(
+        "\"args\":{",
+        &format!("\"expiresAt\":{deadline},\"args\":{{"),
+    );
+    let (_store, composer, _h) = live_turn(&root, &expiring, None).await;
+    let card = wait_for(
+        &root,
+        ".chat-card[data-kind=tool_approval][data-state=waiting]",
+    )
+    .await;
+    wait_until("the card has focus", &root, || {
+        active() == Some(card.clone().unchecked_into())
+    })
+    .await;
+    // Nobody answers: at the deadline the card expires by itself (no answer, no refusal).
+    wait_for(
+        &root,
+        ".chat-card[data-kind=tool_approval][data-state=expired]",
+    )
+    .await;
+    wait_until("focus back on the composer", &root, || {
+        active() == Some(composer.clone().unchecked_into())
+    })
+    .await;
+    assert!(!composer.read_only(), "the composer is open again");
+}
+
+#[wasm_bindgen_test]
 async fn i13_a_read_only_card_in_block_mode_is_announced_takes_no_focus_and_the_composer_says_elsewhere(
 ) {
     let root = section();

@@ -936,7 +936,7 @@ async fn waiting_card_survives_reload_quietly_journey(page: &ChatPage) -> Step {
         .await?;
     page.wait_for_countdown("hour", 23..=24, false).await?;
     page.wait_for_visible(&sel::composer_in("blocked")).await?;
-    page.wait_for_enabled(sel::TEXTAREA, false).await?;
+    page.wait_for_composer_open(false).await?;
     page.expect_quiet_restore().await?;
 
     page.click(sel::APPROVE).await?;

@@ -679,16 +679,16 @@ impl ChatPage {
     /// Types `text` into the composer and presses Enter to send it.
     pub async fn send_message(&self, text: &str) -> Step {
         let textarea = self
-            .wait_until(&format!("`{}` to be enabled", sel::TEXTAREA), async || {
+            .wait_until(&format!("`{}` to be open", sel::TEXTAREA), async || {
                 let el = self
                     .client
                     .find(Locator::Css(sel::TEXTAREA))
                     .await
                     .map_err(miss)?;
-                match el.is_enabled().await {
+                match composer_open(&el).await {
                     Ok(true) => Ok(el),
-                    Ok(false) => Err("present but disabled".to_owned()),
-                    Err(e) => Err(e.to_string()),
+                    Ok(false) => Err("present but closed".to_owned()),
+                    Err(e) => Err(e),
                 }
             })
             .await?;
@@ -1138,10 +1138,29 @@ impl ChatPage {
     }
 
     /// Waits until the composer is free: `form.chat-input[data-state="normal"]` with an
-    /// enabled textarea.
+    /// open textarea.
     pub async fn wait_for_composer_free(&self) -> Step {
         self.wait_for_visible(&sel::composer_in("normal")).await?;
-        self.wait_for_enabled(sel::TEXTAREA, true).await
+        self.wait_for_composer_open(true).await
+    }
+
+    /// Waits until the composer's textarea takes typing (`true`) or is closed (`false`). Closed
+    /// is `readonly` with `aria-disabled="true"` while a card waits in block mode (issue 13:
+    /// not `disabled`, so the focus and the text stay), or `disabled`.
+    pub async fn wait_for_composer_open(&self, open: bool) -> Step {
+        let what = if open { "open" } else { "closed" };
+        self.wait_until(&format!("`{}` to be {what}", sel::TEXTAREA), async || {
+            let el = self
+                .client
+                .find(Locator::Css(sel::TEXTAREA))
+                .await
+                .map_err(miss)?;
+            match composer_open(&el).await? {
+                now if now == open => Ok(()),
+                now => Err(format!("open = {now}")),
+            }
+        })
+        .await
     }
 
     /// What the composer holds (the textarea's value).
@@ -2442,4 +2461,12 @@ impl ChatPage {
             .await
             .map_err(|e| format!("choosing {list:?} in `{FILE_PICKER}`: {e}"))
     }
+}
+
+/// Whether the composer's textarea takes typing: enabled, not `readonly`, not `aria-disabled`.
+async fn composer_open(el: &fantoccini::elements::Element) -> Step<bool> {
+    let enabled = el.is_enabled().await.map_err(|e| e.to_string())?;
+    let readonly = el.attr("readonly").await.map_err(|e| e.to_string())?;
+    let aria = el.attr("aria-disabled").await.map_err(|e| e.to_string())?;
+    Ok(enabled && readonly.is_none() && aria.as_deref() != Some("true"))
 }
