@@ -3,9 +3,9 @@
 #![cfg(not(target_arch = "wasm32"))]
 
 use agent_chat_ui::core::{
-    check_resolve, edit_allowed, may_answer, ActionCard, ActionKind, AnswerValue, ApprovalDraft,
-    CardState, Decision, Millis, Outcome, PendingAction, ProblemKind, QuestionDraft, Resolution,
-    ResolveContext, ResolveRefusal, Shown,
+    check_resolve, edit_allowed, may_answer, may_answer_in_list, ActionCard, ActionKind,
+    AnswerValue, ApprovalDraft, CardState, Decision, Millis, Outcome, PendingAction, ProblemKind,
+    QuestionDraft, Resolution, ResolveContext, ResolveRefusal, Shown,
 };
 use serde_json::{json, Value};
 
@@ -269,6 +269,20 @@ fn i13_edit_precedence_and_the_may_answer_switch_are_one_rule() {
         true,
         true
     ));
+    // A message list answers only person-facing cards, and only when it was given `onResolve`.
+    assert!(may_answer_in_list(&kind, true, true, true, true));
+    assert!(
+        !may_answer_in_list(&kind, false, true, true, true),
+        "no resolver: read-only"
+    );
+    let tool = ActionKind::ClientTool {
+        tool_name: "t".into(),
+        args: json!({}),
+    };
+    assert!(
+        !may_answer_in_list(&tool, true, true, true, true),
+        "not a person's card"
+    );
 }
 
 // ----- QuestionDraft -----------------------------------------------------------------------------

@@ -22,8 +22,8 @@ pub mod wire;
 
 pub use actions::*;
 pub use draft::{
-    check_resolve, edit_allowed, may_answer, ApprovalDraft, QuestionAnswer, QuestionDraft,
-    ResolveContext, ResolveRefusal, Shown,
+    check_resolve, edit_allowed, may_answer, may_answer_in_list, ApprovalDraft, QuestionAnswer,
+    QuestionDraft, ResolveContext, ResolveRefusal, Shown,
 };
 pub use edit::{
     apply_field, diff_args, field_text, field_value, form_fields, ArgChange, FieldKind, FormField,

@@ -83,6 +83,21 @@ pub fn may_answer(
         }
 }
 
+/// Whether a message list's card may be answered (F195, seed 000 "Custom layouts"): the list
+/// was given a way to answer (`actions.onResolve`), the card is for a person, and
+/// [`may_answer`] with the list's own switches.
+pub fn may_answer_in_list(
+    kind: &ActionKind,
+    has_resolver: bool,
+    can_resolve: bool,
+    enable_tool_approvals: bool,
+    enable_questions: bool,
+) -> bool {
+    has_resolver
+        && kind.is_person_facing()
+        && may_answer(kind, can_resolve, enable_tool_approvals, enable_questions)
+}
+
 /// Whether the approval card offers the argument editor (F177): the agent's
 /// `capabilities.approvalArgsEdit` wins over a message list's own setting, which wins over the
 /// chat's prop.

@@ -14,8 +14,8 @@ pub mod question;
 use leptos::prelude::*;
 
 use crate::core::{
-    may_answer, ActionKind, AnswerValue, CardState, Outcome, PendingAction, Question, Resolution,
-    Shown,
+    may_answer_in_list, ActionKind, AnswerValue, CardState, Outcome, PendingAction, Question,
+    Resolution, Shown,
 };
 use crate::store::{CardView, ChatStore};
 use crate::ui::countdown::Countdown;
@@ -101,14 +101,13 @@ impl ChatActions {
     }
 
     fn allows(&self, kind: &ActionKind) -> bool {
-        self.on_resolve.is_some()
-            && kind.is_person_facing()
-            && may_answer(
-                kind,
-                self.can_resolve,
-                self.enable_tool_approvals,
-                self.enable_questions,
-            )
+        may_answer_in_list(
+            kind,
+            self.on_resolve.is_some(),
+            self.can_resolve,
+            self.enable_tool_approvals,
+            self.enable_questions,
+        )
     }
 }
 
@@ -135,7 +134,7 @@ pub fn MessageCards(
                     None => is_last.get(),
                 })
                 .filter(|c| c.card.action.kind.is_person_facing())
-                .map(|c| (Shown::of(&c.card.action), c.card.revision))
+                .map(|c| (c.shown.clone(), c.card.revision))
                 .collect::<Vec<_>>()
         })
     };
@@ -181,7 +180,7 @@ fn ActionCardView(action_id: String, revision: u32) -> impl IntoView {
     // card has become since: the core compares the two.
     let resolve = {
         let on_resolve = actions.on_resolve;
-        let shown = Shown::of(&initial.card.action);
+        let shown = initial.shown.clone();
         Callback::new(move |r: Resolution| {
             if let Some(cb) = on_resolve {
                 cb.run((shown.clone(), r));

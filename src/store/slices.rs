@@ -1,0 +1,130 @@
+//! The plain data the store publishes and the callbacks it calls: one struct per slice the UI
+//! renders, kept apart from the drive loop that fills them.
+
+use leptos::prelude::*;
+
+use crate::core::{
+    AgentInfo, ChatError, ComposerMode, Conversation, ConversationListItem, Message, Run,
+};
+
+/// Callbacks a host registers (the `on_*` props of `Chat`).
+#[derive(Clone, Default)]
+pub struct ChatCallbacks {
+    /// F12: after the optimistic user message was added.
+    pub on_message_sent: Option<Callback<Message>>,
+    /// F13: a final assistant message arrived.
+    pub on_message_received: Option<Callback<Message>>,
+    /// F14: a streamed text chunk `(chunk, full_text)`.
+    pub on_stream_text: Option<Callback<(String, String)>>,
+    /// F15: a tool call `(tool_name, args)`.
+    pub on_tool_call: Option<Callback<(String, serde_json::Value)>>,
+    /// F16: a tool result `(tool_name, result)`.
+    pub on_tool_result: Option<Callback<(String, serde_json::Value)>>,
+    /// F17: any failure.
+    pub on_error: Option<Callback<ChatError>>,
+    /// F18: a conversation was created.
+    pub on_conversation_created: Option<Callback<Conversation>>,
+    /// F20: the selected agent changed.
+    pub on_agent_change: Option<Callback<String>>,
+    /// The open conversation changed (created, opened, cleared); `None` = new chat.
+    pub on_conversation_change: Option<Callback<Option<String>>>,
+    /// F19: a conversation was picked in the history sidebar.
+    pub on_conversation_selected: Option<Callback<ConversationListItem>>,
+    /// F181: a turn paused for a person (not for restored history or `client_tool`).
+    pub on_action_required: Option<Callback<crate::core::PendingAction>>,
+    /// F180: the server accepted an answer `(action_id, resolution)`.
+    pub on_action_resolved: Option<Callback<(String, crate::core::Resolution)>>,
+    /// C10: the agent asks the page to run one of its tools; answer with
+    /// [`ChatStore::resolve_client_tool`].
+    pub on_client_tool: Option<Callback<crate::core::PendingAction>>,
+}
+
+/// Status slice: everything small the header, banner and composer read.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct StatusSlice {
+    /// Current run state.
+    pub run: Run,
+    /// Error to show.
+    pub error: Option<ChatError>,
+    /// Listed agents.
+    pub agents: Vec<AgentInfo>,
+    /// Whether `GET /agents` has answered.
+    pub agents_loaded: bool,
+    /// Effective agent id.
+    pub agent_id: Option<String>,
+    /// Open conversation.
+    pub conversation: Option<Conversation>,
+    /// Whether the composer may send.
+    pub can_send: bool,
+    /// Effective composer mode.
+    pub composer_mode: ComposerMode,
+    /// What the composer does while cards wait (F193).
+    pub composer: crate::core::ComposerState,
+    /// Effective argument editing (F177).
+    pub argument_edit: bool,
+    /// The agent's own `capabilities.approvalArgsEdit`, which wins over any prop (F177).
+    pub agent_argument_edit: Option<bool>,
+    /// The open conversation has older messages to load (D26).
+    pub has_older_messages: bool,
+    /// An older page of messages is on its way (D26).
+    pub is_loading_older: bool,
+    /// The session's estimate of `server clock − page clock`, in ms (issue 13): deadlines are
+    /// the server's, so countdowns and cards read [`ChatStore::server_now`].
+    pub clock_offset_ms: i64,
+}
+
+/// One card with what the UI needs to know about it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct CardView {
+    /// The card.
+    pub card: crate::core::ActionCard,
+    /// Whether this chat can answer it (transport + per-kind switch, F175/F176).
+    pub can_resolve: bool,
+    /// What the card draws ([`crate::core::Shown`]), computed once per publish: the key its view
+    /// is drawn under, and what an answer from it carries (issue 13).
+    pub shown: crate::core::Shown,
+}
+
+/// One attachment waiting for the next send, as the composer shows it (no bytes).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PendingFileView {
+    /// Local id (for [`ChatStore::remove_file`]).
+    pub id: String,
+    /// File name.
+    pub name: String,
+    /// MIME type.
+    pub mime_type: String,
+    /// Size in bytes.
+    pub size: u64,
+    /// Its bytes have been read (sending waits until every file is ready).
+    pub ready: bool,
+}
+
+/// Attachments slice: the pending files and the limits that apply now (F144, F48).
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct FilesSlice {
+    /// Files waiting for the next send, in order.
+    pub pending: Vec<PendingFileView>,
+    /// Effective limits (props narrowed by the agent, C16).
+    pub limits: crate::core::UploadLimits,
+}
+
+/// History slice.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct HistorySlice {
+    /// Conversations, newest first.
+    pub items: Vec<ConversationListItem>,
+    /// More pages exist.
+    pub has_more: bool,
+    /// A page is loading.
+    pub loading: bool,
+}
+
+/// `answerable_question` (F191): the one option-less question the composer answers.
+#[derive(Clone, Debug, PartialEq)]
+pub struct AnswerableQuestion {
+    /// Its action.
+    pub action_id: String,
+    /// The question.
+    pub question: crate::core::Question,
+}
