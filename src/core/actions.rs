@@ -125,6 +125,11 @@ pub enum CardState {
     Waiting,
     /// An answer is on its way (buttons disabled; the deadline is ignored, C32).
     Sending,
+    /// An answer was sent but the page cannot know whether the server took it (the connection
+    /// dropped, a 5xx, a timeout): no deciding button, and the conversation is looked up until
+    /// the server settles it; only a server that says "still pending" brings the buttons back
+    /// (seed 004, issue 14).
+    Checking,
     /// Settled.
     Settled(Outcome),
 }
@@ -135,11 +140,12 @@ impl CardState {
         match self {
             CardState::Waiting => "waiting",
             CardState::Sending => "sending",
+            CardState::Checking => "checking",
             CardState::Settled(o) => o.as_str(),
         }
     }
 
-    /// Waiting or sending: the action is still open.
+    /// Waiting, sending or checking: the action is still open.
     pub fn is_open(&self) -> bool {
         !matches!(self, CardState::Settled(_))
     }
@@ -160,6 +166,24 @@ pub struct ActionCard {
     /// same id) while this page showed it: 0 = as first drawn. A card is drawn afresh for each
     /// revision, dropping any edit, and says "This request changed" (issue 13).
     pub revision: u32,
+    /// Who settled it, as far as this page knows (the receipt's "you", "Answered elsewhere").
+    pub decided: Decider,
+    /// The arguments of the tool call as first drawn here, kept when the server re-issues the
+    /// request with others (a new version after an edit) so the card shows the diff against
+    /// the original proposal (seed 004, issue 14). `None` while unchanged.
+    pub first_args: Option<Value>,
+}
+
+/// Who settled a card, as far as this page knows (issue 14).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Decider {
+    /// Not known (a card restored settled from history, or still open).
+    #[default]
+    Unknown,
+    /// The person, on this page: the server took this page's answer.
+    ThisPage,
+    /// Someone or something else (another tab or app) while the card waited here.
+    Elsewhere,
 }
 
 impl ActionCard {
@@ -176,6 +200,8 @@ impl ActionCard {
             message_id,
             restored,
             revision: 0,
+            decided: Decider::Unknown,
+            first_args: None,
         }
     }
 
@@ -190,6 +216,13 @@ impl ActionCard {
         let changed = !super::draft::Shown::of(&self.action).matches(&action);
         if changed {
             self.revision += 1;
+            if let (None, ActionKind::ToolApproval(old), ActionKind::ToolApproval(new)) =
+                (&self.first_args, &self.action.kind, &action.kind)
+            {
+                if !super::schema::args_equal(&old.args, &new.args) {
+                    self.first_args = Some(old.args.clone());
+                }
+            }
         }
         self.action = action;
         changed
@@ -494,14 +527,20 @@ pub fn restore_cards(
             .message_id
             .clone()
             .or_else(|| last_assistant.map(|m| m.id.clone()));
-        let state = match known_card.map(|k| &k.state) {
-            Some(CardState::Sending) => CardState::Sending,
+        // An answer on its way stays so, unless the server re-issued the request meanwhile;
+        // a page that did not know whether its answer arrived learns here that it did not:
+        // the buttons come back (issue 14).
+        let state = match known_card {
+            Some(k) if k.state == CardState::Sending && k.action.version == action.version => {
+                CardState::Sending
+            }
             _ => CardState::Waiting,
         };
         let restored = known_card.map(|k| k.restored).unwrap_or(true);
         let mut card = ActionCard::new(action.clone(), state, message_id, restored);
         if let Some(k) = known_card {
             card.revision = k.revision;
+            card.first_args = k.first_args.clone();
             card.action = k.action.clone();
             card.replace_action(action);
         }
@@ -530,6 +569,15 @@ fn settled_card(
         message_id: message_id.or_else(|| known.and_then(|k| k.message_id.clone())),
         restored: known.map(|k| k.restored).unwrap_or(true),
         revision: known.map_or(0, |k| k.revision),
+        // A card that waited here and is now settled by the server was answered elsewhere,
+        // unless this page had sent an answer whose outcome it did not know (issue 14).
+        decided: match known.map(|k| (&k.state, k.decided)) {
+            Some((CardState::Waiting, _)) => Decider::Elsewhere,
+            Some((CardState::Sending | CardState::Checking, _)) => Decider::ThisPage,
+            Some((CardState::Settled(_), d)) => d,
+            None => Decider::Unknown,
+        },
+        first_args: known.and_then(|k| k.first_args.clone()),
     }
 }
 

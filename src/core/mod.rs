@@ -5,6 +5,7 @@
 
 pub mod actions;
 pub mod api;
+pub mod decision_keys;
 pub mod draft;
 pub mod edit;
 pub mod error;
@@ -14,6 +15,7 @@ pub mod markdown;
 pub mod schema;
 pub mod session;
 pub mod sse;
+pub mod stage;
 pub mod stream_text;
 pub mod theme;
 pub mod time;
@@ -21,6 +23,7 @@ pub mod url;
 pub mod wire;
 
 pub use actions::*;
+pub use decision_keys::{DecisionKey, DecisionKeys};
 pub use draft::{
     check_resolve, edit_allowed, may_answer, may_answer_in_list, ApprovalDraft, QuestionAnswer,
     QuestionDraft, ResolveContext, ResolveRefusal, Shown,
@@ -38,6 +41,7 @@ pub use i18n::{
 pub use schema::{args_equal, check_args_text, check_value, Problem, ProblemKind};
 pub use session::*;
 pub use sse::*;
+pub use stage::{CardStage, DecidedBy, Receipt};
 pub use stream_text::StreamText;
 pub use time::*;
 pub use wire::*;

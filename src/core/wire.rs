@@ -1781,6 +1781,42 @@ impl<'de> Deserialize<'de> for ActionStatus {
 /// `who settled it` value meaning the server refused the action itself at its deadline.
 pub const RESOLVED_BY_TIMEOUT: &str = "system:timeout";
 
+/// Where a decided tool call stands on the server (seed 004, PROTOCOL §11.2).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum ExecutionStatus {
+    /// Still waits for a decision (`pending_approval`).
+    PendingApproval,
+    /// Allowed; the tool has not started yet.
+    Approved,
+    /// Denied.
+    Rejected,
+    /// The tool runs.
+    Executing,
+    /// The tool ran.
+    Completed,
+    /// The tool failed.
+    Failed,
+    /// The deadline passed.
+    Expired,
+}
+
+impl ExecutionStatus {
+    /// Reads the wire spelling (case and `-`/`_` ignored); unknown → `None`.
+    #[must_use]
+    pub fn parse(s: &str) -> Option<ExecutionStatus> {
+        Some(match normalise_tag(s).as_str() {
+            "pending_approval" | "pending" => ExecutionStatus::PendingApproval,
+            "approved" => ExecutionStatus::Approved,
+            "rejected" | "denied" => ExecutionStatus::Rejected,
+            "executing" | "running" => ExecutionStatus::Executing,
+            "completed" | "succeeded" | "done" => ExecutionStatus::Completed,
+            "failed" | "error" => ExecutionStatus::Failed,
+            "expired" => ExecutionStatus::Expired,
+            _ => return None,
+        })
+    }
+}
+
 /// Something the agent waits on: an approval, a question, or a client-side tool (§9.1).
 ///
 /// Reading never fails for an unknown `type`/`kind` (it becomes [`ActionKind::Unknown`]); it
@@ -1809,8 +1845,15 @@ pub struct PendingAction {
     /// Record version to echo back in E14 (§11.2).
     pub version: Option<i64>,
     /// Execution progress after approval (§11.2): `pending_approval`, `approved`, `executing`,
-    /// `completed`, `rejected`, `expired`, `failed`, as sent.
+    /// `completed`, `rejected`, `expired`, `failed`, as sent; read it with
+    /// [`PendingAction::execution`].
     pub execution_status: Option<String>,
+    /// When it was settled (`resolvedAt`), for the receipt (issue 14).
+    pub resolved_at: Option<Millis>,
+    /// What the tool returned once it ran (`executionResult`), for the receipt (issue 14, C42).
+    pub execution_result: Option<Value>,
+    /// Why the tool failed (`executionError`: a string or `{ message }`) (issue 14, C42).
+    pub execution_error: Option<String>,
     /// Cogitator `sideEffects`, kept for display (§11.1).
     pub side_effects: Option<Value>,
 }
@@ -2042,8 +2085,20 @@ impl PendingAction {
             created_at: None,
             version: None,
             execution_status: None,
+            resolved_at: None,
+            execution_result: None,
+            execution_error: None,
             side_effects: None,
         }
+    }
+
+    /// The execution stage the server reports (§11.2), `None` when it reports none or one this
+    /// client does not know.
+    #[must_use]
+    pub fn execution(&self) -> Option<ExecutionStatus> {
+        self.execution_status
+            .as_deref()
+            .and_then(ExecutionStatus::parse)
     }
 
     /// Reads an action; `None` when it is not an object or has no usable `id`. An unknown
@@ -2103,6 +2158,13 @@ impl PendingAction {
             created_at: field(obj, &["createdAt", "requestedAt"]).and_then(parse_timestamp),
             version: obj.get("version").and_then(i64_of),
             execution_status: obj.get("executionStatus").and_then(str_of),
+            resolved_at: obj.get("resolvedAt").and_then(parse_timestamp),
+            execution_result: obj.get("executionResult").filter(|v| !v.is_null()).cloned(),
+            execution_error: obj.get("executionError").and_then(|e| {
+                str_of(e)
+                    .or_else(|| e.get("message").and_then(str_of))
+                    .filter(|t| !t.trim().is_empty())
+            }),
             side_effects: field(obj, &["sideEffects"]).cloned(),
             id,
             kind,
@@ -2160,6 +2222,13 @@ impl PendingAction {
             m.insert("version".into(), v.into());
         }
         insert_opt_str(&mut m, "executionStatus", self.execution_status.as_deref());
+        if let Some(t) = self.resolved_at {
+            m.insert("resolvedAt".into(), format_iso(t).into());
+        }
+        if let Some(r) = &self.execution_result {
+            m.insert("executionResult".into(), r.clone());
+        }
+        insert_opt_str(&mut m, "executionError", self.execution_error.as_deref());
         if let Some(s) = &self.side_effects {
             m.insert("sideEffects".into(), s.clone());
         }
@@ -2614,6 +2683,14 @@ pub enum StreamEvent {
         /// Who settled it.
         resolved_by: Option<String>,
     },
+    /// `stream.action_updated` (C42): the server's record of an action changed (its execution
+    /// stage, or a new version of an open action).
+    ActionUpdated {
+        /// Conversation id.
+        conversation_id: Option<String>,
+        /// The action as the server now records it.
+        action: PendingAction,
+    },
     /// Any other event type; the client ignores it.
     Unknown {
         /// The type as sent.
@@ -2622,7 +2699,7 @@ pub enum StreamEvent {
 }
 
 /// The known event kinds, by canonical name.
-const EVENT_NAMES: [&str; 10] = [
+const EVENT_NAMES: [&str; 11] = [
     "start",
     "text",
     "thinking",
@@ -2633,6 +2710,7 @@ const EVENT_NAMES: [&str; 10] = [
     "done",
     "action_required",
     "action_resolved",
+    "action_updated",
 ];
 
 /// `stream.text` → `text`; `None` for unknown names.
@@ -2775,6 +2853,12 @@ impl StreamEvent {
                     action,
                 }
             }
+            "action_updated" => StreamEvent::ActionUpdated {
+                conversation_id,
+                action: field(o, &["action", "pendingAction"])
+                    .and_then(PendingAction::from_json)
+                    .ok_or_else(|| invalid("missing or unreadable `action`"))?,
+            },
             "action_resolved" => {
                 let action = o.get("action").and_then(Value::as_object);
                 let from_action = |k: &str| action.and_then(|a| a.get(k));
@@ -2827,6 +2911,7 @@ impl StreamEvent {
             StreamEvent::Done { .. } => "stream.done",
             StreamEvent::ActionRequired { .. } => "stream.action_required",
             StreamEvent::ActionResolved { .. } => "stream.action_resolved",
+            StreamEvent::ActionUpdated { .. } => "stream.action_updated",
             StreamEvent::Unknown { type_name, .. } => type_name,
         }
     }
@@ -2960,6 +3045,13 @@ impl StreamEvent {
                 put("status", Some(status.as_str().into()));
                 put("resolution", resolution.as_ref().map(Resolution::to_json));
                 put("resolvedBy", s(resolved_by));
+            }
+            StreamEvent::ActionUpdated {
+                conversation_id,
+                action,
+            } => {
+                put("conversationId", s(conversation_id));
+                put("action", Some(action.to_json()));
             }
             StreamEvent::Unknown { .. } => {}
         }

@@ -62,6 +62,9 @@ pub struct StreamCallbacks {
     pub on_action_required: Option<EventFn>,
     /// `stream.action_resolved` (F199).
     pub on_action_resolved: Option<EventFn>,
+    /// `stream.action_updated` (C42): the server's record of an action changed (its execution
+    /// stage, or a new version).
+    pub on_action_updated: Option<EventFn>,
     /// `stream.error`, as [`ChatError::Stream`] with its lower-case code. A refused request
     /// or a network failure is the method's `Err` instead (D35).
     pub on_error: Option<ErrorFn>,
@@ -122,6 +125,13 @@ impl StreamCallbacks {
     #[must_use]
     pub fn on_action_resolved(mut self, f: impl FnMut(&StreamEvent) + 'static) -> Self {
         self.on_action_resolved = Some(Box::new(f));
+        self
+    }
+
+    /// Sets [`StreamCallbacks::on_action_updated`].
+    #[must_use]
+    pub fn on_action_updated(mut self, f: impl FnMut(&StreamEvent) + 'static) -> Self {
+        self.on_action_updated = Some(Box::new(f));
         self
     }
 
@@ -610,6 +620,7 @@ impl StreamReader {
             StreamEvent::Progress { .. } => call(&mut cb.on_progress, &event),
             StreamEvent::ActionRequired { .. } => call(&mut cb.on_action_required, &event),
             StreamEvent::ActionResolved { .. } => call(&mut cb.on_action_resolved, &event),
+            StreamEvent::ActionUpdated { .. } => call(&mut cb.on_action_updated, &event),
             StreamEvent::Error { error, code } => {
                 let err = ChatError::Stream {
                     code: code.clone(),

@@ -5,4 +5,5 @@ pub mod client;
 pub mod clock;
 pub mod files;
 pub mod http;
+pub mod keys;
 pub mod location;

@@ -33,6 +33,8 @@ struct Driver {
     published: crate::core::Revisions,
     /// The files of the last `add_files`, read by index when the session asks.
     file_batch: Vec<web_sys::File>,
+    /// Where this chat's decision keys are kept (`sessionStorage`), when it has a server.
+    keys_scope: Option<String>,
 }
 
 /// Handle to one chat's state. `Copy`; get it from context with [`ChatStore::expect`].
@@ -101,11 +103,19 @@ impl ChatStore {
     /// Creates a store and provides it as context. Call [`ChatStore::dispatch`] with
     /// [`Command::Start`] once mounted.
     pub fn new(
-        config: SessionConfig,
+        mut config: SessionConfig,
         transport: TransportConfig,
         callbacks: ChatCallbacks,
     ) -> Self {
-        Self::build(Session::new(config), Some(transport), callbacks)
+        // Decisions of an earlier load of this tab keep their keys (issue 14).
+        let scope = crate::io::keys::scope(&transport.base_url);
+        if config.decision_keys.is_empty() {
+            config.decision_keys = crate::io::keys::load(&scope);
+        }
+        config.key_seed = crate::io::keys::random_seed();
+        let store = Self::build(Session::new(config), Some(transport), callbacks);
+        store.driver.update_value(|d| d.keys_scope = Some(scope));
+        store
     }
 
     /// A store around an existing `session` with no network: every request the session makes
@@ -139,6 +149,7 @@ impl ChatStore {
             frame_pending: false,
             published: Default::default(),
             file_batch: Vec::new(),
+            keys_scope: None,
         };
         let (messages, set_messages) = signal(initial_messages);
         let (streaming, set_streaming) = signal(None);
@@ -638,6 +649,11 @@ impl ChatStore {
             // What the person can act on is also an `Error` event (the banner, `on_error`).
             SessionEvent::ResolveRefused { .. } => {}
             SessionEvent::CardsSettled => self.attention.refocus_composer(),
+            SessionEvent::DecisionKeysChanged(entries) => {
+                if let Some(Some(scope)) = self.driver.try_with_value(|d| d.keys_scope.clone()) {
+                    crate::io::keys::save(&scope, &entries);
+                }
+            }
             SessionEvent::ClientToolRequested(action) => run(&cb.on_client_tool, action),
             SessionEvent::ActionResolved {
                 action_id,

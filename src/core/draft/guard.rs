@@ -121,7 +121,8 @@ pub fn check_resolve(
     let card = card.ok_or(ResolveRefusal::Unknown)?;
     match card.state {
         CardState::Settled(_) => return Err(ResolveRefusal::Settled),
-        CardState::Sending => return Err(ResolveRefusal::InFlight),
+        // Checking: the outcome of the answer sent is unknown; only the server ends it.
+        CardState::Sending | CardState::Checking => return Err(ResolveRefusal::InFlight),
         CardState::Waiting => {}
     }
     if !ctx.may_answer {

@@ -4,7 +4,7 @@
 
 use serde_json::json;
 
-use crate::core::actions::{ActionCard, CardState, Outcome};
+use crate::core::actions::{ActionCard, CardState, Decider, Outcome};
 use crate::core::draft::{check_resolve, ResolveContext, ResolveRefusal, Shown};
 use crate::core::time::Millis;
 use crate::core::wire::{
@@ -44,8 +44,17 @@ impl Session {
         self.set_card_state(&action_id, CardState::Sending);
         self.error = None;
         self.revisions.status += 1;
-        let mut body =
-            json!({ "resolution": resolution.to_json(), "stream": self.config.streaming });
+        let wire = resolution.to_json();
+        // One key per decision, reused by every retry of it (issue 14).
+        let (key, fresh) = self.keys.key_for(&action_id, version, &wire);
+        if fresh {
+            self.emit_keys();
+        }
+        let mut body = json!({
+            "resolution": wire,
+            "stream": self.config.streaming,
+            "decisionKey": key,
+        });
         if let Some(v) = version {
             body["version"] = json!(v);
         }
@@ -95,18 +104,101 @@ impl Session {
     }
 
     pub(super) fn set_card_state(&mut self, action_id: &str, state: CardState) {
+        let settled = !state.is_open();
         if let Some(card) = self.cards.iter_mut().find(|c| c.action.id == action_id) {
             if card.state != state {
                 card.state = state;
                 self.revisions.actions += 1;
             }
         }
+        if settled {
+            self.forget_settled_keys();
+        }
+    }
+
+    /// Drops the decision keys of cards that settled (issue 14).
+    pub(super) fn forget_settled_keys(&mut self) {
+        let cards = &self.cards;
+        let forgot = self.keys.forget_settled(|id| {
+            cards
+                .iter()
+                .find(|c| c.action.id == id)
+                .is_none_or(|c| c.state.is_open())
+        });
+        if forgot {
+            self.emit_keys();
+        }
+    }
+
+    fn emit_keys(&mut self) {
+        let entries = self.keys.entries().to_vec();
+        self.emit(SessionEvent::DecisionKeysChanged(entries));
+    }
+
+    /// The page sent an answer but cannot know whether the server took it (the connection
+    /// dropped, a 5xx, a timeout, an unreadable reply): the card reads "Checking status" with
+    /// no deciding button, and the conversation is looked up until the server settles it.
+    /// Never "Failed" on a guess, never the buttons again before the server says "still
+    /// pending" (seed 004, issue 14). Typed text comes back to the composer.
+    pub(super) fn check_answer(&mut self, action_id: &str, draft: Option<String>) {
+        self.set_card_state(action_id, CardState::Checking);
+        if self.streaming.take().is_some() {
+            self.revisions.streaming += 1;
+        }
+        self.finish_turn();
+        if let Some(text) = draft {
+            self.emit(SessionEvent::DraftReturned(text));
+        }
+        self.watch_cards(true);
+    }
+
+    /// Cards that were Checking and that the server now lists as settled: the answer arrived.
+    /// When the server's copy says no more than "settled", the decision sent (kept with its
+    /// key) is what it took; the host hears of it like of any accepted answer (issue 14).
+    pub(super) fn settle_checked(&mut self, checking: &[String]) {
+        for id in checking {
+            let Some(card) = self.cards.iter().find(|c| c.action.id == *id) else {
+                continue;
+            };
+            if card.state.is_open() {
+                continue;
+            }
+            let hint = card.action.kind.type_name().to_owned();
+            let sent = self
+                .keys
+                .entries()
+                .iter()
+                .find(|e| e.action_id == *id)
+                .and_then(|e| Resolution::from_json(&e.resolution, Some(&hint)));
+            let Some(sent) = sent else { continue };
+            if let Some(card) = self.cards.iter_mut().find(|c| c.action.id == *id) {
+                card.decided = Decider::ThisPage;
+                if card.state == CardState::Settled(Outcome::answered()) {
+                    card.state = CardState::Settled(Outcome::from_settled(
+                        ActionStatus::Resolved,
+                        Some(&sent),
+                        card.action.resolved_by.as_deref(),
+                    ));
+                }
+            }
+            self.revisions.actions += 1;
+            self.emit(SessionEvent::ActionResolved {
+                action_id: id.clone(),
+                resolution: sent,
+            });
+        }
+        self.forget_settled_keys();
     }
 
     /// The server took the answer: settle the card, remember the outcome on its message
     /// (`actionStates`, §9.6 source 1) and tell the host (F180).
     pub(super) fn on_resolve_accepted(&mut self, action_id: &str, resolution: &Resolution) {
         let outcome = Outcome::from_settled(ActionStatus::Resolved, Some(resolution), None);
+        let now = self.server_now();
+        if let Some(card) = self.cards.iter_mut().find(|c| c.action.id == action_id) {
+            card.decided = Decider::ThisPage;
+            card.action.resolved_at = card.action.resolved_at.or(Some(now));
+        }
         self.set_card_state(action_id, CardState::Settled(outcome));
         let message_id = self
             .cards
@@ -145,22 +237,28 @@ impl Session {
         else {
             return;
         };
-        if let Err(TransportError::Network(_)) = &result {
-            return self.begin_running_turn(turn);
-        }
         let reply = match parse_json::<ResolveActionResponse>(result, ErrorContext::Send) {
             Ok(reply) => reply,
+            // The server may have taken it: look, never guess (issue 14).
+            Err(err) if outcome_unknown(&err) => return self.check_answer(&action_id, draft),
             Err(err) => return self.refuse_resolve(&action_id, draft, err),
         };
-        self.on_resolve_accepted(&action_id, &resolution);
-        if let Some(settled) = reply.action.filter(|a| a.id == action_id) {
-            // The server's own record (e.g. a timeout) wins over what we sent.
-            let outcome = Outcome::from_settled(
-                settled.status,
-                settled.resolution.as_ref().or(Some(&resolution)),
-                settled.resolved_by.as_deref(),
-            );
-            self.set_card_state(&action_id, CardState::Settled(outcome));
+        let record = reply.action.filter(|a| a.id == action_id);
+        match record {
+            // The server answered the edit with a new version to approve (seed 004).
+            Some(open) if open.is_open() => {
+                self.merge_open_actions(vec![open], None);
+                if let Some(text) = draft {
+                    self.emit(SessionEvent::DraftReturned(text));
+                }
+            }
+            Some(settled) => {
+                self.on_resolve_accepted(&action_id, &resolution);
+                // The server's own record (e.g. a timeout, the execution) wins over what we
+                // sent.
+                self.apply_action_record(settled, Some(&resolution));
+            }
+            None => self.on_resolve_accepted(&action_id, &resolution),
         }
         if self.streaming.take().is_some() {
             self.revisions.streaming += 1;
@@ -214,7 +312,10 @@ impl Session {
         self.set_error(err);
         match code.as_deref() {
             Some("action_expired") => self.schedule_expiry_refresh(),
-            Some("conversation_busy" | "action_version_conflict") => self.refresh_conversation(),
+            // The server knows what happened: show it (issue 14).
+            Some("conversation_busy" | "action_version_conflict" | "action_not_pending") => {
+                self.refresh_conversation()
+            }
             _ => {}
         }
     }
@@ -275,6 +376,21 @@ impl Session {
                         self.emit(SessionEvent::ActionChanged(action));
                     }
                 }
+                // An answer on its way (or unknown) to an older version: the server re-issued
+                // the request (e.g. a new version after an edit). It waits again, drawn afresh,
+                // and must itself be approved (seed 004, issue 14).
+                Some(card)
+                    if matches!(card.state, CardState::Sending | CardState::Checking)
+                        && card.action.version.is_some()
+                        && action.version.is_some()
+                        && card.action.version != action.version =>
+                {
+                    card.state = CardState::Waiting;
+                    card.message_id = card.message_id.take().or(placed);
+                    if card.replace_action(action.clone()) && action.kind.is_person_facing() {
+                        self.emit(SessionEvent::ActionChanged(action));
+                    }
+                }
                 Some(_) => {}
                 None => {
                     let person = action.kind.is_person_facing();
@@ -307,5 +423,59 @@ impl Session {
             }
         }
         expired
+    }
+
+    /// The server's record of an action (an E14 reply's `action`, `stream.action_updated`):
+    /// an open one is merged like any open action (a new version waits again); a settled one
+    /// settles an open card from it and updates the execution stage and receipt (issue 14).
+    pub(super) fn apply_action_record(&mut self, record: PendingAction, sent: Option<&Resolution>) {
+        if record.is_open() {
+            return self.merge_open_actions(vec![record], None);
+        }
+        let Some(card) = self.cards.iter_mut().find(|c| c.action.id == record.id) else {
+            return;
+        };
+        // A settled card keeps its outcome unless the record says how it was decided; a local
+        // Expired / Cancelled is never downgraded.
+        let keep_local = match &card.state {
+            CardState::Settled(o) => o.is_sticky() || record.resolution.is_none(),
+            _ => false,
+        };
+        if !keep_local {
+            let outcome = Outcome::from_settled(
+                record.status,
+                record.resolution.as_ref().or(sent),
+                record.resolved_by.as_deref(),
+            );
+            if card.state == CardState::Waiting {
+                card.decided = Decider::Elsewhere;
+            } else if card.state.is_open() {
+                card.decided = Decider::ThisPage;
+            }
+            card.state = CardState::Settled(outcome);
+        }
+        let a = &mut card.action;
+        a.status = record.status;
+        a.execution_status = record.execution_status.or(a.execution_status.take());
+        a.execution_result = record.execution_result.or(a.execution_result.take());
+        a.execution_error = record.execution_error.or(a.execution_error.take());
+        a.resolved_at = record.resolved_at.or(a.resolved_at);
+        a.resolved_by = record.resolved_by.or(a.resolved_by.take());
+        if a.resolution.is_none() {
+            a.resolution = record.resolution;
+        }
+        self.revisions.actions += 1;
+        self.forget_settled_keys();
+    }
+}
+
+/// Whether a failed answer may still have been taken by the server: no response at all, a
+/// server error or timeout (5xx, 408), or a success that could not be read (issue 14). A
+/// refusal with a 4xx code was not taken.
+fn outcome_unknown(err: &ChatError) -> bool {
+    match err {
+        ChatError::Network { .. } | ChatError::BadResponse { .. } => true,
+        ChatError::Api { error, .. } => error.status >= 500 || error.status == 408,
+        _ => false,
     }
 }

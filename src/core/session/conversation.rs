@@ -4,7 +4,7 @@
 
 use serde_json::{json, Value};
 
-use crate::core::actions::{restore_cards, ActionCard};
+use crate::core::actions::{restore_cards, ActionCard, CardState};
 use crate::core::wire::{ConversationWithMessages, Message, MessagesPage, PendingAction};
 
 use super::error::parse_json;
@@ -231,7 +231,32 @@ impl Session {
             .iter()
             .map(|c| (c.action.id.clone(), c.revision))
             .collect();
+        let checking: Vec<String> = known
+            .iter()
+            .filter(|c| c.state == CardState::Checking)
+            .map(|c| c.action.id.clone())
+            .collect();
         self.cards = restore_cards(&messages, loaded.pending_actions, known);
+        // An answer whose fate was unknown: the server says the request still waits, so it
+        // never arrived; the buttons are back and the person is told (issue 14).
+        let not_received = self
+            .cards
+            .iter()
+            .any(|c| checking.contains(&c.action.id) && c.state == CardState::Waiting);
+        if not_received {
+            self.set_error(ChatError::Network {
+                context: ErrorContext::Send,
+                detail: "request not received".into(),
+            });
+        }
+        self.settle_checked(&checking);
+        if self
+            .cards
+            .iter()
+            .any(|c| crate::core::CardStage::of(c).awaits_server())
+        {
+            self.watch_cards(false);
+        }
         // A waiting request that came back with other content is drawn afresh (issue 13).
         let changed: Vec<PendingAction> = self
             .cards
@@ -342,7 +367,19 @@ impl Session {
             .filter(|c| c.state.is_open())
             .map(|c| c.action.clone())
             .collect();
+        let checking: Vec<String> = self
+            .cards
+            .iter()
+            .filter(|c| c.state == CardState::Checking)
+            .map(|c| c.action.id.clone())
+            .collect();
         self.cards = restore_cards(&self.messages, Some(open), &self.cards);
+        // Only the server can end a check (issue 14); an older page is not the server's word.
+        for card in &mut self.cards {
+            if checking.contains(&card.action.id) && card.state == CardState::Waiting {
+                card.state = CardState::Checking;
+            }
+        }
         self.revisions.actions += 1;
     }
 

@@ -28,6 +28,7 @@ mod state;
 mod stream;
 mod turn;
 mod util;
+mod watch;
 
 use std::collections::VecDeque;
 
@@ -221,6 +222,13 @@ pub enum Command {
     DismissError,
     /// Reload the first page of the history quietly.
     RefreshHistory,
+    /// Another tab (or the host) says it settled `action_id` of the open conversation: look
+    /// the conversation up at once. The server stays the authority: nothing is settled on
+    /// the other tab's word alone (issue 14).
+    SettledElsewhere {
+        /// The action.
+        action_id: String,
+    },
     /// Load the next page of the history.
     LoadMoreHistory,
     /// Load the next older page of the open conversation's messages (E8, `order=desc`);
@@ -306,6 +314,9 @@ pub enum SessionEvent {
     /// No person-facing card waits any more, after one did: answered, expired, cancelled or
     /// answered elsewhere (F228: focus goes back to the composer).
     CardsSettled,
+    /// The decisions not settled yet changed: the edge keeps this list (`sessionStorage`) and
+    /// passes it back as [`SessionConfig::decision_keys`] after a reload (issue 14).
+    DecisionKeysChanged(Vec<crate::core::DecisionKey>),
 }
 
 /// What the session asks of the outside world.
@@ -388,6 +399,12 @@ pub struct SessionConfig {
     pub initial_messages: Vec<Message>,
     /// Upload props (F6–F9); the agent's metadata may narrow them (C16).
     pub uploads: UploadLimits,
+    /// Decisions made on an earlier load of this page whose cards had not settled, with their
+    /// `decisionKey`s (the edge keeps them in `sessionStorage`), so a retry reuses the key
+    /// (issue 14).
+    pub decision_keys: Vec<crate::core::DecisionKey>,
+    /// A random number from the edge that seeds new decision keys (issue 14).
+    pub key_seed: u64,
 }
 
 impl Default for SessionConfig {
@@ -405,6 +422,8 @@ impl Default for SessionConfig {
             action_expiry_refresh_ms: 1_500,
             initial_messages: Vec::new(),
             uploads: UploadLimits::default(),
+            decision_keys: Vec::new(),
+            key_seed: 0x9e37_79b9_7f4a_7c15,
         }
     }
 }
@@ -486,13 +505,19 @@ pub struct Session {
     revisions: Revisions,
     /// The estimated offset of the server's clock (issue 13; `clock.rs`).
     clock: ServerClock,
+    /// Idempotency keys of decisions not settled yet (issue 14).
+    keys: crate::core::DecisionKeys,
+    /// Looking the conversation up while a card is Checking or Executing (issue 14).
+    watch: Option<watch::Watch>,
 }
 
 impl Session {
     /// A new idle session. Nothing is requested until [`Command::Start`].
     pub fn new(config: SessionConfig) -> Self {
         let messages = config.initial_messages.clone();
+        let keys = crate::core::DecisionKeys::new(config.decision_keys.clone(), config.key_seed);
         Session {
+            keys,
             selected_agent: config.agent_id.clone(),
             config,
             now: Millis(0),
@@ -519,6 +544,7 @@ impl Session {
             older: OlderPages::None,
             revisions: Revisions::default(),
             clock: ServerClock::default(),
+            watch: None,
         }
     }
 
@@ -743,6 +769,7 @@ impl Session {
             .as_ref()
             .map(|t| t.next_poll)
             .into_iter()
+            .chain(self.watch.as_ref().map(|w| w.next_at))
             .chain(self.expiry_refresh_at)
             .chain(deadlines)
             .min()
@@ -771,6 +798,15 @@ impl Session {
                 }
             }
             Command::RefreshHistory => self.load_history(false),
+            Command::SettledElsewhere { action_id } => {
+                let waits = self
+                    .cards
+                    .iter()
+                    .any(|c| c.action.id == action_id && c.state.is_open());
+                if waits && !self.is_streaming() {
+                    self.refresh_conversation();
+                }
+            }
             Command::Resolve { shown, resolution } => self.resolve(shown, resolution, None),
             Command::LoadMoreHistory => {
                 if self.history_state == (HistoryState::Loaded { has_more: true }) {
@@ -855,6 +891,7 @@ impl Session {
             }
         }
         self.poll_running_turn();
+        self.poll_watch();
     }
 
     fn set_error(&mut self, err: ChatError) {

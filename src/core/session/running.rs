@@ -91,6 +91,11 @@ impl Session {
                     match turn {
                         // The server had it: nothing the person sent disappears (issue 13).
                         Turn::Send(sent) if running.answered => self.interrupt(sent),
+                        // Whether the answer was taken is unknown: check, never re-offer the
+                        // buttons on a guess (issue 14).
+                        Turn::Resolve {
+                            action_id, draft, ..
+                        } => self.check_answer(&action_id, draft),
                         turn => self.refuse(turn, err),
                     }
                 }
@@ -122,7 +127,13 @@ impl Session {
                 ..
             } = &turn
             {
-                self.on_resolve_accepted(action_id, resolution);
+                let accepted = self
+                    .cards
+                    .iter()
+                    .any(|c| c.action.id == *action_id && !c.state.is_open());
+                if !accepted {
+                    self.on_resolve_accepted(action_id, resolution);
+                }
             }
         }
         let last_is_reply = loaded

@@ -6,6 +6,7 @@ use serde_json::{json, Map, Value};
 
 use crate::core::actions::{CardState, Outcome};
 use crate::core::error::DecodeError;
+use crate::core::stage::CardStage;
 use crate::core::time::Millis;
 use crate::core::wire::{Message, MessageContent, Role, StreamEvent, TurnStatus};
 
@@ -79,11 +80,29 @@ impl Session {
         if self.stream_request == Some(id) {
             self.stream_request = None;
         }
-        let Pending::Stream { turn, finished, .. } = pending else {
+        let Pending::Stream {
+            turn,
+            finished,
+            started,
+            ..
+        } = pending
+        else {
             return;
         };
         if finished || error == Some(TransportError::Aborted) {
             return;
+        }
+        // An answer whose stream broke before the server said it took it: the outcome is
+        // unknown, so the card checks instead of offering its buttons again (issue 14).
+        if let (
+            Turn::Resolve {
+                action_id, draft, ..
+            },
+            false,
+        ) = (&turn, started)
+        {
+            let (action_id, draft) = (action_id.clone(), draft.clone());
+            return self.check_answer(&action_id, draft);
         }
         // C17 / §9.9: the server took the request but the stream was cut. Look, don't fail.
         self.begin_running_turn_after_stream(turn);
@@ -288,6 +307,7 @@ impl Session {
                 self.finish_turn();
                 self.emit(SessionEvent::MessageReceived(message));
                 self.load_history(false);
+                self.after_answer_stream(id);
             }
             StreamEvent::ActionRequired {
                 action, message_id, ..
@@ -323,6 +343,11 @@ impl Session {
                 if let Some(sent) = &ours {
                     self.on_resolve_accepted(&action_id, sent);
                 }
+                if let Some(card) = self.cards.iter_mut().find(|c| c.action.id == action_id) {
+                    if resolved_by.is_some() {
+                        card.action.resolved_by = resolved_by.clone();
+                    }
+                }
                 let recorded = resolution.as_ref().or(ours.as_ref());
                 let outcome = Outcome::from_settled(status, recorded, resolved_by.as_deref());
                 let keep_local = self.cards.iter().any(|c| {
@@ -334,7 +359,28 @@ impl Session {
                 }
                 self.revisions.status += 1;
             }
+            StreamEvent::ActionUpdated { action, .. } => self.apply_action_record(action, None),
             StreamEvent::Unknown { .. } => {}
+        }
+    }
+
+    /// A streamed answer's continuation ended: an answer the server never confirmed nor
+    /// re-issued is checked, and a tool still executing is looked after (issue 14).
+    fn after_answer_stream(&mut self, id: RequestId) {
+        let unconfirmed = match self.stream_state(id) {
+            Some((Turn::Resolve { action_id, .. }, _, _)) => Some(action_id.clone()),
+            _ => None,
+        }
+        .filter(|action_id| {
+            self.cards
+                .iter()
+                .any(|c| c.action.id == *action_id && c.state == CardState::Sending)
+        });
+        if let Some(action_id) = unconfirmed {
+            return self.check_answer(&action_id, None);
+        }
+        if self.cards.iter().any(|c| CardStage::of(c).awaits_server()) {
+            self.watch_cards(false);
         }
     }
 
