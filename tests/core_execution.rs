@@ -6,8 +6,8 @@
 mod common;
 
 use agent_chat_ui::core::{
-    ActionCard, CardStage, CardState, ChatError, Command, DecidedBy, DecisionKey, Input, Method,
-    Receipt, Resolution, ResolveRefusal, SessionConfig, SessionEvent, Shown, TransportError,
+    ActionCard, CardStage, ChatError, Command, DecidedBy, DecisionKey, Input, Method, Receipt,
+    Resolution, ResolveRefusal, SessionConfig, SessionEvent, Shown, TransportError,
 };
 use common::{frame, Harness, CONV, EMPTY_LIST};
 use serde_json::{json, Value};

@@ -338,6 +338,13 @@ pub enum Notice {
     Elsewhere,
     /// "This request changed. Review it again.": an open card redrawn with a new request.
     Changed,
+    /// "send_email: Completed": a card moved on after the person's decision (issue 14).
+    Stage {
+        /// The tool's name, or the first question.
+        subject: String,
+        /// The new stage.
+        stage: super::stage::CardStage,
+    },
 }
 
 /// What the page does when a card arrives live or changes: what the hidden live region says
@@ -383,6 +390,37 @@ pub fn attention_for_changed_card(answerable: bool) -> Attention {
         announce: answerable.then_some(Notice::Changed),
         focus: false,
     }
+}
+
+/// Issue 14: what the live region says when a card's stage changes from `before` to `after`.
+/// Moves the person did not just make are said (Checking status, Executing…, Completed,
+/// Failed, a decision, answered elsewhere); the card's arrival, a changed request and the
+/// person's own click (Sending…) have their own words or none.
+pub fn attention_for_stage_change(
+    card: &ActionCard,
+    before: &super::stage::CardStage,
+    after: &super::stage::CardStage,
+) -> Option<Notice> {
+    use super::stage::CardStage as S;
+    if before == after
+        || matches!(after, S::PendingApproval | S::WaitingForAnswer | S::Sending)
+        || !card.action.kind.is_person_facing()
+    {
+        return None;
+    }
+    let subject = match &card.action.kind {
+        ActionKind::ToolApproval(a) => a.title.clone().unwrap_or_else(|| a.tool_name.clone()),
+        ActionKind::UserQuestion(q) => q
+            .questions
+            .first()
+            .map(|q| q.question.clone())
+            .unwrap_or_default(),
+        _ => String::new(),
+    };
+    Some(Notice::Stage {
+        subject,
+        stage: after.clone(),
+    })
 }
 
 /// Seed 000: Approve sends `approvedArgs` only when the edit differs from the proposal (deep

@@ -11,7 +11,7 @@ use super::wire::{ActionKind, ExecutionStatus};
 
 /// The stage a card reads, from its lifecycle, its decision and the execution the server
 /// reports. Rendered as words (its [`CardStage::fluent_id`]) and as `data-state`.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub enum CardStage {
     /// An approval waits for the person: "Pending approval".
     PendingApproval,

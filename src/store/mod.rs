@@ -577,10 +577,12 @@ impl ChatStore {
                     .map(|card| CardView {
                         can_resolve: s.can_resolve(card),
                         shown: crate::core::Shown::from(card),
+                        stage: crate::core::CardStage::of(card),
                         card: card.clone(),
                     })
                     .collect::<Vec<_>>()
             }) {
+                self.announce_stage_changes(&c);
                 let _ = self.write.cards.try_set(c);
             }
         }
@@ -689,6 +691,25 @@ impl ChatStore {
         }
         if attention.focus {
             self.attention.focus(&action.id);
+        }
+    }
+
+    /// Issue 14: a card that moved on (Executing…, Completed, Checking status…) is announced
+    /// politely; the core decides which moves are said.
+    fn announce_stage_changes(&self, next: &[CardView]) {
+        let notices: Vec<crate::core::Notice> = self
+            .cards
+            .try_with_untracked(|before| {
+                next.iter()
+                    .filter_map(|c| {
+                        let old = before.iter().find(|b| b.card.action.id == c.card.action.id)?;
+                        crate::core::attention_for_stage_change(&c.card, &old.stage, &c.stage)
+                    })
+                    .collect()
+            })
+            .unwrap_or_default();
+        for notice in notices {
+            self.attention.announce(notice);
         }
     }
 

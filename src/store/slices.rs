@@ -83,6 +83,8 @@ pub struct CardView {
     /// What the card draws ([`crate::core::Shown`]), computed once per publish: the key its view
     /// is drawn under, and what an answer from it carries (issue 13).
     pub shown: crate::core::Shown,
+    /// Where the request stands, in words (issue 14).
+    pub stage: crate::core::CardStage,
 }
 
 /// One attachment waiting for the next send, as the composer shows it (no bytes).

@@ -71,6 +71,16 @@ impl ChatAttention {
             Notice::Question => i18n.t("chat-action-announce-question"),
             Notice::Elsewhere => i18n.t("chat-action-announce-elsewhere"),
             Notice::Changed => i18n.t("chat-action-changed"),
+            Notice::Stage { subject, stage } => i18n.t_args(
+                "chat-action-announce-stage",
+                &[
+                    ("subject", subject.as_str().into()),
+                    (
+                        "stage",
+                        crate::ui::cards::stage::stage_text(i18n, stage).into(),
+                    ),
+                ],
+            ),
         }
     }
 }

@@ -99,6 +99,10 @@ pub fn ApprovalCard(
         }
     });
     let changed = card.changed;
+    let first_changes = card.first_args.clone().map(|first| {
+        let now = approval.args.clone();
+        Memo::new(move |_| crate::core::diff_args(&first, &now))
+    });
 
     let controls = move || {
         view! {
@@ -231,6 +235,15 @@ pub fn ApprovalCard(
                     </label>
                 </div>
             </Show>
+            // A new version of the request (e.g. after an edit): what moved since the
+            // original proposal, before it is approved again (seed 004, issue 14).
+            {first_changes.map(|first| view! {
+                <Show when=move || state.with(CardState::is_open)>
+                    <div class="chat-card__version-diff">
+                        <ArgumentDiff changes=first label="chat-action-diff-version-label"/>
+                    </div>
+                </Show>
+            })}
             <Show when=move || edited.get() && state.with(CardState::is_open)>
                 <ArgumentDiff changes=changes/>
             </Show>
@@ -338,12 +351,18 @@ fn ArgumentFields(fields: Vec<FormField>, draft: RwSignal<ApprovalDraft>) -> imp
 /// What the edit changes, line by line: `path: before → after` (seed 004: show the person
 /// exactly what will run instead of what was proposed).
 #[component]
-fn ArgumentDiff(changes: Memo<Vec<ArgChange>>) -> impl IntoView {
+pub(crate) fn ArgumentDiff(
+    /// The changes, path by path.
+    changes: Memo<Vec<ArgChange>>,
+    /// The Fluent id of the heading.
+    #[prop(default = "chat-action-diff-label")]
+    label: &'static str,
+) -> impl IntoView {
     let i18n = I18n::get();
     let unset = move || i18n.t("chat-action-diff-unset");
     view! {
         <div class="chat-card__diff">
-            <p class="chat-card__diff-title">{move || i18n.t("chat-action-diff-label")}</p>
+            <p class="chat-card__diff-title">{move || i18n.t(label)}</p>
             <ul>
                 {move || changes.get().into_iter().map(|c| view! {
                     <li class="chat-card__diff-row">

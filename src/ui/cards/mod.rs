@@ -10,12 +10,14 @@
 
 pub mod approval;
 pub mod question;
+pub mod receipt;
+pub mod stage;
 
 use leptos::prelude::*;
 
 use crate::core::{
-    may_answer_in_list, ActionKind, AnswerValue, CardState, Outcome, PendingAction, Question,
-    Resolution, Shown,
+    may_answer_in_list, ActionKind, AnswerValue, CardStage, CardState, Outcome, PendingAction,
+    Question, Receipt, Resolution, Shown,
 };
 use crate::store::{CardView, ChatStore};
 use crate::ui::countdown::Countdown;
@@ -29,6 +31,9 @@ pub struct CardSlot {
     pub action: PendingAction,
     /// Waiting, sending, or how it ended.
     pub state: Signal<CardState>,
+    /// Where the request stands in words: pending, sending, checking, executing, completed,
+    /// failed… (issue 14).
+    pub stage: Signal<CardStage>,
     /// True when the card must not offer decisions (F218).
     pub read_only: Signal<bool>,
     /// Sends the answer for `action` as given here. The core refuses it (and says why) unless
@@ -172,6 +177,15 @@ fn ActionCardView(action_id: String, revision: u32) -> impl IntoView {
             })
         })
     };
+    let stage = {
+        let fallback = initial.stage.clone();
+        Signal::derive(move || {
+            latest.with(|c| c.as_ref().map_or(fallback.clone(), |c| c.stage.clone()))
+        })
+    };
+    let receipt = Signal::derive(move || {
+        latest.with(|c| c.as_ref().and_then(|c| Receipt::of(&c.card)))
+    });
     let allowed = actions.allows(&initial.card.action.kind);
     let read_only = Signal::derive(move || {
         !allowed || !latest.with(|c| c.as_ref().is_some_and(|c| c.can_resolve))
@@ -191,6 +205,9 @@ fn ActionCardView(action_id: String, revision: u32) -> impl IntoView {
     let card = CardProps {
         action: initial.card.action.clone(),
         state,
+        stage,
+        receipt,
+        first_args: initial.card.first_args.clone(),
         read_only,
         resolve,
         warning_seconds: actions.expiry_warning_seconds,
@@ -206,6 +223,7 @@ fn ActionCardView(action_id: String, revision: u32) -> impl IntoView {
         Some(render) => render.run(CardSlot {
             action: card.action,
             state,
+            stage,
             read_only,
             resolve,
             changed,
@@ -276,6 +294,12 @@ pub struct CardProps {
     pub action: PendingAction,
     /// Its state.
     pub state: Signal<CardState>,
+    /// Its stage in words (issue 14).
+    pub stage: Signal<CardStage>,
+    /// What a settled card records (issue 14).
+    pub receipt: Signal<Option<Receipt>>,
+    /// The arguments first proposed, when a new version changed them (issue 14).
+    pub first_args: Option<serde_json::Value>,
     /// No decisions offered (F218).
     pub read_only: Signal<bool>,
     /// Sends the answer.
@@ -334,6 +358,13 @@ pub(crate) fn CardFrame(
         _ => None,
     };
     let changed = card.changed;
+    let stage = card.stage;
+    let receipt = card.receipt;
+    let checking = move || stage.with(|s| *s == CardStage::Checking);
+    let decision = move || match state.get() {
+        CardState::Settled(o) => Some(o.as_str()),
+        _ => None,
+    };
     let elsewhere_id = if kind == "tool_approval" {
         "chat-action-status-waiting-elsewhere"
     } else {
@@ -353,7 +384,8 @@ pub(crate) fn CardFrame(
             aria-labelledby=labelledby
             data-kind=kind
             data-action-id=card.action.id.clone()
-            data-state=move || state.with(|s| s.as_str())
+            data-state=move || stage.with(|s| s.as_str())
+            data-decision=decision
             data-changed=changed.then_some("true")
         >
             <header class="chat-card__header">
@@ -362,6 +394,7 @@ pub(crate) fn CardFrame(
                     <h3 class="chat-card__title" id=title_id dir="auto">{move || title.get()}</h3>
                     {subtitles.into_iter().map(|(class, text)| view! { <p class=class dir="auto">{text}</p> }).collect_view()}
                 </div>
+                <stage::StageBadge stage=stage/>
             </header>
             {deadline.map(|t| view! {
                 <Show when=is_open>
@@ -373,7 +406,14 @@ pub(crate) fn CardFrame(
             </Show>
             {children()}
             {move || match outcome() {
-                Some(o) => view! { <CardOutcome outcome=o questions=questions.clone()/> }.into_any(),
+                Some(o) => view! {
+                    <CardOutcome outcome=o questions=questions.clone()/>
+                    {move || receipt.get().filter(|r| !r.is_empty()).map(|r| view! { <receipt::CardReceipt receipt=r/> })}
+                }.into_any(),
+                // The answer's fate is unknown: no deciding button until the server says.
+                None if checking() => view! {
+                    <p class="chat-card__checking" role="status">{move || i18n.t("chat-action-checking-hint")}</p>
+                }.into_any(),
                 None if read_only.get() => view! {
                     <p class="chat-card__elsewhere" role="status">{move || i18n.t(elsewhere_id)}</p>
                 }.into_any(),
