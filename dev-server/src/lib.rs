@@ -44,6 +44,9 @@ pub struct Config {
     pub long_chunk_delay_ms: u64,
     /// How long a turn holds the conversation busy when triggered with `#slow` (`--slow-ms`, default 1500).
     pub slow_ms: u64,
+    /// How long an approved tool runs before it completes (`--execution-ms`, default 600):
+    /// the card reads "Executing…" meanwhile (seed 004).
+    pub execution_ms: u64,
     /// Longest accepted message in characters (`message_too_long` above it), default 100 000.
     pub max_message_chars: usize,
     /// Largest accepted file in bytes (`file_too_large` above it), default 10 MiB.
@@ -65,6 +68,7 @@ impl Default for Config {
             chunk_delay_ms: 20,
             long_chunk_delay_ms: 2,
             slow_ms: 1500,
+            execution_ms: 600,
             max_message_chars: 100_000,
             max_file_size: 10 * 1024 * 1024,
             denied_mime_types: vec![

@@ -15,6 +15,7 @@ Options:
   --hasty-expiry-secs N     deadline of the hasty agent's approval (default 5)
   --chunk-delay-ms N        delay between streamed text chunks (default 20)
   --long-chunk-delay-ms N   delay between the long agent's deltas (default 2)
+  --execution-ms N          how long an approved tool runs (default 600)
   --slow-ms N               how long #slow holds a turn (default 1500)
   --max-message-chars N     longer messages get 413 message_too_long (default 100000)
   --max-file-size BYTES     larger files get 413 file_too_large (default 10485760)
@@ -49,6 +50,7 @@ fn parse_args(args: impl Iterator<Item = String>) -> Result<Option<Config>, Stri
             "--hasty-expiry-secs" => config.hasty_expiry_secs = number(&flag, value())?,
             "--chunk-delay-ms" => config.chunk_delay_ms = number(&flag, value())?,
             "--long-chunk-delay-ms" => config.long_chunk_delay_ms = number(&flag, value())?,
+            "--execution-ms" => config.execution_ms = number(&flag, value())?,
             "--slow-ms" => config.slow_ms = number(&flag, value())?,
             "--max-message-chars" => config.max_message_chars = number(&flag, value())?,
             "--max-file-size" => config.max_file_size = number(&flag, value())?,

@@ -130,8 +130,7 @@ pub async fn continue_after(
     }
     match (tool.as_str(), allowed) {
         ("send_email", true) => {
-            send_email(turn, &args, edited.is_some()).await;
-            turn.set_execution_status(&action.id, "completed");
+            send_email(turn, Some(&action.id), &args, edited.is_some()).await;
         }
         ("send_email", false) => {
             turn.say(&with_reason("I did not send the email.", comment))
@@ -140,7 +139,7 @@ pub async fn continue_after(
         ("sandbox_exec", true) => {
             let cmd = args["cmd"].as_str().unwrap_or("ls").to_string();
             run_sandbox(turn, &cmd).await;
-            turn.set_execution_status(&action.id, "completed");
+            turn.execute(&action.id, json!({ "cmd": cmd })).await;
         }
         ("sandbox_exec", false) => {
             let cmd = args["cmd"].as_str().unwrap_or("ls");
@@ -151,13 +150,13 @@ pub async fn continue_after(
             let call = turn.tool_call("restart_service", args.clone());
             turn.tool_result(&call, "restart_service", json!({ "restarted": true }));
             turn.say("Restarted the web service.").await;
-            turn.set_execution_status(&action.id, "completed");
+            turn.execute(&action.id, json!({ "restarted": true })).await;
         }
         (_, true) => {
             let call = turn.tool_call(&tool, args.clone());
             turn.tool_result(&call, &tool, json!({ "ok": true }));
             turn.say(&format!("Ran {tool}.")).await;
-            turn.set_execution_status(&action.id, "completed");
+            turn.execute(&action.id, json!({ "ok": true })).await;
         }
         (_, false) => {
             turn.say(&with_reason(&format!("OK, I did not run {tool}."), comment))
@@ -241,15 +240,34 @@ fn email_schema() -> Value {
     })
 }
 
-async fn send_email(turn: &mut Turn, args: &Value, edited: bool) {
+async fn send_email(turn: &mut Turn, action_id: Option<&str>, args: &Value, edited: bool) {
     let to = args["to"]
         .as_str()
         .unwrap_or(SUPPORT_DEFAULT_TO)
         .to_string();
     let subject = args["subject"].as_str().unwrap_or("").to_string();
     let call = turn.tool_call("send_email", args.clone());
-    turn.sleep_ms(turn.config().chunk_delay_ms).await;
-    turn.tool_result(&call, "send_email", json!({ "status": "sent", "to": to }));
+    // Decided, now executed (seed 004): the card reads Executing… until this completes.
+    let sent = json!({ "status": "sent", "to": to });
+    let failed = match action_id {
+        Some(id) => turn.execute(id, sent.clone()).await,
+        // Remembered for the chat: no approval record to report on.
+        None => {
+            turn.sleep_ms(turn.config().chunk_delay_ms).await;
+            None
+        }
+    };
+    if let Some(why) = failed {
+        turn.tool_result(
+            &call,
+            "send_email",
+            json!({ "status": "failed", "error": why }),
+        );
+        turn.say(&format!("I could not send the email to {to}: {why}"))
+            .await;
+        return;
+    }
+    turn.tool_result(&call, "send_email", sent);
     let text = if edited {
         format!("Email sent to {to} with the subject \"{subject}\" (you edited the draft).")
     } else {
@@ -274,7 +292,7 @@ async fn support(turn: &mut Turn, text: &str) -> Result<(), String> {
             "Sending the email to {to} (approval remembered for this chat). "
         ))
         .await;
-        send_email(turn, &args, false).await;
+        send_email(turn, None, &args, false).await;
         return Ok(());
     }
     turn.say(&format!(

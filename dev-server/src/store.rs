@@ -87,6 +87,12 @@ pub struct ActionRecord {
     pub decision_key: Option<String>,
     /// seed 004 execution status of tool approvals.
     pub execution_status: Option<String>,
+    /// What the tool returned (`executionResult`).
+    pub execution_result: Option<Value>,
+    /// Why the tool failed (`executionError`).
+    pub execution_error: Option<String>,
+    /// When it was settled (`resolvedAt`).
+    pub resolved_at: Option<DateTime<Utc>>,
     /// Id of the assistant message that continued the turn after the answer.
     pub continuation_message_id: Option<String>,
     /// Creation order.
@@ -119,6 +125,15 @@ impl ActionRecord {
             }
             if let Some(es) = &self.execution_status {
                 obj.insert("executionStatus".into(), json!(es));
+            }
+            if let Some(r) = &self.execution_result {
+                obj.insert("executionResult".into(), r.clone());
+            }
+            if let Some(e) = &self.execution_error {
+                obj.insert("executionError".into(), json!(e));
+            }
+            if let Some(at) = &self.resolved_at {
+                obj.insert("resolvedAt".into(), json!(crate::model::iso(*at)));
             }
         }
         v
@@ -169,6 +184,11 @@ pub struct AnswerFault {
     /// Accepted: hold the response back this long after the action was settled (an answer
     /// still on its way when the deadline passes).
     pub delay_ms: Option<u64>,
+    /// Accepted approval: the tool fails with this message (`executionStatus: failed`).
+    pub fail_execution: Option<String>,
+    /// An approval with edited arguments is not settled: the action is re-issued as a new
+    /// version with the edited arguments, to be approved itself (seed 004).
+    pub new_version_on_edit: bool,
 }
 
 /// The whole in-memory database.
@@ -183,6 +203,8 @@ pub struct Store {
     /// The stream of each conversation's latest streaming turn; weak, so it never keeps a
     /// response open: it upgrades only while that turn still streams.
     live_streams: HashMap<String, WeakUnboundedSender<Value>>,
+    /// How many times each approved tool ran (seed 004: never twice).
+    executions: HashMap<String, u32>,
     seq: u64,
 }
 
@@ -300,6 +322,7 @@ impl Store {
         action.status = status;
         action.resolution = resolution;
         action.resolved_by = resolved_by;
+        action.resolved_at = Some(Utc::now());
         if action.kind == "tool_approval" {
             action.execution_status = execution_status.map(str::to_string);
         }
@@ -323,6 +346,42 @@ impl Store {
         let (conversation_id, message_id) =
             (action.conversation_id.clone(), action.message_id.clone());
         self.update_message_action_entry(&conversation_id, &message_id, action_id, &settled);
+    }
+
+    /// Records what came of running an approved tool (seed 004): `completed` with its result or
+    /// `failed` with why, and counts the run (`GET /_dev/executions`). Returns the record.
+    pub fn finish_execution(
+        &mut self,
+        action_id: &str,
+        result: Result<Value, String>,
+    ) -> Option<Value> {
+        let action = self.actions.get_mut(action_id)?;
+        match result {
+            Ok(r) => {
+                action.execution_status = Some("completed".into());
+                action.execution_result = Some(r);
+            }
+            Err(e) => {
+                action.execution_status = Some("failed".into());
+                action.execution_error = Some(e);
+            }
+        }
+        let record = action.to_json();
+        let (conversation_id, message_id) =
+            (action.conversation_id.clone(), action.message_id.clone());
+        *self.executions.entry(action_id.to_string()).or_default() += 1;
+        self.update_message_action_entry(&conversation_id, &message_id, action_id, &record);
+        Some(record)
+    }
+
+    /// How many times the tool of `action_id` really ran.
+    pub fn executions(&self, action_id: &str) -> u32 {
+        self.executions.get(action_id).copied().unwrap_or(0)
+    }
+
+    /// The record of `action_id` as JSON.
+    pub fn action_json(&self, action_id: &str) -> Option<Value> {
+        self.actions.get(action_id).map(ActionRecord::to_json)
     }
 
     /// Records the `decisionKey` of the accepted answer.

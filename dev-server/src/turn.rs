@@ -111,6 +111,8 @@ pub struct Turn {
     citations: Vec<Value>,
     input_words: usize,
     busy: Option<BusyGuard>,
+    /// The next tool run fails with this message (`POST /_dev/next-answer` `failExecution`).
+    execution_failure: Option<String>,
 }
 
 impl Turn {
@@ -140,6 +142,40 @@ impl Turn {
             citations: Vec::new(),
             input_words: 0,
             busy: Some(busy),
+            execution_failure: None,
+        }
+    }
+
+    /// Makes the next tool run fail with `message` (seed 004 `failed`).
+    pub fn fail_execution_with(&mut self, message: Option<String>) {
+        self.execution_failure = message;
+    }
+
+    /// Runs the approved tool of `action_id` (seed 004: decide, then execute): the record goes
+    /// `executing`, the tool takes `Config::execution_ms`, then it is `completed` with `result`
+    /// (or `failed`, when armed). Each change is a `stream.action_updated` event while the page
+    /// listens, and every run is counted. Returns the failure message, if it failed.
+    pub async fn execute(&mut self, action_id: &str, result: Value) -> Option<String> {
+        self.set_execution_status(action_id, "executing");
+        self.emit_action(action_id);
+        self.sleep_ms(self.app.config().execution_ms).await;
+        let failure = self.execution_failure.take();
+        let outcome = match &failure {
+            Some(message) => Err(message.clone()),
+            None => Ok(result),
+        };
+        self.app.lock().finish_execution(action_id, outcome);
+        self.emit_action(action_id);
+        failure
+    }
+
+    fn emit_action(&self, action_id: &str) {
+        let record = self.app.lock().action_json(action_id);
+        if let Some(action) = record {
+            self.emit(
+                "stream.action_updated",
+                json!({ "conversationId": self.conversation_id, "action": action }),
+            );
         }
     }
 
@@ -331,6 +367,9 @@ impl Turn {
             resolved_by: None,
             decision_key: None,
             execution_status: (req.kind == "tool_approval").then(|| "pending_approval".into()),
+            execution_result: None,
+            execution_error: None,
+            resolved_at: None,
             continuation_message_id: None,
             seq,
         };

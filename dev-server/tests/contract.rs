@@ -1058,7 +1058,8 @@ async fn dev_next_answer_refuses_the_next_answer_once() {
     assert_eq!(
         r.json,
         json!({ "armed": { "conversationId": cid, "refuse": "action_forbidden",
-                           "cutStreamAfter": null, "delayMs": null } })
+                           "cutStreamAfter": null, "delayMs": null,
+                           "failExecution": null, "newVersionOnEdit": false } })
     );
     let allow = json!({ "resolution": { "type": "tool_approval", "decision": "allow" } });
     let refused = api.answer(&cid, aid, allow.clone()).await;
@@ -2765,4 +2766,95 @@ async fn host_client_tool_does_not_block_messages_and_can_lapse() {
     )
     .await
     .assert_error(410, "action_expired");
+}
+
+/// Issue 14 (seed 004): an approved tool executes, then completes; the record says so, the run
+/// is counted once, and a retry with the same `decisionKey` replays instead of running again.
+#[tokio::test]
+async fn i14_approved_tool_executes_once_and_a_repeated_key_replays() {
+    let api = start().await;
+    let cid = api.create("support").await;
+    let action = api.pause(&cid, "hello").await;
+    let aid = action["id"].as_str().expect("id");
+    assert_eq!(action["executionStatus"], json!("pending_approval"));
+    let body = json!({ "resolution": { "type": "tool_approval", "decision": "allow" },
+                       "decisionKey": "k-1" });
+    let first = api.answer(&cid, aid, body.clone()).await;
+    assert_eq!(first.status, 200, "{}", first.text);
+    assert_eq!(first.json["action"]["executionStatus"], json!("completed"));
+    assert_eq!(
+        first.json["action"]["executionResult"]["status"],
+        json!("sent")
+    );
+    assert!(first.json["action"]["resolvedAt"].is_string());
+    let again = api.answer(&cid, aid, body).await;
+    assert_eq!(again.status, 200, "{}", again.text);
+    let other = api
+        .answer(
+            &cid,
+            aid,
+            json!({ "resolution": { "type": "tool_approval", "decision": "allow" },
+                    "decisionKey": "k-2" }),
+        )
+        .await;
+    other.assert_error(409, "action_not_pending");
+    let count = api.get(&format!("/_dev/executions?actionId={aid}")).await;
+    assert_eq!(count.json["count"], json!(1), "{}", count.text);
+}
+
+/// Issue 14: `failExecution` makes the next approved tool fail with that message.
+#[tokio::test]
+async fn i14_an_armed_failure_reads_failed_with_the_message() {
+    let api = start().await;
+    let cid = api.create("support").await;
+    let action = api.pause(&cid, "hello").await;
+    let aid = action["id"].as_str().expect("id");
+    let r = api
+        .post(
+            "/_dev/next-answer",
+            json!({ "conversationId": cid, "failExecution": "SMTP refused" }),
+        )
+        .await;
+    assert_eq!(r.status, 200, "{}", r.text);
+    let done = api
+        .answer(
+            &cid,
+            aid,
+            json!({ "resolution": { "type": "tool_approval", "decision": "allow" } }),
+        )
+        .await;
+    assert_eq!(done.json["action"]["executionStatus"], json!("failed"));
+    assert_eq!(done.json["action"]["executionError"], json!("SMTP refused"));
+}
+
+/// Issue 14 (seed 004): with `newVersionOnEdit`, an edited approval is answered with version 2
+/// of the action, pending, carrying the edit; nothing ran.
+#[tokio::test]
+async fn i14_an_edit_can_be_answered_with_a_new_version() {
+    let api = start().await;
+    let cid = api.create("support").await;
+    let action = api.pause(&cid, "hello").await;
+    let aid = action["id"].as_str().expect("id");
+    api.post(
+        "/_dev/next-answer",
+        json!({ "conversationId": cid, "newVersionOnEdit": true }),
+    )
+    .await;
+    let mut edited = action["args"].clone();
+    edited["to"] = json!("alex@example.com");
+    let r = api
+        .answer(
+            &cid,
+            aid,
+            json!({ "resolution": { "type": "tool_approval", "decision": "allow",
+                                    "approvedArgs": edited }, "version": 1 }),
+        )
+        .await;
+    assert_eq!(r.status, 200, "{}", r.text);
+    assert_eq!(r.json["status"], json!("requires_action"));
+    assert_eq!(r.json["action"]["version"], json!(2));
+    assert_eq!(r.json["action"]["status"], json!("pending"));
+    assert_eq!(r.json["action"]["args"]["to"], json!("alex@example.com"));
+    let count = api.get(&format!("/_dev/executions?actionId={aid}")).await;
+    assert_eq!(count.json["count"], json!(0));
 }

@@ -7,3 +7,4 @@ pub mod files;
 pub mod http;
 pub mod keys;
 pub mod location;
+pub mod peers;

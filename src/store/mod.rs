@@ -35,6 +35,8 @@ struct Driver {
     file_batch: Vec<web_sys::File>,
     /// Where this chat's decision keys are kept (`sessionStorage`), when it has a server.
     keys_scope: Option<String>,
+    /// Other tabs of this origin (issue 14).
+    peers: Option<crate::io::peers::Peers>,
 }
 
 /// Handle to one chat's state. `Copy`; get it from context with [`ChatStore::expect`].
@@ -114,7 +116,20 @@ impl ChatStore {
         }
         config.key_seed = crate::io::keys::random_seed();
         let store = Self::build(Session::new(config), Some(transport), callbacks);
-        store.driver.update_value(|d| d.keys_scope = Some(scope));
+        // Another tab settled a card of the conversation shown here: look it up at once.
+        let peers = crate::io::peers::Peers::open(move |conversation_id, action_id| {
+            let shown = store
+                .driver
+                .try_with_value(|d| d.session.conversation().map(|c| c.id.clone()))
+                .flatten();
+            if shown.as_deref() == Some(conversation_id.as_str()) {
+                store.dispatch(Command::SettledElsewhere { action_id });
+            }
+        });
+        store.driver.update_value(|d| {
+            d.keys_scope = Some(scope);
+            d.peers = peers;
+        });
         store
     }
 
@@ -150,6 +165,7 @@ impl ChatStore {
             published: Default::default(),
             file_batch: Vec::new(),
             keys_scope: None,
+            peers: None,
         };
         let (messages, set_messages) = signal(initial_messages);
         let (streaming, set_streaming) = signal(None);
@@ -660,7 +676,14 @@ impl ChatStore {
             SessionEvent::ActionResolved {
                 action_id,
                 resolution,
-            } => run(&cb.on_action_resolved, (action_id, resolution)),
+            } => {
+                let _ = self.driver.try_with_value(|d| {
+                    if let (Some(peers), Some(c)) = (&d.peers, d.session.conversation()) {
+                        peers.tell_settled(&c.id, &action_id);
+                    }
+                });
+                run(&cb.on_action_resolved, (action_id, resolution))
+            }
             SessionEvent::DraftReturned(text) => {
                 // Never overwrite what the person typed since (C29).
                 if self
@@ -702,7 +725,9 @@ impl ChatStore {
             .try_with_untracked(|before| {
                 next.iter()
                     .filter_map(|c| {
-                        let old = before.iter().find(|b| b.card.action.id == c.card.action.id)?;
+                        let old = before
+                            .iter()
+                            .find(|b| b.card.action.id == c.card.action.id)?;
                         crate::core::attention_for_stage_change(&c.card, &old.stage, &c.stage)
                     })
                     .collect()
@@ -726,9 +751,10 @@ impl ChatStore {
     }
 
     fn shutdown(&self) {
-        let parts = self
-            .driver
-            .try_update_value(|d| (std::mem::take(&mut d.controllers), d.timer.take()));
+        let parts = self.driver.try_update_value(|d| {
+            d.peers = None;
+            (std::mem::take(&mut d.controllers), d.timer.take())
+        });
         if let Some((controllers, timer)) = parts {
             for c in controllers.values() {
                 c.abort();

@@ -271,6 +271,26 @@ fn replay(app: &AppState, action: &ActionRecord, stream: bool) -> Response {
     Json(body).into_response()
 }
 
+/// The answer to an edit that the server re-issued as a new version: streamed, one
+/// `stream.action_updated` with the pending record (no continuation: the turn still waits);
+/// otherwise `{ action, status: "requires_action", pendingActions: [action] }`.
+fn reissued(conversation_id: &str, action: Value, stream: bool) -> Response {
+    if stream {
+        let (tx, rx) = sse::channel();
+        let _ = tx.send(sse::event(
+            "stream.action_updated",
+            json!({ "conversationId": conversation_id, "action": action }),
+        ));
+        return sse::response(rx);
+    }
+    Json(json!({
+        "action": action,
+        "status": "requires_action",
+        "pendingActions": [action],
+    }))
+    .into_response()
+}
+
 /// An answer that passed every check: the action is settled and the conversation is busy.
 struct Accepted {
     agent_id: String,
@@ -287,6 +307,8 @@ enum Answer {
     Replay(Box<ActionRecord>),
     /// Go ahead with the continuation.
     Go(Box<Accepted>),
+    /// The edit was answered with a new version of the action to approve (seed 004).
+    Reissued(Value),
 }
 
 /// Runs the checks that need the store (§9.10 order: 404, action_forbidden, conversation_busy,
@@ -300,6 +322,7 @@ fn admit(
     resolution: &Value,
     version: Option<u64>,
     decision_key: Option<String>,
+    new_version_on_edit: bool,
 ) -> Result<Answer, ApiError> {
     let mut store = app.lock();
     store.expire_due(Some(conversation_id), Utc::now());
@@ -337,6 +360,13 @@ fn admit(
     let normalised = normalise_resolution(&action, resolution)?;
     if let Some(refusal) = magic_refusal(&normalised.to_string()) {
         return Err(refusal);
+    }
+    if let (true, Some(edited)) = (new_version_on_edit, normalised.get("approvedArgs")) {
+        // Never run an edit on an old approval: the edited call is a new version to approve.
+        let reissued = store
+            .reissue_action(action_id, Some(edited.clone()), None)
+            .map_err(|_| ApiError::action_not_pending())?;
+        return Ok(Answer::Reissued(reissued.to_json()));
     }
     let execution = match normalised.get("decision").and_then(Value::as_str) {
         Some("allow") => Some("approved"),
@@ -403,8 +433,10 @@ async fn resolve_inner(
         &resolution,
         version,
         decision_key,
+        fault.new_version_on_edit,
     )? {
         Answer::Replay(action) => return Ok(replay(&app, &action, stream)),
+        Answer::Reissued(action) => return Ok(reissued(&conversation_id, action, stream)),
         Answer::Go(a) => a,
     };
     let Accepted {
@@ -426,7 +458,8 @@ async fn resolve_inner(
     };
     if stream {
         let (tx, rx) = sse::channel();
-        let turn = Turn::new(&app, &conversation_id, &agent_id, Some(tx), busy);
+        let mut turn = Turn::new(&app, &conversation_id, &agent_id, Some(tx), busy);
+        turn.fail_execution_with(fault.fail_execution.clone());
         turn.emit(
             "stream.action_resolved",
             json!({
@@ -448,7 +481,8 @@ async fn resolve_inner(
         });
     }
 
-    let turn = Turn::new(&app, &conversation_id, &agent_id, None, busy);
+    let mut turn = Turn::new(&app, &conversation_id, &agent_id, None, busy);
+    turn.fail_execution_with(fault.fail_execution.clone());
     let outcome = tokio::spawn(crate::turn::run(turn, trigger))
         .await
         .map_err(|e| ApiError::internal(format!("The agent turn crashed: {e}")))??;

@@ -1,7 +1,8 @@
 //! Development helpers: `POST /_dev/seed` creates a conversation with many messages;
 //! `GET /_dev/resolutions` shows what E14 received, for tests that check the client's requests;
 //! `POST /_dev/expire` lets an action lapse now, `POST /_dev/reissue` changes an open action's
-//! arguments and version under the same id, and `POST /_dev/next-answer` arms a refusal, a
+//! arguments and version under the same id, `GET /_dev/executions` counts real tool runs, and
+//! `POST /_dev/next-answer` arms a refusal, a failing tool, a new version for an edit, a
 //! dropped stream or a delay for the next answer, for tests of what a page does when the server
 //! knows more than it does.
 
@@ -259,10 +260,14 @@ pub async fn next_answer(
     let cut_stream_after = number("cutStreamAfter", u64::from(u32::MAX))?
         .map(|n| usize::try_from(n).unwrap_or(usize::MAX));
     let delay_ms = number("delayMs", MAX_ANSWER_DELAY_MS)?;
+    let fail_execution = opt_string(&body, "failExecution")?.filter(|s| !s.trim().is_empty());
+    let new_version_on_edit = body.get("newVersionOnEdit") == Some(&json!(true));
     let fault = AnswerFault {
         refuse,
         cut_stream_after,
         delay_ms,
+        fail_execution: fail_execution.clone(),
+        new_version_on_edit,
     };
     let mut store = app.lock();
     if store.conversation(&conversation_id).is_none() {
@@ -274,5 +279,21 @@ pub async fn next_answer(
         "refuse": refuse,
         "cutStreamAfter": cut_stream_after,
         "delayMs": delay_ms,
+        "failExecution": fail_execution,
+        "newVersionOnEdit": new_version_on_edit,
     } })))
+}
+
+/// `GET /_dev/executions?actionId=` → 200 `{ actionId, count }`: how many times the tool of
+/// an approved action really ran (seed 004: a retry, reload or second tab never runs it twice).
+pub async fn executions(
+    State(app): State<AppState>,
+    Query(query): Query<HashMap<String, String>>,
+) -> Result<Json<Value>, ApiError> {
+    let action_id = query
+        .get("actionId")
+        .filter(|s| !s.is_empty())
+        .ok_or_else(|| ApiError::validation("actionId is required"))?;
+    let count = app.lock().executions(action_id);
+    Ok(Json(json!({ "actionId": action_id, "count": count })))
 }

@@ -119,12 +119,27 @@ pub mod sel {
 
     /// A built-in card of `kind` (`tool_approval`, `user_question`) in `state`.
     pub fn card(kind: &str, state: &str) -> String {
-        format!(".chat-card[data-kind=\"{kind}\"][data-state=\"{state}\"]")
+        format!(".chat-card[data-kind=\"{kind}\"]{}", state_is(state))
     }
 
-    /// The built-in card of the action `action_id` in `state`.
+    /// `state` as the card's stage (`data-state`: waiting, executing, completed, …) or as its
+    /// decision (`data-decision`: approved, approved-edited, denied, …): an approved card that
+    /// went on to execute still matches `approved` (issue 14).
+    fn state_is(state: &str) -> String {
+        format!(":is([data-state=\"{state}\"], [data-decision=\"{state}\"])")
+    }
+
+    /// The built-in card of the action `action_id` in `state` (stage or decision).
     pub fn card_by_id(action_id: &str, state: &str) -> String {
-        format!(".chat-card[data-action-id=\"{action_id}\"][data-state=\"{state}\"]")
+        format!(
+            ".chat-card[data-action-id=\"{action_id}\"]{}",
+            state_is(state)
+        )
+    }
+
+    /// The built-in card of the action `action_id` at exactly the stage `stage`.
+    pub fn card_at_stage(action_id: &str, stage: &str) -> String {
+        format!(".chat-card[data-action-id=\"{action_id}\"][data-state=\"{stage}\"]")
     }
 
     /// The built-in card of the action `action_id` in `state`, marked as redrawn because its
@@ -135,7 +150,7 @@ pub mod sel {
 
     /// Any built-in card in `state` (`waiting`, `approved`, `skipped`, …).
     pub fn card_in(state: &str) -> String {
-        format!(".chat-card[data-state=\"{state}\"]")
+        format!(".chat-card{}", state_is(state))
     }
 
     /// A card drawn by the page's own renderer (`customCards=1`) in `state`.

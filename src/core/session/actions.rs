@@ -141,7 +141,15 @@ impl Session {
     /// Never "Failed" on a guess, never the buttons again before the server says "still
     /// pending" (seed 004, issue 14). Typed text comes back to the composer.
     pub(super) fn check_answer(&mut self, action_id: &str, draft: Option<String>) {
-        self.set_card_state(action_id, CardState::Checking);
+        // Only an answer still on its way has an unknown fate (a re-issued request already
+        // waits again).
+        let sending = self
+            .cards
+            .iter()
+            .any(|c| c.action.id == action_id && c.state == CardState::Sending);
+        if sending {
+            self.set_card_state(action_id, CardState::Checking);
+        }
         if self.streaming.take().is_some() {
             self.revisions.streaming += 1;
         }
@@ -149,7 +157,9 @@ impl Session {
         if let Some(text) = draft {
             self.emit(SessionEvent::DraftReturned(text));
         }
-        self.watch_cards(true);
+        if sending {
+            self.watch_cards(true);
+        }
     }
 
     /// Cards that were Checking and that the server now lists as settled: the answer arrived.

@@ -183,9 +183,8 @@ fn ActionCardView(action_id: String, revision: u32) -> impl IntoView {
             latest.with(|c| c.as_ref().map_or(fallback.clone(), |c| c.stage.clone()))
         })
     };
-    let receipt = Signal::derive(move || {
-        latest.with(|c| c.as_ref().and_then(|c| Receipt::of(&c.card)))
-    });
+    let receipt =
+        Signal::derive(move || latest.with(|c| c.as_ref().and_then(|c| Receipt::of(&c.card))));
     let allowed = actions.allows(&initial.card.action.kind);
     let read_only = Signal::derive(move || {
         !allowed || !latest.with(|c| c.as_ref().is_some_and(|c| c.can_resolve))
