@@ -10,7 +10,10 @@
 //! - **Events**: `CustomEvent`s named `agent-chat:<name>` that bubble and cross the shadow
 //!   boundary (`composed`), with JSON `detail`: `message-sent`, `message-received`, `error`,
 //!   `conversation-created`, `conversation-change`, `conversation-selected`, `agent-change`,
-//!   `action-required`, `action-resolved`, `client-tool`. The prefix keeps them apart from the DOM's own `error`.
+//!   `action-required`, `action-resolved`, `client-tool`, and `attention` `{pending, kinds,
+//!   expiresAt}` whenever the number of cards waiting for this person changes (issue 14; the
+//!   `attention-title` attribute prefixes the document title with "(N)" while the tab is
+//!   hidden). The prefix keeps them apart from the DOM's own `error`.
 //! - **`client_tool`** (C10): the element emits `agent-chat:client-tool` with
 //!   `{actionId, toolName, args}`; a handler in `clientTools` is run automatically, or the page
 //!   answers with `element.resolveClientTool(actionId, result, error?)`.
@@ -129,6 +132,7 @@ pub const OBSERVED_ATTRIBUTES: &[&str] = &[
     "allowed-file-types",
     "max-file-size",
     "max-files",
+    "attention-title",
 ];
 
 /// One mounted chat: its Leptos handle (dropping it unmounts) and its store.
@@ -276,6 +280,7 @@ fn mount_into(host: web_sys::HtmlElement, target: web_sys::HtmlElement) -> u32 {
     let max_files = attr(&host, "max-files")
         .and_then(|v| v.trim().parse().ok())
         .unwrap_or(crate::core::files::DEFAULT_MAX_FILES);
+    let attention_title = flag(&host, "attention-title", false);
     let headers = object_prop(&host, "headers");
     let theme_colors = object_prop(&host, "themeColors");
     let custom_messages: HashMap<String, String> =
@@ -327,6 +332,8 @@ fn mount_into(host: web_sys::HtmlElement, target: web_sys::HtmlElement) -> u32 {
                 on_action_resolved=events.resolved_callback()
                 on_client_tool=events.client_tool_callback()
                 on_error=events.error_callback()
+                on_attention=events.callback("attention")
+                attention_title=attention_title
                 on_ready=on_ready
             />
         }

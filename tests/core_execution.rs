@@ -419,3 +419,128 @@ fn i14_history_records_read_their_execution_stage() {
     );
     assert_eq!(stage(&other), CardStage::Denied);
 }
+
+const SECOND: &str = r#"{"id":"act_2","type":"tool_approval","toolName":"sandbox_exec","args":{"cmd":"ls"},"version":1}"#;
+
+fn paused_with_two() -> Harness {
+    let mut h = Harness::new(SessionConfig::default());
+    h.cmd(Command::Start);
+    h.answer(Method::Get, "/agents", 200, AGENTS);
+    h.answer(Method::Get, "/conversations?", 200, EMPTY_LIST);
+    h.cmd(Command::Send("restart and list".into()));
+    h.answer(Method::Post, "/conversations", 201, CONV);
+    h.chunk(0, &frame(&format!(
+        r#"{{"type":"stream.done","conversationId":"conv_1","messageId":"msg_a1","content":"Approve both?","status":"requires_action","pendingActions":[{APPROVAL},{SECOND}]}}"#
+    )));
+    h.close(0, None);
+    h
+}
+
+fn batch(h: &Harness) -> Vec<Shown> {
+    agent_chat_ui::core::approval_batch(
+        h.s.cards().iter().map(|c| (c, h.s.can_resolve(c))),
+        Some("msg_a1"),
+    )
+    .into_iter()
+    .map(Shown::from)
+    .collect()
+}
+
+#[test]
+fn i14_approve_all_moves_the_cards_together_and_decides_each_once_with_its_own_key() {
+    let mut h = paused_with_two();
+    let shown = batch(&h);
+    assert_eq!(shown.len(), 2);
+    h.cmd(Command::ResolveAll {
+        shown,
+        approve: true,
+    });
+    assert!(h
+        .s
+        .cards()
+        .iter()
+        .all(|c| CardStage::of(c) == CardStage::Sending));
+    // One call at a time: the second waits for the first's continuation.
+    assert_eq!(h.streams.len(), 2);
+    assert_eq!(h.streams[1].path, "/conversations/conv_1/actions/act_1");
+    h.chunk(
+        1,
+        &frame(r#"{"type":"stream.action_resolved","actionId":"act_1","status":"resolved"}"#),
+    );
+    h.chunk(1, &frame(r#"{"type":"stream.done","conversationId":"conv_1","messageId":"msg_a2","content":"Restarted."}"#));
+    assert_eq!(h.streams.len(), 2, "not before the first stream ended");
+    h.close(1, None);
+    assert_eq!(h.streams.len(), 3);
+    assert_eq!(h.streams[2].path, "/conversations/conv_1/actions/act_2");
+    let (a, b) = (body_of(&h, 1), body_of(&h, 2));
+    assert_eq!(a["resolution"]["decision"], json!("allow"));
+    assert_eq!(b["resolution"]["decision"], json!("allow"));
+    assert_ne!(a["decisionKey"], b["decisionKey"]);
+    h.chunk(
+        2,
+        &frame(r#"{"type":"stream.action_resolved","actionId":"act_2","status":"resolved"}"#),
+    );
+    h.chunk(2, &frame(r#"{"type":"stream.done","conversationId":"conv_1","messageId":"msg_a3","content":"Listed."}"#));
+    h.close(2, None);
+    assert_eq!(h.streams.len(), 3, "each call was sent once");
+    assert!(h.s.cards().iter().all(|c| !c.state.is_open()));
+}
+
+#[test]
+fn i14_approve_all_is_all_or_nothing() {
+    let mut h = paused_with_two();
+    let mut shown = batch(&h);
+    // One card changed since it was drawn: nothing of the batch is sent.
+    shown[1].fingerprint ^= 1;
+    h.cmd(Command::ResolveAll {
+        shown,
+        approve: true,
+    });
+    assert_eq!(h.streams.len(), 1, "nothing was sent");
+    assert!(h
+        .events
+        .iter()
+        .any(|e| matches!(e, SessionEvent::ResolveRefused { .. })));
+    assert!(h
+        .s
+        .cards()
+        .iter()
+        .all(|c| CardStage::of(c) == CardStage::PendingApproval));
+    // A batch that is not exactly one turn's waiting calls is refused too.
+    let one = vec![batch(&h).remove(0)];
+    h.cmd(Command::ResolveAll {
+        shown: one,
+        approve: false,
+    });
+    assert_eq!(h.streams.len(), 1, "nothing was sent");
+}
+
+#[test]
+fn i14_a_refused_call_stops_the_rest_of_the_batch() {
+    let mut h = paused_with_two();
+    let shown = batch(&h);
+    h.cmd(Command::ResolveAll {
+        shown,
+        approve: false,
+    });
+    let id = h.streams[1].id;
+    h.feed(Input::Response {
+        id,
+        result: Ok(agent_chat_ui::core::HttpResponse::new(
+            403,
+            r#"{"error":{"code":"action_forbidden","message":"no"}}"#,
+        )),
+    });
+    assert_eq!(h.streams.len(), 2, "the second call was not sent");
+    assert_eq!(CardStage::of(card(&h, "act_2")), CardStage::PendingApproval);
+}
+
+#[test]
+fn i14_one_call_is_no_batch() {
+    let h = paused(APPROVAL);
+    assert!(agent_chat_ui::core::approval_batch(
+        h.s.cards().iter().map(|c| (c, true)),
+        Some("msg_a1")
+    )
+    .is_empty());
+}

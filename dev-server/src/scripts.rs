@@ -37,6 +37,8 @@ use crate::turn::{count_words, ActionRequest, Turn};
 
 /// Magic word: the turn holds the conversation busy for `Config::slow_ms`.
 pub const SLOW: &str = "#slow";
+/// The `ops` agent asks for two tool calls in one turn (both wait, seed 001).
+pub const BOTH: &str = "#both";
 /// Magic word (echo): the turn fails mid-stream with `stream.error` / 500 `INTERNAL_ERROR`.
 pub const FAIL: &str = "#fail";
 /// Magic word (echo): the stream is closed after the tool result while the turn completes.
@@ -79,6 +81,7 @@ pub async fn respond(turn: &mut Turn, text: &str, files: &[FileAttachment]) -> R
     }
     match turn.agent_id.as_str() {
         "support" => support(turn, text).await,
+        "ops" if text.contains(BOTH) => ops_both(turn).await,
         "ops" => ops(turn).await,
         "survey" => survey(turn).await,
         "feedback" => feedback(turn).await,
@@ -356,6 +359,32 @@ async fn ops(turn: &mut Turn) -> Result<(), String> {
                 "additionalProperties": false,
                 "properties": { "cmd": { "type": "string", "minLength": 1, "maxLength": 200 } }
             },
+        }),
+        expires_in: Some(Duration::from_secs(3600)),
+    });
+    Ok(())
+}
+
+/// Two calls of one turn wait together (seed 001: "if the model asked for several tools at
+/// once, all of them wait"): restart the web service and run `ls`.
+async fn ops_both(turn: &mut Turn) -> Result<(), String> {
+    turn.say("I'd like to restart the web service and then run `ls`. Please approve both.")
+        .await;
+    turn.request_action(ActionRequest {
+        kind: "tool_approval",
+        fields: json!({
+            "toolName": "restart_service",
+            "summary": "Restart the web service",
+            "args": { "service": "web" },
+        }),
+        expires_in: Some(Duration::from_secs(3600)),
+    });
+    turn.request_action(ActionRequest {
+        kind: "tool_approval",
+        fields: json!({
+            "toolName": "sandbox_exec",
+            "summary": "Run a shell command in the sandbox",
+            "args": { "cmd": "ls" },
         }),
         expires_in: Some(Duration::from_secs(3600)),
     });

@@ -952,11 +952,11 @@ async fn waiting_card_survives_reload_quietly_journey(page: &ChatPage) -> Step {
 }
 
 journey! {
-    /// Seed 000 "Requests that are no longer open", answered elsewhere: the same conversation is
-    /// open in a second window; Approve there is accepted; Approve in the first window (which still
-    /// shows the card waiting) is refused with `action_not_pending`, and that card switches to
-    /// Answered, frees the composer and says "That request was already answered." The server got
-    /// exactly one accepted and one refused decision.
+    /// Answered in another tab (issue 14): the same conversation is open in a second window;
+    /// Approve there is accepted and runs; the first window hears of it at once and settles its
+    /// card as "Answered elsewhere" without a click, offering no Approve and freeing the
+    /// composer. The server got exactly one decision and ran the tool once. (A stale Approve
+    /// refused with `action_not_pending` is proven natively: tests/core_actions.rs.)
     answer_from_second_tab_settles_the_first => |page| answer_from_second_tab_settles_the_first_journey(page)
 }
 
@@ -976,26 +976,148 @@ async fn answer_from_second_tab_settles_the_first_journey(page: &ChatPage) -> St
     page.wait_for_visible(&sel::card_by_id(&action_id, "waiting"))
         .await?;
     page.click(sel::APPROVE).await?;
-    page.wait_for_visible(&sel::card_by_id(&action_id, "approved"))
+    page.wait_for_visible(&sel::card_at_stage(&action_id, "completed"))
         .await?;
     page.wait_for_finished_reply_containing(EMAIL_SENT).await?;
 
+    // Issue 14: the first tab heard of it (BroadcastChannel) and looked it up: its card
+    // settles without a click and says it was answered elsewhere.
     page.switch_to_window(&first).await?;
-    page.wait_for_visible(&sel::card_by_id(&action_id, "waiting"))
+    page.wait_for_visible(&sel::card_at_stage(&action_id, "answered-elsewhere"))
         .await?;
-    page.click(sel::APPROVE).await?;
-    page.wait_for_visible(&sel::card_by_id(&action_id, "answered"))
-        .await?;
-    page.wait_for_text(sel::OUTCOME, "Answered").await?;
-    page.wait_for_error("That request was already answered.")
-        .await?;
+    page.wait_for_text(
+        &format!(
+            "{} .chat-card__stage",
+            sel::card_by_id(&action_id, "answered-elsewhere")
+        ),
+        "Answered elsewhere",
+    )
+    .await?;
+    page.wait_for_count(sel::APPROVE, 0).await?;
     page.wait_for_composer_free().await?;
     let allow = json!({ "type": "tool_approval", "decision": "allow" });
-    page.expect_log(&[(&action_id, allow.clone(), 200), (&action_id, allow, 409)])
-        .await?;
+    page.expect_log(&[(&action_id, allow, 200)]).await?;
+    if page.executions(&action_id).await? != 1 {
+        return Err("the tool did not run exactly once".into());
+    }
     // Leave the second window open until the end: closing it is not part of the journey.
     let _ = second;
     Ok(())
+}
+
+journey! {
+    /// Issue 14 (seed 004): "Approved" is not "done". The card reads Pending approval, then
+    /// Executing… while the server runs the tool, then Completed, with a receipt naming "You";
+    /// the tool ran once.
+    i14_approve_reads_executing_then_completed => |page| i14_approve_reads_executing_then_completed_journey(page)
+}
+
+/// The steps of [`i14_approve_reads_executing_then_completed`].
+async fn i14_approve_reads_executing_then_completed_journey(page: &ChatPage) -> Step {
+    page.open_with_query("lang=en").await?;
+    page.pick_agent("support").await?;
+    page.send_message(EMAIL_BOB).await?;
+    let card = sel::card("tool_approval", "waiting");
+    page.wait_for_visible(&card).await?;
+    let action_id = page.action_id(&card).await?;
+    page.wait_for_text(&format!("{card} .chat-card__stage"), "Pending approval")
+        .await?;
+    page.record_stages(&action_id).await?;
+    page.click(sel::APPROVE).await?;
+    let done = sel::card_at_stage(&action_id, "completed");
+    page.wait_for_visible(&done).await?;
+    page.wait_for_text(&format!("{done} .chat-card__stage"), "Completed")
+        .await?;
+    page.wait_for_text(&format!("{done} .chat-card__receipt-by"), "You")
+        .await?;
+    page.wait_for_finished_reply_containing(EMAIL_SENT).await?;
+    let stages = page.recorded_stages().await?;
+    if stages != ["waiting", "sending", "executing", "completed"] {
+        return Err(format!("the card went through {stages:?}"));
+    }
+    if page.executions(&action_id).await? != 1 {
+        return Err("the tool did not run exactly once".into());
+    }
+    Ok(())
+}
+
+journey! {
+    /// Issue 14 (seed 004 "Picture this failure"): the server takes the answer and runs the
+    /// tool, but the connection drops before the page hears anything. The card reads Checking
+    /// status (no Approve offered again), looks the conversation up, and ends Completed; the
+    /// tool ran exactly once and the server received one answer.
+    i14_a_cut_after_the_server_took_the_answer_checks_then_completes_once => |page| i14_cut_checks_journey(page)
+}
+
+/// The steps of [`i14_a_cut_after_the_server_took_the_answer_checks_then_completes_once`].
+async fn i14_cut_checks_journey(page: &ChatPage) -> Step {
+    page.open_with_query("lang=en").await?;
+    page.pick_agent("support").await?;
+    page.send_message(EMAIL_BOB).await?;
+    let card = sel::card("tool_approval", "waiting");
+    page.wait_for_visible(&card).await?;
+    let action_id = page.action_id(&card).await?;
+    page.arm_next_answer(json!({ "cutStreamAfter": 0 })).await?;
+    page.record_stages(&action_id).await?;
+    page.click(sel::APPROVE).await?;
+    page.wait_for_visible(&sel::card_at_stage(&action_id, "completed"))
+        .await?;
+    let stages = page.recorded_stages().await?;
+    let after_click = stages.iter().skip_while(|s| *s == "waiting");
+    if !stages.iter().any(|s| s == "checking") || after_click.clone().any(|s| s == "waiting") {
+        return Err(format!("the card went through {stages:?}"));
+    }
+    if page.executions(&action_id).await? != 1 {
+        return Err("the tool did not run exactly once".into());
+    }
+    let allow = json!({ "type": "tool_approval", "decision": "allow" });
+    page.expect_log(&[(&action_id, allow, 200)]).await
+}
+
+journey! {
+    /// Issue 14 (seed 004): the server answers an edited approval with a new version of the
+    /// action. The card asks again, showing what changed since the original proposal; approving
+    /// it sends version 2 without an edit, and the edited command runs.
+    i14_an_edit_answered_with_a_new_version_is_approved_again => |page| i14_new_version_journey(page)
+}
+
+/// The steps of [`i14_an_edit_answered_with_a_new_version_is_approved_again`].
+async fn i14_new_version_journey(page: &ChatPage) -> Step {
+    page.open_with_query("lang=en").await?;
+    page.pick_agent("ops").await?;
+    page.send_message("List the files").await?;
+    let card = sel::card("tool_approval", "waiting");
+    page.wait_for_visible(&card).await?;
+    let action_id = page.action_id(&card).await?;
+    page.arm_next_answer(json!({ "newVersionOnEdit": true }))
+        .await?;
+    page.open_argument_editor().await?;
+    page.edit_arguments(r#"{ "cmd": "ls -la" }"#).await?;
+    page.wait_for_enabled(sel::APPROVE, true).await?;
+    page.click(sel::APPROVE).await?;
+
+    let changed = sel::changed_card(&action_id, "waiting");
+    page.wait_for_visible(&changed).await?;
+    page.wait_for_text(
+        &format!("{changed} .chat-card__version-diff .chat-card__diff-title"),
+        "Changed from the original proposal",
+    )
+    .await?;
+    page.wait_for_json(
+        &format!("{changed} .chat-card__args"),
+        &json!({ "cmd": "ls -la" }),
+    )
+    .await?;
+    page.wait_for_enabled(sel::APPROVE, true).await?;
+    page.click(sel::APPROVE).await?;
+    page.wait_for_visible(&sel::card_by_id(&action_id, "approved"))
+        .await?;
+    page.wait_for_finished_reply_containing("total 12").await?;
+    let edited = json!({ "type": "tool_approval", "decision": "allow",
+                         "approvedArgs": { "cmd": "ls -la" } });
+    let allow = json!({ "type": "tool_approval", "decision": "allow" });
+    page.expect_versioned_log(&[(&action_id, edited, 1, 200), (&action_id, allow, 2, 200)])
+        .await
 }
 
 journey! {

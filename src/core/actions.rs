@@ -392,6 +392,66 @@ pub fn attention_for_changed_card(answerable: bool) -> Attention {
     }
 }
 
+/// What waits for this person, for the host page (issue 14): `agent-chat:attention`
+/// `{pending, kinds, expiresAt}` and the "(N)" title prefix.
+#[derive(Clone, Debug, Default, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct PendingAttention {
+    /// Cards waiting for an answer here (Sending or Checking ones no longer do).
+    pub pending: usize,
+    /// Their kinds (`tool_approval`, `user_question`), each once, sorted.
+    pub kinds: Vec<String>,
+    /// The earliest deadline among them (server time).
+    pub expires_at: Option<super::time::Millis>,
+}
+
+/// The [`PendingAttention`] of `cards` (each with whether it can be answered here).
+pub fn pending_attention<'a>(
+    cards: impl IntoIterator<Item = (&'a ActionCard, bool)>,
+) -> PendingAttention {
+    let mut out = PendingAttention::default();
+    for (card, answerable) in cards {
+        if !answerable || card.state != CardState::Waiting || !card.action.kind.is_person_facing() {
+            continue;
+        }
+        out.pending += 1;
+        let kind = card.action.kind.type_name().to_owned();
+        if !out.kinds.contains(&kind) {
+            out.kinds.push(kind);
+        }
+        out.expires_at = match (out.expires_at, card.action.expires_at) {
+            (Some(a), Some(b)) => Some(a.min(b)),
+            (a, b) => a.or(b),
+        };
+    }
+    out.kinds.sort();
+    out
+}
+
+/// Issue 14 (seed 001: "if the model asked for several tools at once, all of them wait"):
+/// the approvals of one assistant turn (placed under the same message) that wait and can be
+/// answered here, when there are at least two; otherwise none. "Approve all (N)" and "Deny
+/// all" decide exactly these, each call with its own key; never across turns.
+pub fn approval_batch<'a>(
+    cards: impl IntoIterator<Item = (&'a ActionCard, bool)>,
+    message_id: Option<&str>,
+) -> Vec<&'a ActionCard> {
+    let batch: Vec<&ActionCard> = cards
+        .into_iter()
+        .filter(|(c, answerable)| {
+            *answerable
+                && c.state == CardState::Waiting
+                && matches!(c.action.kind, ActionKind::ToolApproval(_))
+                && c.message_id.as_deref() == message_id
+        })
+        .map(|(c, _)| c)
+        .collect();
+    if batch.len() < 2 {
+        return Vec::new();
+    }
+    batch
+}
+
 /// Issue 14: what the live region says when a card's stage changes from `before` to `after`.
 /// Moves the person did not just make are said (Checking status, Executing…, Completed,
 /// Failed, a decision, answered elsewhere); the card's arrival, a changed request and the

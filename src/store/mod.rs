@@ -37,6 +37,8 @@ struct Driver {
     keys_scope: Option<String>,
     /// Other tabs of this origin (issue 14).
     peers: Option<crate::io::peers::Peers>,
+    /// The waiting count last reported to `on_attention` (issue 14).
+    attention_reported: Option<usize>,
 }
 
 /// Handle to one chat's state. `Copy`; get it from context with [`ChatStore::expect`].
@@ -85,6 +87,8 @@ pub struct ChatStore {
     pub(crate) attention: crate::ui::attention::ChatAttention,
     /// The composer has focus (with a non-empty draft that means "typing", C24).
     pub composer_focused: ReadSignal<bool>,
+    /// How many cards wait for this person (issue 14: the "(N)" title prefix).
+    pub pending_count: RwSignal<usize>,
 }
 
 /// The write halves of [`ChatStore`]'s public slices.
@@ -166,6 +170,7 @@ impl ChatStore {
             file_batch: Vec::new(),
             keys_scope: None,
             peers: None,
+            attention_reported: None,
         };
         let (messages, set_messages) = signal(initial_messages);
         let (streaming, set_streaming) = signal(None);
@@ -210,6 +215,7 @@ impl ChatStore {
             draft,
             now,
             attention: crate::ui::attention::ChatAttention::new(),
+            pending_count: RwSignal::new(0),
             composer_focused,
         };
         provide_context(store);
@@ -315,6 +321,13 @@ impl ChatStore {
             shown: shown.into(),
             resolution,
         });
+    }
+
+    /// "Approve all (N)" (`approve`) or "Deny all" for the calls of one assistant turn, as
+    /// shown (issue 14): all or nothing, each call with its own decision key. See
+    /// [`crate::core::approval_batch`] for which calls form a batch.
+    pub fn resolve_all(&self, shown: Vec<crate::core::Shown>, approve: bool) {
+        self.dispatch(Command::ResolveAll { shown, approve });
     }
 
     /// Answers a `client_tool` request (C10) with the tool's `result`, or with `error` when
@@ -599,6 +612,7 @@ impl ChatStore {
                     .collect::<Vec<_>>()
             }) {
                 self.announce_stage_changes(&c);
+                self.report_attention(&c);
                 let _ = self.write.cards.try_set(c);
             }
         }
@@ -714,6 +728,26 @@ impl ChatStore {
         }
         if attention.focus {
             self.attention.focus(&action.id);
+        }
+    }
+
+    /// Issue 14: tells the host when the number of cards waiting for this person changes.
+    fn report_attention(&self, cards: &[CardView]) {
+        let now = crate::core::pending_attention(cards.iter().map(|c| (&c.card, c.can_resolve)));
+        let _ = self.pending_count.try_set(now.pending);
+        let changed = self
+            .driver
+            .try_update_value(|d| {
+                let changed = d.attention_reported != Some(now.pending);
+                d.attention_reported = Some(now.pending);
+                changed
+            })
+            .unwrap_or(false);
+        if !changed {
+            return;
+        }
+        if let Some(Some(cb)) = self.driver.try_with_value(|d| d.callbacks.on_attention) {
+            cb.run(now);
         }
     }
 

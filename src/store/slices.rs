@@ -37,6 +37,8 @@ pub struct ChatCallbacks {
     /// C10: the agent asks the page to run one of its tools; answer with
     /// [`ChatStore::resolve_client_tool`].
     pub on_client_tool: Option<Callback<crate::core::PendingAction>>,
+    /// Issue 14: the number of cards waiting for this person changed (also to 0).
+    pub on_attention: Option<Callback<crate::core::PendingAttention>>,
 }
 
 /// Status slice: everything small the header, banner and composer read.

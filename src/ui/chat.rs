@@ -222,6 +222,14 @@ pub fn Chat(
     /// messages, read `pending_actions`).
     #[prop(optional, into)]
     on_ready: Option<Callback<ChatStore>>,
+    /// The number of cards waiting for this person changed (issue 14): `{pending, kinds,
+    /// expiresAt}`, e.g. for a badge on the page.
+    #[prop(optional, into)]
+    on_attention: Option<Callback<crate::core::PendingAttention>>,
+    /// Prefix the document title with "(N)" while the tab is hidden and N cards wait for this
+    /// person (issue 14). Off by default: the title belongs to the host page.
+    #[prop(optional)]
+    attention_title: bool,
     /// Colours by token (F25, C36): the React keys (`bgPrimary`, `accentPrimary`, ...) or the
     /// `--chat-*` names; set on the root, so they win over the theme's defaults.
     #[prop(optional)]
@@ -267,6 +275,7 @@ pub fn Chat(
         on_action_resolved,
         on_action_required,
         on_client_tool,
+        on_attention,
     };
     let store = crate::store::use_chat(config, transport, callbacks);
     let actions = ChatActions {
@@ -279,6 +288,9 @@ pub fn Chat(
     };
     if let Some(ready) = on_ready {
         ready.run(store);
+    }
+    if attention_title {
+        crate::ui::attention_title::prefix_title(store.pending_count);
     }
     let drawer_open = RwSignal::new(default_history_open);
     let header_slot = HeaderSlot {

@@ -3,6 +3,7 @@
 
 pub mod attachments;
 pub(crate) mod attention;
+pub mod attention_title;
 pub mod cards;
 pub mod chat;
 pub mod chat_input;

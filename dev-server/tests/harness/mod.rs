@@ -1138,6 +1138,56 @@ impl ChatPage {
             .map_err(|e| format!("watching `.chat-error`: {e}"))
     }
 
+    /// Records every stage (`data-state`) the card of `action_id` goes through from now on,
+    /// however briefly (a `MutationObserver`); read them with [`ChatPage::recorded_stages`].
+    pub async fn record_stages(&self, action_id: &str) -> Step {
+        self.client
+            .execute(
+                r#"
+const id = arguments[0];
+window.__e2eStages = [];
+const note = () => {
+  const card = document.querySelector(`.chat-card[data-action-id="${CSS.escape(id)}"]`);
+  const s = card && card.getAttribute('data-state');
+  const list = window.__e2eStages;
+  if (s && list[list.length - 1] !== s) { list.push(s); }
+};
+note();
+new MutationObserver(note).observe(document.body,
+  { subtree: true, childList: true, attributes: true, attributeFilter: ['data-state'] });
+"#,
+                vec![json!(action_id)],
+            )
+            .await
+            .map(drop)
+            .map_err(|e| format!("watching the card's stages: {e}"))
+    }
+
+    /// The stages recorded since [`ChatPage::record_stages`], in order, repeats collapsed.
+    pub async fn recorded_stages(&self) -> Step<Vec<String>> {
+        let seen = self
+            .client
+            .execute("return window.__e2eStages || [];", vec![])
+            .await
+            .map_err(|e| format!("reading the recorded stages: {e}"))?;
+        Ok(seen
+            .as_array()
+            .into_iter()
+            .flatten()
+            .filter_map(|v| v.as_str().map(str::to_owned))
+            .collect())
+    }
+
+    /// How many times the server really ran the tool of `action_id` (`GET /_dev/executions`).
+    pub async fn executions(&self, action_id: &str) -> Step<u64> {
+        let v = self
+            .api_get(&format!("/_dev/executions?actionId={action_id}"))
+            .await?;
+        v["count"]
+            .as_u64()
+            .ok_or_else(|| format!("no count in {v}"))
+    }
+
     /// Checks that no error banner was shown since [`ChatPage::watch_errors`], not even briefly.
     pub async fn expect_no_error_seen(&self) -> Step {
         let seen = self

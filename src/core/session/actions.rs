@@ -149,6 +149,7 @@ impl Session {
             .any(|c| c.action.id == action_id && c.state == CardState::Sending);
         if sending {
             self.set_card_state(action_id, CardState::Checking);
+            self.cancel_batch();
         }
         if self.streaming.take().is_some() {
             self.revisions.streaming += 1;
@@ -304,6 +305,7 @@ impl Session {
         draft: Option<String>,
         err: ChatError,
     ) {
+        self.cancel_batch();
         let code = err.code().map(str::to_owned);
         let next = match code.as_deref() {
             Some("action_expired") => CardState::Settled(Outcome::Expired),

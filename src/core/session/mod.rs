@@ -18,6 +18,7 @@
 
 mod actions;
 mod agents;
+mod batch;
 mod clock;
 mod conversation;
 mod error;
@@ -222,6 +223,16 @@ pub enum Command {
     DismissError,
     /// Reload the first page of the history quietly.
     RefreshHistory,
+    /// Decide every call of one turn at once (issue 14): "Approve all (N)" (`approve`) or
+    /// "Deny all", each call as proposed, with its own decision key. All or nothing: when any
+    /// of them may not be answered now (the gate of [`Command::Resolve`]), none is sent; else
+    /// they all read Sending together and are sent one after the other.
+    ResolveAll {
+        /// The actions as the person saw them (at least two, of one assistant turn).
+        shown: Vec<Shown>,
+        /// Allow (`true`) or deny every one.
+        approve: bool,
+    },
     /// Another tab (or the host) says it settled `action_id` of the open conversation: look
     /// the conversation up at once. The server stays the authority: nothing is settled on
     /// the other tab's word alone (issue 14).
@@ -509,6 +520,8 @@ pub struct Session {
     keys: crate::core::DecisionKeys,
     /// Looking the conversation up while a card is Checking or Executing (issue 14).
     watch: Option<watch::Watch>,
+    /// The rest of an "Approve all" / "Deny all", sent one after the other (issue 14).
+    batch: VecDeque<(Shown, Resolution)>,
 }
 
 impl Session {
@@ -545,6 +558,7 @@ impl Session {
             revisions: Revisions::default(),
             clock: ServerClock::default(),
             watch: None,
+            batch: VecDeque::new(),
         }
     }
 
@@ -743,6 +757,7 @@ impl Session {
             Input::Timeout => self.handle_timeout(),
             Input::FileRead { id, result } => self.on_file_read(id, result),
         }
+        self.advance_batch();
         // One place sees every way the last card can settle (F228).
         if was_awaiting && !self.awaiting_action() {
             self.emit(SessionEvent::CardsSettled);
@@ -808,6 +823,7 @@ impl Session {
                 }
             }
             Command::Resolve { shown, resolution } => self.resolve(shown, resolution, None),
+            Command::ResolveAll { shown, approve } => self.resolve_all(shown, approve),
             Command::LoadMoreHistory => {
                 if self.history_state == (HistoryState::Loaded { has_more: true }) {
                     self.load_history(true);

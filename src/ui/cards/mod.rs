@@ -9,6 +9,7 @@
 //! no longer the request.
 
 pub mod approval;
+pub mod batch;
 pub mod question;
 pub mod receipt;
 pub mod stage;
@@ -53,6 +54,9 @@ pub struct ChatActions {
     /// Sends `(shown, resolution)`: the action as the card drew it and the answer; usually
     /// [`ChatStore::resolve_action`].
     pub on_resolve: Option<Callback<(Shown, Resolution)>>,
+    /// Decides several calls of one turn at once, `(shown, approve)`: "Approve all (N)" /
+    /// "Deny all"; usually [`ChatStore::resolve_all`]. `None`: no batch buttons (issue 14).
+    pub on_resolve_all: Option<Callback<(Vec<Shown>, bool)>>,
     /// The transport can answer (F190).
     pub can_resolve: bool,
     /// Offer the argument editor; the agent's `capabilities.approvalArgsEdit` wins (F177).
@@ -75,6 +79,7 @@ impl Default for ChatActions {
     fn default() -> Self {
         ChatActions {
             on_resolve: None,
+            on_resolve_all: None,
             can_resolve: true,
             allow_argument_edit: None,
             expiry_warning_seconds: 600,
@@ -94,6 +99,9 @@ impl ChatActions {
                 move |(shown, resolution): (Shown, Resolution)| {
                     store.resolve_action(shown, resolution)
                 },
+            )),
+            on_resolve_all: Some(Callback::new(
+                move |(shown, approve): (Vec<Shown>, bool)| store.resolve_all(shown, approve),
             )),
             can_resolve: store.can_resolve_actions(),
             ..ChatActions::default()
@@ -125,6 +133,7 @@ pub fn MessageCards(
 ) -> impl IntoView {
     let store = ChatStore::expect();
     let id = message_id.clone();
+    let batch_message = message_id.clone();
     let is_last = Memo::new(move |_| {
         store
             .last_assistant_id
@@ -146,6 +155,7 @@ pub fn MessageCards(
     // Keyed by what the card draws, not only by its id: the same id with another request
     // (a refetch, a reload, a stream) is a new card, so no view keeps showing the old one.
     view! {
+        <batch::BatchBar message_id=batch_message.clone() is_last=is_last/>
         <For
             each=mine
             key=|card| card.clone()

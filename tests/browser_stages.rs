@@ -1,0 +1,253 @@
+//! Issue 14 in the browser: every card says where it stands (Pending approval, Sending…,
+//! Executing…, Completed, Checking status) in words and in `data-state`, announced politely;
+//! a Checking card offers no deciding button; a settled card shows its receipt; two calls of
+//! one turn offer "Approve all (2)"; the host hears how many cards wait and can have the tab's
+//! title say so.
+#![cfg(target_arch = "wasm32")]
+
+use std::cell::{Cell, RefCell};
+use std::collections::HashMap;
+use std::rc::Rc;
+
+use agent_chat_ui::core::{Command, Input, PendingAttention, Session, SessionConfig};
+use agent_chat_ui::store::{ChatCallbacks, ChatStore};
+use agent_chat_ui::ui::cards::ChatActions;
+use agent_chat_ui::ui::i18n::I18n;
+use agent_chat_ui::ui::message_list::ChatMessageList;
+use leptos::prelude::*;
+use wasm_bindgen::JsCast;
+use wasm_bindgen_test::*;
+
+wasm_bindgen_test_configure!(run_in_browser);
+
+mod web;
+use web::{answer, query, section, wait_for, wait_until};
+
+const APPROVAL: &str = r#"{"id":"act_1","type":"tool_approval","toolName":"send_email","args":{"to":"a@b.co"},"version":1,"executionStatus":"pending_approval"}"#;
+const SECOND: &str = r#"{"id":"act_2","type":"tool_approval","toolName":"sandbox_exec","args":{"cmd":"ls"},"version":1}"#;
+
+/// A list over a detached store whose conversation `conv_1` has `open` waiting under `m_a`.
+async fn mount(
+    root: &web_sys::HtmlElement,
+    open: &str,
+    callbacks: ChatCallbacks,
+) -> (ChatStore, impl Drop) {
+    let slot = Rc::new(Cell::new(None));
+    let out = slot.clone();
+    let handle = mount_to(root.clone(), move || {
+        I18n::provide(Some("en"), HashMap::new());
+        let config = SessionConfig {
+            conversation_id: Some("conv_1".into()),
+            show_history: false,
+            ..SessionConfig::default()
+        };
+        let store = ChatStore::detached(Session::new(config), callbacks.clone());
+        out.set(Some(store));
+        view! { <ChatMessageList actions=ChatActions::from_store(store)/> }
+    });
+    let store = slot.get().expect("store");
+    store.dispatch(Command::Start);
+    let mut reqs = store.take_requests();
+    answer(
+        &store,
+        &mut reqs,
+        "/agents",
+        200,
+        r#"{"agents":[{"id":"ops","name":"Ops"}]}"#,
+    );
+    let conv = format!(
+        r#"{{"conversation":{{"id":"conv_1","agentId":"ops"}},"messages":[
+           {{"id":"m_u","role":"user","content":"do it"}},
+           {{"id":"m_a","role":"assistant","content":"Approve?"}}],
+           "pendingActions":[{open}]}}"#
+    );
+    answer(&store, &mut reqs, "/conversations/conv_1", 200, &conv);
+    (store, handle)
+}
+
+fn stage_text(root: &web_sys::HtmlElement, id: &str) -> String {
+    query(
+        root,
+        &format!("[data-action-id=\"{id}\"] .chat-card__stage"),
+    )
+    .and_then(|e| e.text_content())
+    .unwrap_or_default()
+}
+
+fn card_state(root: &web_sys::HtmlElement, id: &str) -> String {
+    query(root, &format!(".chat-card[data-action-id=\"{id}\"]"))
+        .and_then(|e| e.get_attribute("data-state"))
+        .unwrap_or_default()
+}
+
+fn announced(root: &web_sys::HtmlElement) -> String {
+    query(root, ".chat-announcer[aria-live=polite]")
+        .and_then(|e| e.text_content())
+        .unwrap_or_default()
+}
+
+async fn wait_stage(root: &web_sys::HtmlElement, id: &str, state: &str, words: &str) {
+    wait_until(&format!("{id} reads {words}"), root, || {
+        card_state(root, id) == state && stage_text(root, id) == words
+    })
+    .await;
+}
+
+fn frame(json: &str) -> Vec<u8> {
+    format!("data: {json}\n\n").into_bytes()
+}
+
+#[wasm_bindgen_test]
+async fn i14_a_card_reads_pending_sending_executing_completed_and_each_move_is_announced() {
+    let root = section();
+    let (store, _h) = mount(&root, APPROVAL, ChatCallbacks::default()).await;
+    wait_stage(&root, "act_1", "waiting", "Pending approval").await;
+    wait_for(&root, ".chat-card__approve").await.click();
+    wait_stage(&root, "act_1", "sending", "Sending…").await;
+    let stream = store.take_requests().pop().expect("the answer's stream");
+    store.feed(Input::StreamChunk {
+        id: stream.id,
+        bytes: frame(r#"{"type":"stream.action_resolved","actionId":"act_1","status":"resolved"}"#),
+    });
+    wait_stage(&root, "act_1", "executing", "Executing…").await;
+    wait_until("executing announced", &root, || {
+        announced(&root) == "send_email: Executing…"
+    })
+    .await;
+    store.feed(Input::StreamChunk {
+        id: stream.id,
+        bytes: frame(r#"{"type":"stream.action_updated","action":{"id":"act_1","type":"tool_approval","toolName":"send_email","args":{"to":"a@b.co"},"status":"resolved","version":1,"executionStatus":"completed","executionResult":{"sent":true}}}"#),
+    });
+    wait_stage(&root, "act_1", "completed", "Completed").await;
+    wait_until("completed announced", &root, || {
+        announced(&root) == "send_email: Completed"
+    })
+    .await;
+    // The receipt: who decided, the version, what came of it.
+    let receipt = wait_for(&root, ".chat-card__receipt").await;
+    let text = receipt.text_content().unwrap_or_default();
+    assert!(
+        text.contains("Decided by") && text.contains("You"),
+        "{text}"
+    );
+    assert!(text.contains("Version") && text.contains('1'), "{text}");
+    assert!(text.contains("\"sent\": true"), "{text}");
+    let card = query(&root, ".chat-card[data-action-id=\"act_1\"]").unwrap();
+    assert_eq!(
+        card.get_attribute("data-decision").as_deref(),
+        Some("approved")
+    );
+}
+
+#[wasm_bindgen_test]
+async fn i14_a_card_whose_answer_may_not_have_arrived_checks_and_offers_no_button() {
+    let root = section();
+    let (store, _h) = mount(&root, APPROVAL, ChatCallbacks::default()).await;
+    wait_for(&root, ".chat-card__approve").await.click();
+    wait_stage(&root, "act_1", "sending", "Sending…").await;
+    let stream = store.take_requests().pop().expect("the answer's stream");
+    store.feed(Input::StreamClosed {
+        id: stream.id,
+        error: Some(agent_chat_ui::core::TransportError::Network("reset".into())),
+    });
+    wait_stage(&root, "act_1", "checking", "Checking status").await;
+    let card = query(&root, ".chat-card[data-action-id=\"act_1\"]").unwrap();
+    assert!(
+        card.query_selector(".chat-card__approve")
+            .unwrap()
+            .is_none(),
+        "no Approve while the answer's fate is unknown"
+    );
+    assert!(card.query_selector(".chat-card__deny").unwrap().is_none());
+    let hint = query(&root, ".chat-card__checking").expect("the checking hint");
+    assert!(hint
+        .text_content()
+        .unwrap_or_default()
+        .contains("Checking whether it arrived"));
+    // The page looked the conversation up at once.
+    let looks: Vec<_> = store
+        .take_requests()
+        .into_iter()
+        .filter(|r| r.path == "/conversations/conv_1")
+        .collect();
+    assert_eq!(looks.len(), 1);
+}
+
+#[wasm_bindgen_test]
+async fn i14_two_calls_of_one_turn_offer_approve_all_and_move_together() {
+    let root = section();
+    let (store, _h) = mount(
+        &root,
+        &format!("{APPROVAL},{SECOND}"),
+        ChatCallbacks::default(),
+    )
+    .await;
+    let all = wait_for(&root, ".chat-batch__approve-all").await;
+    assert_eq!(all.text_content().unwrap_or_default(), "Approve all (2)");
+    assert!(query(&root, ".chat-batch__deny-all").is_some());
+    all.click();
+    wait_until("both cards sending", &root, || {
+        card_state(&root, "act_1") == "sending" && card_state(&root, "act_2") == "sending"
+    })
+    .await;
+    let answers: Vec<_> = store
+        .take_requests()
+        .into_iter()
+        .filter(|r| r.path.contains("/actions/"))
+        .collect();
+    assert_eq!(answers.len(), 1, "one call at a time: {answers:?}");
+    assert!(answers[0].path.ends_with("/act_1"));
+    web::wait_gone(&root, ".chat-batch__approve-all").await;
+}
+
+#[wasm_bindgen_test]
+async fn i14_the_host_hears_how_many_cards_wait_and_a_hidden_tab_title_counts_them() {
+    let root = section();
+    let seen: Rc<RefCell<Vec<PendingAttention>>> = Rc::new(RefCell::new(Vec::new()));
+    let record = send_wrapper::SendWrapper::new(seen.clone());
+    let callbacks = ChatCallbacks {
+        on_attention: Some(Callback::new(move |a: PendingAttention| {
+            record.borrow_mut().push(a)
+        })),
+        ..ChatCallbacks::default()
+    };
+    let document = web_sys::window().unwrap().document().unwrap();
+    document.set_title("Support desk");
+    // The tab is hidden (headless Chromium's is not: say so for this document).
+    let hidden = js_sys::Object::new();
+    js_sys::Reflect::set(&hidden, &"value".into(), &true.into()).unwrap();
+    js_sys::Reflect::set(&hidden, &"configurable".into(), &true.into()).unwrap();
+    js_sys::Object::define_property(
+        document.unchecked_ref::<js_sys::Object>(),
+        &"hidden".into(),
+        &hidden,
+    );
+
+    let (store, _h) = mount(&root, &format!("{APPROVAL},{SECOND}"), callbacks).await;
+    let owner = Owner::new();
+    owner.with(|| agent_chat_ui::ui::attention_title::prefix_title(store.pending_count));
+    wait_until("two waiting reported", &root, || {
+        seen.borrow().last().map(|a| a.pending) == Some(2)
+    })
+    .await;
+    assert_eq!(
+        seen.borrow().last().unwrap().kinds,
+        vec!["tool_approval".to_owned()]
+    );
+    wait_until("title counts", &root, || {
+        document.title() == "(2) Support desk"
+    })
+    .await;
+    wait_for(&root, ".chat-batch__deny-all").await.click();
+    wait_until("none waiting reported", &root, || {
+        seen.borrow().last().map(|a| a.pending) == Some(0)
+    })
+    .await;
+    wait_until("title restored", &root, || {
+        document.title() == "Support desk"
+    })
+    .await;
+    js_sys::Reflect::delete_property(document.unchecked_ref::<js_sys::Object>(), &"hidden".into())
+        .unwrap();
+    drop(owner);
+}
