@@ -60,7 +60,7 @@ fn every_id_formats_cleanly_in_every_locale() {
             for name in [
                 "count", "name", "max", "index", "seconds", "detail", "tool", "n", "reason",
                 "path", "line", "column", "expected", "allowed", "property", "limit", "pattern",
-                "matched",
+                "matched", "subject", "stage", "message",
             ] {
                 args.set(name, 2);
             }

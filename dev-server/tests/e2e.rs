@@ -2218,3 +2218,38 @@ async fn research_reply_shows_sources_and_copies_journey(page: &ChatPage) -> Ste
         .await?;
     audit.verdict()
 }
+
+journey! {
+    /// Issue 14 (seed 001: "if the model asked for several tools at once, all of them wait"):
+    /// two calls of one turn offer "Approve all (2)"; one click decides both, each with its
+    /// own request, and each tool runs exactly once.
+    i14_approve_all_decides_both_calls_of_the_turn_once => |page| i14_approve_all_journey(page)
+}
+
+/// The steps of [`i14_approve_all_decides_both_calls_of_the_turn_once`].
+async fn i14_approve_all_journey(page: &ChatPage) -> Step {
+    page.open_with_query("lang=en").await?;
+    page.pick_agent("ops").await?;
+    page.send_message("Restart and list #both").await?;
+    page.wait_for_count(&sel::card("tool_approval", "waiting"), 2)
+        .await?;
+    page.wait_for_text(".chat-batch__approve-all", "Approve all (2)")
+        .await?;
+    let ids = page
+        .action_ids(&sel::card("tool_approval", "waiting"))
+        .await?;
+    page.click(".chat-batch__approve-all").await?;
+    for id in &ids {
+        page.wait_for_visible(&sel::card_by_id(id, "completed"))
+            .await?;
+    }
+    page.wait_for_count(".chat-batch__approve-all", 0).await?;
+    for id in &ids {
+        if page.executions(id).await? != 1 {
+            return Err(format!("the tool of {id} did not run exactly once"));
+        }
+    }
+    let allow = json!({ "type": "tool_approval", "decision": "allow" });
+    page.expect_log(&[(&ids[0], allow.clone(), 200), (&ids[1], allow, 200)])
+        .await
+}

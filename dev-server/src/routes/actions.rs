@@ -301,6 +301,13 @@ struct Accepted {
     busy: BusyGuard,
 }
 
+/// What E14's body said besides the resolution, and how the armed fault treats edits.
+struct Posted {
+    version: Option<u64>,
+    decision_key: Option<String>,
+    new_version_on_edit: bool,
+}
+
 /// Outcome of the synchronous checks of E14.
 enum Answer {
     /// A retry with the `decisionKey` of the accepted answer.
@@ -320,10 +327,13 @@ fn admit(
     conversation_id: &str,
     action_id: &str,
     resolution: &Value,
-    version: Option<u64>,
-    decision_key: Option<String>,
-    new_version_on_edit: bool,
+    posted: Posted,
 ) -> Result<Answer, ApiError> {
+    let Posted {
+        version,
+        decision_key,
+        new_version_on_edit,
+    } = posted;
     let mut store = app.lock();
     store.expire_due(Some(conversation_id), Utc::now());
     let entry = store
@@ -431,9 +441,11 @@ async fn resolve_inner(
         &conversation_id,
         &action_id,
         &resolution,
-        version,
-        decision_key,
-        fault.new_version_on_edit,
+        Posted {
+            version,
+            decision_key,
+            new_version_on_edit: fault.new_version_on_edit,
+        },
     )? {
         Answer::Replay(action) => return Ok(replay(&app, &action, stream)),
         Answer::Reissued(action) => return Ok(reissued(&conversation_id, action, stream)),

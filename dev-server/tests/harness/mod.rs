@@ -829,6 +829,23 @@ impl ChatPage {
         .await
     }
 
+    /// The `data-action-id`s of every element matching `css`, in document order.
+    pub async fn action_ids(&self, css: &str) -> Step<Vec<String>> {
+        let found = self
+            .client
+            .find_all(Locator::Css(css))
+            .await
+            .map_err(|e| format!("finding `{css}`: {e}"))?;
+        let mut ids = Vec::new();
+        for el in found {
+            match el.attr("data-action-id").await {
+                Ok(Some(id)) if !id.is_empty() => ids.push(id),
+                _ => return Err(format!("`{css}` without a data-action-id")),
+            }
+        }
+        Ok(ids)
+    }
+
     /// Clicks "Edit arguments" on the approval card and waits for the JSON editor.
     pub async fn open_argument_editor(&self) -> Step {
         self.click(sel::EDIT_ARGUMENTS).await?;
