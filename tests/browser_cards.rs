@@ -79,22 +79,7 @@ async fn mount_with(
         view! { <ChatMessageList actions=actions.unwrap_or_default()/> }
     });
     let store = slot.get().expect("store created on mount");
-    store.dispatch(Command::Start);
-    let mut started = store.take_requests();
-    answer(
-        &store,
-        &mut started,
-        "/agents",
-        200,
-        r#"{"agents":[{"id":"ops","name":"Ops"}]}"#,
-    );
-    let conv = format!(
-        r#"{{"conversation":{{"id":"conv_1","agentId":"ops"}},"messages":[
-           {{"id":"m_u","role":"user","content":"do it"}},
-           {{"id":"m_a","role":"assistant","content":"I need you first."}}],
-           "pendingActions":[{actions_json}]}}"#
-    );
-    answer(&store, &mut started, "/conversations/conv_1", 200, &conv);
+    web::open_conv_1(&store, "I need you first.", actions_json);
     (store, handle)
 }
 

@@ -9,7 +9,7 @@ use std::cell::{Cell, RefCell};
 use std::collections::HashMap;
 use std::rc::Rc;
 
-use agent_chat_ui::core::{Command, Input, PendingAttention, Session, SessionConfig};
+use agent_chat_ui::core::{Input, PendingAttention, Session, SessionConfig};
 use agent_chat_ui::store::{ChatCallbacks, ChatStore};
 use agent_chat_ui::ui::cards::ChatActions;
 use agent_chat_ui::ui::i18n::I18n;
@@ -21,7 +21,7 @@ use wasm_bindgen_test::*;
 wasm_bindgen_test_configure!(run_in_browser);
 
 mod web;
-use web::{answer, query, section, wait_for, wait_until};
+use web::{query, section, wait_for, wait_until};
 
 const APPROVAL: &str = r#"{"id":"act_1","type":"tool_approval","toolName":"send_email","args":{"to":"a@b.co"},"version":1,"executionStatus":"pending_approval"}"#;
 const SECOND: &str = r#"{"id":"act_2","type":"tool_approval","toolName":"sandbox_exec","args":{"cmd":"ls"},"version":1}"#;
@@ -46,22 +46,7 @@ async fn mount(
         view! { <ChatMessageList actions=ChatActions::from_store(store)/> }
     });
     let store = slot.get().expect("store");
-    store.dispatch(Command::Start);
-    let mut reqs = store.take_requests();
-    answer(
-        &store,
-        &mut reqs,
-        "/agents",
-        200,
-        r#"{"agents":[{"id":"ops","name":"Ops"}]}"#,
-    );
-    let conv = format!(
-        r#"{{"conversation":{{"id":"conv_1","agentId":"ops"}},"messages":[
-           {{"id":"m_u","role":"user","content":"do it"}},
-           {{"id":"m_a","role":"assistant","content":"Approve?"}}],
-           "pendingActions":[{open}]}}"#
-    );
-    answer(&store, &mut reqs, "/conversations/conv_1", 200, &conv);
+    web::open_conv_1(&store, "Approve?", open);
     (store, handle)
 }
 

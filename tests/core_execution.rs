@@ -388,36 +388,29 @@ fn i14_settled_by_someone_else_reads_answered_elsewhere_with_who() {
     assert_eq!(receipt.by, Some(DecidedBy::Named("user:bob".into())));
 }
 
-#[test]
-fn i14_history_records_read_their_execution_stage() {
+/// A page that opens `conv_1` whose paused message records the action as `record`.
+fn reopened(record: &str) -> Harness {
     let mut h = Harness::new(SessionConfig {
         conversation_id: Some("conv_1".into()),
         ..SessionConfig::default()
     });
     h.cmd(Command::Start);
     h.answer(Method::Get, "/agents", 200, AGENTS);
-    let done = r#"{"id":"act_1","type":"tool_approval","toolName":"send_email","args":{},"status":"resolved","resolution":{"decision":"allow"},"executionStatus":"completed"}"#;
     h.answer(
         Method::Get,
         "/conversations/conv_1",
         200,
-        &conversation(done, false),
+        &conversation(record, false),
     );
-    assert_eq!(stage(&h), CardStage::Completed);
-    let mut other = Harness::new(SessionConfig {
-        conversation_id: Some("conv_1".into()),
-        ..SessionConfig::default()
-    });
-    other.cmd(Command::Start);
-    other.answer(Method::Get, "/agents", 200, AGENTS);
+    h
+}
+
+#[test]
+fn i14_history_records_read_their_execution_stage() {
+    let done = r#"{"id":"act_1","type":"tool_approval","toolName":"send_email","args":{},"status":"resolved","resolution":{"decision":"allow"},"executionStatus":"completed"}"#;
+    assert_eq!(stage(&reopened(done)), CardStage::Completed);
     let rejected = r#"{"id":"act_1","type":"tool_approval","toolName":"send_email","args":{},"status":"resolved","resolution":{"decision":"deny"},"executionStatus":"rejected"}"#;
-    other.answer(
-        Method::Get,
-        "/conversations/conv_1",
-        200,
-        &conversation(rejected, false),
-    );
-    assert_eq!(stage(&other), CardStage::Denied);
+    assert_eq!(stage(&reopened(rejected)), CardStage::Denied);
 }
 
 const SECOND: &str = r#"{"id":"act_2","type":"tool_approval","toolName":"sandbox_exec","args":{"cmd":"ls"},"version":1}"#;

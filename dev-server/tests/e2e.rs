@@ -962,12 +962,7 @@ journey! {
 
 /// The steps of [`answer_from_second_tab_settles_the_first`].
 async fn answer_from_second_tab_settles_the_first_journey(page: &ChatPage) -> Step {
-    page.open_with_query("lang=en").await?;
-    page.pick_agent("support").await?;
-    page.send_message(EMAIL_BOB).await?;
-    let card = sel::card("tool_approval", "waiting");
-    page.wait_for_visible(&card).await?;
-    let action_id = page.action_id(&card).await?;
+    let action_id = page.paused_approval("support", EMAIL_BOB).await?;
     page.conversation_id().await?;
     let url = page.url().await?;
 
@@ -1051,12 +1046,7 @@ journey! {
 
 /// The steps of [`i14_a_cut_after_the_server_took_the_answer_checks_then_completes_once`].
 async fn i14_cut_checks_journey(page: &ChatPage) -> Step {
-    page.open_with_query("lang=en").await?;
-    page.pick_agent("support").await?;
-    page.send_message(EMAIL_BOB).await?;
-    let card = sel::card("tool_approval", "waiting");
-    page.wait_for_visible(&card).await?;
-    let action_id = page.action_id(&card).await?;
+    let action_id = page.paused_approval("support", EMAIL_BOB).await?;
     page.arm_next_answer(json!({ "cutStreamAfter": 0 })).await?;
     page.record_stages(&action_id).await?;
     page.click(sel::APPROVE).await?;
@@ -1083,12 +1073,7 @@ journey! {
 
 /// The steps of [`i14_an_edit_answered_with_a_new_version_is_approved_again`].
 async fn i14_new_version_journey(page: &ChatPage) -> Step {
-    page.open_with_query("lang=en").await?;
-    page.pick_agent("ops").await?;
-    page.send_message("List the files").await?;
-    let card = sel::card("tool_approval", "waiting");
-    page.wait_for_visible(&card).await?;
-    let action_id = page.action_id(&card).await?;
+    let action_id = page.paused_approval("ops", "List the files").await?;
     page.arm_next_answer(json!({ "newVersionOnEdit": true }))
         .await?;
     page.open_argument_editor().await?;

@@ -204,3 +204,25 @@ pub fn list_with_a_turn(
     let stream = store.take_requests().pop().expect("the send's stream");
     (store, stream, handle)
 }
+
+/// Starts `store` (a detached one whose config opens `conv_1`) and answers the agent list and
+/// `conv_1` with a user message `m_u`, an assistant message `m_a` (`assistant` its text) and
+/// `open` (a JSON list body, without brackets) as its open actions.
+pub fn open_conv_1(store: &agent_chat_ui::store::ChatStore, assistant: &str, open: &str) {
+    store.dispatch(agent_chat_ui::core::Command::Start);
+    let mut reqs = store.take_requests();
+    answer(
+        store,
+        &mut reqs,
+        "/agents",
+        200,
+        r#"{"agents":[{"id":"ops","name":"Ops"}]}"#,
+    );
+    let conv = format!(
+        r#"{{"conversation":{{"id":"conv_1","agentId":"ops"}},"messages":[
+           {{"id":"m_u","role":"user","content":"do it"}},
+           {{"id":"m_a","role":"assistant","content":"{assistant}"}}],
+           "pendingActions":[{open}]}}"#
+    );
+    answer(store, &mut reqs, "/conversations/conv_1", 200, &conv);
+}

@@ -829,6 +829,17 @@ impl ChatPage {
         .await
     }
 
+    /// Opens the page in English, picks `agent`, sends `text` and waits for the approval card
+    /// the turn pauses with; returns its action id.
+    pub async fn paused_approval(&self, agent: &str, text: &str) -> Step<String> {
+        self.open_with_query("lang=en").await?;
+        self.pick_agent(agent).await?;
+        self.send_message(text).await?;
+        let card = sel::card("tool_approval", "waiting");
+        self.wait_for_visible(&card).await?;
+        self.action_id(&card).await
+    }
+
     /// The `data-action-id`s of every element matching `css`, in document order.
     pub async fn action_ids(&self, css: &str) -> Step<Vec<String>> {
         let found = self
