@@ -153,13 +153,16 @@ pub struct ReceivedResolution {
     pub resolution: Value,
     /// The body's `version` exactly as posted (`Null` when the body had none or was not JSON).
     pub version: Value,
+    /// The body's `decisionKey` exactly as posted (`Null` when absent).
+    pub decision_key: Value,
     /// HTTP status of the answer; `None` while the request is still being handled (a
     /// non-streaming answer waits for the whole continuation).
     pub status: Option<u16>,
 }
 
 impl ReceivedResolution {
-    /// Wire form: `{ conversationId, actionId, userId, resolution, version, status }`.
+    /// Wire form: `{ conversationId, actionId, userId, resolution, version, status }`, plus
+    /// `decisionKey` when the body had one.
     pub fn to_json(&self) -> Value {
         json!({
             "conversationId": self.conversation_id,
@@ -169,6 +172,15 @@ impl ReceivedResolution {
             "version": self.version,
             "status": self.status,
         })
+        .as_object()
+        .cloned()
+        .map(|mut o| {
+            if !self.decision_key.is_null() {
+                o.insert("decisionKey".into(), self.decision_key.clone());
+            }
+            Value::Object(o)
+        })
+        .unwrap_or(Value::Null)
     }
 }
 

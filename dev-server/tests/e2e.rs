@@ -2238,3 +2238,38 @@ async fn i14_approve_all_journey(page: &ChatPage) -> Step {
     page.expect_log(&[(&ids[0], allow.clone(), 200), (&ids[1], allow, 200)])
         .await
 }
+
+journey! {
+    /// Issue 14 (seed 004: "a retry of the same decision must resolve to the same result"): the
+    /// server fails with a 500 after the page sent Approve, so the card checks; the server says
+    /// the request still waits, the buttons come back; the page is reloaded and Approve sent
+    /// again: the retry carries the same `decisionKey` (kept in sessionStorage), the tool runs once.
+    i14_a_retry_after_a_reload_sends_the_same_decision_key => |page| i14_key_reuse_journey(page)
+}
+
+/// The steps of [`i14_a_retry_after_a_reload_sends_the_same_decision_key`].
+async fn i14_key_reuse_journey(page: &ChatPage) -> Step {
+    let action_id = page.paused_approval("support", EMAIL_BOB).await?;
+    page.arm_next_answer(json!({ "refuse": "INTERNAL_ERROR" }))
+        .await?;
+    page.click(sel::APPROVE).await?;
+    // Checking, then the server says it still waits: Approve is back.
+    page.wait_for_visible(&sel::card_at_stage(&action_id, "waiting"))
+        .await?;
+    page.wait_for_enabled(sel::APPROVE, true).await?;
+    page.reload().await?;
+    page.wait_for_visible(&sel::card_at_stage(&action_id, "waiting"))
+        .await?;
+    page.click(sel::APPROVE).await?;
+    page.wait_for_visible(&sel::card_at_stage(&action_id, "completed"))
+        .await?;
+    let keys = page.decision_keys(2).await?;
+    match keys.as_slice() {
+        [first, second] if first.is_string() && first == second => {}
+        _ => return Err(format!("the retry did not reuse the key: {keys:?}")),
+    }
+    if page.executions(&action_id).await? != 1 {
+        return Err("the tool did not run exactly once".into());
+    }
+    Ok(())
+}

@@ -39,6 +39,7 @@ pub async fn resolve(
         user_id: caller.user.clone(),
         resolution: field("resolution"),
         version: field("version"),
+        decision_key: field("decisionKey"),
         status: None,
     });
     let fault = app

@@ -623,6 +623,8 @@ pub struct Received {
     pub version: Value,
     /// HTTP status the server answered; `None` while it is still handling the request.
     pub status: Option<u16>,
+    /// The request body's `decisionKey` (`Null` when absent).
+    pub decision_key: Value,
 }
 
 /// One browser console entry (chromedriver's `browser` log).
@@ -1017,6 +1019,7 @@ impl ChatPage {
                 resolution: r["resolution"].clone(),
                 version: r["version"].clone(),
                 status: r["status"].as_u64().and_then(|s| u16::try_from(s).ok()),
+                decision_key: r["decisionKey"].clone(),
             })
             .collect())
     }
@@ -1042,6 +1045,7 @@ impl ChatPage {
             .into_iter()
             .map(|r| Received {
                 version: Value::Null,
+                decision_key: Value::Null,
                 ..r
             })
             .collect();
@@ -1052,6 +1056,7 @@ impl ChatPage {
                 resolution: resolution.clone(),
                 version: Value::Null,
                 status: Some(*status),
+                decision_key: Value::Null,
             })
             .collect();
         same_log(&expected, &got)
@@ -1060,7 +1065,15 @@ impl ChatPage {
     /// [`ChatPage::expect_log`] that also compares the `version` each request posted: each
     /// `(action id, resolution as posted, version as posted, HTTP status answered)`.
     pub async fn expect_versioned_log(&self, expected: &[(&str, Value, u64, u16)]) -> Step {
-        let got = self.answered(expected.len()).await?;
+        let got: Vec<Received> = self
+            .answered(expected.len())
+            .await?
+            .into_iter()
+            .map(|r| Received {
+                decision_key: Value::Null,
+                ..r
+            })
+            .collect();
         let expected: Vec<Received> = expected
             .iter()
             .map(|(action_id, resolution, version, status)| Received {
@@ -1068,9 +1081,21 @@ impl ChatPage {
                 resolution: resolution.clone(),
                 version: json!(version),
                 status: Some(*status),
+                decision_key: Value::Null,
             })
             .collect();
         same_log(&expected, &got)
+    }
+
+    /// The `decisionKey` of every answer the server received for the open conversation, in
+    /// order, once at least `n` were answered (issue 14).
+    pub async fn decision_keys(&self, n: usize) -> Step<Vec<Value>> {
+        Ok(self
+            .answered(n)
+            .await?
+            .into_iter()
+            .map(|r| r.decision_key)
+            .collect())
     }
 
     /// Waits until the server has answered at least `n` E14 requests of the open conversation;
