@@ -26,12 +26,8 @@ use web::{query, section, wait_for, wait_until};
 const APPROVAL: &str = r#"{"id":"act_1","type":"tool_approval","toolName":"send_email","args":{"to":"a@b.co"},"version":1,"executionStatus":"pending_approval"}"#;
 const SECOND: &str = r#"{"id":"act_2","type":"tool_approval","toolName":"sandbox_exec","args":{"cmd":"ls"},"version":1}"#;
 
-/// A list over a detached store whose conversation `conv_1` has `open` waiting under `m_a`.
-async fn mount(
-    root: &web_sys::HtmlElement,
-    open: &str,
-    callbacks: ChatCallbacks,
-) -> (ChatStore, impl Drop) {
+/// A list over a detached store (not started) that will open `conv_1`.
+fn mount_empty(root: &web_sys::HtmlElement, callbacks: ChatCallbacks) -> (ChatStore, impl Drop) {
     let slot = Rc::new(Cell::new(None));
     let out = slot.clone();
     let handle = mount_to(root.clone(), move || {
@@ -45,7 +41,16 @@ async fn mount(
         out.set(Some(store));
         view! { <ChatMessageList actions=ChatActions::from_store(store)/> }
     });
-    let store = slot.get().expect("store");
+    (slot.get().expect("store"), handle)
+}
+
+/// A list over a detached store whose conversation `conv_1` has `open` waiting under `m_a`.
+async fn mount(
+    root: &web_sys::HtmlElement,
+    open: &str,
+    callbacks: ChatCallbacks,
+) -> (ChatStore, impl Drop) {
+    let (store, handle) = mount_empty(root, callbacks);
     web::open_conv_1(&store, "Approve?", open);
     (store, handle)
 }
@@ -235,4 +240,96 @@ async fn i14_the_host_hears_how_many_cards_wait_and_a_hidden_tab_title_counts_th
     js_sys::Reflect::delete_property(document.unchecked_ref::<js_sys::Object>(), &"hidden".into())
         .unwrap();
     drop(owner);
+}
+
+/// A list over a detached store that opened `conv_1` whose paused message records `records`
+/// (a JSON list body) as its actions, none open.
+async fn mount_history(root: &web_sys::HtmlElement, records: &str) -> (ChatStore, impl Drop) {
+    let (store, handle) = mount_empty(root, ChatCallbacks::default());
+    store.dispatch(agent_chat_ui::core::Command::Start);
+    let mut reqs = store.take_requests();
+    web::answer(
+        &store,
+        &mut reqs,
+        "/agents",
+        200,
+        r#"{"agents":[{"id":"ops","name":"Ops"}]}"#,
+    );
+    let conv = format!(
+        r#"{{"conversation":{{"id":"conv_1","agentId":"ops"}},"messages":[
+           {{"id":"m_u","role":"user","content":"do it"}},
+           {{"id":"m_a","role":"assistant","content":"Done.","metadata":{{"pendingActions":[{records}]}}}}],
+           "pendingActions":[]}}"#
+    );
+    web::answer(&store, &mut reqs, "/conversations/conv_1", 200, &conv);
+    (store, handle)
+}
+
+#[wasm_bindgen_test]
+async fn i14_every_settled_stage_reads_in_words_after_a_reload() {
+    let root = section();
+    let record = |id: &str, extra: &str| {
+        format!(
+            r#"{{"id":"{id}","type":"tool_approval","toolName":"t_{id}","args":{{}},"status":"resolved",{extra}}}"#
+        )
+    };
+    let records = [
+        record("a1", r#""resolution":{"decision":"allow"},"executionStatus":"completed""#),
+        record(
+            "a2",
+            r#""resolution":{"decision":"allow"},"executionStatus":"failed","executionError":"SMTP refused""#,
+        ),
+        record("a3", r#""resolution":{"decision":"allow"},"executionStatus":"executing""#),
+        record("a4", r#""resolution":{"decision":"deny"},"executionStatus":"rejected""#),
+        record("a5", r#""resolution":{"decision":"allow"}"#),
+        r#"{"id":"a6","type":"tool_approval","toolName":"t","args":{},"status":"expired"}"#.into(),
+        r#"{"id":"a7","type":"tool_approval","toolName":"t","args":{},"status":"cancelled"}"#.into(),
+        r#"{"id":"q1","type":"user_question","questions":[{"question":"Env?"}],"status":"resolved","resolution":{"answers":{"Env?":"prod"}}}"#.into(),
+        r#"{"id":"q2","type":"user_question","questions":[{"question":"Env?","required":false}],"status":"resolved","resolution":{"answers":{},"cancelled":true}}"#.into(),
+    ];
+    let (_store, _h) = mount_history(&root, &records.join(",")).await;
+    for (id, state, words) in [
+        ("a1", "completed", "Completed"),
+        ("a2", "failed", "Failed: SMTP refused"),
+        ("a3", "executing", "Executing…"),
+        ("a4", "denied", "Denied"),
+        ("a5", "approved", "Approved"),
+        ("a6", "expired", "Expired"),
+        ("a7", "cancelled", "Cancelled"),
+        ("q1", "answered", "Answered"),
+        ("q2", "skipped", "Skipped"),
+    ] {
+        wait_stage(&root, id, state, words).await;
+    }
+    // A failure shows the provider's message in the receipt too.
+    let failed = query(&root, "[data-action-id=\"a2\"] .chat-card__receipt-error").unwrap();
+    assert_eq!(failed.text_content().unwrap_or_default(), "SMTP refused");
+}
+
+#[wasm_bindgen_test]
+async fn i14_a_card_answered_elsewhere_says_so_with_who_and_takes_its_buttons_away() {
+    let root = section();
+    let (store, _h) = mount(&root, APPROVAL, ChatCallbacks::default()).await;
+    wait_stage(&root, "act_1", "waiting", "Pending approval").await;
+    // Another tab settled it: the page looks the conversation up.
+    store.dispatch(agent_chat_ui::core::Command::SettledElsewhere {
+        action_id: "act_1".into(),
+    });
+    let mut reqs = store.take_requests();
+    let settled = r#"{"id":"act_1","type":"tool_approval","toolName":"send_email","args":{"to":"a@b.co"},"version":1,"status":"resolved","resolution":{"decision":"deny"},"resolvedBy":"user:bob","executionStatus":"rejected"}"#;
+    let conv = format!(
+        r#"{{"conversation":{{"id":"conv_1","agentId":"ops"}},"messages":[
+           {{"id":"m_u","role":"user","content":"do it"}},
+           {{"id":"m_a","role":"assistant","content":"Approve?","metadata":{{"pendingActions":[{settled}]}}}}],
+           "pendingActions":[]}}"#
+    );
+    web::answer(&store, &mut reqs, "/conversations/conv_1", 200, &conv);
+    wait_stage(&root, "act_1", "answered-elsewhere", "Answered elsewhere").await;
+    wait_until("announced", &root, || {
+        announced(&root) == "send_email: Answered elsewhere"
+    })
+    .await;
+    assert!(query(&root, ".chat-card__approve").is_none());
+    let by = query(&root, ".chat-card__receipt-by").expect("who decided");
+    assert_eq!(by.text_content().unwrap_or_default(), "user:bob");
 }
