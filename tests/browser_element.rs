@@ -225,6 +225,19 @@ impl FakeServer {
                   ],
                 });
               }
+              if (url.pathname.endsWith('/conversations/conv_2')) {
+                const action = { id: 'act_9', type: 'tool_approval', toolName: 'send_email',
+                  args: { to: 'a@b.co' }, expiresAt: '2099-01-01T00:00:00.000Z' };
+                return json({
+                  conversation: { id: 'conv_2', agentId: 'research' },
+                  messages: [
+                    { id: 'm_1', role: 'user', content: 'Email Alex' },
+                    { id: 'm_2', role: 'assistant', content: 'Approve?',
+                      metadata: { pendingActions: [action] } },
+                  ],
+                  pendingActions: [action],
+                });
+              }
               return json({ error: { code: 'NOT_FOUND', message: 'no such thing' } }, 404);
             };
             "#,
@@ -332,5 +345,48 @@ async fn d30_locale_attribute_beats_the_pages_lang_which_beats_default_locale() 
     wait_in_shadow(&el, ".chat-root[lang=tr]").await;
     el.set_attribute("default-locale", "ar").unwrap();
     wait_in_shadow(&el, ".chat-root[lang=ar][dir=rtl]").await;
+    el.remove();
+}
+
+#[wasm_bindgen_test]
+async fn i14_the_element_tells_the_page_how_many_cards_wait() {
+    let _server = FakeServer::install();
+    let seen: Rc<RefCell<Vec<serde_json::Value>>> = Rc::default();
+    let sink = seen.clone();
+    let listener = Closure::<dyn Fn(web_sys::CustomEvent)>::new(move |ev: web_sys::CustomEvent| {
+        let text = js_sys::JSON::stringify(&ev.detail())
+            .ok()
+            .and_then(|t| t.as_string())
+            .unwrap_or_default();
+        sink.borrow_mut()
+            .push(serde_json::from_str(&text).unwrap_or_default());
+    });
+    document()
+        .add_event_listener_with_callback("agent-chat:attention", listener.as_ref().unchecked_ref())
+        .unwrap();
+    let el = element(&[
+        ("base-url", "https://agents.test/api"),
+        ("agent-id", "research"),
+        ("conversation-id", "conv_2"),
+        ("show-history", "false"),
+        ("attention-title", "true"),
+    ]);
+    wait_in_shadow(&el, ".chat-card[data-action-id=act_9]").await;
+    wait_until("one card reported", &document().body().unwrap(), || {
+        seen.borrow().last().is_some_and(|d| d["pending"] == 1)
+    })
+    .await;
+    let last = seen.borrow().last().cloned().unwrap();
+    assert_eq!(last["kinds"], serde_json::json!(["tool_approval"]));
+    assert_eq!(
+        last["expiresAt"],
+        serde_json::json!("2099-01-01T00:00:00.000Z")
+    );
+    document()
+        .remove_event_listener_with_callback(
+            "agent-chat:attention",
+            listener.as_ref().unchecked_ref(),
+        )
+        .unwrap();
     el.remove();
 }

@@ -401,7 +401,8 @@ pub struct PendingAttention {
     pub pending: usize,
     /// Their kinds (`tool_approval`, `user_question`), each once, sorted.
     pub kinds: Vec<String>,
-    /// The earliest deadline among them (server time).
+    /// The earliest deadline among them (server time; an ISO-8601 string in JSON).
+    #[serde(with = "super::time::opt_iso")]
     pub expires_at: Option<super::time::Millis>,
 }
 

@@ -548,7 +548,9 @@ impl ChatStore {
         }
         let Some(delay) = delay_ms else { return };
         let store = *self;
-        let delay = std::time::Duration::from_millis(delay);
+        // A browser timer holds at most 2^31-1 ms (24.8 days; Leptos throws beyond it): a
+        // deadline further away wakes the session once a day, which re-arms the timer.
+        let delay = std::time::Duration::from_millis(delay.min(MAX_TIMER_MS));
         if let Some(handle) = after(delay, move || store.handle(Input::Timeout)) {
             self.driver.try_update_value(|d| d.timer = Some(handle));
         }
@@ -832,6 +834,9 @@ fn every_second(f: impl Fn() + 'static) -> Option<IntervalHandle> {
 fn every_second(_f: impl Fn() + 'static) -> Option<IntervalHandle> {
     None
 }
+
+/// The longest single timer the store arms (one day).
+const MAX_TIMER_MS: u64 = 86_400_000;
 
 /// Calls `f` once after `delay`.
 #[cfg(target_arch = "wasm32")]
