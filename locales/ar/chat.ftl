@@ -43,6 +43,14 @@ chat-message-ai = ذ.ا
 # The default avatar badge of the person's messages (one letter).
 chat-message-avatar-user = أ
 chat-message-error = خطأ
+chat-find-open = البحث في المحادثة
+chat-find-label = البحث في المحادثة
+chat-find-placeholder = البحث في المحادثة
+chat-find-count = { $current } من { $total }
+chat-find-none = لا توجد نتائج
+chat-find-previous = النتيجة السابقة
+chat-find-next = النتيجة التالية
+chat-find-close = إغلاق البحث
 chat-message-list-label = رسائل المحادثة
 chat-message-list-load-older = تحميل الرسائل الأقدم
 chat-message-list-loading-older = جارٍ تحميل الرسائل الأقدم...

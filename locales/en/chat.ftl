@@ -43,6 +43,14 @@ chat-message-ai = AI
 # The default avatar badge of the person's messages (one letter).
 chat-message-avatar-user = U
 chat-message-error = Error
+chat-find-open = Find in conversation
+chat-find-label = Find in conversation
+chat-find-placeholder = Find in conversation
+chat-find-count = { $current } of { $total }
+chat-find-none = No matches
+chat-find-previous = Previous match
+chat-find-next = Next match
+chat-find-close = Close find
 chat-message-list-label = Conversation messages
 chat-message-list-load-older = Load older messages
 chat-message-list-loading-older = Loading older messages...

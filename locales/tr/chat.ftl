@@ -42,6 +42,14 @@ chat-message-ai = YZ
 # The default avatar badge of the person's messages (one letter).
 chat-message-avatar-user = S
 chat-message-error = Hata
+chat-find-open = Sohbette bul
+chat-find-label = Sohbette bul
+chat-find-placeholder = Sohbette bul
+chat-find-count = { $current } / { $total }
+chat-find-none = Eşleşme yok
+chat-find-previous = Önceki eşleşme
+chat-find-next = Sonraki eşleşme
+chat-find-close = Bulmayı kapat
 chat-message-list-label = Sohbet mesajları
 chat-message-list-load-older = Daha eski mesajları yükle
 chat-message-list-loading-older = Daha eski mesajlar yükleniyor...

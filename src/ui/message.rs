@@ -40,6 +40,10 @@ pub fn ChatMessage(
     /// default true).
     #[prop(default = true)]
     enable_citations: bool,
+    /// Where the message is in the conversation, for screen readers when the list draws only
+    /// some of them (D58): `(aria-posinset, aria-setsize)`, the size -1 while unknown.
+    #[prop(optional, into)]
+    position: MaybeProp<(u32, i32)>,
 ) -> impl IntoView {
     let i18n = I18n::get();
     let time = show_timestamp
@@ -79,6 +83,8 @@ pub fn ChatMessage(
             data-role=role
             data-message-id=message.id.clone()
             data-state=message.interrupted.then_some("interrupted")
+            aria-posinset=move || position.get().map(|p| p.0)
+            aria-setsize=move || position.get().map(|p| p.1)
         >
             {avatar}
             <div class="chat-message__body">

@@ -6,9 +6,11 @@ use leptos::prelude::*;
 use crate::core::Run;
 use crate::store::ChatStore;
 use crate::ui::cards::ChatActions;
+use crate::ui::find::FindInConversation;
 use crate::ui::i18n::I18n;
 use crate::ui::message::{ChatMessage, StreamingMessage};
 use crate::ui::slots::{MessageActionsSlot, RenderProp};
+use crate::ui::window::{Item, Window};
 
 /// Distance from the bottom (px) within which the list keeps following new content (F56).
 const STICK_PX: i32 = 80;
@@ -54,9 +56,11 @@ pub fn ChatMessageList(
     // scrolled up to read.
     let stick = StoredValue::new(true);
     let paging = crate::ui::paging::Paging::new(scroller, store);
-    let page_starts = crate::ui::paging::page_starts(store);
-    let page_bounds = crate::ui::paging::page_bounds(store, page_starts);
-    let far_pages = crate::ui::paging::FarPages::new(scroller);
+    // Only the rows in and near the view are drawn (issue 18, D58).
+    let window = Window::new(store, scroller, stick);
+    // Find in the conversation (D58): the message jumped to is drawn and marked.
+    let find_open = RwSignal::new(false);
+    let find_hit = RwSignal::new(None::<String>);
     // Another conversation opens at its end (D27), wherever the last one was scrolled to.
     let conversation_id = Memo::new(move |_| {
         store
@@ -66,6 +70,7 @@ pub fn ChatMessageList(
     Effect::new(move |_| {
         conversation_id.track();
         stick.set_value(true);
+        window.reset();
         request_animation_frame(move || {
             if let Some(el) = scroller.try_get_untracked().flatten() {
                 el.set_scroll_top(el.scroll_height());
@@ -107,6 +112,8 @@ pub fn ChatMessageList(
     };
 
     view! {
+        <div class="chat-message-list-frame">
+        <FindInConversation window=window open=find_open hit=find_hit/>
         // The scrolling box is the log itself and takes keyboard focus (tabindex 0), so the
         // history can be scrolled with the keys even when nothing inside is focusable.
         <div
@@ -118,11 +125,21 @@ pub fn ChatMessageList(
             aria-relevant="additions"
             aria-busy=busy
             aria-label=move || i18n.t("chat-message-list-label")
+            on:focusin=move |ev| window.on_focus(ev.target())
+            on:keydown=move |ev: web_sys::KeyboardEvent| {
+                // Ctrl+F / Cmd+F in the list: the browser's find cannot see undrawn rows.
+                if (ev.ctrl_key() || ev.meta_key()) && ev.key().eq_ignore_ascii_case("f") {
+                    ev.prevent_default();
+                    find_open.set(true);
+                }
+            }
+            on:focusout=move |ev| window.on_blur(ev.related_target())
             on:scroll=move |_| {
                 if let Some(el) = scroller.try_get_untracked().flatten() {
                     let gap = el.scroll_height() - el.scroll_top() - el.client_height();
                     stick.set_value(gap <= STICK_PX);
                 }
+                window.on_scroll();
                 paging.on_scroll(store);
             }
         >
@@ -143,48 +160,67 @@ pub fn ChatMessageList(
                     </div>
                 </Show>
                 <crate::ui::paging::OlderMessages/>
-                // Drawn page by page (D27): an older page is one new element in front, so the
-                // rows on screen are never moved in the DOM (which would replay their slide-in).
-                <For
-                    each=move || page_starts.get()
-                    key=|start| start.clone()
-                    children=move |start| {
-                        // Watched while drawn: far from the view, the browser skips it (D47).
-                        let page = NodeRef::<Div>::new();
-                        let page_start = start.clone();
-                        page.on_load(move |el| {
-                            far_pages.observe(&el);
-                            let el = send_wrapper::SendWrapper::new(el);
-                            on_cleanup(move || far_pages.unobserve(&el));
-                        });
-                        view! {
-                        <div
-                            class=crate::ui::paging::PAGE_CLASS
-                            data-page-start=page_start
-                            node_ref=page
-                        >
-                            <For
-                                each=move || crate::ui::paging::page_rows(store, page_bounds, &start)
-                                key=|m| m.id.clone()
-                                children=move |m| view! {
-                                    <ChatMessage
-                                        message=m
-                                        render_actions=render_actions
-                                        render_avatar=render_avatar
-                                        show_avatar=show_avatars
-                                        show_timestamp=show_timestamps
-                                        enable_citations=enable_citations
-                                    />
-                                }
-                            />
-                        </div>
+                // Windowed (D58): the rows near the view, spacers for the rest. Keyed by message
+                // id, so the rows on screen are never moved in the DOM (which would replay their
+                // slide-in) when the window moves or older pages arrive.
+                <div class="chat-message-window" node_ref=window.body>
+                    <For
+                        each=move || window.items.get()
+                        key=Item::key
+                        children=move |item| match item {
+                            Item::Gap { height, .. } => view! {
+                                <div class="chat-message-gap" aria-hidden="true" style:height=format!("{height}px")></div>
+                            }
+                            .into_any(),
+                            Item::Row { id, index, fresh } => {
+                                let message = store.messages.with_untracked(|ms| {
+                                    ms.get(index)
+                                        .filter(|m| m.id == id)
+                                        .or_else(|| ms.iter().find(|m| m.id == id))
+                                        .cloned()
+                                });
+                                let row = NodeRef::<Div>::new();
+                                row.on_load(move |el| {
+                                    window.observe(&el);
+                                    let el = send_wrapper::SendWrapper::new(el);
+                                    on_cleanup(move || window.unobserve(&el));
+                                });
+                                let key = id.clone();
+                                let position = Signal::derive(move || window.position(&key));
+                                let key = id.clone();
+                                let is_hit = move || {
+                                    find_hit.with(|h| h.as_deref() == Some(key.as_str())).then_some("true")
+                                };
+                                message
+                                    .map(|m| view! {
+                                        <div
+                                            class="chat-message-row"
+                                            class:chat-message-row--quiet=!fresh
+                                            data-row=id
+                                            data-find-hit=is_hit
+                                            node_ref=row
+                                        >
+                                            <ChatMessage
+                                                message=m
+                                                position=position
+                                                render_actions=render_actions
+                                                render_avatar=render_avatar
+                                                show_avatar=show_avatars
+                                                show_timestamp=show_timestamps
+                                                enable_citations=enable_citations
+                                            />
+                                        </div>
+                                    })
+                                    .into_any()
+                            }
                         }
-                    }
-                />
+                    />
+                </div>
                 <Show when=move || store.streaming.with(|s| s.is_some())>
                     <StreamingMessage render_avatar=render_avatar show_avatar=show_avatars/>
                 </Show>
             </div>
+        </div>
         </div>
         // Outside the log: a live region must not sit inside another one.
         <div class="chat-visually-hidden chat-announcer" aria-live="polite" aria-atomic="true">

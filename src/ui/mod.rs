@@ -9,6 +9,7 @@ pub mod chat;
 pub mod chat_input;
 pub mod citations;
 pub mod countdown;
+pub(crate) mod find;
 pub mod format;
 pub mod history;
 pub mod history_hook;
@@ -23,6 +24,7 @@ pub mod provider;
 pub mod slots;
 pub mod style;
 pub mod tool_call;
+pub(crate) mod window;
 
 pub use chat::{Chat, ChatHeader, ChatMinimal, Theme};
 pub use i18n::{

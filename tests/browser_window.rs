@@ -1,0 +1,409 @@
+//! Browser tests of windowed drawing (issue 18, D58): a styled `ChatMessageList` over a
+//! detached `ChatStore` whose server hands over a 5,000-message conversation whole. Only the
+//! rows near the view are in the DOM, in rows counted, not timed; the scroll range is real;
+//! scrolling, find, focus and screen-reader positions reach every message.
+#![cfg(target_arch = "wasm32")]
+
+use std::cell::Cell;
+use std::collections::HashMap;
+use std::rc::Rc;
+
+use agent_chat_ui::core::{Session, SessionConfig};
+use agent_chat_ui::store::{ChatCallbacks, ChatStore};
+use agent_chat_ui::ui::i18n::I18n;
+use agent_chat_ui::ui::message_list::ChatMessageList;
+use agent_chat_ui::ui::style::Styles;
+use leptos::prelude::*;
+use serde_json::{json, Value};
+use wasm_bindgen::JsCast;
+use wasm_bindgen_test::*;
+
+wasm_bindgen_test_configure!(run_in_browser);
+
+mod web;
+use web::{answer, press, query, section, sleep, type_text, wait_for, wait_until};
+
+/// Rows the list may draw in its 600 px box, whatever the length of the conversation: three
+/// box heights of one-line rows (~50 px with the gap) is ~36; the hard bound is 120.
+const ROW_BOUND: u32 = 60;
+
+/// "Message 1" … "Message n", alternating user / assistant; every third one taller, and
+/// message 7 holds the one word a find looks for.
+fn fixture(n: usize) -> Vec<Value> {
+    (1..=n)
+        .map(|i| {
+            let role = if i % 2 == 1 { "user" } else { "assistant" };
+            let content = if i == 7 {
+                "Message 7 mentions a haystack".to_owned()
+            } else if i % 3 == 0 {
+                format!("Message {i}\n\nA longer reply, so that rows are not all alike.\n\n- one\n- two")
+            } else {
+                format!("Message {i}")
+            };
+            json!({ "id": format!("msg_{i}"), "conversationId": "conv_1", "role": role,
+                    "content": content })
+        })
+        .collect()
+}
+
+/// Mounts a styled list in a 600 px box and opens `conv_1`, whose E5 answer holds every
+/// message (a server that does not page), then the newest E8 page the session asks for.
+async fn mount_whole(root: &web_sys::HtmlElement, all: &[Value]) -> (ChatStore, impl Drop) {
+    let slot = Rc::new(Cell::new(None));
+    let out = slot.clone();
+    let handle = mount_to(root.clone(), move || {
+        I18n::provide(Some("en"), HashMap::new());
+        let config = SessionConfig {
+            conversation_id: Some("conv_1".into()),
+            show_history: false,
+            ..SessionConfig::default()
+        };
+        let store = ChatStore::detached(Session::new(config), ChatCallbacks::default());
+        out.set(Some(store));
+        view! {
+            <div class="chat-root" style="height: 600px; display: flex; flex-direction: column;">
+                <Styles/>
+                <ChatMessageList/>
+            </div>
+        }
+    });
+    let store = slot.get().expect("store created on mount");
+    store.dispatch(agent_chat_ui::core::Command::Start);
+    let mut requests = store.take_requests();
+    answer(
+        &store,
+        &mut requests,
+        "/agents",
+        200,
+        r#"{"agents":[{"id":"echo","name":"Echo"}]}"#,
+    );
+    let e5 = json!({ "conversation": { "id": "conv_1", "agentId": "echo" }, "messages": all,
+                     "pendingActions": [] })
+    .to_string();
+    answer(&store, &mut requests, "/conversations/conv_1", 200, &e5);
+    let mut requests = store.take_requests();
+    let tail: Vec<&Value> = all.iter().rev().take(25).collect();
+    let e8 = json!({ "messages": tail, "total": all.len(), "limit": 25, "offset": 0,
+                     "hasMore": all.len() > 25 })
+    .to_string();
+    answer(
+        &store,
+        &mut requests,
+        "/conversations/conv_1/messages",
+        200,
+        &e8,
+    );
+    (store, handle)
+}
+
+fn scroller(root: &web_sys::HtmlElement) -> web_sys::HtmlElement {
+    query(root, ".chat-message-list").expect("the message list")
+}
+
+fn rows(root: &web_sys::HtmlElement) -> u32 {
+    root.query_selector_all("article.chat-message")
+        .unwrap()
+        .length()
+}
+
+/// The message ids of the rows, in DOM order.
+fn row_ids(root: &web_sys::HtmlElement) -> Vec<String> {
+    let list = root.query_selector_all("article.chat-message").unwrap();
+    (0..list.length())
+        .filter_map(|i| list.item(i))
+        .filter_map(|n| n.dyn_into::<web_sys::Element>().ok())
+        .filter_map(|e| e.get_attribute("data-message-id"))
+        .collect()
+}
+
+fn number(id: &str) -> usize {
+    id.trim_start_matches("msg_")
+        .parse()
+        .expect("a numbered id")
+}
+
+fn elements(root: &web_sys::HtmlElement) -> u32 {
+    root.query_selector_all("*").unwrap().length()
+}
+
+fn row(root: &web_sys::HtmlElement, id: &str) -> Option<web_sys::HtmlElement> {
+    query(root, &format!("article[data-message-id={id}]"))
+}
+
+/// Whether the row is drawn and at least partly inside the scrolling box.
+fn in_view(root: &web_sys::HtmlElement, id: &str) -> bool {
+    let Some(r) = row(root, id) else {
+        return false;
+    };
+    let list = scroller(root).get_bounding_client_rect();
+    let rect = r.get_bounding_client_rect();
+    rect.bottom() > list.top() && rect.top() < list.bottom()
+}
+
+async fn frames(n: usize) {
+    for _ in 0..n {
+        leptos::task::tick().await;
+        sleep(20).await;
+    }
+}
+
+/// Drawn rows are one run of consecutive messages (nothing pinned here), in order.
+fn assert_consecutive(root: &web_sys::HtmlElement) -> (usize, usize) {
+    let ids: Vec<usize> = row_ids(root).iter().map(|id| number(id)).collect();
+    assert!(!ids.is_empty(), "no rows drawn");
+    for pair in ids.windows(2) {
+        assert_eq!(
+            pair[1],
+            pair[0] + 1,
+            "rows out of order or with a hole: {ids:?}"
+        );
+    }
+    (ids[0], ids[ids.len() - 1])
+}
+
+#[wasm_bindgen_test]
+async fn issue18_5000_messages_served_whole_draw_a_bounded_window_at_the_end() {
+    let root = section();
+    let all = fixture(5000);
+    let (_store, _h) = mount_whole(&root, &all).await;
+    wait_for(&root, "article[data-message-id=msg_5000]").await;
+    wait_until("the list is scrolled to its end", &root, || {
+        let l = scroller(&root);
+        l.scroll_height() - l.scroll_top() - l.client_height() <= 2
+    })
+    .await;
+    frames(5).await;
+    let drawn = rows(&root);
+    assert!(
+        (5..=ROW_BOUND).contains(&drawn),
+        "{drawn} rows drawn of 5,000"
+    );
+    let (_, last) = assert_consecutive(&root);
+    assert_eq!(last, 5000);
+    assert!(in_view(&root, "msg_5000"), "the newest message is in view");
+    assert!(
+        elements(&root) < 3000,
+        "{} elements for 5,000 messages",
+        elements(&root)
+    );
+    // The spacers give a real scroll range: about 5,000 rows' worth.
+    let list = scroller(&root);
+    assert!(
+        list.scroll_height() > 5000 * 40,
+        "scroll range {} px for 5,000 messages",
+        list.scroll_height()
+    );
+    // Screen readers hear where a row is in the whole conversation.
+    let newest = row(&root, "msg_5000").unwrap();
+    assert_eq!(
+        newest.get_attribute("aria-posinset").as_deref(),
+        Some("5000")
+    );
+    assert_eq!(
+        newest.get_attribute("aria-setsize").as_deref(),
+        Some("5000")
+    );
+    // The log itself says nothing new: no older page to load, nothing busy.
+    assert!(query(&root, ".chat-older__button").is_none());
+}
+
+#[wasm_bindgen_test]
+async fn issue18_scrolling_to_the_top_and_the_middle_keeps_the_dom_bounded() {
+    let root = section();
+    let all = fixture(5000);
+    let (_store, _h) = mount_whole(&root, &all).await;
+    wait_for(&root, "article[data-message-id=msg_5000]").await;
+    frames(5).await;
+    let list = scroller(&root);
+    // Jump to the top, as the Home key or a dragged scrollbar does: the first messages are
+    // drawn there (estimated heights above settle as rows are measured, so go again).
+    for _ in 0..20 {
+        list.set_scroll_top(0);
+        frames(3).await;
+        if in_view(&root, "msg_1") {
+            break;
+        }
+    }
+    assert!(
+        in_view(&root, "msg_1"),
+        "\"Message 1\" in view at the top: {:?}",
+        row_ids(&root)
+    );
+    let (first, _) = assert_consecutive(&root);
+    assert_eq!(first, 1);
+    assert!(rows(&root) <= ROW_BOUND, "{} rows at the top", rows(&root));
+    let oldest = row(&root, "msg_1").unwrap();
+    assert_eq!(oldest.get_attribute("aria-posinset").as_deref(), Some("1"));
+    assert_eq!(
+        oldest.get_attribute("aria-setsize").as_deref(),
+        Some("5000")
+    );
+    // The middle: somewhere around message 2,500, a bounded run of rows, nothing at the ends.
+    list.set_scroll_top(list.scroll_height() / 2);
+    frames(6).await;
+    let (from, to) = assert_consecutive(&root);
+    assert!(
+        rows(&root) <= ROW_BOUND,
+        "{} rows in the middle",
+        rows(&root)
+    );
+    assert!(
+        from > 1000 && to < 4000,
+        "the middle of the list drew messages {from}..{to}"
+    );
+    assert!(row(&root, "msg_1").is_none() && row(&root, "msg_5000").is_none());
+    // Scrolling on by small steps (a reader, a wheel) moves the window with the view: every
+    // row in view is drawn at every step.
+    for _ in 0..30 {
+        list.set_scroll_top(list.scroll_top() + 150);
+        frames(2).await;
+        let ids = row_ids(&root);
+        assert!(
+            ids.iter().any(|id| in_view(&root, id)),
+            "a step left the view empty at {} px",
+            list.scroll_top()
+        );
+        let gaps = root.query_selector_all(".chat-message-gap").unwrap();
+        for i in 0..gaps.length() {
+            let gap: web_sys::Element = gaps.item(i).unwrap().unchecked_into();
+            let rect = gap.get_bounding_client_rect();
+            let view = list.get_bounding_client_rect();
+            assert!(
+                rect.bottom() <= view.top() + 1.0 || rect.top() >= view.bottom() - 1.0,
+                "a spacer is in view at {} px",
+                list.scroll_top()
+            );
+        }
+        assert!(rows(&root) <= ROW_BOUND);
+    }
+    assert!(elements(&root) < 3000);
+}
+
+#[wasm_bindgen_test]
+async fn issue18_find_jumps_to_an_old_message_and_draws_it() {
+    let root = section();
+    let all = fixture(5000);
+    let (_store, _h) = mount_whole(&root, &all).await;
+    wait_for(&root, "article[data-message-id=msg_5000]").await;
+    frames(3).await;
+    assert!(
+        row(&root, "msg_7").is_none(),
+        "message 7 is far from the view"
+    );
+    // Ctrl+F in the list opens the find bar (the browser's find cannot see undrawn rows).
+    let list = scroller(&root);
+    let init = web_sys::KeyboardEventInit::new();
+    init.set_key("f");
+    init.set_ctrl_key(true);
+    init.set_bubbles(true);
+    init.set_cancelable(true);
+    let ev = web_sys::KeyboardEvent::new_with_keyboard_event_init_dict("keydown", &init).unwrap();
+    list.dispatch_event(&ev).unwrap();
+    assert!(ev.default_prevented(), "Ctrl+F is the chat's find here");
+    let input = wait_for(&root, ".chat-find input[type=search]").await;
+    assert_eq!(
+        input.get_attribute("aria-label").as_deref(),
+        Some("Find in conversation")
+    );
+    wait_until("the field has focus", &root, || {
+        web_sys::window()
+            .unwrap()
+            .document()
+            .unwrap()
+            .active_element()
+            .is_some_and(|a| a.is_same_node(Some(&input)))
+    })
+    .await;
+    type_text(&input, "HAYSTACK");
+    wait_for(&root, "article[data-message-id=msg_7]").await;
+    wait_until("message 7 scrolled into view", &root, || {
+        in_view(&root, "msg_7")
+    })
+    .await;
+    let status = query(&root, ".chat-find__status").unwrap();
+    assert_eq!(status.text_content().as_deref(), Some("1 of 1"));
+    let hit = query(&root, "[data-row=msg_7]").unwrap();
+    assert_eq!(hit.get_attribute("data-find-hit").as_deref(), Some("true"));
+    frames(4).await;
+    assert!(
+        rows(&root) <= ROW_BOUND + 1,
+        "{} rows after the jump",
+        rows(&root)
+    );
+    assert!(
+        row(&root, "msg_5000").is_none(),
+        "the end is no longer drawn"
+    );
+
+    // Many hits: "Message 49" is in 49, 490-499 and 4900-4999; Enter steps back in time from
+    // the newest, Shift+Enter forward, and each hit is drawn where it is.
+    type_text(&input, "message 49");
+    wait_until("the newest hit", &root, || {
+        status.text_content().as_deref() == Some("111 of 111")
+    })
+    .await;
+    wait_until("message 4999 in view", &root, || in_view(&root, "msg_4999")).await;
+    press(&input, "Enter");
+    wait_until("the hit before it", &root, || in_view(&root, "msg_4998")).await;
+    assert_eq!(status.text_content().as_deref(), Some("110 of 111"));
+    for _ in 0..100 {
+        press(&input, "Enter");
+    }
+    wait_until("message 499 in view", &root, || in_view(&root, "msg_499")).await;
+    assert_eq!(status.text_content().as_deref(), Some("10 of 111"));
+    assert!(rows(&root) <= ROW_BOUND + 1);
+
+    // Nothing found says so; Escape closes and gives focus back to the toggle.
+    type_text(&input, "no such words");
+    wait_until("no matches", &root, || {
+        status.text_content().as_deref() == Some("No matches")
+    })
+    .await;
+    press(&input, "Escape");
+    let toggle = wait_for(&root, ".chat-find__toggle").await;
+    wait_until("the toggle has focus", &root, || {
+        web_sys::window()
+            .unwrap()
+            .document()
+            .unwrap()
+            .active_element()
+            .is_some_and(|a| a.is_same_node(Some(&toggle)))
+    })
+    .await;
+    assert!(query(&root, ".chat-find").is_none());
+    assert!(query(&root, "[data-find-hit]").is_none());
+}
+
+#[wasm_bindgen_test]
+async fn issue18_the_focused_row_stays_drawn_when_scrolled_away() {
+    let root = section();
+    let all = fixture(2000);
+    let (_store, _h) = mount_whole(&root, &all).await;
+    wait_for(&root, "article[data-message-id=msg_2000]").await;
+    frames(3).await;
+    // Focus something inside the newest row (here the row itself, made focusable as a host's
+    // slot content would be).
+    let newest = row(&root, "msg_2000").unwrap();
+    newest.set_attribute("tabindex", "-1").unwrap();
+    newest.focus().unwrap();
+    let list = scroller(&root);
+    list.set_scroll_top(0);
+    frames(8).await;
+    list.set_scroll_top(0);
+    frames(8).await;
+    assert!(row(&root, "msg_1").is_some(), "the top is drawn");
+    let still = row(&root, "msg_2000").expect("the focused row is still drawn");
+    assert!(
+        still.is_same_node(Some(&newest)),
+        "the same element, focus kept"
+    );
+    let document = web_sys::window().unwrap().document().unwrap();
+    assert!(document
+        .active_element()
+        .is_some_and(|a| a.is_same_node(Some(&newest))));
+    assert!(rows(&root) <= ROW_BOUND + 1);
+    // Focus leaves the list: the row goes with the window's rule.
+    newest.blur().unwrap();
+    frames(4).await;
+    assert!(row(&root, "msg_2000").is_none(), "dropped once focus left");
+}
