@@ -1,7 +1,8 @@
 //! Browser tests of paging through a long conversation (issue 8, D26/D27): a styled
 //! `ChatMessageList` over a detached `ChatStore` whose conversation has 1,000 messages. It
 //! opens at its end; scrolling to the top asks for the next older page (E8 `order=desc`), and
-//! the prepended page does not move what the reader was looking at.
+//! the prepended page does not move what the reader was looking at. The list draws only the
+//! rows near the view (D58), so the rows counted here stay bounded however many are loaded.
 #![cfg(target_arch = "wasm32")]
 
 use std::cell::Cell;
@@ -21,7 +22,10 @@ use wasm_bindgen_test::*;
 wasm_bindgen_test_configure!(run_in_browser);
 
 mod web;
-use web::{answer, computed_style, query, section, sleep, wait_for, wait_until};
+use web::{answer, query, section, sleep, wait_for, wait_until};
+
+/// Rows the list may draw in its 600 px box (D58), however many are loaded.
+const ROW_BOUND: u32 = 60;
 
 /// "Message 1" … "Message n", user first, alternating; every third one a few lines long so
 /// rows differ in height.
@@ -145,6 +149,46 @@ fn rows(root: &web_sys::HtmlElement) -> u32 {
         .length()
 }
 
+/// Messages loaded in the store.
+fn loaded(store: &ChatStore) -> usize {
+    store.messages.with_untracked(Vec::len)
+}
+
+/// Whether older messages are still on the server.
+fn has_older(store: &ChatStore) -> bool {
+    store.status.with_untracked(|s| s.has_older_messages)
+}
+
+/// The first row whose top is in view.
+fn first_in_view(root: &web_sys::HtmlElement) -> String {
+    row_ids(root)
+        .into_iter()
+        .find(|id| row_top(root, id) >= 0.0)
+        .expect("a row in view")
+}
+
+/// The drawn rows are one run of consecutive messages, in order (nothing pinned here); returns
+/// the numbers of the first and last.
+fn assert_consecutive(root: &web_sys::HtmlElement) -> (usize, usize) {
+    let ids: Vec<usize> = row_ids(root)
+        .iter()
+        .map(|id| {
+            id.trim_start_matches("msg_")
+                .parse()
+                .expect("a numbered id")
+        })
+        .collect();
+    assert!(!ids.is_empty(), "no rows drawn");
+    for pair in ids.windows(2) {
+        assert_eq!(
+            pair[1],
+            pair[0] + 1,
+            "rows out of order or with a hole: {ids:?}"
+        );
+    }
+    (ids[0], ids[ids.len() - 1])
+}
+
 /// Waits for the store's next E8 request (older page) and returns it.
 async fn next_page_request(root: &web_sys::HtmlElement, store: &ChatStore) -> HttpRequest {
     let found: Rc<Cell<Option<HttpRequest>>> = Rc::new(Cell::new(None));
@@ -183,7 +227,8 @@ async fn issue8_opens_at_the_end_and_prepends_older_pages_without_moving_the_vie
         l.scroll_height() - l.scroll_top() - l.client_height() <= 2
     })
     .await;
-    assert_eq!(rows(&root), 25);
+    assert!(rows(&root) <= 25);
+    assert_eq!(row_ids(&root).last().map(String::as_str), Some("msg_1000"));
     assert!(query(&root, "article[data-message-id=msg_975]").is_none());
     assert!(
         query(&root, ".chat-older__button").is_some(),
@@ -230,10 +275,11 @@ async fn issue8_opens_at_the_end_and_prepends_older_pages_without_moving_the_vie
     let before = row_top(&root, "msg_976");
     let top_before = list.scroll_top();
     feed_page(&store, &all, &req);
-    wait_for(&root, "article[data-message-id=msg_951]").await;
+    wait_until("the older page is loaded", &root, || loaded(&store) == 50).await;
     frames(3).await;
     sleep(400).await;
-    assert_eq!(rows(&root), 50);
+    assert!(rows(&root) <= ROW_BOUND, "{} rows", rows(&root));
+    assert_consecutive(&root);
     let after = row_top(&root, "msg_976");
     assert!(
         (after - before).abs() <= 1.0,
@@ -254,7 +300,8 @@ async fn issue8_opens_at_the_end_and_prepends_older_pages_without_moving_the_vie
     frames(2).await;
     let _ = store.take_requests();
     sleep(400).await;
-    let before = row_top(&root, "msg_951");
+    let seen = first_in_view(&root);
+    let before = row_top(&root, &seen);
     button.click();
     let req = next_page_request(&root, &store).await;
     assert_eq!(
@@ -262,11 +309,12 @@ async fn issue8_opens_at_the_end_and_prepends_older_pages_without_moving_the_vie
         "/conversations/conv_1/messages?limit=25&offset=50&order=desc"
     );
     feed_page(&store, &all, &req);
-    wait_for(&root, "article[data-message-id=msg_926]").await;
+    wait_until("the older page is loaded", &root, || loaded(&store) == 75).await;
     frames(3).await;
     sleep(400).await;
-    assert_eq!(rows(&root), 75);
-    let after = row_top(&root, "msg_951");
+    assert!(rows(&root) <= ROW_BOUND, "{} rows", rows(&root));
+    assert_consecutive(&root);
+    let after = row_top(&root, &seen);
     assert!(
         (after - before).abs() <= 1.0,
         "the row the reader saw moved from {before} to {after}"
@@ -280,7 +328,7 @@ async fn issue8_paging_back_reaches_message_1_and_the_offer_goes() {
     let (store, _h) = mount_long(&root, &all).await;
     wait_for(&root, "article[data-message-id=msg_300]").await;
     let mut pages = 0;
-    while query(&root, "article[data-message-id=msg_1]").is_none() {
+    while has_older(&store) {
         scroller(&root).set_scroll_top(0);
         let req = next_page_request(&root, &store).await;
         feed_page(&store, &all, &req);
@@ -290,15 +338,24 @@ async fn issue8_paging_back_reaches_message_1_and_the_offer_goes() {
     }
     // The newest 25 (276..=300) on open, then 11 pages of 25 back to message 1.
     assert_eq!(pages, 11);
-    assert_eq!(rows(&root), 300);
+    assert_eq!(loaded(&store), 300);
     wait_until("the older-messages row goes", &root, || {
         query(&root, ".chat-older").is_none()
     })
     .await;
-    // Rows are in conversation order.
-    let ids = row_ids(&root);
+    // At the top, "Message 1" is drawn, and only the rows near it (D58).
+    for _ in 0..10 {
+        scroller(&root).set_scroll_top(0);
+        frames(3).await;
+    }
+    let (first, _) = assert_consecutive(&root);
+    assert_eq!(first, 1);
+    assert!(rows(&root) <= ROW_BOUND, "{} rows", rows(&root));
+    let ids: Vec<String> = store
+        .messages
+        .with_untracked(|m| m.iter().map(|m| m.id.clone()).collect());
     let expected: Vec<String> = (1..=300).map(|i| format!("msg_{i}")).collect();
-    assert_eq!(ids, expected);
+    assert_eq!(ids, expected, "the messages are in conversation order");
 }
 
 /// When the last older page arrives, the "Load older messages" row goes; a keyboard user whose
@@ -311,13 +368,15 @@ async fn focus_on_the_older_button_moves_to_the_list_when_the_last_page_arrives(
     wait_for(&root, "article[data-message-id=msg_200]").await;
     // Page back with the keyboard-focused button until the first message is in.
     let mut pages = 0;
-    while query(&root, "article[data-message-id=msg_1]").is_none() {
+    while has_older(&store) {
         // Let the rows' slide-in (0.3 s) finish, also that of the page just prepended: it
         // moves their boxes while it plays, and the row measured below may be one of them.
         web::sleep(400).await;
         let button = wait_for(&root, ".chat-older__button").await;
         button.focus().unwrap();
         button.click();
+        // Focus scrolled the list to its top: let the window draw what is there (D58).
+        frames(3).await;
         let req = next_page_request(&root, &store).await;
         // The first row in view stays put, also when the last page takes the
         // older-messages row away.
@@ -353,172 +412,6 @@ async fn focus_on_the_older_button_moves_to_the_list_when_the_last_page_arrives(
     .await;
 }
 
-/// The pages of the list, in DOM order.
-fn page_boxes(root: &web_sys::HtmlElement) -> Vec<web_sys::HtmlElement> {
-    let list = root.query_selector_all(".chat-message-page").unwrap();
-    (0..list.length())
-        .filter_map(|i| list.item(i))
-        .map(|n| n.unchecked_into())
-        .collect()
-}
-
-fn is_far(page: &web_sys::HtmlElement) -> bool {
-    page.class_list().contains("chat-message-page--far")
-}
-
-/// Whether the browser draws `el` now: false inside a page it skips (`content-visibility`).
-fn drawn(el: &web_sys::Element) -> bool {
-    let check: js_sys::Function = js_sys::Reflect::get(el, &"checkVisibility".into())
-        .unwrap()
-        .unchecked_into();
-    let options = js_sys::Object::new();
-    js_sys::Reflect::set(&options, &"contentVisibilityAuto".into(), &true.into()).unwrap();
-    check.call1(el, &options).unwrap().as_bool().unwrap()
-}
-
-/// The inline stand-in height of a far page (px).
-fn stand_in(page: &web_sys::HtmlElement) -> f64 {
-    let value = page
-        .style()
-        .get_property_value("contain-intrinsic-height")
-        .unwrap();
-    value
-        .trim_start_matches("auto ")
-        .trim_end_matches("px")
-        .parse()
-        .unwrap_or_else(|_| panic!("contain-intrinsic-height {value:?}"))
-}
-
-/// Scrolls the list so that `el`'s top is at the top of the box.
-fn scroll_to(el: &web_sys::HtmlElement, root: &web_sys::HtmlElement) {
-    let list = scroller(root);
-    let to = list.scroll_top()
-        + (el.get_bounding_client_rect().top() - list.get_bounding_client_rect().top()) as i32;
-    list.set_scroll_top(to);
-}
-
-/// D47: after paging back through 300 messages (12 pages), the pages more than a box height
-/// from the view are left to the browser to skip (`content-visibility: auto`) with their
-/// measured height standing in, so what is laid out and painted stays a few pages however many
-/// are loaded; the last page (new messages, the streaming reply) is always drawn; every row is
-/// still in the DOM; a skipped page's stand-in height is exactly its drawn height, so taking a
-/// page in or out of the skipped state moves nothing; a page scrolled back into view is an
-/// ordinary box again.
-#[wasm_bindgen_test]
-async fn d47_far_pages_are_skipped_with_their_measured_height() {
-    let root = section();
-    root.scroll_into_view();
-    let all = fixture(300);
-    let (store, _h) = mount_long(&root, &all).await;
-    wait_for(&root, "article[data-message-id=msg_300]").await;
-    while query(&root, "article[data-message-id=msg_1]").is_none() {
-        scroller(&root).set_scroll_top(0);
-        let req = next_page_request(&root, &store).await;
-        feed_page(&store, &all, &req);
-        frames(2).await;
-    }
-    assert_eq!(page_boxes(&root).len(), 12);
-    assert_eq!(rows(&root), 300, "skipped rows stay in the DOM");
-    // The reader is at the top: the first pages are near, the others far; far means more
-    // than one box height from the view, and the last page never is.
-    scroller(&root).set_scroll_top(0);
-    let away = |page: &web_sys::HtmlElement| {
-        let list = scroller(&root);
-        let (view, reach) = (
-            list.get_bounding_client_rect(),
-            f64::from(list.client_height()),
-        );
-        let r = page.get_bounding_client_rect();
-        r.bottom() < view.top() - reach || r.top() > view.bottom() + reach
-    };
-    wait_until(
-        "exactly the pages away from the view are marked far",
-        &root,
-        || {
-            let pages = page_boxes(&root);
-            let n = pages.len();
-            pages
-                .iter()
-                .enumerate()
-                .all(|(i, p)| is_far(p) == (i + 1 < n && away(p)))
-        },
-    )
-    .await;
-    let all_pages = page_boxes(&root);
-    let far_count = all_pages.iter().filter(|p| is_far(p)).count();
-    assert!(
-        far_count >= 8,
-        "only the pages near the view and the last one are drawn: {far_count} of 12 far"
-    );
-    assert!(
-        !is_far(all_pages.last().unwrap()),
-        "the last page is always drawn"
-    );
-    for page in all_pages.iter().filter(|p| is_far(p)) {
-        assert_eq!(computed_style(page, "content-visibility"), "auto");
-        let row = page
-            .query_selector("article.chat-message")
-            .unwrap()
-            .unwrap();
-        assert!(!drawn(&row), "a far page's rows are skipped");
-    }
-    // The stand-in height is the page's drawn height: drawing a skipped page in full (the
-    // class taken off) leaves the list exactly as tall.
-    let far = all_pages.iter().find(|p| is_far(p)).expect("a far page");
-    let px = stand_in(far);
-    let padding: f64 = ["padding-top", "padding-bottom"]
-        .iter()
-        .map(|p| {
-            computed_style(far, p)
-                .trim_end_matches("px")
-                .parse::<f64>()
-                .unwrap()
-        })
-        .sum();
-    let height_before = scroller(&root).scroll_height();
-    far.class_list().remove_1("chat-message-page--far").unwrap();
-    let drawn_height = far.get_bounding_client_rect().height() - padding;
-    assert!(
-        (drawn_height - px).abs() <= 1.0,
-        "the page is {drawn_height} px drawn, its stand-in {px} px"
-    );
-    assert!(
-        (scroller(&root).scroll_height() - height_before).abs() <= 1,
-        "drawing a skipped page in full changed the list's height"
-    );
-    far.class_list().add_1("chat-message-page--far").unwrap();
-    // Scrolling far down to a skipped page shows its rows where its box was, and the page is
-    // an ordinary box again (the class goes when it comes near).
-    let target = all_pages[all_pages.len() - 3].clone();
-    assert!(is_far(&target));
-    let page_top = target.offset_top();
-    scroll_to(&target, &root);
-    wait_until("the page in view is no longer marked far", &root, || {
-        !is_far(&target)
-    })
-    .await;
-    sleep(400).await; // its rows' slide-in is long over; let nothing else move either
-    let first_row: web_sys::HtmlElement = target
-        .query_selector("article.chat-message")
-        .unwrap()
-        .expect("a row")
-        .unchecked_into();
-    assert!(drawn(&first_row), "the page in view is drawn");
-    let rows_top = first_row.get_bounding_client_rect().top()
-        - scroller(&root).get_bounding_client_rect().top();
-    assert!(
-        (rows_top - 12.0).abs() <= 1.0 && target.offset_top() == page_top,
-        "the skipped page's rows showed {rows_top} px from where its box was"
-    );
-    // The first page is far now and was measured as it left.
-    let first = page_boxes(&root)[0].clone();
-    wait_until("the first page, now far above, is marked", &root, || {
-        is_far(&first)
-    })
-    .await;
-    assert!(stand_in(&first) > 0.0);
-}
-
 /// Sends `text` and answers the turn with a one-line reply (`m_u<n>` / `m_a<n>`).
 fn turn(store: &ChatStore, n: usize) {
     store.send_message(format!("Live {n}"));
@@ -534,66 +427,50 @@ fn turn(store: &ChatStore, n: usize) {
     web::feed_whole_stream(store, stream.id, &frames);
 }
 
-/// D47: messages that arrive in a live session join the last page until it holds a page's
-/// worth of rows (25); the next one starts a new page, without moving any drawn row to another
-/// page, so a long live session is drawn in pages the browser can skip too.
+/// D58: messages that arrive in a live session join the window at the end while the reader
+/// follows it, the rows already drawn stay the same elements, and the rows drawn stay bounded.
 #[wasm_bindgen_test]
-async fn d47_a_live_session_is_drawn_in_pages_too() {
+async fn d58_a_live_session_is_drawn_at_the_end_and_stays_bounded() {
     let root = section();
-    // 100 messages: E5's first 100 joined with the newest page, one page of 100 rows.
+    // 100 messages: E5's first 100 joined with the newest page.
     let all = fixture(100);
     let (store, _h) = mount_long(&root, &all).await;
     wait_for(&root, "article[data-message-id=msg_100]").await;
-    assert_eq!(page_boxes(&root).len(), 1);
-    let old_row = query(&root, "article[data-message-id=msg_100]").unwrap();
-    js_sys::Reflect::set(&old_row, &"__d47".into(), &true.into()).unwrap();
-    for n in 1..=14 {
+    for n in 1..=12 {
         turn(&store, n);
         frames(1).await;
     }
-    wait_until("the 28 live messages are drawn", &root, || {
-        rows(&root) == 128
+    let marked = wait_for(&root, "article[data-message-id=m_a12]").await;
+    js_sys::Reflect::set(&marked, &"__d58".into(), &true.into()).unwrap();
+    for n in 13..=30 {
+        turn(&store, n);
+        frames(1).await;
+    }
+    wait_for(&root, "article[data-message-id=m_a30]").await;
+    wait_until("the list follows its end", &root, || {
+        let l = scroller(&root);
+        l.scroll_height() - l.scroll_top() - l.client_height() <= 2
     })
     .await;
-    let pages = page_boxes(&root);
-    let counts: Vec<usize> = pages
-        .iter()
-        .map(|p| {
-            p.query_selector_all("article.chat-message")
-                .unwrap()
-                .length() as usize
-        })
-        .collect();
-    // The first page was full already: the live messages make pages of 25 after it.
-    assert_eq!(counts, vec![100, 25, 3], "rows per page");
-    let second_start = pages[1]
-        .query_selector("article.chat-message")
-        .unwrap()
-        .unwrap()
-        .text_content()
-        .unwrap_or_default();
-    assert!(second_start.contains("Live 1"), "{second_start}");
-    // The rows drawn before stayed where they were (the same elements, in the first page).
-    let still = query(&root, "article[data-message-id=msg_100]").unwrap();
-    assert!(
-        js_sys::Reflect::get(&still, &"__d47".into())
-            .unwrap()
-            .is_truthy(),
-        "a drawn row was drawn again"
-    );
-    assert!(pages[0].contains(Some(&still)));
-    // Every message once, in order: the 100, then each turn's message and reply.
+    frames(3).await;
+    assert_eq!(loaded(&store), 160);
+    assert!(rows(&root) <= ROW_BOUND, "{} rows", rows(&root));
+    // The drawn rows are the newest messages, in order, each once.
     let ids = row_ids(&root);
-    assert_eq!(ids.len(), 128);
-    let unique: std::collections::HashSet<&String> = ids.iter().collect();
-    assert_eq!(unique.len(), 128, "a message drawn twice");
-    let opened: Vec<String> = (1..=100).map(|i| format!("msg_{i}")).collect();
-    assert_eq!(ids[..100], opened[..]);
-    for n in 1..=14 {
-        assert_eq!(
-            ids[100 + 2 * n - 1],
-            format!("m_a{n}"),
-            "turn {n} out of order"
+    let newest: Vec<String> = store.messages.with_untracked(|m| {
+        m[m.len() - ids.len()..]
+            .iter()
+            .map(|m| m.id.clone())
+            .collect()
+    });
+    assert_eq!(ids, newest);
+    // A row drawn before and still in the window is the same element.
+    if let Some(still) = query(&root, "article[data-message-id=m_a12]") {
+        assert!(
+            js_sys::Reflect::get(&still, &"__d58".into())
+                .unwrap()
+                .is_truthy(),
+            "a drawn row was drawn again"
         );
     }
 }

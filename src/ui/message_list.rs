@@ -14,6 +14,9 @@ use crate::ui::window::{Item, Window};
 
 /// Distance from the bottom (px) within which the list keeps following new content (F56).
 const STICK_PX: i32 = 80;
+/// An upward move (px) that is the reader's, not the browser rounding a spacer's height while
+/// it keeps the view (D58).
+const MOVED_PX: i32 = 3;
 
 /// Messages of the enclosing chat store, the streaming reply, and the empty / loading states.
 ///
@@ -55,6 +58,7 @@ pub fn ChatMessageList(
     // Follow new content only while the reader is at the bottom: never yank someone who
     // scrolled up to read.
     let stick = StoredValue::new(true);
+    let last_top = StoredValue::new(0i32);
     let paging = crate::ui::paging::Paging::new(scroller, store);
     // Only the rows in and near the view are drawn (issue 18, D58).
     let window = Window::new(store, scroller, stick);
@@ -136,8 +140,17 @@ pub fn ChatMessageList(
             on:focusout=move |ev| window.on_blur(ev.related_target())
             on:scroll=move |_| {
                 if let Some(el) = scroller.try_get_untracked().flatten() {
+                    // At the end it follows; it stops only when the reader moves up. Not by the
+                    // distance alone: content that grows faster than scroll events arrive
+                    // would count as the reader leaving the end.
                     let gap = el.scroll_height() - el.scroll_top() - el.client_height();
-                    stick.set_value(gap <= STICK_PX);
+                    let top = el.scroll_top();
+                    if gap <= STICK_PX {
+                        stick.set_value(true);
+                    } else if top < last_top.get_value() - MOVED_PX {
+                        stick.set_value(false);
+                    }
+                    last_top.set_value(top);
                 }
                 window.on_scroll();
                 paging.on_scroll(store);

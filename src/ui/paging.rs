@@ -45,9 +45,10 @@ impl Paging {
             {
                 return;
             }
-            // Runs after the list's own update, which was woken by the same change.
-            leptos::task::spawn_local(async move {
-                paging.maybe_load(store);
+            // Two frames on: the list has drawn the page (its window is a memo away from the
+            // messages) and kept the view (in the frame after, D58), so the offset is the new one.
+            request_animation_frame(move || {
+                request_animation_frame(move || paging.maybe_load(store));
             });
         });
         // A short first page (or a tall window) leaves nothing to scroll: load on.

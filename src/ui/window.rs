@@ -79,21 +79,21 @@ struct Pins {
     hit: Option<String>,
 }
 
-/// Measured row heights by message id, and the gap between rows.
-#[derive(Debug)]
+/// Measured row heights by message id, the gap between rows, and what a row never drawn
+/// counts as: the average of the first rows measured, then fixed for the conversation. A
+/// moving average would change the height of every undrawn row above the view at each
+/// measurement, and the browser would move the scroll offset to keep the view each time.
+#[derive(Debug, Default)]
 struct Heights {
     by_id: HashMap<String, f64>,
     sum: f64,
     gap: f64,
+    estimate: Option<f64>,
 }
 
 impl Heights {
     fn estimate(&self) -> f64 {
-        if self.by_id.is_empty() {
-            DEFAULT_ROW_PX
-        } else {
-            self.sum / self.by_id.len() as f64
-        }
+        self.estimate.unwrap_or(DEFAULT_ROW_PX)
     }
 
     fn of(&self, id: &str, estimate: f64) -> f64 {
@@ -159,11 +159,7 @@ impl Window {
     pub(crate) fn new(store: ChatStore, scroller: NodeRef<Div>, stick: StoredValue<bool>) -> Self {
         let span = RwSignal::new(None::<Span>);
         let pins = RwSignal::new(Pins::default());
-        let heights = StoredValue::new(Heights {
-            by_id: HashMap::new(),
-            sum: 0.0,
-            gap: 0.0,
-        });
+        let heights = StoredValue::new(Heights::default());
         let version = RwSignal::new(0u64);
         let drawn = StoredValue::new((0usize, 0usize));
         let seen = StoredValue::new(0usize);
@@ -245,6 +241,7 @@ impl Window {
 
     /// Another conversation: it opens at its end, drawn with the slide-in.
     pub(crate) fn reset(&self) {
+        self.heights.update_value(|h| *h = Heights::default());
         self.span.set(None);
     }
 
@@ -406,6 +403,10 @@ impl Window {
                     if height > 0.0 {
                         changed |= h.set(&id, height);
                     }
+                }
+                if h.estimate.is_none() && !h.by_id.is_empty() {
+                    h.estimate = Some(h.sum / h.by_id.len() as f64);
+                    changed = true;
                 }
             });
             if changed {
