@@ -9,6 +9,9 @@
 //!   "no main-thread task over 200 ms"): time from the click to "Message 1000" drawn with the
 //!   list at its end, and the longest main-thread task meanwhile (`longtask` entries).
 //! - **Paging back** to "Message 1": the longest task while the older pages are prepended.
+//! - **Conversations served whole** (issue 18: 1,000 and 5,000 messages in one E5 answer):
+//!   click to the newest message drawn, the longest task, the document's elements and the wasm
+//!   linear memory once open, and the longest task while scrolling back to "Message 1".
 //! - **Streaming a long answer** (the `long` agent: ~2,000 words in 8-character deltas): per
 //!   animation frame that changes the page, the time from the frame's start until the page is
 //!   painted (script, microtasks, style and layout of that frame), and the DOM nodes touched,
@@ -85,6 +88,14 @@ fn main() {
         failed |= outcome.is_err();
         harness.finish("bench_long_conversation", outcome).await;
     });
+    for n in [1000, 5000] {
+        rt.block_on(async {
+            let harness = Harness::start().await;
+            let outcome = whole_conversation(&harness.page, runs, n).await;
+            failed |= outcome.is_err();
+            harness.finish("bench_whole_conversation", outcome).await;
+        });
+    }
     rt.block_on(async {
         let harness = Harness::start().await;
         let outcome = streaming(&harness.page, runs).await;
@@ -135,6 +146,101 @@ async fn longest_task(page: &ChatPage) -> Step<f64> {
 /// src/core/session.rs, D26).
 const PAGE: usize = 25;
 
+/// The number in the first drawn row's "Message i" (0: none).
+fn first_number(list: &Value) -> u64 {
+    list["numbers"][0].as_u64().unwrap_or(0)
+}
+
+/// The number in the last drawn row's "Message i" (0: none).
+fn last_number(list: &Value) -> u64 {
+    list["numbers"]
+        .as_array()
+        .and_then(|a| a.last())
+        .and_then(Value::as_u64)
+        .unwrap_or(0)
+}
+
+/// Elements in the document and the wasm linear memory (bytes) of the page.
+const FOOTPRINT_JS: &str = r#"
+var m = window.__agentChatMemory;
+return { elements: document.querySelectorAll('*').length,
+         memory: m && m.buffer ? m.buffer.byteLength : null };
+"#;
+
+/// Issue 18: a conversation of `n` messages that the server hands over whole (E5 with every
+/// message, `whole` seeding), opened from the history: click to "Message n" drawn at the end,
+/// the longest task meanwhile, the elements in the document and the wasm memory once open,
+/// then the longest task while scrolling back to "Message 1" a box height at a time.
+async fn whole_conversation(page: &ChatPage, runs: usize, n: u64) -> Step {
+    let body = serde_json::json!({ "agentId": "echo", "messages": n, "numbered": true,
+                                   "whole": true });
+    let answer = page.api_post("/_dev/seed", body).await?;
+    let id = answer["conversation"]["id"]
+        .as_str()
+        .ok_or_else(|| format!("seeding: no conversation id in {answer}"))?
+        .to_owned();
+    let row = format!(".chat-history__item[data-conversation-id='{id}'] .chat-history__select");
+    let (mut opened, mut open_task, mut elements, mut memory, mut scroll_task) =
+        (Vec::new(), Vec::new(), Vec::new(), Vec::new(), Vec::new());
+    for _ in 0..runs {
+        page.open().await?;
+        page.wait_for_visible(&row).await?;
+        watch_long_tasks(page).await?;
+        let started = Instant::now();
+        page.click(&row).await?;
+        page.wait_until("the newest message drawn at the end", async || {
+            let l = page.message_list().await?;
+            if l["lastVisible"] == true && last_number(&l) == n {
+                Ok(())
+            } else {
+                Err(l.to_string())
+            }
+        })
+        .await?;
+        opened.push(started.elapsed().as_secs_f64() * 1000.0);
+        open_task.push(longest_task(page).await?);
+        page.wait_for_animations_to_finish().await?;
+        let footprint = page
+            .client
+            .execute(FOOTPRINT_JS, vec![])
+            .await
+            .map_err(|e| format!("reading the footprint: {e}"))?;
+        elements.push(footprint["elements"].as_f64().unwrap_or(0.0));
+        memory.push(footprint["memory"].as_f64().unwrap_or(0.0) / 1_048_576.0);
+        // Back to the first message, a box height at a time (each step waits for the rows).
+        watch_long_tasks(page).await?;
+        let mut steps = 0;
+        loop {
+            let l = page.message_list().await?;
+            if first_number(&l) == 1 && l["scrollTop"].as_f64() == Some(0.0) {
+                break;
+            }
+            let by = -(l["clientHeight"].as_i64().unwrap_or(600));
+            page.scroll_messages(Some(by)).await?;
+            steps += 1;
+            if steps > 20 * n {
+                return Err(format!("never reached \"Message 1\": {l}"));
+            }
+        }
+        scroll_task.push(longest_task(page).await?);
+    }
+    let (om, ox) = median_max(&opened);
+    let (tm, tx) = median_max(&open_task);
+    let (em, ex) = median_max(&elements);
+    let (mm, mx) = median_max(&memory);
+    let (sm, sx) = median_max(&scroll_task);
+    println!("\n## {n}-message conversation served whole ({runs} runs; median / worst)\n");
+    println!("| measure | median | worst |\n|---|---|---|");
+    println!(
+        "| click in the history to \"Message {n}\" drawn at the end | {om:.0} ms | {ox:.0} ms |"
+    );
+    println!("| longest main-thread task while opening (0 = none over 50 ms) | {tm:.0} ms | {tx:.0} ms |");
+    println!("| elements in the document, open | {em:.0} | {ex:.0} |");
+    println!("| wasm linear memory, open | {mm:.1} MB | {mx:.1} MB |");
+    println!("| longest task while scrolling back to \"Message 1\" a box at a time | {sm:.0} ms | {sx:.0} ms |");
+    Ok(())
+}
+
 async fn long_conversation(page: &ChatPage, runs: usize) -> Step {
     let id = page.seed_numbered_conversation(1000).await?;
     let row = format!(".chat-history__item[data-conversation-id='{id}'] .chat-history__select");
@@ -150,7 +256,7 @@ async fn long_conversation(page: &ChatPage, runs: usize) -> Step {
         page.click(&row).await?;
         page.wait_until("\"Message 1000\" drawn at the end", async || {
             let l = page.message_list().await?;
-            if l["lastVisible"] == true && l["count"] == PAGE {
+            if l["lastVisible"] == true && last_number(&l) == 1000 {
                 Ok(())
             } else {
                 Err(l.to_string())
@@ -162,25 +268,27 @@ async fn long_conversation(page: &ChatPage, runs: usize) -> Step {
         page.wait_for_animations_to_finish().await?;
 
         watch_long_tasks(page).await?;
-        let mut count = PAGE;
+        // Paging back, followed by the oldest message drawn (the list draws only the rows
+        // near the view, D58, so rows in the DOM no longer count what is loaded).
+        let mut oldest = 1000 - PAGE as u64 + 1;
         let (mut early_seen, mut late_watched, mut up_to_late) = (false, false, 0.0_f64);
-        while count < 1000 {
-            if !early_seen && count >= 125 {
+        while oldest > 1 {
+            if !early_seen && oldest <= 876 {
                 paging_early.push(longest_task(page).await?);
                 early_seen = true;
             }
-            if !late_watched && count >= 900 {
+            if !late_watched && oldest <= 101 {
                 // Everything up to here (the watch was not reset for the early reading).
                 up_to_late = longest_task(page).await?;
                 watch_long_tasks(page).await?;
                 late_watched = true;
             }
             page.scroll_messages(None).await?;
-            count = page
+            oldest = page
                 .wait_until("older messages above", async || {
                     let l = page.message_list().await?;
-                    match l["count"].as_u64() {
-                        Some(n) if n as usize > count => Ok(n as usize),
+                    match first_number(&l) {
+                        n if n > 0 && n < oldest => Ok(n),
                         _ => Err(l.to_string()),
                     }
                 })

@@ -715,6 +715,33 @@ async fn seed_numbered_long_conversation_pages_back_to_message_1() {
         .assert_error(400, "VALIDATION_ERROR");
 }
 
+/// Issue 18: a conversation seeded `whole` is served like a server that does not page: E5
+/// holds every message, oldest first.
+#[tokio::test]
+async fn seed_whole_serves_every_message_in_e5() {
+    let api = start().await;
+    let r = api
+        .post(
+            "/_dev/seed",
+            json!({ "agentId": "echo", "messages": 5000, "numbered": true, "whole": true }),
+        )
+        .await;
+    assert_eq!(r.status, 201, "{}", r.text);
+    let cid = r.json["conversation"]["id"]
+        .as_str()
+        .expect("id")
+        .to_string();
+    assert_eq!(r.json["conversation"]["metadata"]["servedWhole"], true);
+    let conv = api.conversation(&cid).await;
+    let messages = conv["messages"].as_array().expect("messages");
+    assert_eq!(messages.len(), 5000);
+    assert_eq!(messages[0]["content"], "Message 1");
+    assert_eq!(messages[4999]["content"], "Message 5000");
+    api.post("/_dev/seed", json!({ "whole": 1 }))
+        .await
+        .assert_error(400, "VALIDATION_ERROR");
+}
+
 #[tokio::test]
 async fn dev_resolutions_log_every_answer_as_received() {
     let api = start().await;

@@ -258,7 +258,8 @@ journey! {
     /// history ("Message 1000" in view, only the newest page of 25 rows drawn, so opening costs
     /// the same whatever the length; 25 rows overfill the 900 px window, so no older page is
     /// loaded until the reader scrolls) and pages back to "Message 1" as the reader scrolls up:
-    /// each page adds rows above, and the row the reader was looking at stays where it was.
+    /// each page brings older rows above, and the row the reader was looking at stays where it
+    /// was. Only the rows near the view are drawn (D58): at most 60 whatever is loaded.
     /// How long the main thread is busy while it opens and pages is measured by
     /// `cargo xtask bench` (benches/browser.rs), not asserted here: a timed check fails on a
     /// busy machine without anything being wrong.
@@ -297,8 +298,10 @@ async fn long_conversation_opens_at_its_end_and_pages_back_journey(page: &ChatPa
             }
         })
         .await?;
-    if list["count"] != 25 {
-        return Err(format!("expected the newest 25 messages drawn, saw {list}"));
+    if list["count"].as_u64().is_none_or(|n| n == 0 || n > 25) {
+        return Err(format!(
+            "expected at most the newest 25 messages drawn, saw {list}"
+        ));
     }
     page.wait_for_animations_to_finish().await?;
     // They overfill the list by more than the 600 px look-ahead (D27), so opening loads no
@@ -306,26 +309,26 @@ async fn long_conversation_opens_at_its_end_and_pages_back_journey(page: &ChatPa
     let settled = page.message_list().await?;
     let overflow = settled["scrollHeight"].as_f64().unwrap_or(0.0)
         - settled["clientHeight"].as_f64().unwrap_or(0.0);
-    if settled["count"] != 25 || overflow < 600.0 {
+    if overflow < 600.0 {
         return Err(format!(
-            "expected 25 rows overfilling the list by 600 px or more, saw {settled}"
+            "expected the rows to overfill the list by 600 px or more, saw {settled}"
         ));
     }
-
+    let first_number = |l: &Value| l["numbers"][0].as_u64().unwrap_or(0);
     // Scroll up, page by page, until "Message 1" is drawn.
     let mut pages = 0;
-    let mut count = 25;
+    let mut oldest = first_number(&settled);
     loop {
         let before = page.message_list().await?;
         if before["firstId"].is_null() {
             return Err(format!("no rows: {before}"));
         }
         let (anchor, anchor_top) = page.scroll_messages(None).await?;
-        let grown = page
+        let reached = page
             .wait_until("older messages above", async || {
                 let l = page.message_list().await?;
-                let n = l["count"].as_u64().unwrap_or(0) as usize;
-                if n > count {
+                let n = first_number(&l);
+                if n > 0 && n < oldest {
                     Ok(n)
                 } else {
                     Err(l.to_string())
@@ -343,63 +346,37 @@ async fn long_conversation_opens_at_its_end_and_pages_back_journey(page: &ChatPa
                 ))
             }
         }
-        count = grown;
+        oldest = reached;
         pages += 1;
-        let first = page.message_list().await?;
-        if first["count"] == 1000 {
+        let drawn = page.message_list().await?;
+        if drawn["count"].as_u64().unwrap_or(0) > 60 {
+            return Err(format!("more than 60 rows drawn: {drawn}"));
+        }
+        if oldest == 1 {
             break;
         }
-        // 39 pages of 25 after the newest one.
-        if pages > 45 {
+        // 39 pages of 25 after the newest one, and a few steps of the window in between.
+        if pages > 120 {
             return Err(format!(
-                "still not at the first message after {pages} pages: {first}"
+                "still not at the first message after {pages} steps: {drawn}"
             ));
         }
     }
-    // The first message is there and can be scrolled into view.
+    // The first message is there and can be scrolled into view; what is drawn is a run of
+    // consecutive messages from it, bounded (D58).
     page.scroll_messages(None).await?;
     page.wait_for_animations_to_finish().await?;
     let top = page.message_list().await?;
     let first_id = top["firstId"].as_str().unwrap_or_default().to_owned();
-    let first = page
-        .messages()
-        .await?
-        .first()
-        .map(|m| m.text.clone())
+    let numbers: Vec<u64> = top["numbers"]
+        .as_array()
+        .map(|a| a.iter().filter_map(Value::as_u64).collect())
         .unwrap_or_default();
-    if first != "Message 1" || top["count"] != 1000 {
+    let expected: Vec<u64> = (1..=numbers.len() as u64).collect();
+    if numbers.is_empty() || numbers != expected || numbers.len() > 60 {
         return Err(format!(
-            "expected 1,000 rows starting with \"Message 1\", saw {first:?} ({first_id}), {top}"
+            "expected a bounded run of rows from \"Message 1\", saw {numbers:?}"
         ));
-    }
-    // D47: of the ~40 pages only those near the view and the last one are drawn; the others
-    // are skipped by the browser with their measured height, and still in the DOM (read here).
-    page.wait_until("the pages far from the view to be skipped", async || {
-        let v = page
-            .client
-            .execute(
-                "const ps = [...document.querySelectorAll('.chat-message-page')];
-                 const far = ps.filter(p => p.classList.contains('chat-message-page--far')
-                   && getComputedStyle(p).contentVisibility === 'auto');
-                 return { pages: ps.length, far: far.length,
-                          lastFar: ps.length > 0 && far.includes(ps[ps.length - 1]) };",
-                vec![],
-            )
-            .await
-            .map_err(|e| format!("reading the pages: {e}"))?;
-        let pages = v["pages"].as_u64().unwrap_or(0);
-        let far = v["far"].as_u64().unwrap_or(0);
-        if pages >= 36 && pages - far <= 4 && v["lastFar"] == false {
-            Ok(())
-        } else {
-            Err(v.to_string())
-        }
-    })
-    .await?;
-    let texts: Vec<String> = page.messages().await?.into_iter().map(|m| m.text).collect();
-    let expected: Vec<String> = (1..=1000).map(|i| format!("Message {i}")).collect();
-    if texts != expected {
-        return Err("the 1,000 messages are not all there, in order, once each".to_owned());
     }
     if page
         .message_row_top(&first_id)

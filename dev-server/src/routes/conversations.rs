@@ -106,7 +106,8 @@ pub async fn create(
         .into_response())
 }
 
-/// E5: `{ conversation, messages (first 100, oldest first), pendingActions (open, always present) }`.
+/// E5: `{ conversation, messages (first 100, oldest first), pendingActions (open, always present) }`;
+/// every message for a conversation seeded `whole` (`POST /_dev/seed`).
 pub async fn get_one(
     State(app): State<AppState>,
     caller: Caller,
@@ -118,10 +119,12 @@ pub async fn get_one(
         .conversation(&id)
         .ok_or_else(|| ApiError::not_found("Conversation not found"))?;
     check_access(&entry.conversation, &caller)?;
+    // A conversation seeded `whole` is served like a server that does not page (issue 18).
+    let whole = entry.conversation.metadata.get("servedWhole") == Some(&Value::Bool(true));
     let messages: Vec<Value> = entry
         .messages
         .iter()
-        .take(GET_MESSAGES_MAX)
+        .take(if whole { usize::MAX } else { GET_MESSAGES_MAX })
         .map(|m| json!(m))
         .collect();
     let conversation = json!(entry.conversation);

@@ -30,7 +30,9 @@ pub const MAX_SEED_MESSAGES: u64 = 100_000;
 /// `POST /_dev/seed` `{ agentId = "echo", messages = 10, userId?, title?, numbered? }` → 201
 /// `{ conversation }` with that many alternating user/assistant messages (user first, one second
 /// apart, ending now). With `numbered: true` message *i* (from 1) reads exactly `Message i`, so a
-/// test of a long conversation can look for its first and last message.
+/// test of a long conversation can look for its first and last message. With `whole: true` the
+/// conversation is served whole: E5 returns every message instead of the first 100, as a server
+/// that does not page would (issue 18's bench); it says so in its metadata (`servedWhole`).
 pub async fn seed(
     State(app): State<AppState>,
     caller: Caller,
@@ -62,6 +64,11 @@ pub async fn seed(
         Some(Value::Bool(b)) => *b,
         Some(_) => return Err(ApiError::validation("numbered must be a boolean")),
     };
+    let whole = match body.get("whole") {
+        None | Some(Value::Null) => false,
+        Some(Value::Bool(b)) => *b,
+        Some(_) => return Err(ApiError::validation("whole must be a boolean")),
+    };
     let title = opt_string(&body, "title")?
         .filter(|s| !s.is_empty())
         .unwrap_or_else(|| format!("Seeded conversation ({count} messages)"));
@@ -72,7 +79,11 @@ pub async fn seed(
         agent_id,
         user_id,
         title: Some(title),
-        metadata: json!({ "seeded": true }),
+        metadata: if whole {
+            json!({ "seeded": true, "servedWhole": true })
+        } else {
+            json!({ "seeded": true })
+        },
         state: empty_object(),
         created_at: iso(start),
         updated_at: iso(now),

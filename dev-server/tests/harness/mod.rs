@@ -316,7 +316,11 @@ return {
   firstId: first ? first.getAttribute('data-message-id') : null,
   firstTop: first ? first.getBoundingClientRect().top - box.top : null,
   lastId: last ? last.getAttribute('data-message-id') : null,
-  lastVisible: !!lastBox && lastBox.bottom <= box.bottom + 1 && lastBox.bottom > box.top
+  lastVisible: !!lastBox && lastBox.bottom <= box.bottom + 1 && lastBox.bottom > box.top,
+  numbers: Array.prototype.map.call(rows, function (r) {
+    var m = /Message (\d+)/.exec(r.textContent || '');
+    return m ? Number(m[1]) : null;
+  })
 };
 "#;
 
