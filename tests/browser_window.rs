@@ -49,6 +49,15 @@ fn fixture(n: usize) -> Vec<Value> {
 /// Mounts a styled list in a 600 px box and opens `conv_1`, whose E5 answer holds every
 /// message (a server that does not page), then the newest E8 page the session asks for.
 async fn mount_whole(root: &web_sys::HtmlElement, all: &[Value]) -> (ChatStore, impl Drop) {
+    mount_whole_with(root, all, json!([])).await
+}
+
+/// [`mount_whole`] with these open actions in E5's `pendingActions`.
+async fn mount_whole_with(
+    root: &web_sys::HtmlElement,
+    all: &[Value],
+    pending: Value,
+) -> (ChatStore, impl Drop) {
     let slot = Rc::new(Cell::new(None));
     let out = slot.clone();
     let handle = mount_to(root.clone(), move || {
@@ -78,7 +87,7 @@ async fn mount_whole(root: &web_sys::HtmlElement, all: &[Value]) -> (ChatStore, 
         r#"{"agents":[{"id":"echo","name":"Echo"}]}"#,
     );
     let e5 = json!({ "conversation": { "id": "conv_1", "agentId": "echo" }, "messages": all,
-                     "pendingActions": [] })
+                     "pendingActions": pending })
     .to_string();
     answer(&store, &mut requests, "/conversations/conv_1", 200, &e5);
     let mut requests = store.take_requests();
@@ -406,4 +415,36 @@ async fn issue18_the_focused_row_stays_drawn_when_scrolled_away() {
     newest.blur().unwrap();
     frames(4).await;
     assert!(row(&root, "msg_2000").is_none(), "dropped once focus left");
+}
+
+#[wasm_bindgen_test]
+async fn issue18_an_open_card_under_an_old_message_is_drawn_wherever_the_view_is() {
+    let root = section();
+    let all = fixture(2000);
+    let approval = json!([{ "id": "act_1", "type": "tool_approval", "toolName": "sandbox_exec",
+        "summary": "Run a command in the sandbox", "args": { "cmd": "ls" },
+        "messageId": "msg_10" }]);
+    let (_store, _h) = mount_whole_with(&root, &all, approval).await;
+    wait_for(&root, "article[data-message-id=msg_2000]").await;
+    frames(4).await;
+    // At the end, the card's message (far above) is drawn too, with its card, between spacers.
+    let card = wait_for(&root, "article[data-message-id=msg_10] .chat-card").await;
+    assert_eq!(
+        card.get_attribute("data-kind").as_deref(),
+        Some("tool_approval")
+    );
+    assert!(row(&root, "msg_11").is_none() && row(&root, "msg_9").is_none());
+    assert!(rows(&root) <= ROW_BOUND + 1, "{} rows", rows(&root));
+    let ids = row_ids(&root);
+    assert_eq!(ids.first().map(String::as_str), Some("msg_10"));
+    assert_eq!(ids.last().map(String::as_str), Some("msg_2000"));
+    // It keeps its place in the conversation for screen readers.
+    let pinned = row(&root, "msg_10").unwrap();
+    assert_eq!(pinned.get_attribute("aria-posinset").as_deref(), Some("10"));
+    // The middle of the conversation: still there (the same card element).
+    let list = scroller(&root);
+    list.set_scroll_top(list.scroll_height() / 2);
+    frames(6).await;
+    let still = query(&root, "article[data-message-id=msg_10] .chat-card").expect("card kept");
+    assert!(still.is_same_node(Some(&card)), "the card was drawn again");
 }

@@ -323,7 +323,14 @@ async fn long_conversation_opens_at_its_end_and_pages_back_journey(page: &ChatPa
         if before["firstId"].is_null() {
             return Err(format!("no rows: {before}"));
         }
-        let (anchor, anchor_top) = page.scroll_messages(None).await?;
+        // To the top; the window draws the rows there (D58), then the row in view is the
+        // one the reader sees while the older page arrives.
+        let _ = page.scroll_messages(None).await;
+        let (anchor, anchor_top) = page
+            .wait_until("a row in view at the top", async || {
+                page.scroll_messages(Some(0)).await
+            })
+            .await?;
         let reached = page
             .wait_until("older messages above", async || {
                 let l = page.message_list().await?;
@@ -364,7 +371,11 @@ async fn long_conversation_opens_at_its_end_and_pages_back_journey(page: &ChatPa
     }
     // The first message is there and can be scrolled into view; what is drawn is a run of
     // consecutive messages from it, bounded (D58).
-    page.scroll_messages(None).await?;
+    let _ = page.scroll_messages(None).await;
+    page.wait_until("a row in view at the top", async || {
+        page.scroll_messages(None).await
+    })
+    .await?;
     page.wait_for_animations_to_finish().await?;
     let top = page.message_list().await?;
     let first_id = top["firstId"].as_str().unwrap_or_default().to_owned();

@@ -326,7 +326,8 @@ return {
 
 /// Scrolls the message list by `arguments[0]` px (negative = up; `null` = to the very top)
 /// and returns, read in the same task (before the page can react), the first row on screen
-/// and its offset from the list's top: `{id, top}`.
+/// and its offset from the list's top: `{id, top}`; null when no row is on screen (the list
+/// draws only the rows near the view, D58: right after a jump a spacer may be in view).
 pub const SCROLL_LIST_JS: &str = r#"
 var list = document.querySelector('.chat-message-list');
 if (!list) { return null; }
@@ -335,7 +336,7 @@ var box = list.getBoundingClientRect();
 var rows = list.querySelectorAll('article.chat-message');
 for (var i = 0; i < rows.length; i++) {
   var r = rows[i].getBoundingClientRect();
-  if (r.bottom > box.top) {
+  if (r.bottom > box.top && r.top < box.bottom) {
     return { id: rows[i].getAttribute('data-message-id'), top: r.top - box.top };
   }
 }
