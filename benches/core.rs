@@ -7,12 +7,18 @@
 //!   and the last tenth of the answer (equal: the cost per token does not grow with the answer),
 //!   against parsing the whole answer once.
 //!
+//! - Opening a conversation the server hands over whole (issue 18): the session handling the E5
+//!   answer with 1,000 / 5,000 messages, then the newest E8 page it asks for (the two main-thread
+//!   tasks of an open, before anything is drawn).
+//!
 //! Timings are printed, never asserted (the tests bound the work deterministically).
 
 use std::time::{Duration, Instant};
 
 use agent_chat_ui::core::markdown::{parse, MarkdownStream};
-use agent_chat_ui::core::SseDecoder;
+use agent_chat_ui::core::{
+    Command, HttpResponse, Input, Output, Session, SessionConfig, SseDecoder,
+};
 
 /// Paragraphs the Markdown answer is made of (headings, lists, code, links, tables).
 const CORPUS: [&str; 6] = [
@@ -117,4 +123,88 @@ fn main() {
         "| Markdown streamed in 8-byte deltas: per delta, last tenth | {:.2} µs |",
         per(last)
     );
+    for n in [1000usize, 5000] {
+        let (e5, e8) = fastest_pair(runs, n);
+        println!(
+            "| open {n} messages served whole: E5 answer / newest E8 page handled | {:.1} / {:.1} ms |",
+            e5.as_secs_f64() * 1000.0,
+            e8.as_secs_f64() * 1000.0
+        );
+    }
+}
+
+/// The fastest of `runs` opens of an `n`-message conversation served whole: the time the
+/// session takes to handle the E5 answer, and then the E8 newest page.
+fn fastest_pair(runs: usize, n: usize) -> (Duration, Duration) {
+    let messages: Vec<serde_json::Value> = (1..=n)
+        .map(|i| {
+            let role = if i % 2 == 1 { "user" } else { "assistant" };
+            serde_json::json!({ "id": format!("msg_{i}"), "conversationId": "conv_1",
+                "role": role, "content": format!("Message {i}"),
+                "createdAt": "2026-12-01T10:00:00.000Z" })
+        })
+        .collect();
+    let e5 = serde_json::json!({ "conversation": { "id": "conv_1", "agentId": "echo" },
+        "messages": messages, "pendingActions": [] })
+    .to_string();
+    let tail: Vec<&serde_json::Value> = messages.iter().rev().take(25).collect();
+    let e8 = serde_json::json!({ "messages": tail, "total": n, "limit": 25, "offset": 0,
+        "hasMore": true })
+    .to_string();
+    let (mut best5, mut best8) = (Duration::MAX, Duration::MAX);
+    for _ in 0..runs {
+        let mut s = Session::new(SessionConfig {
+            conversation_id: Some("conv_1".into()),
+            show_history: false,
+            ..Default::default()
+        });
+        let mut requests = Vec::new();
+        let step = |s: &mut Session, input: Input, requests: &mut Vec<_>| {
+            s.handle(agent_chat_ui::core::Millis(1_000), input);
+            while let Some(out) = s.poll_output() {
+                if let Output::Send(r) = out {
+                    requests.push(r);
+                }
+            }
+        };
+        step(&mut s, Input::User(Command::Start), &mut requests);
+        let answer = |s: &mut Session,
+                      requests: &mut Vec<agent_chat_ui::core::HttpRequest>,
+                      prefix: &str,
+                      body: &str| {
+            let Some(pos) = requests.iter().position(|r| r.path.starts_with(prefix)) else {
+                return Duration::ZERO;
+            };
+            let req = requests.remove(pos);
+            let started = Instant::now();
+            step(
+                s,
+                Input::Response {
+                    id: req.id,
+                    result: Ok(HttpResponse {
+                        status: 200,
+                        body: body.to_owned(),
+                        date: None,
+                    }),
+                },
+                requests,
+            );
+            started.elapsed()
+        };
+        answer(
+            &mut s,
+            &mut requests,
+            "/agents",
+            r#"{"agents":[{"id":"echo","name":"Echo"}]}"#,
+        );
+        best5 = best5.min(answer(&mut s, &mut requests, "/conversations/conv_1", &e5));
+        best8 = best8.min(answer(
+            &mut s,
+            &mut requests,
+            "/conversations/conv_1/messages",
+            &e8,
+        ));
+        assert_eq!(s.messages().len(), n, "the whole conversation is open");
+    }
+    (best5, best8)
 }

@@ -638,11 +638,22 @@ pub struct ConversationWithMessages {
 impl<'de> Deserialize<'de> for ConversationWithMessages {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
         let v = Value::deserialize(d)?;
+        ConversationWithMessages::from_value(&v).map_err(D::Error::custom)
+    }
+}
+
+impl ConversationWithMessages {
+    /// Reads an E5 body from its parsed JSON, borrowing it: a long conversation's tree is not
+    /// copied first, as deserializing from a `&Value` would (issue 18).
+    ///
+    /// # Errors
+    /// When the body is not an object or its conversation is unreadable.
+    pub fn from_value(v: &Value) -> Result<Self, String> {
         let Some(obj) = v.as_object() else {
-            return Err(D::Error::custom("expected an object"));
+            return Err("expected an object".to_owned());
         };
-        let conv_v = unwrap_key(&v, "conversation");
-        let conversation = Conversation::deserialize(conv_v).map_err(D::Error::custom)?;
+        let conv_v = unwrap_key(v, "conversation");
+        let conversation = Conversation::deserialize(conv_v).map_err(|e| e.to_string())?;
         let messages_v = obj
             .get("messages")
             .filter(|m| m.is_array())

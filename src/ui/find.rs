@@ -101,7 +101,7 @@ pub(crate) fn FindInConversation(
             let position = n - current.get().min(n - 1);
             i18n.t_args(
                 "chat-find-count",
-                &[("current", position.into()), ("total", n.into())],
+                &[("index", position.into()), ("count", n.into())],
             )
         }
     };

@@ -7,7 +7,7 @@ use serde_json::{json, Value};
 use crate::core::actions::{restore_cards, ActionCard, CardState};
 use crate::core::wire::{ConversationWithMessages, Message, MessagesPage, PendingAction};
 
-use super::error::parse_json;
+use super::error::{parse_json, parse_json_with};
 use super::state::{LoadPurpose, OlderPages, OutgoingMessage, Pending};
 use super::util::{conversation_from, encode, is_local_id};
 use super::{
@@ -86,7 +86,11 @@ impl Session {
         if !self.load_still_current(&conversation_id, &purpose) {
             return;
         }
-        let loaded = parse_json::<ConversationWithMessages>(result, ErrorContext::LoadConversation);
+        let loaded = parse_json_with(
+            result,
+            ErrorContext::LoadConversation,
+            ConversationWithMessages::from_value,
+        );
         match loaded {
             // E5 may have been cut at its cap: fetch the newest page too (D26).
             Ok(loaded) if loaded.messages.len() >= E5_MESSAGE_CAP => {
