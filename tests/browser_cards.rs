@@ -1151,3 +1151,34 @@ async fn server_text_on_cards_is_dir_auto_so_arabic_reads_rtl_in_an_english_card
     let typed = query(&card, "input.chat-card__input").unwrap();
     assert_eq!(typed.get_attribute("dir").as_deref(), Some("auto"));
 }
+
+/// argsSchema `pattern` in the browser is ECMA-262 (D49): the browser's `RegExp` with the `u`
+/// flag, which knows what regex-lite does not (lookahead, `\p{…}`).
+#[wasm_bindgen_test]
+fn pattern_search_is_the_browsers_regexp() {
+    use agent_chat_ui::io::pattern::search;
+    assert_eq!(search("b+", "abbbc"), Some(true), "unanchored search");
+    assert_eq!(search("^[0-9]+$", "12a"), Some(false));
+    assert_eq!(search("^(?=.*\\d).{3,}$", "abc1"), Some(true), "lookahead");
+    assert_eq!(search("^(?=.*\\d).{3,}$", "abcd"), Some(false), "lookahead");
+    assert_eq!(search("^\\p{L}+$", "Çağrı"), Some(true), "Unicode property");
+    assert_eq!(search("^\\p{L}+$", "a1"), Some(false), "Unicode property");
+    assert_eq!(search("^.$", "😀"), Some(true), "u flag: one code point");
+    assert_eq!(search("(unclosed", "x"), None, "invalid pattern ignored");
+}
+
+/// Every `ChatStore` installs the `RegExp` engine, so the card editor's checks (and the gate
+/// before an answer is sent) use it.
+#[wasm_bindgen_test]
+fn a_store_checks_patterns_with_the_browsers_regexp() {
+    use agent_chat_ui::core::{check_value, ProblemKind};
+    let _store = ChatStore::detached(
+        Session::new(SessionConfig::default()),
+        ChatCallbacks::default(),
+    );
+    let schema = json!({"type": "string", "pattern": "^(?=.*\\d)"});
+    let problems = check_value(&json!("no digit"), &schema);
+    assert_eq!(problems.len(), 1, "{problems:?}");
+    assert!(matches!(problems[0].kind, ProblemKind::Pattern { .. }));
+    assert!(check_value(&json!("digit 7"), &schema).is_empty());
+}

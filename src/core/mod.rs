@@ -38,7 +38,10 @@ pub use files::{
 pub use i18n::{
     is_rtl, match_locale, pick_locale, react_key_to_id, Arg, Catalog, DEFAULT_LOCALE, LOCALES,
 };
-pub use schema::{args_equal, check_args_text, check_value, Problem, ProblemKind};
+pub use schema::{
+    args_equal, check_args_text, check_value, set_pattern_engine, PatternEngine, Problem,
+    ProblemKind,
+};
 pub use session::*;
 pub use sse::*;
 pub use stage::{CardStage, DecidedBy, Receipt};

@@ -3,7 +3,7 @@
 //!
 //! It exists because the approval card must explain, in the person's language, why an edit can
 //! not be sent yet. A general JSON Schema crate would pull the full `regex` crate and URL
-//! handling into a wasm build whose budget is 150 KB gzip, and would hand back English strings.
+//! handling into the wasm, and would hand back English strings.
 //! This module covers exactly the keywords seed 000 lists and returns structured [`Problem`]s
 //! that the UI words through Fluent ([`ProblemKind::fluent_id`], [`Problem::fluent_args`]).
 //! Unknown keywords (`$ref`, `format`, ...) are ignored: the server validates the edit again.
@@ -610,14 +610,49 @@ fn check_string(
     }
     if let Some(pattern) = s.get("pattern").and_then(Value::as_str) {
         // JSON Schema patterns search anywhere in the text (no implicit anchors). A pattern
-        // this engine can not compile is ignored like an unknown keyword; the server checks.
-        if let Ok(re) = regex_lite::Regex::new(pattern) {
-            if !re.is_match(text) {
-                let pattern = pattern.to_owned();
-                out.push(Problem::new(path, ProblemKind::Pattern { pattern }));
-            }
+        // the engine can not compile is ignored like an unknown keyword; the server checks.
+        if pattern_engine()(pattern, text) == Some(false) {
+            let pattern = pattern.to_owned();
+            out.push(Problem::new(path, ProblemKind::Pattern { pattern }));
         }
     }
+}
+
+/// Searches `text` for the regular expression `pattern` (unanchored, as JSON Schema's
+/// `pattern` keyword does): `Some(true)` when it matches somewhere, `Some(false)` when it does
+/// not, `None` when the engine can not compile the pattern (the keyword is then ignored).
+pub type PatternEngine = fn(pattern: &str, text: &str) -> Option<bool>;
+
+static PATTERN_ENGINE: std::sync::OnceLock<PatternEngine> = std::sync::OnceLock::new();
+
+/// Sets the engine that checks `pattern` for every later check; the first call wins.
+///
+/// JSON Schema patterns are ECMA-262 regular expressions. In the browser the edge installs
+/// the browser's own `RegExp` (`io::pattern`, done by every `ChatStore`), which is the right
+/// dialect and costs no code in the wasm. Without an installed engine, native builds use
+/// regex-lite (close to ECMA-262 for the patterns tool schemas use) and wasm32 builds ignore
+/// `pattern` (the server checks it again), so regex-lite is never linked into the wasm.
+pub fn set_pattern_engine(engine: PatternEngine) {
+    let _ = PATTERN_ENGINE.set(engine);
+}
+
+fn pattern_engine() -> PatternEngine {
+    PATTERN_ENGINE
+        .get()
+        .copied()
+        .unwrap_or(default_pattern_engine)
+}
+
+#[cfg(not(target_arch = "wasm32"))]
+fn default_pattern_engine(pattern: &str, text: &str) -> Option<bool> {
+    regex_lite::Regex::new(pattern)
+        .ok()
+        .map(|re| re.is_match(text))
+}
+
+#[cfg(target_arch = "wasm32")]
+fn default_pattern_engine(_pattern: &str, _text: &str) -> Option<bool> {
+    None
 }
 
 /// A length or item count limit: a non-negative integer, also written as `2.0`.

@@ -7,4 +7,5 @@ pub mod files;
 pub mod http;
 pub mod keys;
 pub mod location;
+pub mod pattern;
 pub mod peers;

@@ -151,6 +151,10 @@ impl ChatStore {
         transport: Option<TransportConfig>,
         callbacks: ChatCallbacks,
     ) -> Self {
+        // argsSchema `pattern` with the browser's RegExp (D49), before any card is checked;
+        // native builds (tests) keep the core's regex-lite.
+        #[cfg(target_arch = "wasm32")]
+        crate::io::pattern::install();
         // Shown from the first render (F11): the first publish only copies what changed.
         let initial_messages = session.messages().to_vec();
         // The limits show from the first render (no attach button when uploads are off).
