@@ -67,6 +67,31 @@ fn f64_of(v: &Value) -> Option<f64> {
     v.as_f64().filter(|f| f.is_finite())
 }
 
+/// A string, or a number written in decimal; anything else (or absent) is `""`.
+fn string_or_empty(v: Option<&Value>) -> String {
+    v.and_then(|v| str_of(v).or_else(|| id_of(v)))
+        .unwrap_or_default()
+}
+
+/// An object's entries; anything else (or absent) is empty.
+fn object_or_empty(v: Option<&Value>) -> Map<String, Value> {
+    v.and_then(Value::as_object).cloned().unwrap_or_default()
+}
+
+/// `Deserialize` for a type with a hand-written `from_json(&Value) -> Option<Self>` (D49):
+/// the input is read into a [`Value`] and handed to the reader, so the type costs one small
+/// function instead of serde's derived visitor, field enum and (for `flatten`) buffering
+/// (13 types: -17 KB gzip of wasm). `$expected` is the error when the reader refuses the value.
+macro_rules! by_hand {
+    ($ty:ident, $expected:literal) => {
+        impl<'de> Deserialize<'de> for $ty {
+            fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+                $ty::from_json(&Value::deserialize(d)?).ok_or_else(|| D::Error::custom($expected))
+            }
+        }
+    };
+}
+
 /// The first of `keys` present in `obj` with a non-`null` value.
 fn field<'a>(obj: &'a Map<String, Value>, keys: &[&str]) -> Option<&'a Value> {
     keys.iter()
@@ -109,17 +134,11 @@ fn from_json<T: DeserializeOwned>(v: &Value) -> Option<T> {
 
 /// `deserialize_with` adapters that never fail on a wrong-typed optional field.
 mod lenient {
-    use serde::de::{DeserializeOwned, Error as _};
+    use serde::de::DeserializeOwned;
     use serde::{Deserialize, Deserializer};
     use serde_json::{Map, Value};
 
-    use super::{bool_of, from_json, id_of, str_of, u64_of};
-
-    /// Required id: non-empty string or number, else an error.
-    pub(super) fn id<'de, D: Deserializer<'de>>(d: D) -> Result<String, D::Error> {
-        let v = Value::deserialize(d)?;
-        id_of(&v).ok_or_else(|| D::Error::custom("expected a non-empty string or number id"))
-    }
+    use super::{bool_of, from_json, id_of, str_of};
 
     /// Optional id-like string (number accepted).
     pub(super) fn opt_id<'de, D: Deserializer<'de>>(d: D) -> Result<Option<String>, D::Error> {
@@ -142,16 +161,6 @@ mod lenient {
         Ok(bool_of(&Value::deserialize(d)?).unwrap_or(false))
     }
 
-    /// Optional non-negative number.
-    pub(super) fn opt_u64<'de, D: Deserializer<'de>>(d: D) -> Result<Option<u64>, D::Error> {
-        Ok(u64_of(&Value::deserialize(d)?))
-    }
-
-    /// Non-negative number defaulting to `0`.
-    pub(super) fn u64_or_zero<'de, D: Deserializer<'de>>(d: D) -> Result<u64, D::Error> {
-        Ok(u64_of(&Value::deserialize(d)?).unwrap_or(0))
-    }
-
     /// Object defaulting to empty.
     pub(super) fn map<'de, D: Deserializer<'de>>(d: D) -> Result<Map<String, Value>, D::Error> {
         Ok(match Value::deserialize(d)? {
@@ -170,14 +179,6 @@ mod lenient {
         })
     }
 
-    /// Any value; `null` becomes `None`.
-    pub(super) fn opt_value<'de, D: Deserializer<'de>>(d: D) -> Result<Option<Value>, D::Error> {
-        Ok(match Value::deserialize(d)? {
-            Value::Null => None,
-            v => Some(v),
-        })
-    }
-
     /// A list whose unreadable elements are dropped; a non-list is empty.
     pub(super) fn list<'de, D: Deserializer<'de>, T: DeserializeOwned>(
         d: D,
@@ -186,23 +187,6 @@ mod lenient {
             Value::Array(a) => a.iter().filter_map(from_json).collect(),
             _ => Vec::new(),
         })
-    }
-
-    /// Like [`list`], but `None` when the value is `null` or not a list.
-    pub(super) fn opt_list<'de, D: Deserializer<'de>, T: DeserializeOwned>(
-        d: D,
-    ) -> Result<Option<Vec<T>>, D::Error> {
-        Ok(match Value::deserialize(d)? {
-            Value::Array(a) => Some(a.iter().filter_map(from_json).collect()),
-            _ => None,
-        })
-    }
-
-    /// An optional nested value whose failure to parse counts as absent.
-    pub(super) fn opt<'de, D: Deserializer<'de>, T: DeserializeOwned>(
-        d: D,
-    ) -> Result<Option<T>, D::Error> {
-        Ok(from_json(&Value::deserialize(d)?))
     }
 }
 
@@ -254,36 +238,45 @@ pub fn decode_optional_body<T: DeserializeOwned>(
 // ---------------------------------------------------------------------------------------------
 
 /// One agent the server offers (E1 list entry, E2 body).
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct AgentInfo {
     /// Agent id, used as `agentId` in requests.
-    #[serde(deserialize_with = "lenient::id")]
     pub id: String,
     /// Display name; may be empty on odd servers, see [`AgentInfo::display_name`].
-    #[serde(default, deserialize_with = "lenient::string")]
     pub name: String,
     /// One-line description for the agent picker.
-    #[serde(
-        default,
-        deserialize_with = "lenient::opt_string",
-        skip_serializing_if = "Option::is_none"
-    )]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub description: Option<String>,
     /// Free-form version string.
-    #[serde(
-        default,
-        deserialize_with = "lenient::opt_string",
-        skip_serializing_if = "Option::is_none"
-    )]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub version: Option<String>,
     /// Free-form settings; the keys the client reads have typed getters.
-    #[serde(default, skip_serializing_if = "AgentMetadata::is_empty")]
+    #[serde(skip_serializing_if = "AgentMetadata::is_empty")]
     pub metadata: AgentMetadata,
     /// Feature flags (0.4.0, C16).
-    #[serde(default, skip_serializing_if = "AgentCapabilities::is_empty")]
+    #[serde(skip_serializing_if = "AgentCapabilities::is_empty")]
     pub capabilities: AgentCapabilities,
 }
+
+impl AgentInfo {
+    /// Reads one agent: an object with an id; every other field is optional and a value of
+    /// the wrong type counts as absent. `None` otherwise.
+    #[must_use]
+    pub fn from_json(v: &Value) -> Option<AgentInfo> {
+        let obj = v.as_object()?;
+        Some(AgentInfo {
+            id: obj.get("id").and_then(id_of)?,
+            name: string_or_empty(obj.get("name")),
+            description: obj.get("description").and_then(str_of),
+            version: obj.get("version").and_then(str_of),
+            metadata: AgentMetadata {
+                raw: object_or_empty(obj.get("metadata")),
+            },
+            capabilities: AgentCapabilities::from_raw(object_or_empty(obj.get("capabilities"))),
+        })
+    }
+}
+by_hand!(AgentInfo, "an agent object with an id");
 
 impl AgentInfo {
     /// The name to show: `name`, or the id when the name is empty.
@@ -449,93 +442,122 @@ impl Serialize for AgentCapabilities {
     }
 }
 
-impl<'de> Deserialize<'de> for AgentCapabilities {
-    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        let raw = lenient::map(d)?;
-        Ok(AgentCapabilities {
+impl AgentCapabilities {
+    /// The capabilities of a `capabilities` object, every key kept.
+    #[must_use]
+    pub fn from_raw(raw: Map<String, Value>) -> AgentCapabilities {
+        AgentCapabilities {
             approval_args_edit: raw.get("approvalArgsEdit").and_then(bool_of),
             raw,
-        })
+        }
+    }
+}
+
+impl<'de> Deserialize<'de> for AgentCapabilities {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        Ok(AgentCapabilities::from_raw(lenient::map(d)?))
     }
 }
 
 /// E1 body: `{ agents }`. Unreadable entries are dropped.
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
 pub struct AgentList {
     /// The agents, in server order.
-    #[serde(default, deserialize_with = "lenient::list")]
     pub agents: Vec<AgentInfo>,
 }
+
+impl AgentList {
+    /// Reads an E1 body; `None` when it is not an object.
+    #[must_use]
+    pub fn from_json(v: &Value) -> Option<AgentList> {
+        let obj = v.as_object()?;
+        Some(AgentList {
+            agents: list_of(obj.get("agents"), AgentInfo::from_json),
+        })
+    }
+}
+by_hand!(AgentList, "an object with agents");
 
 // ---------------------------------------------------------------------------------------------
 // Conversations (§4, E3–E6)
 // ---------------------------------------------------------------------------------------------
 
 /// A stored conversation (E4, E5, E6 bodies).
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Conversation {
     /// Server id (`conv_…`).
-    #[serde(deserialize_with = "lenient::id")]
     pub id: String,
     /// Agent the conversation belongs to (empty if the server omitted it).
-    #[serde(default, deserialize_with = "lenient::string")]
     pub agent_id: String,
     /// Owner, when the server tracks one.
-    #[serde(
-        default,
-        deserialize_with = "lenient::opt_id",
-        skip_serializing_if = "Option::is_none"
-    )]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub user_id: Option<String>,
     /// Title, once set or generated.
-    #[serde(
-        default,
-        deserialize_with = "lenient::opt_string",
-        skip_serializing_if = "Option::is_none"
-    )]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub title: Option<String>,
     /// Free-form metadata.
-    #[serde(default, deserialize_with = "lenient::map")]
     pub metadata: Map<String, Value>,
     /// Free-form server state, kept as sent.
-    #[serde(
-        default,
-        deserialize_with = "lenient::opt_value",
-        skip_serializing_if = "Option::is_none"
-    )]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub state: Option<Value>,
     /// Creation time.
     #[serde(
-        default,
-        with = "super::time::opt_iso",
+        serialize_with = "super::time::opt_iso::serialize",
         skip_serializing_if = "Option::is_none"
     )]
     pub created_at: Option<Millis>,
     /// Last update time.
     #[serde(
-        default,
-        with = "super::time::opt_iso",
+        serialize_with = "super::time::opt_iso::serialize",
         skip_serializing_if = "Option::is_none"
     )]
     pub updated_at: Option<Millis>,
 }
 
+impl Conversation {
+    /// Reads a conversation: an object with an id; every other field is optional and a value
+    /// of the wrong type counts as absent. `None` otherwise.
+    #[must_use]
+    pub fn from_json(v: &Value) -> Option<Conversation> {
+        let obj = v.as_object()?;
+        Some(Conversation {
+            id: obj.get("id").and_then(id_of)?,
+            agent_id: string_or_empty(obj.get("agentId")),
+            user_id: obj.get("userId").and_then(id_of),
+            title: obj.get("title").and_then(str_of),
+            metadata: object_or_empty(obj.get("metadata")),
+            state: obj.get("state").filter(|s| !s.is_null()).cloned(),
+            created_at: obj.get("createdAt").and_then(parse_timestamp),
+            updated_at: obj.get("updatedAt").and_then(parse_timestamp),
+        })
+    }
+}
+by_hand!(Conversation, "a conversation object with an id");
+
 /// One row of the history list (E3): a [`Conversation`] plus the agent's name.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct ConversationListItem {
     /// The conversation fields.
     #[serde(flatten)]
     pub conversation: Conversation,
     /// Name of the agent, when the server joined it in.
-    #[serde(
-        default,
-        deserialize_with = "lenient::opt_string",
-        skip_serializing_if = "Option::is_none"
-    )]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub agent_name: Option<String>,
 }
+
+impl ConversationListItem {
+    /// Reads a row: a [`Conversation`] object that may also carry `agentName`.
+    #[must_use]
+    pub fn from_json(v: &Value) -> Option<ConversationListItem> {
+        Some(ConversationListItem {
+            conversation: Conversation::from_json(v)?,
+            agent_name: v.get("agentName").and_then(str_of),
+        })
+    }
+}
+by_hand!(ConversationListItem, "a conversation object with an id");
 
 impl std::ops::Deref for ConversationListItem {
     type Target = Conversation;
@@ -546,25 +568,36 @@ impl std::ops::Deref for ConversationListItem {
 }
 
 /// E3 body: one page of the history list.
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct ConversationList {
     /// The rows, newest first in the reference storage. Unreadable rows are dropped.
-    #[serde(default, deserialize_with = "lenient::list")]
     pub conversations: Vec<ConversationListItem>,
     /// Total number of conversations matching the query.
-    #[serde(default, deserialize_with = "lenient::u64_or_zero")]
     pub total: u64,
     /// Page size used.
-    #[serde(default, deserialize_with = "lenient::u64_or_zero")]
     pub limit: u64,
     /// Offset used.
-    #[serde(default, deserialize_with = "lenient::u64_or_zero")]
     pub offset: u64,
     /// Whether more rows follow.
-    #[serde(default, deserialize_with = "lenient::bool_or_false")]
     pub has_more: bool,
 }
+
+impl ConversationList {
+    /// Reads an E3 body; `None` when it is not an object.
+    #[must_use]
+    pub fn from_json(v: &Value) -> Option<ConversationList> {
+        let obj = v.as_object()?;
+        Some(ConversationList {
+            conversations: list_of(obj.get("conversations"), ConversationListItem::from_json),
+            total: obj.get("total").and_then(u64_of).unwrap_or(0),
+            limit: obj.get("limit").and_then(u64_of).unwrap_or(0),
+            offset: obj.get("offset").and_then(u64_of).unwrap_or(0),
+            has_more: obj.get("hasMore").and_then(bool_of).unwrap_or(false),
+        })
+    }
+}
+by_hand!(ConversationList, "an object with conversations");
 
 /// E4 body `{ conversation }`; also reads a bare [`Conversation`] (E6 is bare, docs wrap it; C23, X5).
 #[derive(Clone, Debug, PartialEq, Serialize)]
@@ -576,10 +609,9 @@ pub struct ConversationEnvelope {
 impl<'de> Deserialize<'de> for ConversationEnvelope {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
         let v = Value::deserialize(d)?;
-        let inner = unwrap_key(&v, "conversation");
-        Conversation::deserialize(inner)
+        Conversation::from_json(unwrap_key(&v, "conversation"))
             .map(|conversation| ConversationEnvelope { conversation })
-            .map_err(D::Error::custom)
+            .ok_or_else(|| D::Error::custom("expected a conversation object with an id"))
     }
 }
 
@@ -603,10 +635,9 @@ pub struct FileEnvelope {
 impl<'de> Deserialize<'de> for FileEnvelope {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
         let v = Value::deserialize(d)?;
-        let inner = unwrap_key(&v, "file");
-        FileRecord::deserialize(inner)
+        FileRecord::from_json(unwrap_key(&v, "file"))
             .map(|file| FileEnvelope { file })
-            .map_err(D::Error::custom)
+            .ok_or_else(|| D::Error::custom("expected a file object with an id"))
     }
 }
 
@@ -653,14 +684,15 @@ impl ConversationWithMessages {
             return Err("expected an object".to_owned());
         };
         let conv_v = unwrap_key(v, "conversation");
-        let conversation = Conversation::deserialize(conv_v).map_err(|e| e.to_string())?;
+        let conversation = Conversation::from_json(conv_v)
+            .ok_or_else(|| "expected a conversation object with an id".to_owned())?;
         let messages_v = obj
             .get("messages")
             .filter(|m| m.is_array())
             .or_else(|| conv_v.get("messages"));
         Ok(ConversationWithMessages {
             conversation,
-            messages: list_of(messages_v, from_json),
+            messages: list_of(messages_v, Message::from_json),
             pending_actions: pending_actions_of(obj.get("pendingActions")),
         })
     }
@@ -673,25 +705,36 @@ fn pending_actions_of(v: Option<&Value>) -> Option<Vec<PendingAction>> {
 }
 
 /// E8 body: one page of messages.
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct MessagesPage {
     /// The messages in the requested order. Unreadable messages are dropped.
-    #[serde(default, deserialize_with = "lenient::list")]
     pub messages: Vec<Message>,
     /// Total number of messages in the conversation.
-    #[serde(default, deserialize_with = "lenient::u64_or_zero")]
     pub total: u64,
     /// Page size used.
-    #[serde(default, deserialize_with = "lenient::u64_or_zero")]
     pub limit: u64,
     /// Offset used.
-    #[serde(default, deserialize_with = "lenient::u64_or_zero")]
     pub offset: u64,
     /// Whether more messages follow.
-    #[serde(default, deserialize_with = "lenient::bool_or_false")]
     pub has_more: bool,
 }
+
+impl MessagesPage {
+    /// Reads an E8 body; `None` when it is not an object.
+    #[must_use]
+    pub fn from_json(v: &Value) -> Option<MessagesPage> {
+        let obj = v.as_object()?;
+        Some(MessagesPage {
+            messages: list_of(obj.get("messages"), Message::from_json),
+            total: obj.get("total").and_then(u64_of).unwrap_or(0),
+            limit: obj.get("limit").and_then(u64_of).unwrap_or(0),
+            offset: obj.get("offset").and_then(u64_of).unwrap_or(0),
+            has_more: obj.get("hasMore").and_then(bool_of).unwrap_or(false),
+        })
+    }
+}
+by_hand!(MessagesPage, "an object with messages");
 
 // ---------------------------------------------------------------------------------------------
 // Messages (§4, §7)
@@ -1009,12 +1052,14 @@ impl ToolCallRecord {
     }
 }
 
-impl<'de> Deserialize<'de> for ToolCallRecord {
-    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        let v = Value::deserialize(d)?;
-        let Some(obj) = v.as_object() else {
-            return Err(D::Error::custom("tool call must be an object"));
-        };
+by_hand!(ToolCallRecord, "tool call must be an object");
+
+impl ToolCallRecord {
+    /// Reads one OpenAI-style tool call (flat or with a `function` object); `None` for a
+    /// non-object.
+    #[must_use]
+    pub fn from_json(v: &Value) -> Option<ToolCallRecord> {
+        let obj = v.as_object()?;
         let func = obj.get("function").and_then(Value::as_object);
         let pick = |k: &str| obj.get(k).or_else(|| func.and_then(|f| f.get(k)));
         let arguments = match pick("arguments") {
@@ -1022,7 +1067,7 @@ impl<'de> Deserialize<'de> for ToolCallRecord {
             None | Some(Value::Null) => "{}".to_owned(),
             Some(other) => other.to_string(),
         };
-        Ok(ToolCallRecord {
+        Some(ToolCallRecord {
             id: obj.get("id").and_then(id_of).unwrap_or_default(),
             name: pick("name").and_then(str_of).unwrap_or_default(),
             arguments,
@@ -1031,153 +1076,158 @@ impl<'de> Deserialize<'de> for ToolCallRecord {
 }
 
 /// A file attached to a message (`files[]`, §4).
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct FileAttachment {
     /// File id (`file_…`).
-    #[serde(default, deserialize_with = "lenient::string")]
     pub id: String,
     /// File name.
-    #[serde(default, deserialize_with = "lenient::string")]
     pub name: String,
     /// MIME type.
-    #[serde(default, deserialize_with = "lenient::string")]
     pub mime_type: String,
     /// Size in bytes.
-    #[serde(default, deserialize_with = "lenient::u64_or_zero")]
     pub size: u64,
     /// Download address.
-    #[serde(
-        default,
-        deserialize_with = "lenient::opt_string",
-        skip_serializing_if = "Option::is_none"
-    )]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub url: Option<String>,
     /// Storage key on the server.
-    #[serde(
-        default,
-        deserialize_with = "lenient::opt_string",
-        skip_serializing_if = "Option::is_none"
-    )]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub storage_key: Option<String>,
 }
 
+impl FileAttachment {
+    /// Reads one entry of `files[]`: any object (fields of the wrong type count as absent).
+    #[must_use]
+    pub fn from_json(v: &Value) -> Option<FileAttachment> {
+        let obj = v.as_object()?;
+        Some(FileAttachment {
+            id: string_or_empty(obj.get("id")),
+            name: string_or_empty(obj.get("name")),
+            mime_type: string_or_empty(obj.get("mimeType")),
+            size: obj.get("size").and_then(u64_of).unwrap_or(0),
+            url: obj.get("url").and_then(str_of),
+            storage_key: obj.get("storageKey").and_then(str_of),
+        })
+    }
+}
+by_hand!(FileAttachment, "a file object");
+
 /// A source reference shown under a message (§4, client-side type).
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
 pub struct Citation {
     /// Citation id.
-    #[serde(
-        default,
-        deserialize_with = "lenient::opt_id",
-        skip_serializing_if = "Option::is_none"
-    )]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub id: Option<String>,
     /// Title.
-    #[serde(
-        default,
-        deserialize_with = "lenient::opt_string",
-        skip_serializing_if = "Option::is_none"
-    )]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub title: Option<String>,
     /// Image address.
-    #[serde(
-        default,
-        deserialize_with = "lenient::opt_string",
-        skip_serializing_if = "Option::is_none"
-    )]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub image: Option<String>,
     /// Short description.
-    #[serde(
-        default,
-        deserialize_with = "lenient::opt_string",
-        skip_serializing_if = "Option::is_none"
-    )]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub description: Option<String>,
     /// Link target.
-    #[serde(
-        default,
-        deserialize_with = "lenient::opt_string",
-        skip_serializing_if = "Option::is_none"
-    )]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub link: Option<String>,
 }
 
+impl Citation {
+    /// Reads one source: any object (fields of the wrong type count as absent).
+    #[must_use]
+    pub fn from_json(v: &Value) -> Option<Citation> {
+        let obj = v.as_object()?;
+        Some(Citation {
+            id: obj.get("id").and_then(id_of),
+            title: obj.get("title").and_then(str_of),
+            image: obj.get("image").and_then(str_of),
+            description: obj.get("description").and_then(str_of),
+            link: obj.get("link").and_then(str_of),
+        })
+    }
+}
+by_hand!(Citation, "a citation object");
+
 /// Token counts of a turn (§4).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Usage {
     /// Prompt tokens.
-    #[serde(
-        default,
-        deserialize_with = "lenient::opt_u64",
-        skip_serializing_if = "Option::is_none"
-    )]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub input_tokens: Option<u64>,
     /// Completion tokens.
-    #[serde(
-        default,
-        deserialize_with = "lenient::opt_u64",
-        skip_serializing_if = "Option::is_none"
-    )]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub output_tokens: Option<u64>,
     /// Sum of both.
-    #[serde(
-        default,
-        deserialize_with = "lenient::opt_u64",
-        skip_serializing_if = "Option::is_none"
-    )]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub total_tokens: Option<u64>,
 }
 
+impl Usage {
+    /// Reads token counts: any object (counts that are not non-negative numbers are absent).
+    #[must_use]
+    pub fn from_json(v: &Value) -> Option<Usage> {
+        let obj = v.as_object()?;
+        Some(Usage {
+            input_tokens: obj.get("inputTokens").and_then(u64_of),
+            output_tokens: obj.get("outputTokens").and_then(u64_of),
+            total_tokens: obj.get("totalTokens").and_then(u64_of),
+        })
+    }
+}
+by_hand!(Usage, "a usage object");
+
 /// A stored upload (E10/E11, §4).
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct FileRecord {
     /// File id (`file_…`).
-    #[serde(deserialize_with = "lenient::id")]
     pub id: String,
     /// File name.
-    #[serde(default, deserialize_with = "lenient::string")]
     pub name: String,
     /// MIME type.
-    #[serde(default, deserialize_with = "lenient::string")]
     pub mime_type: String,
     /// Size in bytes.
-    #[serde(default, deserialize_with = "lenient::u64_or_zero")]
     pub size: u64,
     /// Storage key on the server.
-    #[serde(default, deserialize_with = "lenient::string")]
     pub storage_key: String,
     /// Conversation it was uploaded for.
-    #[serde(
-        default,
-        deserialize_with = "lenient::opt_id",
-        skip_serializing_if = "Option::is_none"
-    )]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub conversation_id: Option<String>,
     /// Message it belongs to.
-    #[serde(
-        default,
-        deserialize_with = "lenient::opt_id",
-        skip_serializing_if = "Option::is_none"
-    )]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub message_id: Option<String>,
     /// Free-form metadata.
-    #[serde(
-        default,
-        deserialize_with = "lenient::opt_map",
-        skip_serializing_if = "Option::is_none"
-    )]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub metadata: Option<Map<String, Value>>,
     /// Upload time.
     #[serde(
-        default,
-        with = "super::time::opt_iso",
+        serialize_with = "super::time::opt_iso::serialize",
         skip_serializing_if = "Option::is_none"
     )]
     pub created_at: Option<Millis>,
 }
+
+impl FileRecord {
+    /// Reads a stored upload: an object with an id; every other field is optional and a value
+    /// of the wrong type counts as absent. `None` otherwise.
+    #[must_use]
+    pub fn from_json(v: &Value) -> Option<FileRecord> {
+        let obj = v.as_object()?;
+        Some(FileRecord {
+            id: obj.get("id").and_then(id_of)?,
+            name: string_or_empty(obj.get("name")),
+            mime_type: string_or_empty(obj.get("mimeType")),
+            size: obj.get("size").and_then(u64_of).unwrap_or(0),
+            storage_key: string_or_empty(obj.get("storageKey")),
+            conversation_id: obj.get("conversationId").and_then(id_of),
+            message_id: obj.get("messageId").and_then(id_of),
+            metadata: obj.get("metadata").and_then(Value::as_object).cloned(),
+            created_at: obj.get("createdAt").and_then(parse_timestamp),
+        })
+    }
+}
+by_hand!(FileRecord, "a file object with an id");
 
 /// One step of the tool-call UI, from `metadata.toolCallDetails` (§7).
 #[derive(Clone, Debug, Default, PartialEq, Serialize)]
@@ -1292,93 +1342,49 @@ fn action_states_of(v: Option<&Value>) -> BTreeMap<String, ActionStateEntry> {
         .unwrap_or_default()
 }
 
-/// `deserialize_with` for [`Message::action_states`].
-fn de_action_states<'de, D: Deserializer<'de>>(
-    d: D,
-) -> Result<BTreeMap<String, ActionStateEntry>, D::Error> {
-    Ok(action_states_of(Some(&Value::deserialize(d)?)))
-}
-
 /// A stored (or locally built) chat message (§4).
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Message {
     /// Server id (`msg_…`) or a client optimistic id.
-    #[serde(deserialize_with = "lenient::id")]
     pub id: String,
     /// Conversation it belongs to (empty for a local message before the conversation exists).
-    #[serde(
-        default,
-        deserialize_with = "lenient::string",
-        skip_serializing_if = "String::is_empty"
-    )]
+    #[serde(skip_serializing_if = "String::is_empty")]
     pub conversation_id: String,
     /// Author role.
-    #[serde(default)]
     pub role: Role,
     /// Body.
-    #[serde(default)]
     pub content: MessageContent,
     /// OpenAI-style tool calls (unreadable entries dropped).
-    #[serde(
-        default,
-        deserialize_with = "lenient::list",
-        skip_serializing_if = "Vec::is_empty"
-    )]
+    #[serde(skip_serializing_if = "Vec::is_empty")]
     pub tool_calls: Vec<ToolCallRecord>,
     /// For `role: "tool"`: the call this answers.
-    #[serde(
-        default,
-        deserialize_with = "lenient::opt_id",
-        skip_serializing_if = "Option::is_none"
-    )]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub tool_call_id: Option<String>,
     /// For `role: "tool"`: the tool name.
-    #[serde(
-        default,
-        deserialize_with = "lenient::opt_string",
-        skip_serializing_if = "Option::is_none"
-    )]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub name: Option<String>,
     /// Attached files.
-    #[serde(
-        default,
-        deserialize_with = "lenient::list",
-        skip_serializing_if = "Vec::is_empty"
-    )]
+    #[serde(skip_serializing_if = "Vec::is_empty")]
     pub files: Vec<FileAttachment>,
     /// Sources.
-    #[serde(
-        default,
-        deserialize_with = "lenient::list",
-        skip_serializing_if = "Vec::is_empty"
-    )]
+    #[serde(skip_serializing_if = "Vec::is_empty")]
     pub citations: Vec<Citation>,
     /// Free-form metadata (`toolCallDetails`, `pendingActions`, `actionStates`, …).
-    #[serde(
-        default,
-        deserialize_with = "lenient::map",
-        skip_serializing_if = "Map::is_empty"
-    )]
+    #[serde(skip_serializing_if = "Map::is_empty")]
     pub metadata: Map<String, Value>,
     /// The client's settled-action records keyed by action id (§9.6 step 2.1).
-    #[serde(
-        default,
-        deserialize_with = "de_action_states",
-        skip_serializing_if = "BTreeMap::is_empty"
-    )]
+    #[serde(skip_serializing_if = "BTreeMap::is_empty")]
     pub action_states: BTreeMap<String, ActionStateEntry>,
     /// Creation time.
     #[serde(
-        default,
-        with = "super::time::opt_iso",
+        serialize_with = "super::time::opt_iso::serialize",
         skip_serializing_if = "Option::is_none"
     )]
     pub created_at: Option<Millis>,
     /// Last update time.
     #[serde(
-        default,
-        with = "super::time::opt_iso",
+        serialize_with = "super::time::opt_iso::serialize",
         skip_serializing_if = "Option::is_none"
     )]
     pub updated_at: Option<Millis>,
@@ -1388,8 +1394,39 @@ pub struct Message {
     #[serde(skip)]
     pub interrupted: bool,
 }
+by_hand!(Message, "a message object with an id");
 
 impl Message {
+    /// Reads a message: an object with an id; every other field is optional, a value of the
+    /// wrong type counts as absent and unreadable list entries are dropped. `None` otherwise.
+    #[must_use]
+    pub fn from_json(v: &Value) -> Option<Message> {
+        let obj = v.as_object()?;
+        Some(Message {
+            id: obj.get("id").and_then(id_of)?,
+            conversation_id: string_or_empty(obj.get("conversationId")),
+            role: obj
+                .get("role")
+                .and_then(Value::as_str)
+                .map(Role::parse)
+                .unwrap_or_default(),
+            content: obj
+                .get("content")
+                .map(MessageContent::from_json)
+                .unwrap_or_default(),
+            tool_calls: list_of(obj.get("toolCalls"), ToolCallRecord::from_json),
+            tool_call_id: obj.get("toolCallId").and_then(id_of),
+            name: obj.get("name").and_then(str_of),
+            files: list_of(obj.get("files"), FileAttachment::from_json),
+            citations: list_of(obj.get("citations"), Citation::from_json),
+            metadata: object_or_empty(obj.get("metadata")),
+            action_states: action_states_of(obj.get("actionStates")),
+            created_at: obj.get("createdAt").and_then(parse_timestamp),
+            updated_at: obj.get("updatedAt").and_then(parse_timestamp),
+            interrupted: false,
+        })
+    }
+
     /// The text to display (see [`MessageContent::display_text`]).
     #[must_use]
     pub fn display_text(&self) -> Cow<'_, str> {
@@ -1559,7 +1596,7 @@ impl<'de> Deserialize<'de> for TurnStatus {
 }
 
 /// E9 JSON answer (`stream: false`, §5, extension fields §9.4).
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct SendMessageResponse {
     /// The stored user message (replaces the optimistic one). Required: a body without a
@@ -1568,34 +1605,39 @@ pub struct SendMessageResponse {
     /// The stored assistant message. Required like `message`.
     pub response: Message,
     /// Generated title (first exchange only).
-    #[serde(
-        default,
-        deserialize_with = "lenient::opt_string",
-        skip_serializing_if = "Option::is_none"
-    )]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub conversation_title: Option<String>,
     /// Token counts.
-    #[serde(
-        default,
-        deserialize_with = "lenient::opt",
-        skip_serializing_if = "Option::is_none"
-    )]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub usage: Option<Usage>,
     /// Turn outcome (extension, C6).
-    #[serde(
-        default,
-        deserialize_with = "lenient::opt",
-        skip_serializing_if = "Option::is_none"
-    )]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub status: Option<TurnStatus>,
     /// Open actions after the turn (extension, C6).
-    #[serde(
-        default,
-        deserialize_with = "lenient::opt_list",
-        skip_serializing_if = "Option::is_none"
-    )]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub pending_actions: Option<Vec<PendingAction>>,
 }
+
+impl SendMessageResponse {
+    /// Reads an E9 JSON answer: `None` unless both `message` and `response` are readable
+    /// messages; the other fields are optional.
+    #[must_use]
+    pub fn from_json(v: &Value) -> Option<SendMessageResponse> {
+        let obj = v.as_object()?;
+        Some(SendMessageResponse {
+            message: Message::from_json(obj.get("message")?)?,
+            response: Message::from_json(obj.get("response")?)?,
+            conversation_title: obj.get("conversationTitle").and_then(str_of),
+            usage: obj.get("usage").and_then(Usage::from_json),
+            status: obj.get("status").and_then(TurnStatus::from_json),
+            pending_actions: pending_actions_of(obj.get("pendingActions")),
+        })
+    }
+}
+by_hand!(
+    SendMessageResponse,
+    "an object with a readable message and response"
+);
 
 /// E4 request body.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
@@ -1683,38 +1725,37 @@ impl<'de> Deserialize<'de> for ResolveActionRequest {
 }
 
 /// E14 JSON answer (`stream` false/absent, §9.5, C7).
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct ResolveActionResponse {
     /// The settled action.
-    #[serde(
-        default,
-        deserialize_with = "lenient::opt",
-        skip_serializing_if = "Option::is_none"
-    )]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub action: Option<PendingAction>,
     /// `completed` | `requires_action` | `running`.
-    #[serde(
-        default,
-        deserialize_with = "lenient::opt",
-        skip_serializing_if = "Option::is_none"
-    )]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub status: Option<TurnStatus>,
     /// The continuation's assistant message, when finished.
-    #[serde(
-        default,
-        deserialize_with = "lenient::opt",
-        skip_serializing_if = "Option::is_none"
-    )]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub message: Option<Message>,
     /// Actions open after the continuation.
-    #[serde(
-        default,
-        deserialize_with = "lenient::opt_list",
-        skip_serializing_if = "Option::is_none"
-    )]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub pending_actions: Option<Vec<PendingAction>>,
 }
+
+impl ResolveActionResponse {
+    /// Reads an E14 JSON answer: any object; unreadable fields are absent.
+    #[must_use]
+    pub fn from_json(v: &Value) -> Option<ResolveActionResponse> {
+        let obj = v.as_object()?;
+        Some(ResolveActionResponse {
+            action: obj.get("action").and_then(PendingAction::from_json),
+            status: obj.get("status").and_then(TurnStatus::from_json),
+            message: obj.get("message").and_then(Message::from_json),
+            pending_actions: pending_actions_of(obj.get("pendingActions")),
+        })
+    }
+}
+by_hand!(ResolveActionResponse, "an object");
 
 // ---------------------------------------------------------------------------------------------
 // Pending actions (§9.1, §10, §11)
