@@ -1,7 +1,7 @@
 //! `cargo xtask bench`: sizes and timings, printed as Markdown tables (README "Benchmarks").
 //!
 //! 1. setup (the same tools as `test`), `trunk build --release`, the element build;
-//! 2. sizes: the page's and the element's files, gzip -9;
+//! 2. sizes: the page's and the element's files, gzip -9 and brotli 11, per file;
 //! 3. the core benchmark (`benches/core.rs`, native, the sans-IO core alone);
 //! 4. the browser benchmark (`dev-server/benches/browser.rs`, headless Chromium): opening and
 //!    paging a 1,000-message conversation, streaming a long answer.
@@ -37,24 +37,46 @@ pub fn main(ctx: &Ctx) -> ExitCode {
         }
     };
 
-    println!("\n## Sizes (gzip -9)\n");
-    println!("| what | files | gzip |\n|---|---|---|");
-    match page_size(&ctx.dist()) {
-        Ok((files, bytes)) => println!(
-            "| standalone page (dist/) | {files} | {:.1} KB |",
-            bytes as f64 / 1024.0
-        ),
+    println!("\n## Sizes (gzip -9, brotli 11)\n");
+    println!("| what | file | gzip | brotli |\n|---|---|---|---|");
+    let kb = |b: u64| format!("{:.1} KB", b as f64 / 1024.0);
+    match page_files(&ctx.dist()) {
+        Ok(files) => {
+            for f in &files {
+                println!("| page | {} | {} | {} |", f.name, kb(f.gzip), kb(f.brotli));
+            }
+            let gzip = files.iter().map(|f| f.gzip).sum();
+            let brotli = files.iter().map(|f| f.brotli).sum();
+            println!(
+                "| **page, first download = whole** | {} files | **{}** | {} |",
+                files.len(),
+                kb(gzip),
+                kb(brotli)
+            );
+        }
         Err(msg) => {
             eprintln!("[bench] {msg}");
             ok = false;
         }
     }
     match element {
-        Some(s) => println!(
-            "| `<agent-chat>` element (wasm + js; css is inside the wasm) | 2 | {:.1} KB (budget {:.0} KB) |",
-            s.total() as f64 / 1024.0,
-            element::BUDGET_BYTES as f64 / 1024.0
-        ),
+        Some(s) => {
+            for f in &s.files {
+                println!(
+                    "| element | {} | {} | {} |",
+                    f.name,
+                    kb(f.gzip),
+                    kb(f.brotli)
+                );
+            }
+            println!(
+                "| **element, first download = whole** | {} files | **{}** (budget {}) | {} |",
+                s.files.len(),
+                kb(s.total()),
+                kb(element::BUDGET_BYTES),
+                kb(s.total_brotli())
+            );
+        }
         None => ok = false,
     }
 
@@ -109,24 +131,45 @@ fn step(name: &str, mut cmd: std::process::Command) -> bool {
     }
 }
 
-/// Number of `.wasm`, `.js` and `.css` files at the top of `dist` and their gzip size in all.
-fn page_size(dist: &Path) -> Result<(usize, u64), String> {
-    let entries = fs::read_dir(dist).map_err(|e| format!("reading {}: {e}", dist.display()))?;
-    let mut files = 0;
-    let mut bytes = 0;
+/// The page's `.wasm`, `.js` and `.css` files (its snippets too; not the element's or the
+/// examples' files that share `dist/`), with their sizes.
+fn page_files(dist: &Path) -> Result<Vec<element::FileSize>, String> {
+    let mut files = Vec::new();
+    collect(dist, dist, &mut files)?;
+    if files.is_empty() {
+        return Err(format!("no wasm/js/css in {}", dist.display()));
+    }
+    files.sort_by_key(|f| (!f.name.ends_with(".wasm"), f.name.clone()));
+    Ok(files)
+}
+
+fn collect(base: &Path, dir: &Path, out: &mut Vec<element::FileSize>) -> Result<(), String> {
+    let entries = fs::read_dir(dir).map_err(|e| format!("reading {}: {e}", dir.display()))?;
     for entry in entries.flatten() {
         let path = entry.path();
+        let name = path
+            .strip_prefix(base)
+            .unwrap_or(&path)
+            .display()
+            .to_string();
+        if path.is_dir() {
+            if !matches!(name.as_str(), "element" | "examples") {
+                collect(base, &path, out)?;
+            }
+            continue;
+        }
         let counted = path
             .extension()
             .and_then(|e| e.to_str())
             .is_some_and(|e| matches!(e, "wasm" | "js" | "css"));
-        if counted && path.is_file() {
-            files += 1;
-            bytes += element::gzip_size(&path)?;
+        if counted {
+            out.push(element::FileSize {
+                name,
+                raw: fs::metadata(&path).map_or(0, |m| m.len()),
+                gzip: element::gzip_size(&path)?,
+                brotli: element::brotli_size(&path)?,
+            });
         }
     }
-    if files == 0 {
-        return Err(format!("no wasm/js/css in {}", dist.display()));
-    }
-    Ok((files, bytes))
+    Ok(())
 }

@@ -3,8 +3,10 @@
 //! Output in `dist/element/` (so the dev-server serves it at `/element/` next to the page):
 //! `agent-chat.js` (one ES module: wasm-bindgen's `--target web` glue plus two lines that load
 //! the wasm next to it and register the element) and `agent-chat_bg.wasm` (after `wasm-opt
-//! -Oz`). The stylesheet is compiled into the wasm. `examples/custom-element.html` is copied to
-//! `dist/examples/`. Runs after `trunk build`, which empties `dist/`.
+//! -Oz`), and the `snippets/` the glue imports. The stylesheet is compiled into the wasm.
+//! `examples/custom-element.html` is copied to `dist/examples/`. Runs after `trunk build`, which
+//! empties `dist/`. Prints every file's raw, gzip and brotli size and checks the first download
+//! against [`BUDGET_BYTES`].
 
 use std::{
     fs,
@@ -14,8 +16,11 @@ use std::{
 
 use crate::{run, Ctx};
 
-/// The element's size budget (wasm + js + css, gzip), from DEVELOPERS.md.
-pub const BUDGET_BYTES: u64 = 150 * 1024;
+/// The budget of the element's first download (gzip -9 of every file a page loads before the
+/// composer can be used; today that is every file): what issue 16 reached (D49: 608.0 KB on
+/// 2026-12-02), plus 5%, so the size cannot grow back unnoticed. `cargo xtask element` and the
+/// element step of `cargo xtask test` fail above it. Lower it whenever the element shrinks.
+pub const BUDGET_BYTES: u64 = 638 * 1024;
 
 /// Features wasm-opt may assume; the same list as index.html's `data-wasm-opt-params`.
 const WASM_OPT_FEATURES: &[&str] = &[
@@ -35,19 +40,41 @@ await __wbg_init({ module_or_path: new URL("agent-chat_bg.wasm", import.meta.url
 define_agent_chat();
 "#;
 
-/// Gzip sizes of the element's files.
-#[derive(Debug, Clone, Copy)]
+/// One file of the element and its transfer sizes.
+#[derive(Debug, Clone)]
+pub struct FileSize {
+    /// Path below `dist/element`.
+    pub name: String,
+    /// Bytes on disk.
+    pub raw: u64,
+    /// `gzip -9`.
+    pub gzip: u64,
+    /// Brotli, quality 11 (Node's zlib).
+    pub brotli: u64,
+}
+
+/// Sizes of the element's files. There are no lazy chunks yet, so the first download (what a
+/// page loads before the composer can be used) is every file.
+#[derive(Debug, Clone)]
 pub struct Sizes {
-    /// `agent-chat_bg.wasm`, gzip -9.
-    pub wasm: u64,
-    /// `agent-chat.js`, gzip -9.
-    pub js: u64,
+    /// Every file, the wasm first.
+    pub files: Vec<FileSize>,
 }
 
 impl Sizes {
-    /// Everything a page downloads.
+    /// Gzip bytes of the first download (the budgeted number).
     pub fn total(&self) -> u64 {
-        self.wasm + self.js
+        self.files.iter().map(|f| f.gzip).sum()
+    }
+
+    /// Brotli bytes of the first download.
+    pub fn total_brotli(&self) -> u64 {
+        self.files.iter().map(|f| f.brotli).sum()
+    }
+
+    /// Whether the first download fits [`BUDGET_BYTES`].
+    pub fn within_budget(&self) -> bool {
+        self.total() <= BUDGET_BYTES
     }
 }
 
@@ -116,22 +143,56 @@ pub fn build(ctx: &Ctx) -> Result<Sizes, String> {
     fs::copy(&example, examples.join("custom-element.html"))
         .map_err(|e| format!("copy {}: {e}", example.display()))?;
 
-    Ok(Sizes {
-        wasm: gzip_size(&wasm)?,
-        js: gzip_size(&js)?,
-    })
+    let mut files = Vec::new();
+    collect_files(&out, &out, &mut files)?;
+    files.sort_by_key(|f| (!f.name.ends_with(".wasm"), f.name.clone()));
+    Ok(Sizes { files })
 }
 
-/// Prints the sizes and whether they fit the budget.
+/// Every file under `dir` (the snippets too: the glue imports them), with its sizes.
+fn collect_files(base: &Path, dir: &Path, out: &mut Vec<FileSize>) -> Result<(), String> {
+    let entries = fs::read_dir(dir).map_err(|e| format!("read {}: {e}", dir.display()))?;
+    for entry in entries.flatten() {
+        let path = entry.path();
+        if path.is_dir() {
+            collect_files(base, &path, out)?;
+        } else {
+            let raw = fs::metadata(&path)
+                .map_err(|e| format!("stat {}: {e}", path.display()))?
+                .len();
+            out.push(FileSize {
+                name: path
+                    .strip_prefix(base)
+                    .unwrap_or(&path)
+                    .display()
+                    .to_string(),
+                raw,
+                gzip: gzip_size(&path)?,
+                brotli: brotli_size(&path)?,
+            });
+        }
+    }
+    Ok(())
+}
+
+/// Prints each file's sizes, the first download and whether it fits the budget.
 pub fn report(sizes: &Sizes) {
     let kb = |b: u64| b as f64 / 1024.0;
+    for f in &sizes.files {
+        println!(
+            "[element] {:<48} raw {:>8.1} KB  gzip {:>7.1} KB  brotli {:>7.1} KB",
+            f.name,
+            kb(f.raw),
+            kb(f.gzip),
+            kb(f.brotli)
+        );
+    }
     println!(
-        "[element] gzip: wasm {:.1} KB + js {:.1} KB = {:.1} KB (budget {:.0} KB: {})",
-        kb(sizes.wasm),
-        kb(sizes.js),
+        "[element] first download = whole: gzip {:.1} KB, brotli {:.1} KB (budget {:.0} KB gzip: {})",
         kb(sizes.total()),
+        kb(sizes.total_brotli()),
         kb(BUDGET_BYTES),
-        if sizes.total() <= BUDGET_BYTES {
+        if sizes.within_budget() {
             "within"
         } else {
             "OVER"
@@ -145,7 +206,12 @@ pub fn main(ctx: &Ctx) -> ExitCode {
         Ok(sizes) => {
             report(&sizes);
             println!("[element] files in {}", out_dir(ctx).display());
-            ExitCode::SUCCESS
+            if sizes.within_budget() {
+                ExitCode::SUCCESS
+            } else {
+                eprintln!("[element] the first download is over its budget (BUDGET_BYTES)");
+                ExitCode::FAILURE
+            }
         }
         Err(msg) => {
             eprintln!("[element] {msg}");
@@ -176,4 +242,26 @@ pub fn gzip_size(path: &Path) -> Result<u64, String> {
         return Err(format!("gzip {} failed", path.display()));
     }
     Ok(out.stdout.len() as u64)
+}
+
+/// Bytes of `path` compressed with Brotli at quality 11, by Node's zlib (Node comes with the
+/// npm that installs wasm-opt, so this needs no tool of its own).
+pub fn brotli_size(path: &Path) -> Result<u64, String> {
+    const SCRIPT: &str = "const z=require('zlib');const b=require('fs').readFileSync(process.argv[1]);\
+        process.stdout.write(String(z.brotliCompressSync(b,{params:{[z.constants.BROTLI_PARAM_QUALITY]:11,\
+        [z.constants.BROTLI_PARAM_SIZE_HINT]:b.length}}).length))";
+    let out = Command::new("node")
+        .arg("-e")
+        .arg(SCRIPT)
+        .arg(path)
+        .stderr(Stdio::inherit())
+        .output()
+        .map_err(|e| format!("could not run node (for brotli): {e}"))?;
+    if !out.status.success() {
+        return Err(format!("brotli of {} failed", path.display()));
+    }
+    String::from_utf8_lossy(&out.stdout)
+        .trim()
+        .parse()
+        .map_err(|e| format!("brotli of {}: node printed no size ({e})", path.display()))
 }

@@ -29,7 +29,9 @@ commands:
   demo [--port N]     setup, build the page with Trunk, serve it with the dev-server
                       on http://127.0.0.1:N/ (default port 8080)
   element             build the <agent-chat> custom element into dist/element
-                      (one JS module + wasm) and print its gzip size
+                      (one JS module + wasm), print each file's gzip and
+                      brotli size; fails when the first download is over
+                      its budget
   test                setup, fmt, clippy (native + wasm32), native tests, a short fuzz
                       run, browser tests, trunk build, element build, end-to-end test;
                       prints `N passed, M failed`

@@ -159,7 +159,15 @@ pub fn main(ctx: &Ctx) -> ExitCode {
         let outcome = match crate::element::build(ctx) {
             Ok(sizes) => {
                 crate::element::report(&sizes);
-                Outcome::Ok
+                if sizes.within_budget() {
+                    Outcome::Ok
+                } else {
+                    Outcome::Failed(format!(
+                        "first download {:.1} KB gzip is over the budget of {:.0} KB (D49)",
+                        sizes.total() as f64 / 1024.0,
+                        crate::element::BUDGET_BYTES as f64 / 1024.0
+                    ))
+                }
             }
             Err(msg) => Outcome::Failed(msg),
         };
