@@ -1152,7 +1152,7 @@ async fn server_text_on_cards_is_dir_auto_so_arabic_reads_rtl_in_an_english_card
     assert_eq!(typed.get_attribute("dir").as_deref(), Some("auto"));
 }
 
-/// argsSchema `pattern` in the browser is ECMA-262 (D49): the browser's `RegExp` with the `u`
+/// argsSchema `pattern` in the browser is ECMA-262 (D50): the browser's `RegExp` with the `u`
 /// flag, which knows what regex-lite does not (lookahead, `\p{…}`).
 #[wasm_bindgen_test]
 fn pattern_search_is_the_browsers_regexp() {

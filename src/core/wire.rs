@@ -78,7 +78,7 @@ fn object_or_empty(v: Option<&Value>) -> Map<String, Value> {
     v.and_then(Value::as_object).cloned().unwrap_or_default()
 }
 
-/// `Deserialize` for a type with a hand-written `from_json(&Value) -> Option<Self>` (D49):
+/// `Deserialize` for a type with a hand-written `from_json(&Value) -> Option<Self>` (D50):
 /// the input is read into a [`Value`] and handed to the reader, so the type costs one small
 /// function instead of serde's derived visitor, field enum and (for `flatten`) buffering
 /// (13 types: -17 KB gzip of wasm). `$expected` is the error when the reader refuses the value.

@@ -151,7 +151,7 @@ impl ChatStore {
         transport: Option<TransportConfig>,
         callbacks: ChatCallbacks,
     ) -> Self {
-        // argsSchema `pattern` with the browser's RegExp (D49), before any card is checked;
+        // argsSchema `pattern` with the browser's RegExp (D50), before any card is checked;
         // native builds (tests) keep the core's regex-lite.
         #[cfg(target_arch = "wasm32")]
         crate::io::pattern::install();

@@ -163,7 +163,7 @@ pub fn main(ctx: &Ctx) -> ExitCode {
                     Outcome::Ok
                 } else {
                     Outcome::Failed(format!(
-                        "first download {:.1} KB gzip is over the budget of {:.0} KB (D49)",
+                        "first download {:.1} KB gzip is over the budget of {:.0} KB (D50)",
                         sizes.total() as f64 / 1024.0,
                         crate::element::BUDGET_BYTES as f64 / 1024.0
                     ))
