@@ -42,7 +42,7 @@ export function define_element(tag, attrs, mount, unmount, resolveTool) {
   if (customElements.get(tag)) return;
   const remountOnSet = (proto, name) => Object.defineProperty(proto, name, {
     get() { return this["_" + name]; },
-    set(v) { this["_" + name] = v; if (this.isConnected) this._remount(); },
+    set(v) { this["_" + name] = v; this._scheduleRemount(); },
   });
   class AgentChat extends HTMLElement {
     static get observedAttributes() { return attrs; }
@@ -58,7 +58,18 @@ export function define_element(tag, attrs, mount, unmount, resolveTool) {
     attributeChangedCallback(name, oldValue, newValue) {
       if (oldValue === newValue) return;
       if (name === "conversation-id") this._conversationId = undefined;
-      if (this.isConnected) this._remount();
+      this._scheduleRemount();
+    }
+    // Changes made one after another (a script setting three attributes) remount once, after
+    // the script's synchronous code. Before the first mount there is nothing to remount: an
+    // element upgraded from the page's HTML gets a call per attribute, then connectedCallback.
+    _scheduleRemount() {
+      if (this._handle === undefined || this._remountQueued) return;
+      this._remountQueued = true;
+      queueMicrotask(() => {
+        this._remountQueued = false;
+        if (this.isConnected && this._handle !== undefined) this._remount();
+      });
     }
     resolveClientTool(actionId, result, error) {
       if (this._handle === undefined) return false;

@@ -390,3 +390,46 @@ async fn i14_the_element_tells_the_page_how_many_cards_wait() {
         .unwrap();
     el.remove();
 }
+
+/// Attributes a script sets one after another remount the chat once, after the script, and
+/// the mounts that went (with frames still pending, D58's window keeps one) leave no error
+/// behind when those frames come. An element upgraded from the page's HTML took this path
+/// with each of its attributes.
+#[wasm_bindgen_test]
+async fn attribute_changes_in_a_row_remount_once_and_leave_no_error() {
+    let el = element(&[("base-url", DEAD), ("show-history", "false")]);
+    wait_in_shadow(&el, ".chat-root").await;
+    let watch = js_sys::Function::new_with_args(
+        "root",
+        "var seen = { mounts: 0, errors: [] };
+         new MutationObserver(function (rs) {
+           for (var r of rs) for (var n of r.addedNodes) if (n.nodeName === 'DIV') seen.mounts++;
+         }).observe(root, { childList: true });
+         window.addEventListener('error', function (e) { seen.errors.push(String(e.message)); });
+         return seen;",
+    )
+    .call1(&JsValue::NULL, &el.shadow_root().unwrap())
+    .unwrap();
+    el.set_attribute("theme", "dark").unwrap();
+    el.set_attribute("locale", "tr").unwrap();
+    el.set_attribute("input-placeholder", "Sor").unwrap();
+    // The remount runs after this synchronous code: once its chat is there, every change
+    // has been seen.
+    let root = wait_in_shadow(&el, ".chat-root[lang=tr]").await;
+    assert!(!root.class_list().contains("chat-theme-light"));
+    let composer = wait_in_shadow(&el, "textarea").await;
+    assert_eq!(
+        composer.get_attribute("placeholder").as_deref(),
+        Some("Sor")
+    );
+    let mounts = js_sys::Reflect::get(&watch, &"mounts".into()).unwrap();
+    assert_eq!(mounts.as_f64(), Some(1.0), "three changes, one remount");
+    // The frames the unmounted chat had asked for.
+    web::next_frame().await;
+    web::next_frame().await;
+    let errors: js_sys::Array = js_sys::Reflect::get(&watch, &"errors".into())
+        .unwrap()
+        .unchecked_into();
+    assert_eq!(errors.length(), 0, "errors: {:?}", errors.to_vec());
+    el.remove();
+}

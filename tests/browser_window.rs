@@ -10,8 +10,10 @@ use std::rc::Rc;
 
 use agent_chat_ui::core::{Session, SessionConfig};
 use agent_chat_ui::store::{ChatCallbacks, ChatStore};
+use agent_chat_ui::ui::chat::ChatHeader;
 use agent_chat_ui::ui::i18n::I18n;
 use agent_chat_ui::ui::message_list::ChatMessageList;
+use agent_chat_ui::ui::slots::HeaderSlot;
 use agent_chat_ui::ui::style::Styles;
 use leptos::prelude::*;
 use serde_json::{json, Value};
@@ -49,14 +51,16 @@ fn fixture(n: usize) -> Vec<Value> {
 /// Mounts a styled list in a 600 px box and opens `conv_1`, whose E5 answer holds every
 /// message (a server that does not page), then the newest E8 page the session asks for.
 async fn mount_whole(root: &web_sys::HtmlElement, all: &[Value]) -> (ChatStore, impl Drop) {
-    mount_whole_with(root, all, json!([])).await
+    mount_whole_with(root, all, json!([]), false).await
 }
 
-/// [`mount_whole`] with these open actions in E5's `pendingActions`.
+/// [`mount_whole`] with these open actions in E5's `pendingActions`, and the default
+/// `ChatHeader` above the list when `header`.
 async fn mount_whole_with(
     root: &web_sys::HtmlElement,
     all: &[Value],
     pending: Value,
+    header: bool,
 ) -> (ChatStore, impl Drop) {
     let slot = Rc::new(Cell::new(None));
     let out = slot.clone();
@@ -69,9 +73,16 @@ async fn mount_whole_with(
         };
         let store = ChatStore::detached(Session::new(config), ChatCallbacks::default());
         out.set(Some(store));
+        let slot = HeaderSlot {
+            on_menu_click: None,
+            agents: Signal::derive(Vec::new),
+            selected_agent_id: Signal::derive(|| None),
+            on_agent_change: Callback::new(|_: String| {}),
+        };
         view! {
             <div class="chat-root" style="height: 600px; display: flex; flex-direction: column;">
                 <Styles/>
+                {header.then(|| view! { <ChatHeader header=slot/> })}
                 <ChatMessageList/>
             </div>
         }
@@ -383,6 +394,73 @@ async fn issue18_find_jumps_to_an_old_message_and_draws_it() {
     assert!(query(&root, "[data-find-hit]").is_none());
 }
 
+/// With the default header above the list, the find button sits in the header, beside the
+/// title, instead of floating over the newest messages (where it covered a user's avatar);
+/// it stays while the bar is open, says so, and closes it again.
+#[wasm_bindgen_test]
+async fn issue18_the_find_button_is_in_the_header_when_there_is_one() {
+    let root = section();
+    // The page scrolls too: a jump to a hit moves the list, never the page around it.
+    let document = web_sys::window().unwrap().document().unwrap();
+    let spacer: web_sys::HtmlElement = document.create_element("div").unwrap().unchecked_into();
+    spacer.style().set_property("height", "3000px").unwrap();
+    root.before_with_node_1(&spacer).unwrap();
+    let tail: web_sys::HtmlElement = document.create_element("div").unwrap().unchecked_into();
+    tail.style().set_property("height", "3000px").unwrap();
+    root.after_with_node_1(&tail).unwrap();
+    let all = fixture(2000);
+    let (_store, _h) = mount_whole_with(&root, &all, json!([]), true).await;
+    let window = web_sys::window().unwrap();
+    window.scroll_to_with_x_and_y(0.0, 3000.0);
+    let page_top = window.scroll_y().unwrap();
+    let toggle = wait_for(&root, ".chat-header .chat-find__toggle").await;
+    assert_eq!(
+        root.query_selector_all(".chat-find__toggle")
+            .unwrap()
+            .length(),
+        1,
+        "one button, and none over the list"
+    );
+    assert!(query(&root, ".chat-message-list-frame .chat-find__toggle").is_none());
+    assert_eq!(
+        toggle.get_attribute("aria-expanded").as_deref(),
+        Some("false")
+    );
+    toggle.click();
+    let input = wait_for(&root, ".chat-find__input").await;
+    assert_eq!(
+        toggle.get_attribute("aria-expanded").as_deref(),
+        Some("true")
+    );
+    type_text(&input, "Message 3");
+    let hit = wait_for(&root, "[data-find-hit]").await;
+    wait_until("the hit in view", &root, || {
+        in_view(&root, &hit.get_attribute("data-row").unwrap_or_default())
+    })
+    .await;
+    assert_eq!(
+        window.scroll_y().unwrap(),
+        page_top,
+        "the page did not move"
+    );
+    toggle.click();
+    wait_until("the bar closed", &root, || {
+        query(&root, ".chat-find").is_none() && query(&root, "[data-find-hit]").is_none()
+    })
+    .await;
+    assert_eq!(
+        toggle.get_attribute("aria-expanded").as_deref(),
+        Some("false")
+    );
+    // Opened again, the bar starts empty.
+    toggle.click();
+    let input: web_sys::HtmlInputElement =
+        wait_for(&root, ".chat-find__input").await.unchecked_into();
+    assert_eq!(input.value(), "");
+    spacer.remove();
+    tail.remove();
+}
+
 #[wasm_bindgen_test]
 async fn issue18_the_focused_row_stays_drawn_when_scrolled_away() {
     let root = section();
@@ -424,7 +502,7 @@ async fn issue18_an_open_card_under_an_old_message_is_drawn_wherever_the_view_is
     let approval = json!([{ "id": "act_1", "type": "tool_approval", "toolName": "sandbox_exec",
         "summary": "Run a command in the sandbox", "args": { "cmd": "ls" },
         "messageId": "msg_10" }]);
-    let (_store, _h) = mount_whole_with(&root, &all, approval).await;
+    let (_store, _h) = mount_whole_with(&root, &all, approval, false).await;
     wait_for(&root, "article[data-message-id=msg_2000]").await;
     frames(4).await;
     // At the end, the card's message (far above) is drawn too, with its card, between spacers.

@@ -223,6 +223,8 @@ impl ChatStore {
             composer_focused,
         };
         provide_context(store);
+        // The find bar's state, shared by the list and the header that draws its button.
+        provide_context(crate::ui::find::FindControl::new());
         let ticker = every_second(move || {
             let counting = store.cards.try_with_untracked(|cards| {
                 cards

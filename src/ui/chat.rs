@@ -12,6 +12,7 @@ use crate::io::http::TransportConfig;
 use crate::store::{ChatCallbacks, ChatStore};
 use crate::ui::cards::{ChatActions, RenderCard};
 use crate::ui::chat_input::ChatInput;
+use crate::ui::find::{FindControl, FindToggle};
 use crate::ui::history::ChatHistory;
 use crate::ui::i18n::I18n;
 use crate::ui::message_list::ChatMessageList;
@@ -427,6 +428,8 @@ pub fn ChatHeader(
             </Show>
             <h1 class="chat-header__title">{title}</h1>
             <AgentPicker/>
+            // Find in the conversation (D58): here rather than over the messages.
+            {use_context::<FindControl>().map(|control| view! { <FindToggle control=control docked=true/> })}
             {children.map(|c| c())}
         </header>
     }

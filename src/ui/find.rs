@@ -2,7 +2,7 @@
 //! browser's find-in-page cannot reach the others; this searches every loaded message and
 //! jumps to a hit, which draws it.
 
-use leptos::html::{Div, Input};
+use leptos::html::{Button, Div, Input};
 use leptos::prelude::*;
 
 use crate::store::ChatStore;
@@ -10,23 +10,91 @@ use crate::ui::i18n::I18n;
 use crate::ui::icons::{ChevronDownIcon, SearchIcon, XIcon};
 use crate::ui::window::Window;
 
-/// The toggle (top corner of the list) and, while open, the find bar: a search field, "2 of
-/// 15", previous / next and close. Enter goes to the next hit, Shift+Enter to the previous,
-/// Escape closes and gives focus back to the toggle. `open` is shared with the list, whose
-/// Ctrl+F / Cmd+F opens it; `hit` is the message jumped to, which the list marks.
+/// Whether the find bar is open and the button that opens it, shared by the list (which draws
+/// the bar) and the header of [`Chat`](crate::ui::chat::Chat), which draws the button out of
+/// the messages' way. A list with no such header (a custom header, a custom layout) draws the
+/// button in its own top corner, over the messages.
+#[derive(Clone, Copy)]
+pub(crate) struct FindControl {
+    /// The bar is open (the list's Ctrl+F / Cmd+F opens it too).
+    pub(crate) open: RwSignal<bool>,
+    toggle: NodeRef<Button>,
+    /// A header has drawn the button.
+    docked: RwSignal<bool>,
+}
+
+impl FindControl {
+    /// Closed, with no button drawn yet.
+    pub(crate) fn new() -> Self {
+        FindControl {
+            open: RwSignal::new(false),
+            toggle: NodeRef::new(),
+            docked: RwSignal::new(false),
+        }
+    }
+}
+
+/// The button that opens the find bar (and closes it, in the header, where it stays while the
+/// bar is open). Shown once there are messages to find in.
+#[component]
+pub(crate) fn FindToggle(
+    /// The bar it opens.
+    control: FindControl,
+    /// In a header (beside the other controls) rather than floating over the list.
+    docked: bool,
+) -> impl IntoView {
+    let store = ChatStore::expect();
+    let i18n = I18n::get();
+    if docked {
+        control.docked.set(true);
+        on_cleanup(move || {
+            let _ = control.docked.try_set(false);
+        });
+    }
+    let open = control.open;
+    let shown = move || {
+        store.messages.with(|m| !m.is_empty()) && (docked || !(open.get() || control.docked.get()))
+    };
+    let class = if docked {
+        "chat-find__toggle chat-icon-button"
+    } else {
+        "chat-find__toggle chat-find__toggle--floating"
+    };
+    view! {
+        <Show when=shown>
+            <button
+                type="button"
+                class=class
+                node_ref=control.toggle
+                aria-label=move || i18n.t("chat-find-open")
+                title=move || i18n.t("chat-find-open")
+                aria-expanded=move || open.get().to_string()
+                on:click=move |_| open.update(|o| *o = !*o)
+            >
+                <SearchIcon/>
+            </button>
+        </Show>
+    }
+}
+
+/// The find bar, while open: a search field, "2 of 15", previous / next and close, and the
+/// floating button when no header has one. Enter goes to the next hit, Shift+Enter to the
+/// previous, Escape closes and gives focus back to the button; `hit` is the message jumped
+/// to, which the list marks.
 #[component]
 pub(crate) fn FindInConversation(
     window: Window,
-    open: RwSignal<bool>,
+    control: FindControl,
     hit: RwSignal<Option<String>>,
 ) -> impl IntoView {
     let store = ChatStore::expect();
     let i18n = I18n::get();
+    let open = control.open;
     let query = RwSignal::new(String::new());
     // Which hit, counted from the newest: people look for something they read recently.
     let current = RwSignal::new(0usize);
     let input = NodeRef::<Input>::new();
-    let toggle = NodeRef::<leptos::html::Button>::new();
+    let toggle = control.toggle;
     let bar = NodeRef::<Div>::new();
     // Ids of the hits, oldest first: one lower-cased scan per change of the text or messages.
     let hits = Memo::new(move |_| {
@@ -52,10 +120,15 @@ pub(crate) fn FindInConversation(
         hit.set(id.clone());
         window.reveal(id);
     });
-    // A new text starts again from the newest hit.
+    // A new text starts again from the newest hit; a closed bar forgets its text.
     Effect::new(move |_| {
         query.track();
         current.set(0);
+    });
+    Effect::new(move |_| {
+        if !open.get() {
+            query.set(String::new());
+        }
     });
     Effect::new(move |_| {
         if open.get() {
@@ -82,7 +155,6 @@ pub(crate) fn FindInConversation(
     };
     let close = move || {
         open.set(false);
-        query.set(String::new());
         // The toggle is drawn again once the bar has gone.
         leptos::task::spawn_local(async move {
             leptos::task::tick().await;
@@ -105,20 +177,8 @@ pub(crate) fn FindInConversation(
             )
         }
     };
-    let has_messages = move || store.messages.with(|m| !m.is_empty());
     view! {
-        <Show when=move || has_messages() && !open.get()>
-            <button
-                type="button"
-                class="chat-find__toggle"
-                node_ref=toggle
-                aria-label=move || i18n.t("chat-find-open")
-                title=move || i18n.t("chat-find-open")
-                on:click=move |_| open.set(true)
-            >
-                <SearchIcon/>
-            </button>
-        </Show>
+        <FindToggle control=control docked=false/>
         <Show when=move || open.get()>
             <div class="chat-find" role="search" node_ref=bar>
                 <input

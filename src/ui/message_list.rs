@@ -6,7 +6,7 @@ use leptos::prelude::*;
 use crate::core::Run;
 use crate::store::ChatStore;
 use crate::ui::cards::ChatActions;
-use crate::ui::find::FindInConversation;
+use crate::ui::find::{FindControl, FindInConversation};
 use crate::ui::i18n::I18n;
 use crate::ui::message::{ChatMessage, StreamingMessage};
 use crate::ui::slots::{MessageActionsSlot, RenderProp};
@@ -63,7 +63,7 @@ pub fn ChatMessageList(
     // Only the rows in and near the view are drawn (issue 18, D58).
     let window = Window::new(store, scroller, stick);
     // Find in the conversation (D58): the message jumped to is drawn and marked.
-    let find_open = RwSignal::new(false);
+    let find = use_context::<FindControl>().unwrap_or_else(FindControl::new);
     let find_hit = RwSignal::new(None::<String>);
     // Another conversation opens at its end (D27), wherever the last one was scrolled to.
     let conversation_id = Memo::new(move |_| {
@@ -117,7 +117,7 @@ pub fn ChatMessageList(
 
     view! {
         <div class="chat-message-list-frame">
-        <FindInConversation window=window open=find_open hit=find_hit/>
+        <FindInConversation window=window control=find hit=find_hit/>
         // The scrolling box is the log itself and takes keyboard focus (tabindex 0), so the
         // history can be scrolled with the keys even when nothing inside is focusable.
         <div
@@ -134,7 +134,7 @@ pub fn ChatMessageList(
                 // Ctrl+F / Cmd+F in the list: the browser's find cannot see undrawn rows.
                 if (ev.ctrl_key() || ev.meta_key()) && ev.key().eq_ignore_ascii_case("f") {
                     ev.prevent_default();
-                    find_open.set(true);
+                    find.open.set(true);
                 }
             }
             on:focusout=move |ev| window.on_blur(ev.related_target())

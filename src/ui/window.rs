@@ -222,8 +222,12 @@ impl Window {
         // in view while following it.
         Effect::new(move |_| {
             window.items.track();
+            // The list may have been unmounted by the next frame (an element remounted).
             request_animation_frame(move || {
-                if stick.get_value() {
+                let Some(stick) = stick.try_get_value() else {
+                    return;
+                };
+                if stick {
                     if let Some(el) = window.scroller.try_get_untracked().flatten() {
                         el.set_scroll_top(el.scroll_height());
                     }
@@ -319,10 +323,14 @@ impl Window {
             let Some(el) = scroller.try_get_untracked().flatten() else {
                 return;
             };
+            // The list alone scrolls: `scrollIntoView` would move the page around it too.
             if let Some(row) = row_by_id(&el, &id) {
-                let options = web_sys::ScrollIntoViewOptions::new();
-                options.set_block(web_sys::ScrollLogicalPosition::Center);
-                row.scroll_into_view_with_scroll_into_view_options(&options);
+                let offset = row.get_bounding_client_rect().top()
+                    - el.get_bounding_client_rect().top()
+                    + f64::from(el.scroll_top());
+                let centred =
+                    offset - (f64::from(el.client_height()) - f64::from(row.offset_height())) / 2.0;
+                el.set_scroll_top(centred.max(0.0).round() as i32);
             }
         });
     }
