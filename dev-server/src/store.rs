@@ -201,6 +201,9 @@ pub struct AnswerFault {
     /// An approval with edited arguments is not settled: the action is re-issued as a new
     /// version with the edited arguments, to be approved itself (seed 004).
     pub new_version_on_edit: bool,
+    /// After this answer, the conversation's next E5 is held back this long: the page's
+    /// Checking status lasts until its lookup is answered, long enough to be seen.
+    pub lookup_delay_ms: Option<u64>,
 }
 
 /// The whole in-memory database.
@@ -212,6 +215,8 @@ pub struct Store {
     busy: HashSet<String>,
     received: Vec<ReceivedResolution>,
     faults: HashMap<String, AnswerFault>,
+    /// A delay for the next E5 of a conversation ([`AnswerFault::lookup_delay_ms`]).
+    lookup_delays: HashMap<String, u64>,
     /// The stream of each conversation's latest streaming turn; weak, so it never keeps a
     /// response open: it upgrades only while that turn still streams.
     live_streams: HashMap<String, WeakUnboundedSender<Value>>,
@@ -520,9 +525,19 @@ impl Store {
         self.faults.insert(conversation_id.to_string(), fault);
     }
 
-    /// Takes (disarms) the fault armed for the conversation's next E14 request.
+    /// Takes (disarms) the fault armed for the conversation's next E14 request; its lookup
+    /// delay, if any, now waits for the conversation's next E5.
     pub fn take_answer_fault(&mut self, conversation_id: &str) -> Option<AnswerFault> {
-        self.faults.remove(conversation_id)
+        let fault = self.faults.remove(conversation_id)?;
+        if let Some(ms) = fault.lookup_delay_ms {
+            self.lookup_delays.insert(conversation_id.to_string(), ms);
+        }
+        Some(fault)
+    }
+
+    /// Takes the delay armed for this E5 of the conversation, if any.
+    pub fn take_lookup_delay(&mut self, conversation_id: &str) -> Option<u64> {
+        self.lookup_delays.remove(conversation_id)
     }
 
     /// Lets a pending action lapse now, exactly as at its deadline ([`Store::expire_due`]):

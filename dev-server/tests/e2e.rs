@@ -1035,7 +1035,10 @@ journey! {
 /// The steps of [`i14_a_cut_after_the_server_took_the_answer_checks_then_completes_once`].
 async fn i14_cut_checks_journey(page: &ChatPage) -> Step {
     let action_id = page.paused_approval("support", EMAIL_BOB).await?;
-    page.arm_next_answer(json!({ "cutStreamAfter": 0 })).await?;
+    // The lookup is held back, so Checking status is on screen for a while whatever the
+    // machine's speed (answered within one frame, the card could skip it).
+    page.arm_next_answer(json!({ "cutStreamAfter": 0, "lookupDelayMs": 800 }))
+        .await?;
     page.record_stages(&action_id).await?;
     page.click(sel::APPROVE).await?;
     page.wait_for_visible(&sel::card_at_stage(&action_id, "completed"))

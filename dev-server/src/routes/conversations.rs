@@ -113,6 +113,10 @@ pub async fn get_one(
     caller: Caller,
     Path(id): Path<String>,
 ) -> Result<Json<Value>, ApiError> {
+    let delay = app.lock().take_lookup_delay(&id);
+    if let Some(ms) = delay {
+        tokio::time::sleep(std::time::Duration::from_millis(ms)).await;
+    }
     let mut store = app.lock();
     store.expire_due(Some(&id), Utc::now());
     let entry = store

@@ -273,12 +273,14 @@ pub async fn next_answer(
     let delay_ms = number("delayMs", MAX_ANSWER_DELAY_MS)?;
     let fail_execution = opt_string(&body, "failExecution")?.filter(|s| !s.trim().is_empty());
     let new_version_on_edit = body.get("newVersionOnEdit") == Some(&json!(true));
+    let lookup_delay_ms = number("lookupDelayMs", MAX_ANSWER_DELAY_MS)?;
     let fault = AnswerFault {
         refuse,
         cut_stream_after,
         delay_ms,
         fail_execution: fail_execution.clone(),
         new_version_on_edit,
+        lookup_delay_ms,
     };
     let mut store = app.lock();
     if store.conversation(&conversation_id).is_none() {
@@ -292,6 +294,7 @@ pub async fn next_answer(
         "delayMs": delay_ms,
         "failExecution": fail_execution,
         "newVersionOnEdit": new_version_on_edit,
+        "lookupDelayMs": lookup_delay_ms,
     } })))
 }
 

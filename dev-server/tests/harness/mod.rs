@@ -1204,15 +1204,23 @@ impl ChatPage {
                 r#"
 const id = arguments[0];
 window.__e2eStages = [];
-const note = () => {
-  const card = document.querySelector(`.chat-card[data-action-id="${CSS.escape(id)}"]`);
-  const s = card && card.getAttribute('data-state');
+const push = (s) => {
   const list = window.__e2eStages;
   if (s && list[list.length - 1] !== s) { list.push(s); }
 };
+const isCard = (n) => n.nodeType === 1 && n.matches('.chat-card') && n.getAttribute('data-action-id') === id;
+// Records are delivered in batches: a stage the card left within the batch is the old value
+// of the next change.
+const note = (records) => {
+  for (const r of records || []) {
+    if (r.type === 'attributes' && isCard(r.target)) { push(r.oldValue); }
+  }
+  const card = document.querySelector(`.chat-card[data-action-id="${CSS.escape(id)}"]`);
+  push(card && card.getAttribute('data-state'));
+};
 note();
-new MutationObserver(note).observe(document.body,
-  { subtree: true, childList: true, attributes: true, attributeFilter: ['data-state'] });
+new MutationObserver(note).observe(document.body, { subtree: true, childList: true,
+  attributes: true, attributeOldValue: true, attributeFilter: ['data-state'] });
 "#,
                 vec![json!(action_id)],
             )
