@@ -22,7 +22,9 @@
 //!   `{actionId, toolName, args}`; a handler in `clientTools` is run automatically, or the page
 //!   answers with `element.resolveClientTool(actionId, result, error?)`.
 //! - Shadow root with the stylesheet injected once per instance; tokens are declared on `:host`
-//!   so `agent-chat { --chat-accent-primary: … }` on the page themes it. Instances are
+//!   so `agent-chat { --chat-accent-primary: … }` on the page themes it. The main regions carry
+//!   `part` names ([`PARTS`]) for `agent-chat::part(composer) { … }`, and the `styles` property
+//!   (a CSS string, or `CSSStyleSheet`s to adopt) reaches what neither can. Instances are
 //!   independent; removing the element unmounts its chat (timers cleared, streams aborted).
 
 use std::cell::{Cell, RefCell};
@@ -48,7 +50,10 @@ export function define_element(tag, attrs, props, mount, unmount, resolveTool, u
   // remount with it.
   const property = (proto, name) => Object.defineProperty(proto, name, {
     get() { return this["_" + name]; },
-    set(v) { this["_" + name] = v; this._apply(name); },
+    set(v) {
+      this["_" + name] = v;
+      if (name === "styles") this._applyStyles(); else this._apply(name);
+    },
   });
   class AgentChat extends HTMLElement {
     static get observedAttributes() { return attrs; }
@@ -111,6 +116,28 @@ export function define_element(tag, attrs, props, mount, unmount, resolveTool, u
       host.style.height = "100%";
       root.appendChild(host);
       this._handle = mount(this, host);
+      this._applyStyles();
+    }
+    // The page's own CSS for the shadow root: a string in a <style> after the chat's (so it
+    // wins at equal specificity), or constructed style sheets, adopted.
+    _applyStyles() {
+      const root = this.shadowRoot;
+      if (!root) return;
+      const v = this._styles;
+      const sheets = typeof CSSStyleSheet === "undefined" ? []
+        : (Array.isArray(v) ? v : [v]).filter((s) => s instanceof CSSStyleSheet);
+      root.adoptedStyleSheets = sheets;
+      let el = root.querySelector("style[data-agent-chat-host]");
+      if (typeof v === "string") {
+        if (!el) {
+          el = document.createElement("style");
+          el.setAttribute("data-agent-chat-host", "");
+          root.appendChild(el);
+        }
+        el.textContent = v;
+      } else if (el) {
+        el.remove();
+      }
     }
   }
   for (const name of props) property(AgentChat.prototype, name);
@@ -208,7 +235,40 @@ fn update_live(id: u32, host: web_sys::HtmlElement, name: String) -> bool {
 
 /// Properties of the element (set as `element.name = value`). `authorization` is one rather
 /// than an attribute, so a token is never in the DOM, `outerHTML` or the inspector.
-pub const LIVE_PROPERTIES: &[&str] = &["authorization", "headers", "themeColors", "customMessages"];
+pub const LIVE_PROPERTIES: &[&str] = &[
+    "authorization",
+    "headers",
+    "themeColors",
+    "customMessages",
+    "styles",
+];
+
+/// The events the element dispatches, as `agent-chat:<name>`.
+pub const EVENTS: &[&str] = &[
+    "message-sent",
+    "message-received",
+    "error",
+    "conversation-created",
+    "conversation-change",
+    "conversation-selected",
+    "agent-change",
+    "action-required",
+    "action-resolved",
+    "client-tool",
+    "attention",
+];
+
+/// The `part` names of the chat's regions, for `agent-chat::part(name)` in page CSS.
+pub const PARTS: &[&str] = &[
+    "header",
+    "history",
+    "message-list",
+    "message",
+    "composer",
+    "send-button",
+    "card",
+    "card-actions",
+];
 
 fn theme_of(host: &web_sys::HtmlElement) -> Theme {
     attr(host, "theme")

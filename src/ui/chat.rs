@@ -462,7 +462,7 @@ pub fn ChatHeader(
         })
     };
     view! {
-        <header class="chat-header">
+        <header class="chat-header" part="header">
             <Show when=move || show_menu>
                 <button
                     type="button"
