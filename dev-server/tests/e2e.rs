@@ -2274,7 +2274,10 @@ journey! {
 /// The steps of [`npm_package_in_a_page`].
 async fn npm_package_in_a_page_journey(page: &ChatPage) -> Step {
     let dist = std::env::var("AGENT_CHAT_DIST").unwrap_or_default();
-    if !std::path::Path::new(&dist).join("npm-check/index.html").is_file() {
+    if !std::path::Path::new(&dist)
+        .join("npm-check/index.html")
+        .is_file()
+    {
         return Err(format!(
             "{dist}/npm-check/index.html is missing: `cargo xtask test` writes it in its npm \
              package step (after the element build)"
@@ -2308,7 +2311,9 @@ async fn npm_package_in_a_page_journey(page: &ChatPage) -> Step {
         return Err(format!("parts missing from the shadow root: {checks}"));
     }
     if checks["outline"] != json!("rgb(255, 0, 255)") {
-        return Err(format!("the styles property did not reach the shadow root: {checks}"));
+        return Err(format!(
+            "the styles property did not reach the shadow root: {checks}"
+        ));
     }
     Ok(())
 }
