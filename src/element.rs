@@ -1,12 +1,16 @@
 //! `<agent-chat>`: the chat as a custom element for pages that are not written in Rust.
 //!
-//! - **Attributes** map to `Chat` props ([`OBSERVED_ATTRIBUTES`]); changing one remounts the
-//!   chat with the new props, keeping the open conversation. The language is the `locale` (or
+//! - **Attributes** map to `Chat` props ([`OBSERVED_ATTRIBUTES`]). `theme`, `locale`/`lang`,
+//!   `input-placeholder` and `conversation-id` apply to the running chat (a reply keeps
+//!   streaming, the draft stays); any other change remounts it with the new props, keeping the
+//!   open conversation, at most once per script turn. The language is the `locale` (or
 //!   `lang`) attribute, else the host page's `?lang=`, else `default-locale`, else the browser's
 //!   language (the `Chat` order, D30).
-//! - **Properties** for object props: `headers` (`{name: value}`), `themeColors` (React keys or
-//!   `--chat-*` names), `customMessages` (`{id or React key: text}`), and `clientTools`
-//!   (`{toolName: (args, request) => result | Promise<result>}`).
+//! - **Properties** ([`LIVE_PROPERTIES`]): `authorization` (a property only, so the token is
+//!   never in the DOM; a new value is used from the next request on), `headers`
+//!   (`{name: value}`, live too), `themeColors` (React keys or `--chat-*` names) and
+//!   `customMessages` (`{id or React key: text}`), which remount, and `clientTools`
+//!   (`{toolName: (args, request) => result | Promise<result>}`, own properties only).
 //! - **Events**: `CustomEvent`s named `agent-chat:<name>` that bubble and cross the shadow
 //!   boundary (`composed`), with JSON `detail`: `message-sent`, `message-received`, `error`,
 //!   `conversation-created`, `conversation-change`, `conversation-selected`, `agent-change`,
@@ -18,7 +22,9 @@
 //!   `{actionId, toolName, args}`; a handler in `clientTools` is run automatically, or the page
 //!   answers with `element.resolveClientTool(actionId, result, error?)`.
 //! - Shadow root with the stylesheet injected once per instance; tokens are declared on `:host`
-//!   so `agent-chat { --chat-accent-primary: … }` on the page themes it. Instances are
+//!   so `agent-chat { --chat-accent-primary: … }` on the page themes it. The main regions carry
+//!   `part` names ([`PARTS`]) for `agent-chat::part(composer) { … }`, and the `styles` property
+//!   (a CSS string, or `CSSStyleSheet`s to adopt) reaches what neither can. Instances are
 //!   independent; removing the element unmounts its chat (timers cleared, streams aborted).
 
 use std::cell::{Cell, RefCell};
@@ -38,11 +44,16 @@ use crate::ui::{Chat, Theme};
 pub const TAG: &str = "agent-chat";
 
 #[wasm_bindgen(inline_js = r#"
-export function define_element(tag, attrs, mount, unmount, resolveTool) {
+export function define_element(tag, attrs, props, mount, unmount, resolveTool, update) {
   if (customElements.get(tag)) return;
-  const remountOnSet = (proto, name) => Object.defineProperty(proto, name, {
+  // A property the running chat takes as it is (`update` says whether it could), or else a
+  // remount with it.
+  const property = (proto, name) => Object.defineProperty(proto, name, {
     get() { return this["_" + name]; },
-    set(v) { this["_" + name] = v; this._scheduleRemount(); },
+    set(v) {
+      this["_" + name] = v;
+      if (name === "styles") this._applyStyles(); else this._apply(name);
+    },
   });
   class AgentChat extends HTMLElement {
     static get observedAttributes() { return attrs; }
@@ -58,6 +69,10 @@ export function define_element(tag, attrs, mount, unmount, resolveTool) {
     attributeChangedCallback(name, oldValue, newValue) {
       if (oldValue === newValue) return;
       if (name === "conversation-id") this._conversationId = undefined;
+      this._apply(name);
+    }
+    _apply(name) {
+      if (this._handle !== undefined && update(this._handle, this, name)) return;
       this._scheduleRemount();
     }
     // Changes made one after another (a script setting three attributes) remount once, after
@@ -77,7 +92,11 @@ export function define_element(tag, attrs, mount, unmount, resolveTool) {
       return resolveTool(this._handle, String(actionId), json, error == null ? undefined : String(error));
     }
     async _runClientTool(detail) {
-      const tool = this.clientTools && detail && this.clientTools[detail.toolName];
+      // Own properties only: a tool named "constructor" or "toString" is not a function of
+      // Object.prototype.
+      const tools = this.clientTools;
+      const tool = tools && detail && Object.prototype.hasOwnProperty.call(tools, detail.toolName)
+        ? tools[detail.toolName] : undefined;
       if (typeof tool !== "function") return;
       try {
         const result = await tool(detail.args, detail);
@@ -97,9 +116,31 @@ export function define_element(tag, attrs, mount, unmount, resolveTool) {
       host.style.height = "100%";
       root.appendChild(host);
       this._handle = mount(this, host);
+      this._applyStyles();
+    }
+    // The page's own CSS for the shadow root: a string in a <style> after the chat's (so it
+    // wins at equal specificity), or constructed style sheets, adopted.
+    _applyStyles() {
+      const root = this.shadowRoot;
+      if (!root) return;
+      const v = this._styles;
+      const sheets = typeof CSSStyleSheet === "undefined" ? []
+        : (Array.isArray(v) ? v : [v]).filter((s) => s instanceof CSSStyleSheet);
+      root.adoptedStyleSheets = sheets;
+      let el = root.querySelector("style[data-agent-chat-host]");
+      if (typeof v === "string") {
+        if (!el) {
+          el = document.createElement("style");
+          el.setAttribute("data-agent-chat-host", "");
+          root.appendChild(el);
+        }
+        el.textContent = v;
+      } else if (el) {
+        el.remove();
+      }
     }
   }
-  for (const name of ["headers", "themeColors", "customMessages"]) remountOnSet(AgentChat.prototype, name);
+  for (const name of props) property(AgentChat.prototype, name);
   customElements.define(tag, AgentChat);
 }
 "#)]
@@ -107,11 +148,16 @@ extern "C" {
     fn define_element(
         tag: &str,
         attrs: js_sys::Array,
+        props: js_sys::Array,
         mount: &MountFn,
         unmount: &Closure<dyn Fn(u32)>,
         resolve_tool: &ResolveToolFn,
+        update: &UpdateFn,
     );
 }
+
+/// `(handle, host element, attribute or property name) -> applied without a remount`.
+type UpdateFn = Closure<dyn Fn(u32, web_sys::HtmlElement, String) -> bool>;
 
 /// `(host element, mount point in its shadow root) -> handle id`.
 type MountFn = Closure<dyn Fn(web_sys::HtmlElement, web_sys::HtmlElement) -> u32>;
@@ -127,7 +173,6 @@ pub const OBSERVED_ATTRIBUTES: &[&str] = &[
     "locale",
     "lang",
     "default-locale",
-    "authorization",
     "show-history",
     "default-history-open",
     "enable-message-search",
@@ -146,10 +191,101 @@ pub const OBSERVED_ATTRIBUTES: &[&str] = &[
     "attention-title",
 ];
 
-/// One mounted chat: its Leptos handle (dropping it unmounts) and its store.
+/// One mounted chat: its Leptos handle (dropping it unmounts), its store and the props it
+/// takes without a remount.
 struct Instance {
     _handle: Box<dyn std::any::Any>,
     store: Option<ChatStore>,
+    live: Option<Live>,
+}
+
+/// The props a running chat follows (issue 17): a change of one of these keeps the stream,
+/// the draft and the open conversation. Anything else (a new server or agent, a flag read
+/// once) remounts.
+#[derive(Clone, Copy)]
+struct Live {
+    theme: RwSignal<Theme>,
+    locale: RwSignal<Option<String>>,
+    placeholder: RwSignal<Option<String>>,
+    conversation: RwSignal<Option<String>>,
+    authorization: RwSignal<Option<String>>,
+    headers: RwSignal<Vec<(String, String)>>,
+}
+
+/// Applies a changed attribute or property to the chat `id` if it can follow it live.
+fn update_live(id: u32, host: web_sys::HtmlElement, name: String) -> bool {
+    let Some(live) = MOUNTED.with(|m| m.borrow().instances.get(&id).and_then(|i| i.live)) else {
+        return false;
+    };
+    match name.as_str() {
+        "theme" => live.theme.set(theme_of(&host)),
+        // Back to no locale at all: the page's and browser's choice again, read at mount.
+        "locale" | "lang" => match locale_of(&host) {
+            Some(tag) => live.locale.set(Some(tag)),
+            None => return false,
+        },
+        "input-placeholder" => live.placeholder.set(attr(&host, "input-placeholder")),
+        "conversation-id" => live.conversation.set(attr(&host, "conversation-id")),
+        "authorization" => live.authorization.set(string_prop(&host, "authorization")),
+        "headers" => live.headers.set(object_prop(&host, "headers")),
+        _ => return false,
+    }
+    true
+}
+
+/// Properties of the element (set as `element.name = value`). `authorization` is one rather
+/// than an attribute, so a token is never in the DOM, `outerHTML` or the inspector.
+pub const LIVE_PROPERTIES: &[&str] = &[
+    "authorization",
+    "headers",
+    "themeColors",
+    "customMessages",
+    "styles",
+];
+
+/// The events the element dispatches, as `agent-chat:<name>`.
+pub const EVENTS: &[&str] = &[
+    "message-sent",
+    "message-received",
+    "error",
+    "conversation-created",
+    "conversation-change",
+    "conversation-selected",
+    "agent-change",
+    "action-required",
+    "action-resolved",
+    "client-tool",
+    "attention",
+];
+
+/// The `part` names of the chat's regions, for `agent-chat::part(name)` in page CSS.
+pub const PARTS: &[&str] = &[
+    "header",
+    "history",
+    "message-list",
+    "message",
+    "composer",
+    "send-button",
+    "card",
+    "card-actions",
+];
+
+fn theme_of(host: &web_sys::HtmlElement) -> Theme {
+    attr(host, "theme")
+        .map(|t| Theme::parse(&t))
+        .unwrap_or_default()
+}
+
+fn locale_of(host: &web_sys::HtmlElement) -> Option<String> {
+    attr(host, "locale").or_else(|| attr(host, "lang"))
+}
+
+/// A string property of the host (`_name`, what the setter stored); empty counts as unset.
+fn string_prop(el: &web_sys::HtmlElement, name: &str) -> Option<String> {
+    js_sys::Reflect::get(el, &JsValue::from_str(&format!("_{name}")))
+        .ok()
+        .and_then(|v| v.as_string())
+        .filter(|v| !v.trim().is_empty())
 }
 
 /// Live chats by handle id.
@@ -179,11 +315,17 @@ pub fn define_agent_chat() {
         drop(gone);
     });
     let resolve_tool = ResolveToolFn::new(resolve_client_tool);
-    define_element(TAG, attrs, &mount, &unmount, &resolve_tool);
+    let update = UpdateFn::new(update_live);
+    let props: js_sys::Array = LIVE_PROPERTIES
+        .iter()
+        .map(|a| JsValue::from_str(a))
+        .collect();
+    define_element(TAG, attrs, props, &mount, &unmount, &resolve_tool, &update);
     // The registration lives as long as the page: the one place closures are leaked on purpose.
     mount.forget();
     unmount.forget();
     resolve_tool.forget();
+    update.forget();
 }
 
 fn resolve_client_tool(
@@ -249,17 +391,21 @@ fn mount_into(host: web_sys::HtmlElement, target: web_sys::HtmlElement) -> u32 {
         Some(v) => v.as_string(),
         None => attr(&host, "conversation-id"),
     };
-    let theme = attr(&host, "theme")
-        .map(|t| Theme::parse(&t))
-        .unwrap_or_default();
+    let theme = theme_of(&host);
     // Language, as `Chat` decides it (D30, D45): the `locale` (or `lang`) attribute controls
     // it; without one the host page's `?lang=`, then `default-locale`, then the browser's
     // language, then English; each step counts only if it names a shipped locale.
-    let lang = attr(&host, "locale").or_else(|| attr(&host, "lang"));
+    let lang = locale_of(&host);
     let default_lang = attr(&host, "default-locale")
         .filter(|tag| crate::core::match_locale(tag).is_some())
         .or_else(|| web_sys::window().and_then(|w| w.navigator().language()));
-    let authorization = attr(&host, "authorization");
+    let authorization = string_prop(&host, "authorization");
+    if host.has_attribute("authorization") {
+        web_sys::console::warn_1(&JsValue::from_str(
+            "<agent-chat>: the authorization attribute is ignored (it would put the token in \
+             the DOM); set the authorization property instead",
+        ));
+    }
     let placeholder = attr(&host, "input-placeholder");
     let show_history = flag(&host, "show-history", true);
     let history_open = flag(&host, "default-history-open", false);
@@ -303,22 +449,34 @@ fn mount_into(host: web_sys::HtmlElement, target: web_sys::HtmlElement) -> u32 {
         Callback::new(move |store: ChatStore| slot.set(Some(store)))
     };
 
+    let live_slot: Rc<Cell<Option<Live>>> = Rc::new(Cell::new(None));
+    let live_out = live_slot.clone();
     let handle = mount_to(target, move || {
         provide_context(InShadowRoot);
         let events = events.clone();
+        // Owned by the mount: gone with it.
+        let live = Live {
+            theme: RwSignal::new(theme),
+            locale: RwSignal::new(lang.clone()),
+            placeholder: RwSignal::new(placeholder.clone()),
+            conversation: RwSignal::new(conversation_id.clone()),
+            authorization: RwSignal::new(authorization.clone()),
+            headers: RwSignal::new(headers.clone()),
+        };
+        live_out.set(Some(live));
         view! {
             <Chat
                 base_url=base_url.clone()
                 agent_id=agent_id.clone()
-                conversation_id=conversation_id.clone()
-                authorization=authorization.clone()
-                headers=headers.clone()
-                locale=lang.clone()
+                conversation_id=live.conversation
+                authorization=live.authorization
+                headers=live.headers
+                locale=live.locale
                 default_locale=default_lang.clone()
                 custom_messages=custom_messages.clone()
-                theme=theme
+                theme=live.theme
                 theme_colors=theme_colors.clone()
-                input_placeholder=placeholder.clone()
+                input_placeholder=live.placeholder
                 show_history=show_history
                 default_history_open=history_open
                 enable_message_search=search
@@ -358,6 +516,7 @@ fn mount_into(host: web_sys::HtmlElement, target: web_sys::HtmlElement) -> u32 {
             Instance {
                 _handle: Box::new(handle),
                 store: store_slot.get(),
+                live: live_slot.get(),
             },
         );
         id

@@ -47,6 +47,41 @@ pub struct PageConfig {
     pub custom_cards: bool,
     /// `showTimestamps=1`: each message's local time (F33).
     pub show_timestamps: bool,
+    /// A `baseUrl` that was not taken (another origin, not on the build's allow-list).
+    pub refused_base_url: Option<String>,
+}
+
+/// Origins besides its own the page may be pointed at with `?baseUrl=`, fixed when it is
+/// built: `AGENT_CHAT_ALLOWED_ORIGINS="https://a.example,https://b.example" trunk build`.
+pub const ALLOWED_ORIGINS: Option<&str> = option_env!("AGENT_CHAT_ALLOWED_ORIGINS");
+
+/// `baseUrl` as the page uses it, if it may: a path on the page's own origin (`/api/agents`),
+/// a URL of that origin, or of an origin on [`ALLOWED_ORIGINS`]. A crafted link must not point
+/// the trusted page (and the person's answers to its cards) at another server (issue 17).
+pub fn allowed_base_url(origin: &str, value: &str) -> Option<String> {
+    let origin = origin.trim_end_matches('/');
+    let value = value.trim();
+    if value.starts_with('/') && !value.starts_with("//") && !value.starts_with("/\\") {
+        return Some(format!("{origin}{value}"));
+    }
+    let (scheme, rest) = value.split_once("://")?;
+    if !matches!(scheme.to_ascii_lowercase().as_str(), "http" | "https") {
+        return None;
+    }
+    let authority = rest.split(['/', '?', '#']).next().unwrap_or_default();
+    if authority.is_empty() || authority.contains(['@', '\\']) {
+        return None;
+    }
+    let candidate = format!("{scheme}://{authority}").to_ascii_lowercase();
+    let allowed = std::iter::once(origin.to_ascii_lowercase()).chain(
+        ALLOWED_ORIGINS
+            .unwrap_or_default()
+            .split(',')
+            .map(|o| o.trim().trim_end_matches('/').to_ascii_lowercase())
+            .filter(|o| !o.is_empty()),
+    );
+    let ok = allowed.into_iter().any(|o| o == candidate);
+    ok.then(|| value.to_owned())
 }
 
 /// The path the reference server serves its API under (the React library's default).
@@ -68,7 +103,10 @@ impl PageConfig {
                 continue;
             }
             match key.as_str() {
-                "baseUrl" => cfg.base_url = value,
+                "baseUrl" => match allowed_base_url(origin, &value) {
+                    Some(url) => cfg.base_url = url,
+                    None => cfg.refused_base_url = Some(value),
+                },
                 "agentId" => cfg.agent_id = Some(value),
                 "lang" => cfg.lang = Some(value),
                 "theme" => cfg.theme = Theme::parse(&value),
@@ -141,6 +179,13 @@ pub fn mount() {
     let origin = location.origin().unwrap_or_default();
     let query = location.search().unwrap_or_default();
     let cfg = PageConfig::from_query(&origin, &query);
+    if let Some(url) = &cfg.refused_base_url {
+        web_sys::console::warn_1(&wasm_bindgen::JsValue::from_str(&format!(
+            "agent-chat-ui: ?baseUrl={url} is another origin and not on this build's \
+             AGENT_CHAT_ALLOWED_ORIGINS; using {}",
+            cfg.base_url
+        )));
+    }
     // `?lang=` is read by the chat itself (uncontrolled, F128), so the settings control can
     // switch it; the browser's language is only the fallback.
     let browser_lang = window.navigator().language();

@@ -730,3 +730,81 @@ async fn d46_message_text_reads_its_own_way_english_ltr_in_arabic_and_arabic_rtl
     wait_for(&root, "[data-message-id=a_2] .chat-message__content").await;
     expect_contents_read(&root, &["a_1", "a_2"], "rtl");
 }
+
+/// Issue 17 (F2, F3, F4, F10): `authorization`, `headers`, `agent_id` and `conversation_id`
+/// given as signals are followed: a refreshed token and headers go out with the next
+/// request, a new conversation id opens it, a new agent id switches the agent.
+#[wasm_bindgen_test]
+async fn i17_server_props_given_as_signals_are_followed() {
+    let stub = web::fetch::FetchStub::install(serde_json::json!([
+        {"body": {"agents": [{"id": "echo", "name": "Echo"}, {"id": "ops", "name": "Ops"}]}},
+        {"body": {"conversation": {"id": "conv_2", "agentId": "echo", "title": "Second"},
+                  "messages": [{"id": "m_9", "role": "assistant", "content": "From conv 2",
+                                "createdAt": "2026-11-30T09:06:00Z"}]}}
+    ]));
+    let root = section();
+    let token = RwSignal::new(Some("Bearer one".to_string()));
+    let headers = RwSignal::new(vec![("X-Tenant".to_string(), "acme".to_string())]);
+    let agent = RwSignal::new(Some("echo".to_string()));
+    let conversation = RwSignal::new(None::<String>);
+    let changed = Arc::new(Mutex::new(Vec::<String>::new()));
+    let sink = changed.clone();
+    let _h = leptos::mount::mount_to(root.clone(), move || {
+        view! {
+            <Chat
+                base_url="https://agents.test/api"
+                show_history=false
+                authorization=token
+                headers=headers
+                agent_id=agent
+                conversation_id=conversation
+                on_agent_change=move |id: String| sink.lock().unwrap().push(id)
+            />
+        }
+    });
+    wait_until("the agent list was asked for", &root, || {
+        !stub.calls().is_empty()
+    })
+    .await;
+    let first = &stub.calls()[0];
+    assert_eq!(
+        first.headers.get("authorization").map(String::as_str),
+        Some("Bearer one")
+    );
+    assert_eq!(
+        first.headers.get("x-tenant").map(String::as_str),
+        Some("acme")
+    );
+    wait_for(&root, ".chat-header__title").await;
+
+    token.set(Some("Bearer two".into()));
+    headers.set(vec![("X-Tenant".into(), "globex".into())]);
+    conversation.set(Some("conv_2".into()));
+    wait_until("conv_2 was asked for", &root, || stub.calls().len() >= 2).await;
+    let second = &stub.calls()[1];
+    assert!(
+        second.url.ends_with("/conversations/conv_2"),
+        "{}",
+        second.url
+    );
+    assert_eq!(
+        second.headers.get("authorization").map(String::as_str),
+        Some("Bearer two")
+    );
+    assert_eq!(
+        second.headers.get("x-tenant").map(String::as_str),
+        Some("globex")
+    );
+    wait_until("conv_2 drawn", &root, || {
+        query(&root, ".chat-message").is_some_and(|m| text(&m).contains("From conv 2"))
+    })
+    .await;
+
+    agent.set(Some("ops".into()));
+    wait_until("switched to Ops", &root, || {
+        query(&root, ".chat-header__title").is_some_and(|t| text(&t) == "Ops")
+    })
+    .await;
+    assert_eq!(changed.lock().unwrap().as_slice(), ["ops".to_string()]);
+    drop(stub);
+}

@@ -6,7 +6,6 @@
 #![cfg(target_arch = "wasm32")]
 
 use std::cell::{Cell, RefCell};
-use std::collections::HashMap;
 use std::rc::Rc;
 
 use agent_chat_ui::core::{
@@ -21,123 +20,14 @@ use agent_chat_ui::{
     use_chat_history, AgentServerClient, ClientOptions, UseChatHistoryOptions, UseChatHistoryReturn,
 };
 use leptos::prelude::*;
-use serde::Deserialize;
 use serde_json::{json, Value};
-use wasm_bindgen::{JsCast, JsValue};
 use wasm_bindgen_test::*;
 
 wasm_bindgen_test_configure!(run_in_browser);
 
 mod web;
+use web::fetch::FetchStub;
 use web::{section, sleep, wait_until};
-
-/// The fake `fetch`: `routes` is the queue of answers, taken in order. A route is
-/// `{status, body}` (JSON body by default), `{status: 204}`, `{chunks: [..]}` for an event
-/// stream (a chunk is a string or an array of bytes) (`open: true` keeps it open until aborted), `{networkError: true}`, and may carry
-/// `headers` and `hold: true` (the answer waits until the test calls [`FetchStub::release`],
-/// so "while a request is on its way" does not depend on timers).
-const FAKE_FETCH: &str = r#"
-const calls = [];
-const held = [];
-const fake = async (input, init) => {
-  const req = input instanceof Request ? input : new Request(input, init);
-  const headers = {};
-  req.headers.forEach((v, k) => { headers[k] = v; });
-  const text = (req.method === 'GET' || req.method === 'HEAD') ? '' : await req.text();
-  calls.push({ method: req.method, url: req.url, headers, body: text === '' ? null : text });
-  const r = routes.shift();
-  if (!r) {
-    return new Response('{"error":{"code":"NOT_FOUND","message":"no canned response"}}',
-      { status: 404, headers: { 'content-type': 'application/json' } });
-  }
-  if (r.hold) { await new Promise((res) => held.push(res)); }
-  if (r.networkError) { throw new TypeError('Failed to fetch'); }
-  if (r.chunks) {
-    const enc = new TextEncoder();
-    const body = new ReadableStream({
-      start(c) {
-        for (const ch of r.chunks) { c.enqueue(typeof ch === 'string' ? enc.encode(ch) : new Uint8Array(ch)); }
-        if (!r.open) { c.close(); }
-        req.signal.addEventListener('abort', () => {
-          try { c.error(new DOMException('The user aborted a request.', 'AbortError')); } catch (e) {}
-        });
-      },
-    });
-    return new Response(body, { status: 200, headers: { 'content-type': 'text/event-stream' } });
-  }
-  const status = r.status || 200;
-  const body = status === 204 ? null
-    : (typeof r.body === 'string' ? r.body : JSON.stringify(r.body === undefined ? {} : r.body));
-  return new Response(body, { status, headers: r.headers || { 'content-type': 'application/json' } });
-};
-fake.calls = calls;
-fake.held = () => held.length;
-fake.release = () => { const res = held.shift(); if (res) { res(); } return !!res; };
-return fake;
-"#;
-
-/// One request the fake `fetch` saw.
-#[derive(Debug, Deserialize)]
-struct Call {
-    method: String,
-    url: String,
-    headers: HashMap<String, String>,
-    body: Option<String>,
-}
-
-impl Call {
-    fn json(&self) -> Value {
-        serde_json::from_str(self.body.as_deref().expect("a body")).expect("JSON body")
-    }
-}
-
-/// `window.fetch` replaced by [`FAKE_FETCH`] until dropped.
-struct FetchStub {
-    original: JsValue,
-    fake: JsValue,
-}
-
-impl FetchStub {
-    fn install(routes: Value) -> FetchStub {
-        let window = web_sys::window().unwrap();
-        let original = js_sys::Reflect::get(&window, &"fetch".into()).unwrap();
-        let make = js_sys::Function::new_with_args("routes", FAKE_FETCH);
-        let routes = js_sys::JSON::parse(&routes.to_string()).unwrap();
-        let fake = make.call1(&JsValue::NULL, &routes).unwrap();
-        js_sys::Reflect::set(&window, &"fetch".into(), &fake).unwrap();
-        FetchStub { original, fake }
-    }
-
-    fn calls(&self) -> Vec<Call> {
-        let calls = js_sys::Reflect::get(&self.fake, &"calls".into()).unwrap();
-        let text = js_sys::JSON::stringify(&calls).unwrap();
-        serde_json::from_str(&String::from(text)).unwrap()
-    }
-
-    /// How many answers (`hold: true`) are waiting for [`FetchStub::release`].
-    fn held(&self) -> u32 {
-        let held: js_sys::Function = js_sys::Reflect::get(&self.fake, &"held".into())
-            .unwrap()
-            .unchecked_into();
-        held.call0(&JsValue::NULL).unwrap().as_f64().unwrap() as u32
-    }
-
-    /// Lets the oldest held answer go.
-    fn release(&self) {
-        let release: js_sys::Function = js_sys::Reflect::get(&self.fake, &"release".into())
-            .unwrap()
-            .unchecked_into();
-        let released = release.call0(&JsValue::NULL).unwrap();
-        assert_eq!(released.as_bool(), Some(true), "no answer was held");
-    }
-}
-
-impl Drop for FetchStub {
-    fn drop(&mut self) {
-        let window = web_sys::window().unwrap();
-        js_sys::Reflect::set(&window, &"fetch".into(), &self.original).unwrap();
-    }
-}
 
 const BASE: &str = "https://agents.test/api";
 const CONV: &str = r#"{"id":"conv_1","agentId":"ops","title":"Disk cleanup","createdAt":"2025-05-01T10:00:00.000Z","updatedAt":"2025-05-01T10:02:00.000Z"}"#;

@@ -1,6 +1,7 @@
-//! Browser tests of the `<agent-chat>` custom element (issue 7): attributes reach the chat in
-//! the shadow root, attribute changes remount it, events bubble out of the shadow root, two
-//! instances are independent, and page CSS themes it through the `--chat-*` tokens.
+//! Browser tests of the `<agent-chat>` custom element (issue 7, issue 17): attributes reach the
+//! chat in the shadow root, attribute changes reach it (live or by a remount), events bubble
+//! out of the shadow root, two instances are independent, and page CSS themes it through the
+//! `--chat-*` tokens.
 #![cfg(target_arch = "wasm32")]
 
 use std::cell::RefCell;
@@ -56,7 +57,7 @@ async fn wait_in_shadow(el: &web_sys::HtmlElement, sel: &str) -> web_sys::HtmlEl
 }
 
 #[wasm_bindgen_test]
-async fn attributes_reach_the_chat_in_a_shadow_root_and_a_change_remounts_it() {
+async fn attributes_reach_the_chat_in_a_shadow_root_and_follow_changes() {
     let el = element(&[
         ("base-url", DEAD),
         ("theme", "light"),
@@ -410,17 +411,25 @@ async fn attribute_changes_in_a_row_remount_once_and_leave_no_error() {
     )
     .call1(&JsValue::NULL, &el.shadow_root().unwrap())
     .unwrap();
-    el.set_attribute("theme", "dark").unwrap();
-    el.set_attribute("locale", "tr").unwrap();
-    el.set_attribute("input-placeholder", "Sor").unwrap();
+    let before = in_shadow(&el, ".chat-root").unwrap();
+    // Props read once at mount (theme, locale and the placeholder would apply live).
+    el.set_attribute("enable-message-search", "true").unwrap();
+    el.set_attribute("streaming", "false").unwrap();
+    el.set_attribute("allow-argument-edit", "true").unwrap();
     // The remount runs after this synchronous code: once its chat is there, every change
     // has been seen.
-    let root = wait_in_shadow(&el, ".chat-root[lang=tr]").await;
-    assert!(!root.class_list().contains("chat-theme-light"));
-    let composer = wait_in_shadow(&el, "textarea").await;
-    assert_eq!(
-        composer.get_attribute("placeholder").as_deref(),
-        Some("Sor")
+    for _ in 0..150 {
+        leptos::task::tick().await;
+        if in_shadow(&el, ".chat-root").is_some_and(|r| !r.is_same_node(Some(&before))) {
+            break;
+        }
+        sleep(20).await;
+    }
+    assert!(
+        !in_shadow(&el, ".chat-root")
+            .unwrap()
+            .is_same_node(Some(&before)),
+        "remounted"
     );
     let mounts = js_sys::Reflect::get(&watch, &"mounts".into()).unwrap();
     assert_eq!(mounts.as_f64(), Some(1.0), "three changes, one remount");
@@ -431,5 +440,122 @@ async fn attribute_changes_in_a_row_remount_once_and_leave_no_error() {
         .unwrap()
         .unchecked_into();
     assert_eq!(errors.length(), 0, "errors: {:?}", errors.to_vec());
+    el.remove();
+}
+
+/// The element's fake server: the agent list, then whatever comes (404s).
+const FAKE: &str = "https://agents.test/api";
+
+fn agents_route() -> serde_json::Value {
+    serde_json::json!({"body": {"agents": [{"id": "echo", "name": "Echo"}]}})
+}
+
+/// Issue 17: `authorization` is a property, never an attribute (the token stays out of the
+/// DOM), and a new value is used by the next request without remounting the chat; theme,
+/// locale, placeholder and conversation-id apply to the running chat, keeping the draft.
+#[wasm_bindgen_test]
+async fn i17_authorization_is_a_property_and_live_changes_keep_the_chat() {
+    let stub = web::fetch::FetchStub::install(serde_json::json!([
+        agents_route(),
+        {"status": 404, "body": {"error": {"code": "NOT_FOUND", "message": "no such conversation"}}}
+    ]));
+    agent_chat_ui::element::define_agent_chat();
+    let el: web_sys::HtmlElement = document()
+        .create_element("agent-chat")
+        .unwrap()
+        .unchecked_into();
+    for (k, v) in [
+        ("base-url", FAKE),
+        ("show-history", "false"),
+        ("theme", "dark"),
+    ] {
+        el.set_attribute(k, v).unwrap();
+    }
+    js_sys::Reflect::set(&el, &"authorization".into(), &"Bearer one".into()).unwrap();
+    el.style().set_property("height", "400px").unwrap();
+    document().body().unwrap().append_child(&el).unwrap();
+    let root = wait_in_shadow(&el, ".chat-root").await;
+    wait_until("the agent list was asked for", &root, || {
+        !stub.calls().is_empty()
+    })
+    .await;
+    assert_eq!(
+        stub.calls()[0]
+            .headers
+            .get("authorization")
+            .map(String::as_str),
+        Some("Bearer one")
+    );
+    assert!(el.get_attribute("authorization").is_none());
+    assert!(!el.outer_html().contains("Bearer"), "no token in the DOM");
+
+    let composer: web_sys::HtmlTextAreaElement =
+        wait_in_shadow(&el, "textarea").await.unchecked_into();
+    composer.set_value("a draft");
+    composer
+        .dispatch_event(&web_sys::Event::new("input").unwrap())
+        .unwrap();
+    js_sys::Reflect::set(&el, &"authorization".into(), &"Bearer two".into()).unwrap();
+    el.set_attribute("theme", "light").unwrap();
+    el.set_attribute("locale", "tr").unwrap();
+    el.set_attribute("input-placeholder", "Sor bakalım")
+        .unwrap();
+    el.set_attribute("conversation-id", "conv_9").unwrap();
+    wait_until("the conversation was asked for", &root, || {
+        stub.calls().len() >= 2
+    })
+    .await;
+    let calls = stub.calls();
+    assert!(
+        calls[1].url.ends_with("/conversations/conv_9"),
+        "{}",
+        calls[1].url
+    );
+    assert_eq!(
+        calls[1].headers.get("authorization").map(String::as_str),
+        Some("Bearer two"),
+        "the refreshed token, on the next request"
+    );
+    wait_until("Turkish", &root, || {
+        root.get_attribute("lang").as_deref() == Some("tr")
+    })
+    .await;
+    let same_root = in_shadow(&el, ".chat-root").unwrap();
+    assert!(same_root.is_same_node(Some(&root)), "not remounted");
+    assert!(root.class_list().contains("chat-theme-light"));
+    let same_composer = in_shadow(&el, "textarea").unwrap();
+    assert!(same_composer.is_same_node(Some(&composer)));
+    assert_eq!(composer.value(), "a draft", "the draft stayed");
+    assert_eq!(
+        composer.get_attribute("placeholder").as_deref(),
+        Some("Sor bakalım")
+    );
+    assert!(!el.outer_html().contains("Bearer"));
+    el.remove();
+    drop(stub);
+}
+
+/// Issue 17: a page's `clientTools` is looked up by its own properties: a request for
+/// `constructor` (a function every object inherits: `Object`) runs nothing and answers
+/// nothing, while the page's own tool runs and answers.
+#[wasm_bindgen_test]
+async fn i17_client_tools_are_own_properties_only() {
+    let el = element(&[("base-url", DEAD), ("show-history", "false")]);
+    wait_in_shadow(&el, ".chat-root").await;
+    let run = js_sys::Function::new_with_args(
+        "el, toolName",
+        "el.clientTools = { get_x: () => ({ x: 1 }) };
+         el.__answers = [];
+         el.resolveClientTool = (id, result) => { el.__answers.push([id, result]); return true; };
+         return el._runClientTool({ actionId: 'act_' + toolName, toolName, args: {} })
+           .then(() => el.__answers.length);",
+    );
+    for (tool, answers) in [("constructor", 0.0), ("toString", 0.0), ("get_x", 1.0)] {
+        let done = run.call2(&JsValue::NULL, &el, &tool.into()).unwrap();
+        let n = wasm_bindgen_futures::JsFuture::from(js_sys::Promise::from(done))
+            .await
+            .unwrap();
+        assert_eq!(n.as_f64(), Some(answers), "{tool}");
+    }
     el.remove();
 }

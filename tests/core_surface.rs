@@ -89,3 +89,35 @@ fn f11_f134_a_loaded_conversation_replaces_the_initial_messages() {
     let ids: Vec<_> = h.s.messages().iter().map(|m| m.id.as_str()).collect();
     assert_eq!(ids, ["msg_s"]);
 }
+
+/// Issue 17: a crafted link cannot point the standalone page at another server: `?baseUrl=`
+/// is taken for the page's own origin (a path or a URL of it), refused for any other.
+#[test]
+fn i17_page_base_url_stays_on_its_own_origin() {
+    use agent_chat_ui::page::PageConfig;
+    let page = "https://chat.example";
+    for (given, used) in [
+        ("/api/v2", "https://chat.example/api/v2"),
+        ("https://chat.example/api/x", "https://chat.example/api/x"),
+        ("HTTPS://CHAT.EXAMPLE/api", "HTTPS://CHAT.EXAMPLE/api"),
+    ] {
+        let q = format!("?baseUrl={}", given.replace('/', "%2F"));
+        let cfg = PageConfig::from_query(page, &q);
+        assert_eq!(cfg.base_url, used, "{given}");
+        assert_eq!(cfg.refused_base_url, None);
+    }
+    for hostile in [
+        "https://evil.example/api/agents",
+        "//evil.example/api",
+        "/\\evil.example/api",
+        "https://chat.example@evil.example/api",
+        "https://chat.example.evil.example/api",
+        "http://chat.example/api",
+        "javascript:alert(1)",
+        "https://chat.example:8443/api",
+    ] {
+        let cfg = PageConfig::from_query(page, &format!("?baseUrl={hostile}"));
+        assert_eq!(cfg.base_url, "https://chat.example/api/agents", "{hostile}");
+        assert_eq!(cfg.refused_base_url.as_deref(), Some(hostile));
+    }
+}

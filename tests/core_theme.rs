@@ -145,3 +145,48 @@ fn theme_colors_and_themes_share_one_serialiser() {
         "--chat-a: 1px"
     );
 }
+
+/// Issue 17: theme values from the host are checked against what tokens hold (colours,
+/// lengths, font stacks), not against a list of dangerous characters.
+#[test]
+fn i17_theme_values_follow_a_grammar() {
+    use agent_chat_ui::core::theme::is_safe_value;
+    for ok in [
+        "#0f766e",
+        "transparent",
+        "12px",
+        "1.5rem",
+        "rgb(0 0 0 / 50%)",
+        "rgba(15, 118, 110, 0.4)",
+        "oklch(70% 0.1 200)",
+        "color-mix(in srgb, #fff 40%, transparent)",
+        "var(--chat-accent-primary)",
+        "calc(100% - 4px)",
+        "calc(var(--chat-space-2) * 2)",
+        "\"Segoe UI\", system-ui, sans-serif",
+        "'JetBrains Mono', monospace",
+    ] {
+        assert!(is_safe_value(ok), "{ok} should be accepted");
+    }
+    for bad in [
+        "",
+        "url(https://evil.test/x.png)",
+        "URL(x)",
+        "image-set(\"x.png\" 1x)",
+        "expression(alert(1))",
+        "red /* comment */",
+        "red; } body { display: none",
+        "\"Segoe UI",
+        "\"a\\\" b\"",
+        "\"x</style>\"",
+        "red\\9",
+        "calc(1px",
+        "1px)",
+        "2 * 3",
+        "@import",
+        "red !important",
+        &"a".repeat(201),
+    ] {
+        assert!(!is_safe_value(bad), "{bad} should be refused");
+    }
+}

@@ -2264,3 +2264,59 @@ async fn i14_key_reuse_journey(page: &ChatPage) -> Step {
     }
     Ok(())
 }
+
+journey! {
+    /// Issue 17: the npm package as a web developer meets it. `cargo xtask test` packed it,
+    /// installed the tarball into `dist/npm-check/` and type-checked a consumer; here the
+    /// page that imports it by its name (`agent-chat-ui`, resolved through the package's
+    /// `exports`) chats with the echo agent, its `styles` property reaches the shadow root,
+    /// and the documented parts are there.
+    npm_package_in_a_page => |page| npm_package_in_a_page_journey(page)
+}
+
+/// The steps of [`npm_package_in_a_page`].
+async fn npm_package_in_a_page_journey(page: &ChatPage) -> Step {
+    let dist = std::env::var("AGENT_CHAT_DIST").unwrap_or_default();
+    if !std::path::Path::new(&dist)
+        .join("npm-check/index.html")
+        .is_file()
+    {
+        return Err(format!(
+            "{dist}/npm-check/index.html is missing: `cargo xtask test` writes it in its npm \
+             package step (after the element build)"
+        ));
+    }
+    page.open_path("npm-check/index.html").await?;
+    page.element_send("npm", "Hello from npm").await?;
+    page.element_wait_for_text(
+        "npm",
+        "article[data-role=assistant] .chat-message__content",
+        "You said: Hello from npm",
+    )
+    .await?;
+    let checks = page
+        .client
+        .execute(
+            r#"const root = document.getElementById("npm").shadowRoot;
+               const parts = ["header", "message-list", "message", "composer", "send-button"]
+                 .filter((p) => !root.querySelector(`[part~="${p}"]`));
+               const send = root.querySelector("[part~=send-button]");
+               return { imported: window.agentChatImported === true, missing: parts,
+                        outline: send ? getComputedStyle(send).outlineColor : null };"#,
+            vec![],
+        )
+        .await
+        .map_err(|e| format!("reading the page: {e}"))?;
+    if checks["imported"] != json!(true) {
+        return Err(format!("the page's module did not run: {checks}"));
+    }
+    if checks["missing"] != json!([]) {
+        return Err(format!("parts missing from the shadow root: {checks}"));
+    }
+    if checks["outline"] != json!("rgb(255, 0, 255)") {
+        return Err(format!(
+            "the styles property did not reach the shadow root: {checks}"
+        ));
+    }
+    Ok(())
+}

@@ -296,11 +296,89 @@ pub fn theme_colors_style(colors: &[(String, String)]) -> String {
     inline_style(vars.iter().map(|(k, v)| (k.as_str(), *v)))
 }
 
-/// A CSS value that stays inside its declaration.
+/// CSS functions a theme value may use: colours, `var()` of another token and arithmetic.
+const THEME_FUNCTIONS: &[&str] = &[
+    "rgb",
+    "rgba",
+    "hsl",
+    "hsla",
+    "hwb",
+    "lab",
+    "lch",
+    "oklab",
+    "oklch",
+    "color",
+    "color-mix",
+    "var",
+    "calc",
+    "min",
+    "max",
+    "clamp",
+];
+
+/// A theme value a host may set: checked against what tokens hold (colours, lengths, font
+/// stacks) rather than by the characters that would break out, so `url(…)`, comments,
+/// `expression(…)`, escapes and odd quotes are refused whatever the context.
+///
+/// Allowed: words and numbers with units (`#0f766e`, `12px`, `1.5rem`, `transparent`,
+/// `system-ui`), the functions of [`THEME_FUNCTIONS`] (nested, with `,` `/` `+` `-` `*` `%`
+/// between arguments), and quoted font names made of letters, digits, spaces, `-` and `_`
+/// (`"Segoe UI", sans-serif`). At most 200 characters.
 #[must_use]
 pub fn is_safe_value(v: &str) -> bool {
     let v = v.trim();
-    !v.is_empty() && !v.contains([';', '{', '}', '<', '>', '\\'])
+    if v.is_empty() || v.len() > 200 || v.contains("/*") || v.contains("*/") {
+        return false;
+    }
+    let bytes = v.as_bytes();
+    let mut depth = 0usize;
+    let mut i = 0usize;
+    while i < bytes.len() {
+        let b = bytes[i];
+        match b {
+            b'"' | b'\'' => {
+                let Some(len) = v[i + 1..].find(b as char) else {
+                    return false;
+                };
+                let name = &v[i + 1..i + 1 + len];
+                if name.is_empty()
+                    || !name
+                        .bytes()
+                        .all(|c| c.is_ascii_alphanumeric() || matches!(c, b' ' | b'-' | b'_'))
+                {
+                    return false;
+                }
+                i += len + 2;
+                continue;
+            }
+            b'(' => {
+                // The word before it names the function.
+                let start = v[..i]
+                    .rfind(|c: char| !(c.is_ascii_alphanumeric() || c == '-'))
+                    .map_or(0, |p| p + 1);
+                let name = v[start..i].to_ascii_lowercase();
+                if !THEME_FUNCTIONS.contains(&name.as_str()) {
+                    return false;
+                }
+                depth += 1;
+            }
+            b')' => {
+                let Some(d) = depth.checked_sub(1) else {
+                    return false;
+                };
+                depth = d;
+            }
+            b'*' if depth == 0 => return false,
+            c if c.is_ascii_alphanumeric()
+                || matches!(
+                    c,
+                    b' ' | b'#' | b'%' | b'.' | b',' | b'/' | b'+' | b'-' | b'_' | b'*'
+                ) => {}
+            _ => return false,
+        }
+        i += 1;
+    }
+    depth == 0
 }
 
 /// Swatches a theme picker shows for a preset.

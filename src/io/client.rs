@@ -25,8 +25,9 @@ use crate::core::{
 
 use super::http::{run_request, run_stream, TransportConfig};
 
-/// What [`AgentServerClient::new`] needs (F163).
-#[derive(Clone, Debug, Default, PartialEq)]
+/// What [`AgentServerClient::new`] needs (F163). `Debug` leaves the token and header values
+/// out.
+#[derive(Clone, Default, PartialEq)]
 pub struct ClientOptions {
     /// Server origin + base path, e.g. `https://agents.example.com/api/agents`; a trailing `/`
     /// is dropped.
@@ -35,6 +36,20 @@ pub struct ClientOptions {
     pub authorization: Option<String>,
     /// Extra headers on every request; they override `Content-Type` and `Authorization`.
     pub headers: Vec<(String, String)>,
+}
+
+impl std::fmt::Debug for ClientOptions {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let headers: Vec<&str> = self.headers.iter().map(|(k, _)| k.as_str()).collect();
+        f.debug_struct("ClientOptions")
+            .field("base_url", &self.base_url)
+            .field(
+                "authorization",
+                &self.authorization.as_ref().map(|_| "<redacted>"),
+            )
+            .field("headers", &headers)
+            .finish()
+    }
 }
 
 /// A callback that receives one stream event.

@@ -12,7 +12,7 @@ use web_sys::{
 use crate::core::{HttpRequest, HttpResponse, Input, TransportError};
 
 /// Where and how to talk to the agent server (PROTOCOL §1).
-#[derive(Clone, Debug, Default, PartialEq)]
+#[derive(Clone, Default, PartialEq)]
 pub struct TransportConfig {
     /// Server origin + base path, without a trailing `/`.
     pub base_url: String,
@@ -20,6 +20,21 @@ pub struct TransportConfig {
     pub authorization: Option<String>,
     /// Extra headers; they override the two above (F4).
     pub headers: Vec<(String, String)>,
+}
+
+/// The token and header values stay out of logs: `Debug` prints their names only.
+impl std::fmt::Debug for TransportConfig {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let headers: Vec<&str> = self.headers.iter().map(|(k, _)| k.as_str()).collect();
+        f.debug_struct("TransportConfig")
+            .field("base_url", &self.base_url)
+            .field(
+                "authorization",
+                &self.authorization.as_ref().map(|_| "<redacted>"),
+            )
+            .field("headers", &headers)
+            .finish()
+    }
 }
 
 impl TransportConfig {

@@ -262,6 +262,18 @@ impl ChatStore {
         self.handle(input);
     }
 
+    /// Uses this `Authorization` value and these extra headers from the next request on
+    /// (a refreshed token, F3, F4); requests already on their way keep what they were sent
+    /// with. Nothing for a detached store.
+    pub fn set_credentials(&self, authorization: Option<String>, headers: Vec<(String, String)>) {
+        let _ = self.driver.try_update_value(|d| {
+            if let Some(t) = d.transport.as_mut() {
+                t.authorization = authorization.filter(|a| !a.is_empty());
+                t.headers = headers;
+            }
+        });
+    }
+
     /// Requests a detached store recorded since the last call (always empty when connected).
     pub fn take_requests(&self) -> Vec<crate::core::HttpRequest> {
         self.driver

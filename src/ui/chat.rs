@@ -56,19 +56,22 @@ pub fn Chat(
     /// API root including the base path, e.g. `https://host/api/agents` (F1).
     #[prop(into)]
     base_url: String,
-    /// Agent to talk to; default: the first agent the server lists (F2).
+    /// Agent to talk to; default: the first agent the server lists (F2). A signal switches
+    /// agents later, as the picker does (a new chat with that agent).
     #[prop(optional, into)]
     agent_id: MaybeProp<String>,
-    /// Sent verbatim as the `Authorization` header (F3).
+    /// Sent verbatim as the `Authorization` header (F3). A signal's new value (a refreshed
+    /// token) is used from the next request on.
     #[prop(optional, into)]
     authorization: MaybeProp<String>,
-    /// Extra headers on every request (F4).
-    #[prop(optional)]
-    headers: Vec<(String, String)>,
+    /// Extra headers on every request (F4); reactive like `authorization`.
+    #[prop(optional, into)]
+    headers: Signal<Vec<(String, String)>>,
     /// Stream replies over SSE (default) or wait for one JSON reply (F5).
     #[prop(default = true)]
     streaming: bool,
-    /// Conversation to open on mount (F10).
+    /// Conversation to open on mount (F10). A signal opens another one later (`None`: a new
+    /// chat); the chat's own navigation does not write it back (see `on_conversation_change`).
     #[prop(optional, into)]
     conversation_id: MaybeProp<String>,
     /// Messages shown before (or without) a conversation (F11): the starting list, replaced
@@ -242,7 +245,7 @@ pub fn Chat(
     let i18n = I18n::provide_with(locale, default_locale, custom_messages, on_locale_change);
     let mut transport = TransportConfig::new(&base_url);
     transport.authorization = authorization.get_untracked();
-    transport.headers = headers;
+    transport.headers = headers.get_untracked();
     let config = SessionConfig {
         agent_id: agent_id.get_untracked(),
         conversation_id: conversation_id.get_untracked(),
@@ -279,6 +282,7 @@ pub fn Chat(
         on_attention,
     };
     let store = crate::store::use_chat(config, transport, callbacks);
+    follow_props(store, authorization, headers, agent_id, conversation_id);
     let actions = ChatActions {
         expiry_warning_seconds,
         enable_tool_approvals,
@@ -358,6 +362,53 @@ pub fn Chat(
     }
 }
 
+/// Applies later changes of `Chat`'s server-facing props to its store: credentials from the
+/// next request on, another agent or conversation opened. The first values are the store's
+/// starting config, so the first run of each effect does nothing.
+fn follow_props(
+    store: ChatStore,
+    authorization: MaybeProp<String>,
+    headers: Signal<Vec<(String, String)>>,
+    agent_id: MaybeProp<String>,
+    conversation_id: MaybeProp<String>,
+) {
+    Effect::new(move |first: Option<()>| {
+        let token = authorization.get();
+        let extra = headers.get();
+        if first.is_some() {
+            store.set_credentials(token, extra);
+        }
+    });
+    Effect::new(move |previous: Option<Option<String>>| {
+        let id = agent_id.get();
+        if let (Some(before), Some(id)) = (previous, id.clone()) {
+            let current = store.status.with_untracked(|s| s.agent_id.clone());
+            if before.as_ref() != Some(&id) && current.as_ref() != Some(&id) {
+                store.dispatch(Command::SelectAgent(id));
+            }
+        }
+        id
+    });
+    Effect::new(move |previous: Option<Option<String>>| {
+        let id = conversation_id.get();
+        if let Some(before) = previous {
+            if before != id {
+                let open = store
+                    .status
+                    .with_untracked(|s| s.conversation.as_ref().map(|c| c.id.clone()));
+                match &id {
+                    Some(id) if open.as_ref() != Some(id) => {
+                        store.dispatch(Command::OpenConversation(id.clone()))
+                    }
+                    None if open.is_some() => store.dispatch(Command::NewChat),
+                    _ => {}
+                }
+            }
+        }
+        id
+    });
+}
+
 /// `ChatMinimal` (F49): a [`Chat`] with the history sidebar forced off, for a chat that lives
 /// in a panel or a widget.
 ///
@@ -411,7 +462,7 @@ pub fn ChatHeader(
         })
     };
     view! {
-        <header class="chat-header">
+        <header class="chat-header" part="header">
             <Show when=move || show_menu>
                 <button
                     type="button"

@@ -205,6 +205,7 @@ pub fn ChatInput(
     view! {
         <form
             class="chat-input"
+            part="composer"
             data-state=move || store.status.with(|s| s.composer.as_str())
             data-dragging=move || dragging.get().to_string()
             on:dragover=move |ev: leptos::ev::DragEvent| {
@@ -316,6 +317,7 @@ pub fn ChatInput(
                                 <button
                                     type="submit"
                                     class="chat-input__send"
+                                    part="send-button"
                                     aria-label=move || i18n.t("chat-input-send")
                                     disabled=disabled
                                 >

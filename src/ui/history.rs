@@ -110,6 +110,7 @@ pub fn ChatHistory(
         ></div>
         <aside
             class="chat-history"
+            part="history"
             data-open=move || open.get().to_string()
             aria-label=move || i18n.t("chat-history-title")
         >

@@ -107,9 +107,20 @@ struct State {
     busy: StoredValue<bool>,
 }
 
-/// Who the list belongs to: base URL, agent filter and credentials. A different token is
-/// another user, so it never shares a cached list (D36).
-type Key = (String, String, Option<String>);
+/// Who the list belongs to: base URL, agent filter and a digest of the credentials. A
+/// different token is another user, so it never shares a cached list (D36); the cache, kept
+/// for the page's lifetime, does not keep the token itself.
+type Key = (String, String, Option<u64>);
+
+/// What the cache keeps of a token: a digest that tells two tokens apart.
+fn token_digest(authorization: Option<String>) -> Option<u64> {
+    use std::hash::{Hash, Hasher};
+    authorization.map(|a| {
+        let mut h = std::collections::hash_map::DefaultHasher::new();
+        a.hash(&mut h);
+        h.finish()
+    })
+}
 
 /// The last list per [`Key`], kept for the page's lifetime so a remounted hook shows it
 /// without loading again (F162).
@@ -175,7 +186,7 @@ pub fn use_chat_history(options: UseChatHistoryOptions) -> UseChatHistoryReturn 
         let key = (
             options.base_url.get(),
             options.agent_id.get(),
-            options.authorization.get(),
+            token_digest(options.authorization.get()),
         );
         if previous.as_ref().is_some_and(|p| *p != key) {
             // Another server, agent or user: nothing of the old list applies.
@@ -215,7 +226,7 @@ impl UseChatHistoryReturn {
         Some((
             o.base_url.try_get_untracked()?,
             o.agent_id.try_get_untracked()?,
-            o.authorization.try_get_untracked()?,
+            token_digest(o.authorization.try_get_untracked()?),
         ))
     }
 

@@ -80,6 +80,7 @@ pub fn ChatMessage(
     view! {
         <article
             class="chat-message"
+            part="message"
             data-role=role
             data-message-id=message.id.clone()
             data-state=message.interrupted.then_some("interrupted")
@@ -192,7 +193,7 @@ pub fn StreamingMessage(
             .with(|s| s.as_ref().and_then(|t| t.progress.clone()))
     });
     view! {
-        <article class="chat-message" data-role="assistant" data-streaming="true" data-message-id="streaming">
+        <article class="chat-message" part="message" data-role="assistant" data-streaming="true" data-message-id="streaming">
             {show_avatar.then(|| view! { <Avatar role=Role::Assistant render=render_avatar/> })}
             <div class="chat-message__body">
                 {move || {

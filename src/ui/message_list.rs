@@ -122,6 +122,7 @@ pub fn ChatMessageList(
         // history can be scrolled with the keys even when nothing inside is focusable.
         <div
             class="chat-message-list"
+            part="message-list"
             node_ref=scroller
             tabindex="0"
             role="log"

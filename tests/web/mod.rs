@@ -3,6 +3,8 @@
 
 use wasm_bindgen::JsCast;
 
+pub mod fetch;
+
 /// Resolves in the next animation frame, after the store's publish (requested earlier), and
 /// lets the view's effects that the publish woke run (they run as tasks).
 pub async fn next_frame() {

@@ -143,6 +143,8 @@ pub fn build(ctx: &Ctx) -> Result<Sizes, String> {
     fs::copy(&example, examples.join("custom-element.html"))
         .map_err(|e| format!("copy {}: {e}", example.display()))?;
 
+    crate::npm::copy_build(ctx, &out)?;
+
     let mut files = Vec::new();
     collect_files(&out, &out, &mut files)?;
     files.sort_by_key(|f| (!f.name.ends_with(".wasm"), f.name.clone()));

@@ -7,6 +7,7 @@
 mod bench;
 mod demo;
 mod element;
+mod npm;
 mod run;
 mod setup;
 mod test;
@@ -29,11 +30,13 @@ commands:
   demo [--port N]     setup, build the page with Trunk, serve it with the dev-server
                       on http://127.0.0.1:N/ (default port 8080)
   element             build the <agent-chat> custom element into dist/element
-                      (one JS module + wasm), print each file's gzip and
+                      (one JS module + wasm) and the npm package
+                      (packages/agent-chat), print each file's gzip and
                       brotli size; fails when the first download is over
                       its budget
   test                setup, fmt, clippy (native + wasm32), native tests, a short fuzz
-                      run, browser tests, trunk build, element build, end-to-end test;
+                      run, browser tests, trunk build, element build, npm package
+                      check, end-to-end test;
                       prints `N passed, M failed`
   bench               setup, trunk build, element build; then sizes (gzip) and timings:
                       the core (SSE, streaming Markdown) and the browser (opening and

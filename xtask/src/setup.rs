@@ -23,6 +23,8 @@ const WASM_BINDGEN_FALLBACK: &str = "0.2.130";
 const WASM_OPT_VERSION: &str = "132";
 /// axe-core release pinned in package.json; the end-to-end journeys inject its `axe.min.js`.
 const AXE_CORE_VERSION: &str = "4.11.1";
+/// TypeScript release pinned in package.json; type-checks a consumer of the npm package.
+pub const TYPESCRIPT_VERSION: &str = "5.6.3";
 /// The browser target.
 const WASM_TARGET: &str = "wasm32-unknown-unknown";
 
@@ -39,6 +41,8 @@ pub struct Tools {
     pub wasm_opt: bool,
     /// `node_modules/axe-core` is [`AXE_CORE_VERSION`] and has `axe.min.js` (end-to-end checks).
     pub axe_core: bool,
+    /// `node_modules/typescript` is [`TYPESCRIPT_VERSION`] (the npm package's type check).
+    pub typescript: bool,
     /// The Chromium binary, if any.
     pub chromium: Option<PathBuf>,
     /// The chromedriver binary, if any (`$CHROMEDRIVER` wins over `PATH`).
@@ -92,7 +96,7 @@ pub fn ensure(ctx: &Ctx) -> Tools {
         ..Tools::default()
     };
     ensure_system_packages(ctx, &mut tools);
-    (tools.wasm_opt, tools.axe_core) = ensure_npm_packages(ctx);
+    (tools.wasm_opt, tools.axe_core, tools.typescript) = ensure_npm_packages(ctx);
     println!("[setup] cargo fetch: running");
     tools.fetched = run::ok(&mut ctx.cargo(["fetch"]));
     println!(
@@ -258,60 +262,68 @@ fn report_binary(name: &str, path: Option<&PathBuf>, on_missing: impl FnOnce()) 
 }
 
 /// The npm packages of package.json, project-local (`npm ci` from package-lock.json):
-/// binaryen's wasm-opt (the page build) and axe-core (the end-to-end accessibility checks).
-/// One `npm ci` when either is missing or at another version; returns `(wasm_opt, axe_core)`.
-fn ensure_npm_packages(ctx: &Ctx) -> (bool, bool) {
+/// binaryen's wasm-opt (the page build), axe-core (the end-to-end accessibility checks) and
+/// TypeScript (the npm package's type check). One `npm ci` when any is missing or at another
+/// version; returns `(wasm_opt, axe_core, typescript)`.
+fn ensure_npm_packages(ctx: &Ctx) -> (bool, bool, bool) {
     let wasm_opt = ctx.root.join("node_modules/.bin/wasm-opt");
-    let wasm_opt_label = format!("wasm-opt {WASM_OPT_VERSION} (node_modules)");
     let wasm_opt_ok = || {
         run::first_line(ctx.command(&wasm_opt).arg("--version"))
             .is_some_and(|line| line.contains(&format!("version {WASM_OPT_VERSION} ")))
     };
-    let axe_label = format!("axe-core {AXE_CORE_VERSION} (node_modules)");
-    let axe_ok = || axe_core_version(ctx).as_deref() == Some(AXE_CORE_VERSION);
-    let (wasm_opt_now, axe_now) = (wasm_opt_ok(), axe_ok());
-    if wasm_opt_now {
-        println!("[setup] {wasm_opt_label}: present");
-    }
-    if axe_now {
-        println!("[setup] {axe_label}: present");
-    }
-    if wasm_opt_now && axe_now {
-        return (true, true);
-    }
-    let missing: Vec<&str> = [
-        (!wasm_opt_now, wasm_opt_label.as_str()),
-        (!axe_now, axe_label.as_str()),
-    ]
-    .into_iter()
-    .filter_map(|(missing, label)| missing.then_some(label))
-    .collect();
-    if which("npm", &ctx.path).is_none() {
-        for label in &missing {
-            println!("[setup] {label}: missing, and npm is not installed");
+    let axe_ok =
+        || npm_package_version(ctx, "axe-core", "axe.min.js").as_deref() == Some(AXE_CORE_VERSION);
+    let ts_ok =
+        || npm_package_version(ctx, "typescript", "bin/tsc").as_deref() == Some(TYPESCRIPT_VERSION);
+    let labels = [
+        format!("wasm-opt {WASM_OPT_VERSION} (node_modules)"),
+        format!("axe-core {AXE_CORE_VERSION} (node_modules)"),
+        format!("typescript {TYPESCRIPT_VERSION} (node_modules)"),
+    ];
+    let now = [wasm_opt_ok(), axe_ok(), ts_ok()];
+    for (ok, label) in now.iter().zip(&labels) {
+        if *ok {
+            println!("[setup] {label}: present");
         }
-        return (wasm_opt_now, axe_now);
     }
-    for label in &missing {
-        println!("[setup] {label}: installing… (npm ci)");
+    if now.iter().all(|ok| *ok) {
+        return (true, true, true);
+    }
+    if which("npm", &ctx.path).is_none() {
+        for (ok, label) in now.iter().zip(&labels) {
+            if !ok {
+                println!("[setup] {label}: missing, and npm is not installed");
+            }
+        }
+        return (now[0], now[1], now[2]);
+    }
+    for (ok, label) in now.iter().zip(&labels) {
+        if !ok {
+            println!("[setup] {label}: installing… (npm ci)");
+        }
     }
     let installed = run::ok(ctx.command("npm").args(["ci", "--no-audit", "--no-fund"]));
-    let (wasm_opt_now, axe_now) = (installed && wasm_opt_ok(), installed && axe_ok());
-    for (ok, label) in [(wasm_opt_now, &wasm_opt_label), (axe_now, &axe_label)] {
-        if missing.contains(&label.as_str()) {
+    let after = [
+        installed && wasm_opt_ok(),
+        installed && axe_ok(),
+        installed && ts_ok(),
+    ];
+    for ((was, ok), label) in now.iter().zip(&after).zip(&labels) {
+        if !was {
             println!(
                 "[setup] {label}: {}",
-                if ok { "installed" } else { "FAILED" }
+                if *ok { "installed" } else { "FAILED" }
             );
         }
     }
-    (wasm_opt_now, axe_now)
+    (after[0], after[1], after[2])
 }
 
-/// The `version` of `node_modules/axe-core/package.json`, if its `axe.min.js` is there too.
-fn axe_core_version(ctx: &Ctx) -> Option<String> {
-    let dir = ctx.root.join("node_modules/axe-core");
-    if !dir.join("axe.min.js").is_file() {
+/// The `version` of `node_modules/<name>/package.json`, if `needed` (a file of the package)
+/// is there too.
+fn npm_package_version(ctx: &Ctx, name: &str, needed: &str) -> Option<String> {
+    let dir = ctx.root.join("node_modules").join(name);
+    if !dir.join(needed).is_file() {
         return None;
     }
     let manifest = fs::read_to_string(dir.join("package.json")).ok()?;
@@ -472,12 +484,17 @@ mod tests {
     }
 
     #[test]
-    fn axe_core_pin_matches_package_json() {
+    fn npm_pins_match_package_json() {
         let ctx = crate::Ctx::new();
         let manifest =
             std::fs::read_to_string(ctx.root.join("package.json")).expect("package.json");
-        let pin = format!("\"axe-core\": \"{}\"", super::AXE_CORE_VERSION);
-        assert!(manifest.contains(&pin), "package.json does not pin {pin}");
+        for (name, version) in [
+            ("axe-core", super::AXE_CORE_VERSION),
+            ("typescript", super::TYPESCRIPT_VERSION),
+        ] {
+            let pin = format!("\"{name}\": \"{version}\"");
+            assert!(manifest.contains(&pin), "package.json does not pin {pin}");
+        }
     }
 
     #[test]

@@ -17,7 +17,7 @@ use crate::{
 };
 
 /// Number of steps, for the `[i/N]` banners.
-const STEPS: usize = 11;
+const STEPS: usize = 12;
 
 /// The cargo-fuzz targets in `fuzz/fuzz_targets/`; each has seeds in `fuzz/seeds/<target>/`.
 const FUZZ_TARGETS: [&str; 3] = ["sse_decoder", "wire_types", "args_schema"];
@@ -181,6 +181,22 @@ pub fn main(ctx: &Ctx) -> ExitCode {
         );
         false
     };
+
+    // The npm package as a web developer meets it (issue 17): packed, installed, type-checked.
+    // Its page is the `npm_package_in_a_page` journey's, which fails without it.
+    if page_built && tools.typescript {
+        let started = p.begin("npm package (pack, install, tsc)");
+        let outcome = match crate::npm::check(ctx) {
+            Ok(_) => Outcome::Ok,
+            Err(msg) => Outcome::Failed(msg),
+        };
+        p.end("npm package (pack, install, tsc)", started, outcome);
+    } else {
+        p.skip(
+            "npm package (pack, install, tsc)",
+            "no element build, or TypeScript missing",
+        );
+    }
 
     match (&tools.chromedriver, page_built) {
         (Some(chromedriver), true) => {

@@ -139,7 +139,7 @@ pub fn ApprovalCard(
                 // The reason belongs to Deny: the field, then Deny, then the way back, in
                 // that order in the DOM and on screen, so Tab from the field reaches Deny
                 // and never jumps back to Approve (which stays first, above them).
-                <div class="chat-card__buttons">
+                <div class="chat-card__buttons" part="card-actions">
                     <button type="button" class="chat-button chat-button--primary chat-card__approve"
                         disabled=move || !can_approve.get()
                         on:click=move |_| approve()>
@@ -404,15 +404,18 @@ pub fn problem_text(i18n: &I18n, p: &Problem) -> String {
     i18n.t_args(p.kind.fluent_id(), &args)
 }
 
-/// Action ids are server strings: keep only characters safe in an HTML id.
+/// Action ids are server strings: an HTML id of letters, digits and `-` only, where every
+/// other character (`_` included) is written `_<hex code>_`. Two action ids never share a DOM
+/// id (`a.b` is `a_2e_b`, `a_b` is `a_5f_b`), so a card's label can never point at another
+/// card (issue 17).
 pub fn sanitize_id(id: &str) -> String {
-    id.chars()
-        .map(|c| {
-            if c.is_ascii_alphanumeric() || c == '-' || c == '_' {
-                c
-            } else {
-                '_'
-            }
-        })
-        .collect()
+    let mut out = String::with_capacity(id.len());
+    for c in id.chars() {
+        if c.is_ascii_alphanumeric() || c == '-' {
+            out.push(c);
+        } else {
+            out.push_str(&format!("_{:x}_", u32::from(c)));
+        }
+    }
+    out
 }

@@ -387,6 +387,7 @@ pub(crate) fn CardFrame(
     view! {
         <section
             class=modifier
+            part="card"
             id=dom_id
             role="group"
             tabindex="-1"

@@ -73,7 +73,7 @@ pub fn QuestionCard(
     let (offers_send, offers_skip) = (initial.offers_send(), initial.offers_skip());
     let controls = move || {
         view! {
-            <div class="chat-card__buttons">
+            <div class="chat-card__buttons" part="card-actions">
                 {offers_send.then(|| view! {
                     <button type="button" class="chat-button chat-button--primary chat-card__send"
                         disabled=move || !can_send.get()
