@@ -31,8 +31,9 @@ commands:
                       on http://127.0.0.1:N/ (default port 8080)
   element             build the <agent-chat> custom element into dist/element
                       (one JS module + wasm) and the npm package
-                      (packages/agent-chat), print each file's gzip and
-                      brotli size; fails when the first download is over
+                      (packages/agent-chat: packed, installed into
+                      dist/npm-check, type-checked), print each file's gzip
+                      and brotli size; fails when the first download is over
                       its budget
   test                setup, fmt, clippy (native + wasm32), native tests, a short fuzz
                       run, browser tests, trunk build, element build, npm package
@@ -61,11 +62,25 @@ fn main() -> ExitCode {
         },
         Some("test") if args.len() == 1 => test::main(&ctx),
         Some("element") if args.len() == 1 => {
-            if !setup::ensure(&ctx).page_ready() {
+            let tools = setup::ensure(&ctx);
+            if !tools.page_ready() {
                 eprintln!("[element] a tool is missing (see the [setup] lines above)");
                 return ExitCode::FAILURE;
             }
-            element::main(&ctx)
+            let built = element::main(&ctx);
+            if built != ExitCode::SUCCESS || !tools.typescript {
+                return built;
+            }
+            match npm::check(&ctx) {
+                Ok(dir) => {
+                    println!("[npm] installed, type-checked; page in {}", dir.display());
+                    ExitCode::SUCCESS
+                }
+                Err(msg) => {
+                    eprintln!("[npm] {msg}");
+                    ExitCode::FAILURE
+                }
+            }
         }
         Some("bench") if args.len() == 1 => bench::main(&ctx),
         None | Some("help" | "-h" | "--help") => {
