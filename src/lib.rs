@@ -5,6 +5,8 @@
 //! [`store`] drives a `Session` and exposes signals; [`ui`] holds the Leptos components;
 //! [`element`] registers the `<agent-chat>` custom element; [`page`] is the standalone page.
 
+#![warn(missing_docs)]
+
 pub mod core;
 #[cfg(feature = "ui")]
 pub mod element;

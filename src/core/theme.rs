@@ -297,7 +297,7 @@ pub fn theme_colors_style(colors: &[(String, String)]) -> String {
 }
 
 /// CSS functions a theme value may use: colours, `var()` of another token and arithmetic.
-const THEME_FUNCTIONS: &[&str] = &[
+pub const THEME_FUNCTIONS: &[&str] = &[
     "rgb",
     "rgba",
     "hsl",

@@ -35,7 +35,7 @@ pub struct ChatCallbacks {
     /// F180: the server accepted an answer `(action_id, resolution)`.
     pub on_action_resolved: Option<Callback<(String, crate::core::Resolution)>>,
     /// C10: the agent asks the page to run one of its tools; answer with
-    /// [`ChatStore::resolve_client_tool`].
+    /// [`ChatStore::resolve_client_tool`](crate::store::ChatStore::resolve_client_tool).
     pub on_client_tool: Option<Callback<crate::core::PendingAction>>,
     /// Issue 14: the number of cards waiting for this person changed (also to 0).
     pub on_attention: Option<Callback<crate::core::PendingAttention>>,
@@ -71,7 +71,7 @@ pub struct StatusSlice {
     /// An older page of messages is on its way (D26).
     pub is_loading_older: bool,
     /// The session's estimate of `server clock − page clock`, in ms (issue 13): deadlines are
-    /// the server's, so countdowns and cards read [`ChatStore::server_now`].
+    /// the server's, so countdowns and cards read [`ChatStore::server_now`](crate::store::ChatStore::server_now).
     pub clock_offset_ms: i64,
 }
 
@@ -92,7 +92,7 @@ pub struct CardView {
 /// One attachment waiting for the next send, as the composer shows it (no bytes).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct PendingFileView {
-    /// Local id (for [`ChatStore::remove_file`]).
+    /// Local id (for [`ChatStore::remove_file`](crate::store::ChatStore::remove_file)).
     pub id: String,
     /// File name.
     pub name: String,

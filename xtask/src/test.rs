@@ -17,7 +17,7 @@ use crate::{
 };
 
 /// Number of steps, for the `[i/N]` banners.
-const STEPS: usize = 12;
+const STEPS: usize = 14;
 
 /// The cargo-fuzz targets in `fuzz/fuzz_targets/`; each has seeds in `fuzz/seeds/<target>/`.
 const FUZZ_TARGETS: [&str; 3] = ["sse_decoder", "wire_types", "args_schema"];
@@ -76,6 +76,17 @@ pub fn main(ctx: &Ctx) -> ExitCode {
     } else {
         p.skip("clippy (wasm32)", "wasm32 target missing");
     }
+
+    // The crate as docs.rs and a registry user get it (issue 17): every public item documented
+    // (`missing_docs` warns, and warnings fail), intra-doc links resolved, and the published
+    // layout builds on its own.
+    let mut doc = ctx.cargo(["doc", "--no-deps", "-p", "agent-chat-ui"]);
+    doc.env("RUSTDOCFLAGS", "-D warnings");
+    p.check("cargo doc (-D warnings)", doc);
+    p.check(
+        "cargo package (the published crate builds)",
+        ctx.cargo(["package", "-p", "agent-chat-ui", "--allow-dirty"]),
+    );
 
     p.tests(
         "native tests",

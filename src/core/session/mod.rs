@@ -10,10 +10,10 @@
 //! The machine is split by concern, one `impl Session` block per file (quinn-proto's
 //! `connection/` layout): this file holds the public types, the `Session` struct, its getters
 //! and the `handle` / `poll_*` contract that dispatches to the sub-machines:
-//! [`turn`] (sending, stopping, retrying), [`stream`] (reading a reply's events),
-//! [`running`] (C17: looking for a reply after a dropped connection), [`actions`] (cards,
-//! answers, expiry, client tools), [`conversation`] (open, load, refresh, older pages, create),
-//! [`history`] (the list, paging, delete, rename, titles), [`files`] and [`agents`].
+//! `turn` (sending, stopping, retrying), `stream` (reading a reply's events),
+//! `running` (C17: looking for a reply after a dropped connection), `actions` (cards,
+//! answers, expiry, client tools), `conversation` (open, load, refresh, older pages, create),
+//! `history` (the list, paging, delete, rename, titles), `files` and `agents`.
 //! Fields stay private to this module; its children see them, nothing outside does.
 
 mod actions;
