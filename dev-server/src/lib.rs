@@ -56,6 +56,10 @@ pub struct Config {
     /// When true every API request needs `Authorization` (`--require-auth`): missing → 401,
     /// token `invalid` → 401.
     pub require_auth: bool,
+    /// Serve the test controls under `/_dev/` (`--dev-controls`; off by default): they let a
+    /// caller expire, re-issue and fake answers of anyone's actions, so a server reachable
+    /// by others must not offer them.
+    pub dev_controls: bool,
 }
 
 impl Default for Config {
@@ -78,6 +82,7 @@ impl Default for Config {
                 "application/x-sh".to_string(),
             ],
             require_auth: false,
+            dev_controls: false,
         }
     }
 }

@@ -23,6 +23,8 @@ Options:
                             (default application/x-msdownload,application/x-msdos-program,
                             application/x-executable,application/x-sh)
   --require-auth            refuse API requests without an Authorization header (401)
+  --dev-controls            serve the test controls under /api/agents/_dev/ (seed, expire,
+                            reissue, next-answer, …); never on a server others can reach
   -h, --help                show this help
 
 API base: /api/agents. Caller identity: `Authorization: Bearer <user id>` or `x-user-id: <user id>`.";
@@ -63,6 +65,7 @@ fn parse_args(args: impl Iterator<Item = String>) -> Result<Option<Config>, Stri
                     .collect();
             }
             "--require-auth" => config.require_auth = true,
+            "--dev-controls" => config.dev_controls = true,
             other => return Err(format!("unknown argument `{other}`")),
         }
     }

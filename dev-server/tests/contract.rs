@@ -28,6 +28,7 @@ fn test_config() -> Config {
         chunk_delay_ms: 0,
         long_chunk_delay_ms: 0,
         slow_ms: 600,
+        dev_controls: true,
         ..Config::default()
     }
 }
@@ -415,6 +416,44 @@ async fn optional_auth_mode() {
         )
         .await;
     assert_eq!(r.status, 200);
+}
+
+/// Issue 17: the test controls exist only with `--dev-controls`; without it every `/_dev/`
+/// path is an unknown route (404), so a server others reach cannot be driven by them.
+#[tokio::test]
+async fn i17_dev_controls_only_with_the_flag() {
+    let api = start_with(Config {
+        dev_controls: false,
+        ..test_config()
+    })
+    .await;
+    assert_eq!(api.get("/agents").await.status, 200);
+    let conv = api
+        .post("/conversations", json!({ "agentId": "support" }))
+        .await;
+    assert_eq!(conv.status, 201, "{:?}", conv.json);
+    let id = conv.json["conversation"]["id"]
+        .as_str()
+        .unwrap_or_default()
+        .to_string();
+    for (path, body) in [
+        ("/_dev/seed", json!({ "agentId": "echo", "messages": 3 })),
+        ("/_dev/expire", json!({ "actionId": "act_1" })),
+        ("/_dev/reissue", json!({ "actionId": "act_1" })),
+        (
+            "/_dev/next-answer",
+            json!({ "conversationId": id, "refuse": "action_forbidden" }),
+        ),
+    ] {
+        assert_eq!(api.post(path, body).await.status, 404, "{path}");
+    }
+    assert_eq!(api.get("/_dev/resolutions").await.status, 404);
+    assert_eq!(api.get("/_dev/executions?actionId=act_1").await.status, 404);
+    let on = start().await;
+    let seeded = on
+        .post("/_dev/seed", json!({ "agentId": "echo", "messages": 3 }))
+        .await;
+    assert_eq!(seeded.status, 201, "with the flag: {:?}", seeded.json);
 }
 
 #[tokio::test]
@@ -1086,7 +1125,8 @@ async fn dev_next_answer_refuses_the_next_answer_once() {
         r.json,
         json!({ "armed": { "conversationId": cid, "refuse": "action_forbidden",
                            "cutStreamAfter": null, "delayMs": null,
-                           "failExecution": null, "newVersionOnEdit": false } })
+                           "failExecution": null, "newVersionOnEdit": false,
+                           "lookupDelayMs": null } })
     );
     let allow = json!({ "resolution": { "type": "tool_approval", "decision": "allow" } });
     let refused = api.answer(&cid, aid, allow.clone()).await;

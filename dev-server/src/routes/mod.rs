@@ -36,8 +36,19 @@ pub const USER_HEADER: &str = "x-user-id";
 
 /// Builds the whole router for a state.
 pub fn router(app: AppState) -> Router {
-    let api = Router::new()
-        .route("/agents", get(agents::list))
+    let mut api = Router::new().route("/agents", get(agents::list));
+    // The test controls only when asked for (`--dev-controls`): anyone reaching them could
+    // settle or fake other people's actions.
+    if app.config().dev_controls {
+        api = api
+            .route("/_dev/seed", post(dev::seed))
+            .route("/_dev/resolutions", get(dev::resolutions))
+            .route("/_dev/expire", post(dev::expire))
+            .route("/_dev/reissue", post(dev::reissue))
+            .route("/_dev/next-answer", post(dev::next_answer))
+            .route("/_dev/executions", get(dev::executions));
+    }
+    let api = api
         .route("/agents/{agent_id}", get(agents::get_one))
         .route(
             "/conversations",
@@ -60,12 +71,6 @@ pub fn router(app: AppState) -> Router {
         .route("/files", post(files::upload))
         .route("/files/{id}", get(files::get_one).delete(files::delete))
         .route("/files/{id}/content", get(files::content))
-        .route("/_dev/seed", post(dev::seed))
-        .route("/_dev/resolutions", get(dev::resolutions))
-        .route("/_dev/expire", post(dev::expire))
-        .route("/_dev/reissue", post(dev::reissue))
-        .route("/_dev/next-answer", post(dev::next_answer))
-        .route("/_dev/executions", get(dev::executions))
         .fallback(not_found)
         .method_not_allowed_fallback(not_found)
         .layer(middleware::from_fn_with_state(app.clone(), auth))

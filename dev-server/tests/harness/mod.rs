@@ -2095,6 +2095,7 @@ impl Harness {
             host: addr.ip().to_string(),
             port: addr.port(),
             dist: Some(dist),
+            dev_controls: true,
             ..dev_server::Config::default()
         };
         tweak(&mut config);
