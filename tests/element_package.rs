@@ -1,4 +1,4 @@
-//! The npm package of `<agent-chat>` (issue 17) against the element's source: every attribute,
+//! What ships (issue 17): the npm package of `<agent-chat>` against the element's source: every attribute,
 //! property, event, part and CSS token the element has is declared in `custom-elements.json`
 //! and `agent-chat.d.ts`, and `package.json` matches the crate. The packed tarball is installed,
 //! type-checked and loaded in a browser by `cargo xtask test` (its "npm package" step and the
@@ -153,5 +153,29 @@ fn i17_card_dom_ids_never_collide() {
         if let Some(other) = seen.insert(dom.clone(), id) {
             assert_eq!(other, id, "{other:?} and {id:?} share {dom}");
         }
+    }
+}
+
+/// Issue 17: the standalone page ships a Content-Security-Policy that allows no `eval` (only
+/// WebAssembly's own compilation), no plugins and no other origin for the API; the
+/// end-to-end journeys fail on any violation of it.
+#[test]
+fn i17_the_page_ships_a_csp_without_eval() {
+    let html = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/index.html")).unwrap();
+    let start = html
+        .find("http-equiv=\"Content-Security-Policy\"")
+        .expect("a CSP meta element");
+    let content = &html[start..];
+    let content = &content[content.find("content=\"").unwrap() + 9..];
+    let csp = &content[..content.find('"').unwrap()];
+    assert!(!csp.contains("'unsafe-eval'"), "{csp}");
+    for needed in [
+        "default-src 'self'",
+        "'wasm-unsafe-eval'",
+        "connect-src 'self'",
+        "object-src 'none'",
+        "base-uri 'self'",
+    ] {
+        assert!(csp.contains(needed), "{csp} lacks {needed}");
     }
 }

@@ -39,7 +39,14 @@ pub const CLEANUP_TIMEOUT: Duration = Duration::from_secs(10);
 /// How long restored cards are watched for an announcement or a focus they must not get.
 pub const QUIET_FOR: Duration = Duration::from_millis(1000);
 /// Console text that means the wasm app crashed (Rust panic, wasm trap).
-pub const FATAL_CONSOLE: [&str; 3] = ["panicked at", "RuntimeError", "unreachable executed"];
+pub const FATAL_CONSOLE: [&str; 4] = [
+    "panicked at",
+    "RuntimeError",
+    "unreachable executed",
+    // The standalone page ships a Content-Security-Policy (no eval): nothing it does may be
+    // refused by it.
+    "Content Security Policy directive",
+];
 
 /// Result of one page action; the error says what was expected and what was seen.
 pub type Step<T = ()> = Result<T, String>;
