@@ -495,7 +495,7 @@ fn f231_known_codes_read_friendly_and_unknown_codes_keep_the_server_words() {
     };
     assert_eq!(
         known.describe(&catalog),
-        "Too many requests. Wait a moment and try again."
+        "Too many requests. Try again in a moment."
     );
     assert_eq!(known.server_message(), Some("slow down"));
     let unknown = ChatError::Stream {
@@ -508,4 +508,47 @@ fn f231_known_codes_read_friendly_and_unknown_codes_keep_the_server_words() {
         known.describe(&tr),
         "Çok fazla istek. Biraz bekleyip tekrar deneyin."
     );
+}
+
+/// F232 (C26): the English texts of the server's error codes are the ones FEATURES fixes,
+/// word for word (seven of them had drifted).
+#[test]
+fn f232_english_error_texts_are_the_c26_wording() {
+    let catalog = agent_chat_ui::core::Catalog::new("en");
+    let waiting =
+        "The assistant is waiting for your answer above. Answer it before sending something new.";
+    for (code, text) in [
+        (
+            "conversation_busy",
+            "The assistant is still working on this conversation. Please wait a moment.",
+        ),
+        ("action_pending", waiting),
+        ("pending_action", waiting),
+        (
+            "action_forbidden",
+            "Only the person who started this chat can answer this request.",
+        ),
+        ("action_expired", "That request has expired."),
+        ("action_not_pending", "That request was already answered."),
+        ("action_cancelled", "That request was cancelled."),
+        ("rate_limited", "Too many requests. Try again in a moment."),
+        ("quota_exceeded", "The usage limit has been reached."),
+        ("message_too_long", "This message is too long."),
+        (
+            "guardrail_blocked",
+            "This request was blocked by a safety rule.",
+        ),
+        ("file_too_large", "This file is too large."),
+        ("unsupported_file_type", "This file type is not supported."),
+        (
+            "attachments_disabled",
+            "Attachments are turned off for this assistant.",
+        ),
+    ] {
+        let error = ChatError::Stream {
+            code: Some(code.into()),
+            message: "server words".into(),
+        };
+        assert_eq!(error.describe(&catalog), text, "{code}");
+    }
 }
