@@ -509,3 +509,75 @@ async fn d44_the_composer_follows_the_direction_of_what_is_typed() {
     leptos::task::tick().await;
     assert_eq!(direction(&textarea), "ltr");
 }
+
+/// F89: `disabled` closes the composer: Enter sends nothing, the send and attach buttons are
+/// off, the draft stays; lifted, the same draft goes out. F55, F68, F90, F104: `class` adds
+/// the host's classes to the list, a message, the composer and the history sidebar.
+#[wasm_bindgen_test]
+async fn f89_f90_a_disabled_composer_and_the_class_props() {
+    use agent_chat_ui::ui::history::ChatHistory;
+    use agent_chat_ui::ui::message::ChatMessage;
+    let root = section();
+    let off = RwSignal::new(true);
+    let slot = Rc::new(RefCell::new(None));
+    let out = slot.clone();
+    let _handle = mount_to(root.clone(), move || {
+        I18n::provide(Some("en"), HashMap::new());
+        let config = SessionConfig {
+            agent_id: Some("echo".into()),
+            show_history: false,
+            ..SessionConfig::default()
+        };
+        let store = ChatStore::detached(Session::new(config), ChatCallbacks::default());
+        *out.borrow_mut() = Some(store);
+        let message: agent_chat_ui::core::Message =
+            serde_json::from_str(r#"{"id":"m_1","role":"assistant","content":"Hi"}"#).unwrap();
+        view! {
+            <div class="chat-root">
+                <ChatHistory open=Signal::stored(true) on_close=Callback::new(|_| {}) class="host-history"/>
+                <ChatMessage message=message class="host-message"/>
+                <ChatMessageList class="host-list"/>
+                <ChatInput disabled=off class="host-input"/>
+            </div>
+        }
+    });
+    let store = slot.borrow_mut().take().expect("store created on mount");
+    for (selector, class) in [
+        ("aside.chat-history", "host-history"),
+        ("article.chat-message", "host-message"),
+        (".chat-message-list", "host-list"),
+        ("form.chat-input", "host-input"),
+    ] {
+        let el = wait_for(&root, selector).await;
+        assert!(el.class_list().contains(class), "{selector} lacks {class}");
+        let own = selector.rsplit('.').next().unwrap();
+        assert!(
+            el.class_list().contains(own),
+            "{selector} lost its own class"
+        );
+    }
+    let textarea = wait_for(&root, "textarea.chat-input__textarea").await;
+    type_text(&textarea, "hello there");
+    let _ = store.take_requests();
+    web::press(&textarea, "Enter");
+    // The key handler ran (synchronously): nothing was sent, the text stayed.
+    assert!(store.take_requests().is_empty(), "a disabled composer sent");
+    let textarea_el: web_sys::HtmlTextAreaElement = textarea.clone().unchecked_into();
+    assert_eq!(textarea_el.value(), "hello there");
+    assert!(textarea_el.read_only());
+    let send = query(&root, ".chat-input__send").expect("send button");
+    assert!(send.has_attribute("disabled"));
+    let attach = query(&root, ".chat-input__attach").expect("attach button");
+    assert!(attach.has_attribute("disabled"));
+
+    off.set(false);
+    wait_until("the composer opens", &root, || {
+        !textarea_el.read_only() && !send.has_attribute("disabled")
+    })
+    .await;
+    web::press(&textarea, "Enter");
+    let sent = store.take_requests();
+    assert_eq!(sent.len(), 1, "{sent:?}");
+    assert!(sent[0].path.ends_with("/conversations"), "{}", sent[0].path);
+    assert!(sent[0].body.as_deref().unwrap_or_default().contains("echo"));
+}

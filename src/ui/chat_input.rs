@@ -111,6 +111,13 @@ pub fn ChatInput(
     /// Lets the host focus the composer or set its text (F94).
     #[prop(optional)]
     handle: Option<ChatInputHandle>,
+    /// The host closes the composer (F89): nothing can be sent or attached; the draft stays
+    /// and can still be read and selected.
+    #[prop(optional, into)]
+    disabled: Signal<bool>,
+    /// Extra classes on the composer's form (F90).
+    #[prop(optional, into)]
+    class: MaybeProp<String>,
 ) -> impl IntoView {
     let store = ChatStore::expect();
     let i18n = I18n::get();
@@ -120,7 +127,7 @@ pub fn ChatInput(
     }
     let picker = NodeRef::<Input>::new();
     let streaming = move || store.status.with(|s| s.run == Run::Streaming);
-    let can_send = move || store.status.with(|s| s.can_send);
+    let can_send = move || !disabled.get() && store.status.with(|s| s.can_send);
     let has_text = move || store.draft.with(|d| !d.trim().is_empty());
     // F48: no attach button when uploads are off (the agent's metadata may decide, C16).
     let uploads_on = move || store.files.with(|f| f.limits.enabled);
@@ -185,7 +192,7 @@ pub fn ChatInput(
     // F196: while a card waits the composer is closed (block), warns (cancel) or answers the
     // question (answer, with the question's placeholder).
     let composer = move || store.status.with(|s| s.composer.clone());
-    let blocked = move || store.status.with(|s| s.composer.is_blocked());
+    let blocked = move || disabled.get() || store.status.with(|s| s.composer.is_blocked());
     let can_take_files = move || uploads_on() && !blocked();
     let placeholder_text = move || match composer() {
         ComposerState::Answer { question, .. } => question
@@ -204,7 +211,7 @@ pub fn ChatInput(
 
     view! {
         <form
-            class="chat-input"
+            class=move || crate::utils::cn(["chat-input", class.get().as_deref().unwrap_or("")])
             part="composer"
             data-state=move || store.status.with(|s| s.composer.as_str())
             data-dragging=move || dragging.get().to_string()

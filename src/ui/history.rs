@@ -37,6 +37,9 @@ pub fn ChatHistory(
     /// Drawn at the bottom of the sidebar (F108, F31).
     #[prop(optional, into)]
     footer: RenderProp<()>,
+    /// Extra classes on the sidebar (F104).
+    #[prop(optional, into)]
+    class: MaybeProp<String>,
 ) -> impl IntoView {
     let store = ChatStore::expect();
     let i18n = I18n::get();
@@ -109,7 +112,7 @@ pub fn ChatHistory(
             on:click=move |_| on_close.run(())
         ></div>
         <aside
-            class="chat-history"
+            class=move || crate::utils::cn(["chat-history", class.get().as_deref().unwrap_or("")])
             part="history"
             data-open=move || open.get().to_string()
             aria-label=move || i18n.t("chat-history-title")

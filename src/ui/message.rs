@@ -44,6 +44,9 @@ pub fn ChatMessage(
     /// some of them (D58): `(aria-posinset, aria-setsize)`, the size -1 while unknown.
     #[prop(optional, into)]
     position: MaybeProp<(u32, i32)>,
+    /// Extra classes on the message (F68).
+    #[prop(optional, into)]
+    class: MaybeProp<String>,
 ) -> impl IntoView {
     let i18n = I18n::get();
     let time = show_timestamp
@@ -79,7 +82,7 @@ pub fn ChatMessage(
         .then(|| view! { <Interrupted message_id=message.id.clone()/> });
     view! {
         <article
-            class="chat-message"
+            class=move || crate::utils::cn(["chat-message", class.get().as_deref().unwrap_or("")])
             part="message"
             data-role=role
             data-message-id=message.id.clone()

@@ -50,6 +50,9 @@ pub fn ChatMessageList(
     /// Replaces the empty state ("Start a conversation", F61, F63).
     #[prop(optional, into)]
     empty_state: RenderProp<()>,
+    /// Extra classes on the scrolling list (F55).
+    #[prop(optional, into)]
+    class: MaybeProp<String>,
 ) -> impl IntoView {
     provide_context(actions.unwrap_or_default());
     let store = ChatStore::expect();
@@ -121,7 +124,7 @@ pub fn ChatMessageList(
         // The scrolling box is the log itself and takes keyboard focus (tabindex 0), so the
         // history can be scrolled with the keys even when nothing inside is focusable.
         <div
-            class="chat-message-list"
+            class=move || crate::utils::cn(["chat-message-list", class.get().as_deref().unwrap_or("")])
             part="message-list"
             node_ref=scroller
             tabindex="0"
