@@ -29,7 +29,7 @@ use wasm_bindgen_test::*;
 wasm_bindgen_test_configure!(run_in_browser);
 
 mod web;
-use web::{section, sleep, wait_until};
+use web::{section, wait_until};
 
 /// The fake `fetch`: `routes` is the queue of answers, taken in order. A route is
 /// `{status, body}` (JSON body by default), `{status: 204}`, `{chunks: [..]}` for an event
@@ -68,9 +68,13 @@ const fake = async (input, init) => {
   const status = r.status || 200;
   const body = status === 204 ? null
     : (typeof r.body === 'string' ? r.body : JSON.stringify(r.body === undefined ? {} : r.body));
-  return new Response(body, { status, headers: r.headers || { 'content-type': 'application/json' } });
+  const resp = new Response(body, { status, headers: r.headers || { 'content-type': 'application/json' } });
+  const read = resp.text.bind(resp);
+  resp.text = async () => { const t = await read(); fake.bodies += 1; return t; };
+  return resp;
 };
 fake.calls = calls;
+fake.bodies = 0;
 fake.held = () => held.length;
 fake.release = () => { const res = held.shift(); if (res) { res(); } return !!res; };
 return fake;
@@ -120,6 +124,14 @@ impl FetchStub {
             .unwrap()
             .unchecked_into();
         held.call0(&JsValue::NULL).unwrap().as_f64().unwrap() as u32
+    }
+
+    /// How many answer bodies (not streams) the client has read to the end.
+    fn bodies_read(&self) -> u32 {
+        js_sys::Reflect::get(&self.fake, &"bodies".into())
+            .unwrap()
+            .as_f64()
+            .unwrap() as u32
     }
 
     /// Lets the oldest held answer go.
@@ -856,7 +868,8 @@ async fn f162_auto_load_once_per_server_and_agent_across_remounts() {
         ids(&again) == ["c1"]
     })
     .await;
-    sleep(50).await;
+    // A load would start from the mount's effects, which have run by the next frame.
+    web::next_frame().await;
     assert_eq!(
         stub.calls().len(),
         1,
@@ -883,7 +896,7 @@ async fn f162_auto_load_once_per_server_and_agent_across_remounts() {
     let (manual, _manual) = mount_hook(&root, move || {
         UseChatHistoryOptions::new("https://history.test/d").auto_load(false)
     });
-    sleep(50).await;
+    web::next_frame().await;
     assert_eq!(stub.calls().len(), 2);
     assert!(ids(&manual).is_empty());
 }
@@ -916,9 +929,12 @@ async fn f156_changing_the_agent_starts_a_new_list() {
     wait_until("gamma's page is on its way", &root, || late.held() == 1).await;
     agent.set("delta".to_owned());
     wait_until("delta's list", &root, || ids(&h) == ["d1"]).await;
-    // Only now does gamma's page arrive; give it the chance to land (it must not).
+    // Only now does gamma's page arrive. Once the client has read its body, the hook's
+    // continuation runs in the same microtask checkpoint, before the next frame: after that
+    // frame the page has had its chance to land (it must not).
     late.release();
-    sleep(100).await;
+    wait_until("gamma's late page was read", &root, || late.bodies_read() == 2).await;
+    web::next_frame().await;
     assert_eq!(ids(&h), ["d1"], "gamma's late page must not land");
     assert!(!h.has_more.get_untracked());
     assert_eq!(late.calls().len(), 2);
