@@ -583,7 +583,7 @@ async fn live_turn_with(
     typed: Option<&str>,
     config: SessionConfig,
 ) -> (ChatStore, web_sys::HtmlTextAreaElement, impl Drop) {
-    live_turn_calling(root, action, typed, config, ChatCallbacks::default()).await
+    live_turn_calling(root, action, typed, config, ChatCallbacks::default(), OPS).await
 }
 
 /// [`live_turn_with`], the store reporting to `callbacks`.
@@ -593,6 +593,7 @@ async fn live_turn_calling(
     typed: Option<&str>,
     config: SessionConfig,
     callbacks: ChatCallbacks,
+    agents: &str,
 ) -> (ChatStore, web_sys::HtmlTextAreaElement, impl Drop) {
     let slot = Rc::new(Cell::new(None));
     let out = slot.clone();
@@ -614,7 +615,7 @@ async fn live_turn_calling(
         &mut reqs,
         "/agents",
         200,
-        r#"{"agents":[{"id":"ops","name":"Ops"}]}"#,
+        agents,
     );
     let composer: web_sys::HtmlTextAreaElement = wait_for(root, "textarea.chat-input__textarea")
         .await
@@ -1683,7 +1684,7 @@ async fn f181_a_client_tool_draws_no_card_keeps_the_composer_open_and_is_not_act
         ..SessionConfig::default()
     };
     let tool = r#"{"id":"ct_1","type":"client_tool","toolName":"get_location","args":{}}"#;
-    let (_store, composer, _h) = live_turn_calling(&root, tool, None, config, callbacks).await;
+    let (_store, composer, _h) = live_turn_calling(&root, tool, None, config, callbacks, OPS).await;
     wait_until("the page's tool was asked for", &root, || tools.get() == 1).await;
     wait_for(&root, "article[data-message-id=m_a]").await;
     web::next_frame().await;
@@ -1691,4 +1692,280 @@ async fn f181_a_client_tool_draws_no_card_keeps_the_composer_open_and_is_not_act
     assert_eq!(required.get(), 0, "on_action_required is not for a page tool");
     assert!(!composer.disabled(), "the composer stays open");
     assert_eq!(announcer_text(&root), "");
+}
+
+/// A lone question without options: the composer answers it (F191).
+const TICKET: &str = r#"{"id":"q_t","type":"user_question","questions":[{"question":"Ticket?","placeholder":"e.g. OPS-12"}]}"#;
+
+fn block_config() -> SessionConfig {
+    SessionConfig {
+        show_history: false,
+        ..SessionConfig::default()
+    }
+}
+
+fn composer_state(root: &web_sys::HtmlElement) -> String {
+    query(root, "form.chat-input")
+        .and_then(|f| f.get_attribute("data-state"))
+        .unwrap_or_default()
+}
+
+#[wasm_bindgen_test]
+async fn f197_a_refused_composer_answer_keeps_the_typed_text() {
+    let root = section();
+    let (store, composer, _h) = live_turn(&root, TICKET, None).await;
+    wait_until("the composer answers the question", &root, || {
+        composer_state(&root) == "answer"
+    })
+    .await;
+    assert_eq!(composer.placeholder(), "e.g. OPS-12");
+    type_text(&composer, "OPS-7");
+    press(&composer, "Enter");
+    let sent: Vec<HttpRequest> = store
+        .take_requests()
+        .into_iter()
+        .filter(|r| r.path.contains("/actions/"))
+        .collect();
+    assert_eq!(sent.len(), 1, "the composer answered: {sent:?}");
+    let body: Value = serde_json::from_str(sent[0].body.as_deref().unwrap()).unwrap();
+    assert_eq!(body["resolution"]["answers"], json!({"Ticket?": "OPS-7"}));
+    store.feed(Input::Response {
+        id: sent[0].id,
+        result: Ok(HttpResponse {
+            status: 403,
+            body: r#"{"error":{"code":"action_forbidden","message":"not yours"}}"#.into(),
+            date: None,
+        }),
+    });
+    wait_until("the card waits again", &root, || {
+        query(&root, ".chat-card[data-action-id=q_t][data-state=waiting]").is_some()
+    })
+    .await;
+    wait_until("the typed answer is back", &root, || composer.value() == "OPS-7").await;
+}
+
+#[wasm_bindgen_test]
+async fn f196_f197_cancel_mode_warns_and_a_refused_message_keeps_its_text_and_refetches() {
+    let root = section();
+    let (store, composer, _h) = live_turn_in(
+        &root,
+        APPROVAL.replace('\n', "").as_str(),
+        None,
+        agent_chat_ui::core::ComposerMode::Cancel,
+    )
+    .await;
+    wait_until("cancel mode", &root, || composer_state(&root) == "cancel").await;
+    assert_eq!(
+        text_of(&root, ".chat-input__helper"),
+        "Sending a message cancels the open request."
+    );
+    assert!(!composer.disabled(), "a message may be sent");
+    type_text(&composer, "never mind, do this");
+    press(&composer, "Enter");
+    let mut reqs = store.take_requests();
+    answer(
+        &store,
+        &mut reqs,
+        "/conversations/conv_1/messages",
+        409,
+        r#"{"error":{"code":"action_pending","message":"answer first"}}"#,
+    );
+    wait_until("the text is back", &root, || {
+        composer.value() == "never mind, do this"
+    })
+    .await;
+    let again: Vec<_> = store
+        .take_requests()
+        .into_iter()
+        .map(|r| format!("{:?} {}", r.method, r.path))
+        .collect();
+    assert!(
+        again.contains(&"Get /conversations/conv_1".to_owned()),
+        "the conversation is fetched again: {again:?}"
+    );
+}
+
+#[wasm_bindgen_test]
+async fn f196_the_blocked_composer_is_closed_and_says_it_waits_for_your_answer() {
+    let root = section();
+    let (_store, composer, _h) = live_turn(&root, APPROVAL.replace('\n', "").as_str(), None).await;
+    wait_until("blocked", &root, || composer_state(&root) == "blocked").await;
+    assert!(composer.disabled() || composer.read_only(), "the input is closed");
+    assert_eq!(
+        text_of(&root, ".chat-input__helper"),
+        "The assistant is waiting for your answer above."
+    );
+}
+
+#[wasm_bindgen_test]
+async fn f179_the_agents_composer_mode_wins_over_the_option_and_unusable_values_are_ignored() {
+    for (agent_mode, expected) in [("\"cancel\"", "cancel"), ("\"sideways\"", "blocked"), ("7", "blocked")] {
+        let root = section();
+        let agents = format!(
+            r#"{{"agents":[{{"id":"ops","name":"Ops","metadata":{{"pendingActionComposerMode":{agent_mode}}}}}]}}"#
+        );
+        let (_store, _composer, _h) = live_turn_calling(
+            &root,
+            APPROVAL.replace('\n', "").as_str(),
+            None,
+            block_config(),
+            ChatCallbacks::default(),
+            &agents,
+        )
+        .await;
+        wait_for(&root, ".chat-card[data-kind=tool_approval]").await;
+        wait_until(expected, &root, || composer_state(&root) == expected).await;
+    }
+}
+
+#[wasm_bindgen_test]
+async fn s000_an_answer_refused_as_busy_fetches_the_conversation_again() {
+    let root = section();
+    let (store, _h) = mount_conv(&root, OPS, &conv_with("", Some(APPROVAL)), store_actions).await;
+    let card = wait_for(&root, ".chat-card[data-action-id=act_1][data-state=waiting]").await;
+    query(&card, ".chat-card__approve").unwrap().click();
+    let mut reqs = store.take_requests();
+    answer(
+        &store,
+        &mut reqs,
+        "/conversations/conv_1/actions/act_1",
+        409,
+        r#"{"error":{"code":"conversation_busy","message":"busy"}}"#,
+    );
+    let again: Vec<_> = store
+        .take_requests()
+        .into_iter()
+        .map(|r| format!("{:?} {}", r.method, r.path))
+        .collect();
+    assert!(
+        again.contains(&"Get /conversations/conv_1".to_owned()),
+        "the conversation is fetched again: {again:?}"
+    );
+}
+
+#[wasm_bindgen_test]
+async fn f187_f191_the_hooks_members_read_from_a_custom_layout() {
+    let root = section();
+    let slot = Rc::new(Cell::new(None));
+    let out = slot.clone();
+    let _h = mount_to(root.clone(), move || {
+        I18n::provide(Some("en"), HashMap::new());
+        let config = SessionConfig {
+            conversation_id: Some("conv_1".into()),
+            ..SessionConfig::default()
+        };
+        let store = ChatStore::detached(Session::new(config), ChatCallbacks::default());
+        out.set(Some(store));
+        let pending = store.pending_actions();
+        let awaiting = store.awaiting_action();
+        let resolving = store.is_resolving_action();
+        let answerable = store.answerable_question();
+        let composer = store.composer_state();
+        let can = store.can_resolve_actions();
+        view! {
+            <ChatMessageList actions=ChatActions::from_store(store)/>
+            <agent_chat_ui::ui::chat_input::ChatInput/>
+            <output class="hook"
+                data-pending=move || pending.with(|p| p.iter().map(|c| c.action.id.clone()).collect::<Vec<_>>().join(","))
+                data-awaiting=move || awaiting.get().to_string()
+                data-resolving=move || resolving.get().to_string()
+                data-answerable=move || answerable.with(|a| a.as_ref().map(|a| format!("{}:{}", a.action_id, a.question.question)).unwrap_or_default())
+                data-composer=move || composer.with(|c| c.as_str())
+                data-can=can.to_string()></output>
+        }
+    });
+    let store: ChatStore = slot.get().expect("store");
+    web::open_conv_1(&store, "I need a ticket.", TICKET);
+    let hook = wait_for(&root, "output.hook[data-pending=q_t]").await;
+    let read = |name: &str| hook.get_attribute(name).unwrap_or_default();
+    assert_eq!(read("data-awaiting"), "true");
+    assert_eq!(read("data-resolving"), "false");
+    assert_eq!(read("data-can"), "true");
+    assert_eq!(read("data-answerable"), "q_t:Ticket?");
+    assert_eq!(read("data-composer"), "answer");
+    // Answered from the composer: in flight, then settled.
+    let composer = wait_for(&root, "textarea.chat-input__textarea").await;
+    type_text(&composer, "OPS-7");
+    press(&composer, "Enter");
+    wait_until("resolving", &root, || read("data-resolving") == "true").await;
+    let answer_req = store
+        .take_requests()
+        .into_iter()
+        .find(|r| r.path.contains("/actions/"))
+        .expect("answer sent");
+    let frames = "data: {\"type\":\"stream.action_resolved\",\"timestamp\":5,\"conversationId\":\"conv_1\",\"actionId\":\"q_t\",\"status\":\"resolved\",\"resolution\":{\"answers\":{\"Ticket?\":\"OPS-7\"}}}\n\n\
+                  data: {\"type\":\"stream.done\",\"timestamp\":6,\"conversationId\":\"conv_1\",\"messageId\":\"m_a2\",\"content\":\"Thanks.\"}\n\n";
+    web::feed_whole_stream(&store, answer_req.id, frames);
+    wait_until("settled", &root, || {
+        read("data-pending").is_empty() && read("data-resolving") == "false"
+    })
+    .await;
+    assert_eq!(read("data-awaiting"), "false");
+    assert_eq!(read("data-answerable"), "");
+    assert_eq!(read("data-composer"), "normal");
+}
+
+#[wasm_bindgen_test]
+async fn f178_a_card_counts_down_in_hours_then_minutes() {
+    let root = section();
+    let at = |ms: f64| {
+        let iso = js_sys::Date::new(&(js_sys::Date::now() + ms).into())
+            .to_iso_string()
+            .as_string()
+            .unwrap();
+        APPROVAL.replace("\"args\":{", &format!("\"expiresAt\":\"{iso}\",\"args\":{{"))
+    };
+    let hours = at(23.0 * 3_600_000.0 + 120_000.0).replace("act_1", "a_h");
+    let minutes = at(30.0 * 60_000.0 + 20_000.0).replace("act_1", "a_m");
+    let open = format!("{hours},{minutes}");
+    let (_store, _h) = mount_conv(&root, OPS, &conv_with("", Some(&open)), store_actions).await;
+    let h = wait_for(&root, ".chat-card[data-action-id=a_h] .chat-countdown").await;
+    assert_eq!(h.text_content().unwrap().trim(), "Expires in 23 hours");
+    assert_eq!(h.get_attribute("data-warning").as_deref(), Some("false"));
+    let m = wait_for(&root, ".chat-card[data-action-id=a_m] .chat-countdown").await;
+    assert_eq!(m.text_content().unwrap().trim(), "Expires in 30 minutes");
+}
+
+#[wasm_bindgen_test]
+async fn s000_an_expired_card_stays_expired_through_the_refetch_and_the_continuation_shows() {
+    let root = section();
+    let deadline = js_sys::Date::now() as u64 + 300;
+    let expiring = APPROVAL.replace('\n', "").replace(
+        "\"args\":{",
+        &format!("\"expiresAt\":{deadline},\"args\":{{"),
+    );
+    let (store, _composer, _h) = live_turn(&root, &expiring, None).await;
+    wait_for(&root, ".chat-card[data-action-id=act_1][data-state=expired]").await;
+    let expired_at = js_sys::Date::now();
+    // The refetch is a timer of the store (actionExpiryRefreshMs, 1.5 s): wait for the request.
+    let mut refetch = Vec::new();
+    for _ in 0..150 {
+        refetch = store
+            .take_requests()
+            .into_iter()
+            .filter(|r| r.method == Method::Get && r.path == "/conversations/conv_1")
+            .collect();
+        if !refetch.is_empty() {
+            break;
+        }
+        web::sleep(20).await;
+    }
+    assert_eq!(refetch.len(), 1, "the conversation is fetched again");
+    assert!(
+        js_sys::Date::now() - expired_at >= 1_000.0,
+        "about 1.5 s after the deadline, not at once"
+    );
+    // The server carried on by itself: its continuation, and no word on how act_1 ended.
+    let conv = format!(
+        r#"{{"conversation":{{"id":"conv_1","agentId":"ops"}},"messages":[
+           {{"id":"m_u","role":"user","content":"please do it"}},
+           {{"id":"m_a","role":"assistant","content":"I need you first.","metadata":{{"pendingActions":[{expiring}]}}}},
+           {{"id":"m_a2","role":"assistant","content":"Nobody answered, so I skipped it."}}],
+           "pendingActions":[]}}"#
+    );
+    answer(&store, &mut refetch, "/conversations/conv_1", 200, &conv);
+    wait_for(&root, "article[data-message-id=m_a2]").await;
+    let card = wait_for(&root, ".chat-card[data-action-id=act_1]").await;
+    assert_eq!(card.get_attribute("data-state").as_deref(), Some("expired"));
+    assert_eq!(text_of(&card, ".chat-card__outcome-label"), "Expired", "not Answered");
 }
