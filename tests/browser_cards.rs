@@ -610,13 +610,7 @@ async fn live_turn_calling(
     let store = slot.get().expect("store");
     store.dispatch(Command::Start);
     let mut reqs = store.take_requests();
-    answer(
-        &store,
-        &mut reqs,
-        "/agents",
-        200,
-        agents,
-    );
+    answer(&store, &mut reqs, "/agents", 200, agents);
     let composer: web_sys::HtmlTextAreaElement = wait_for(root, "textarea.chat-input__textarea")
         .await
         .unchecked_into();
@@ -1270,7 +1264,11 @@ async fn s000_a_server_that_never_pauses_draws_no_card_and_makes_no_extra_reques
     web::feed_whole_stream(&store, stream.id, frames);
     wait_for(&root, "article[data-message-id=m_a]").await;
     web::next_frame().await;
-    assert!(query(&root, ".chat-card").is_none(), "{}", root.inner_html());
+    assert!(
+        query(&root, ".chat-card").is_none(),
+        "{}",
+        root.inner_html()
+    );
     let after: Vec<_> = store
         .take_requests()
         .into_iter()
@@ -1306,7 +1304,11 @@ async fn f176_questions_off_draw_a_question_read_only_and_approvals_stay_answera
     let approve = query(&approval, ".chat-card__approve").expect("approvals answerable");
     approve.click();
     let bodies = answers_sent(&store);
-    assert_eq!(bodies.len(), 1, "only the approval was answered: {bodies:?}");
+    assert_eq!(
+        bodies.len(),
+        1,
+        "only the approval was answered: {bodies:?}"
+    );
     assert_eq!(bodies[0]["resolution"]["type"], "tool_approval");
 }
 
@@ -1342,7 +1344,10 @@ async fn f208_a_single_choice_question_with_previews_needs_send() {
     assert!(is_disabled(&send), "nothing picked yet");
     query(&card, "input[value=list]").unwrap().click();
     wait_until("Send enabled by the pick", &root, || !is_disabled(&send)).await;
-    assert!(answers_sent(&store).is_empty(), "a pick alone sends nothing");
+    assert!(
+        answers_sent(&store).is_empty(),
+        "a pick alone sends nothing"
+    );
     send.click();
     let bodies = answers_sent(&store);
     assert_eq!(
@@ -1402,14 +1407,18 @@ async fn f177_argument_editing_is_off_by_default_and_the_agents_capability_turns
     let conv = conv_with("", Some(APPROVAL));
     let (_store, _h) = mount_conv(&root, OPS, &conv, store_actions).await;
     let card = wait_for(&root, ".chat-card[data-action-id=act_1]").await;
-    assert!(query(&card, ".chat-card__edit").is_none(), "no Edit arguments");
+    assert!(
+        query(&card, ".chat-card__edit").is_none(),
+        "no Edit arguments"
+    );
     assert!(query(&card, "textarea.chat-card__editor").is_none());
     let details = query(&card, "details.chat-card__details pre.chat-card__args").unwrap();
     assert!(details.text_content().unwrap().contains("\"cmd\": \"ls\""));
     drop(_h);
 
     let root = section();
-    let agents = r#"{"agents":[{"id":"ops","name":"Ops","capabilities":{"approvalArgsEdit":true}}]}"#;
+    let agents =
+        r#"{"agents":[{"id":"ops","name":"Ops","capabilities":{"approvalArgsEdit":true}}]}"#;
     let (_store, _h) = mount_conv(&root, agents, &conv, store_actions).await;
     let card = wait_for(&root, ".chat-card[data-action-id=act_1]").await;
     query(&card, ".chat-card__edit")
@@ -1445,10 +1454,16 @@ async fn f183_render_question_replaces_the_card_and_its_read_only_is_true_when_i
     .await;
     let host = wait_for(&root, ".host-question").await;
     assert!(query(&root, ".chat-card--question").is_none(), "replaced");
-    assert_eq!(host.get_attribute("data-read-only").as_deref(), Some("false"));
+    assert_eq!(
+        host.get_attribute("data-read-only").as_deref(),
+        Some("false")
+    );
     query(&host, ".host-question__ok").unwrap().click();
     let bodies = answers_sent(&store);
-    assert_eq!(bodies[0]["resolution"]["answers"], json!({"Which env?": "prod"}));
+    assert_eq!(
+        bodies[0]["resolution"]["answers"],
+        json!({"Which env?": "prod"})
+    );
     drop(_h);
 
     // Questions off: the slot is told it is read-only.
@@ -1462,7 +1477,10 @@ async fn f183_render_question_replaces_the_card_and_its_read_only_is_true_when_i
     })
     .await;
     let host = wait_for(&root, ".host-question").await;
-    assert_eq!(host.get_attribute("data-read-only").as_deref(), Some("true"));
+    assert_eq!(
+        host.get_attribute("data-read-only").as_deref(),
+        Some("true")
+    );
 }
 
 #[wasm_bindgen_test]
@@ -1475,7 +1493,11 @@ async fn s000_args_schema_input_schema_and_kind_are_read_as_the_documented_names
            {{"id":"q_kind","kind":"user_question","questions":[{{"question":"Why?"}}]}}"#
     );
     let (_store, _h) = mount_conv(&root, OPS, &conv_with("", Some(&open)), editing_actions).await;
-    wait_for(&root, ".chat-card[data-action-id=q_kind][data-kind=user_question]").await;
+    wait_for(
+        &root,
+        ".chat-card[data-action-id=q_kind][data-kind=user_question]",
+    )
+    .await;
     for id in ["a_snake", "a_input"] {
         let card = wait_for(
             &root,
@@ -1490,7 +1512,10 @@ async fn s000_args_schema_input_schema_and_kind_are_read_as_the_documented_names
                 == Some("/n: must be at most 3".into())
         })
         .await;
-        assert!(is_disabled(&query(&card, ".chat-card__approve").unwrap()), "{id}");
+        assert!(
+            is_disabled(&query(&card, ".chat-card__approve").unwrap()),
+            "{id}"
+        );
     }
 }
 
@@ -1517,19 +1542,44 @@ const KEYWORDS: [(&str, &str, &str, &str); 19] = [
     ("enum", "e", "\"z\"", "/e: must be one of \"a\", \"b\""),
     ("const", "c", "2", "/c: must be 1"),
     ("required", "r", "{}", "/r: \"x\" is required"),
-    ("additionalProperties", "ap", "{\"y\":1}", "/ap: \"y\" is not allowed"),
+    (
+        "additionalProperties",
+        "ap",
+        "{\"y\":1}",
+        "/ap: \"y\" is not allowed",
+    ),
     ("items", "it", "[\"x\"]", "/it/0: must be integer"),
     ("minimum", "mn", "4", "/mn: must be at least 5"),
     ("maximum", "mx", "6", "/mx: must be at most 5"),
     ("exclusiveMinimum", "emn", "5", "/emn: must be more than 5"),
     ("exclusiveMaximum", "emx", "5", "/emx: must be less than 5"),
-    ("minLength", "mnl", "\"ab\"", "/mnl: must have at least 3 characters"),
-    ("maxLength", "mxl", "\"ab\"", "/mxl: must have at most 1 character"),
+    (
+        "minLength",
+        "mnl",
+        "\"ab\"",
+        "/mnl: must have at least 3 characters",
+    ),
+    (
+        "maxLength",
+        "mxl",
+        "\"ab\"",
+        "/mxl: must have at most 1 character",
+    ),
     ("pattern", "p", "\"b\"", "/p: must match ^a+$"),
     ("minItems", "mni", "[1]", "/mni: must have at least 2 items"),
     ("maxItems", "mxi", "[1]", "/mxi: must have at most 0 items"),
-    ("anyOf", "any", "true", "/any: matches none of the allowed forms"),
-    ("oneOf", "one", "1", "/one: must match exactly one allowed form (matches 2)"),
+    (
+        "anyOf",
+        "any",
+        "true",
+        "/any: matches none of the allowed forms",
+    ),
+    (
+        "oneOf",
+        "one",
+        "1",
+        "/one: must match exactly one allowed form (matches 2)",
+    ),
     ("allOf", "all", "9", "/all: must be at least 10"),
 ];
 
@@ -1544,7 +1594,10 @@ async fn f205_every_args_schema_keyword_is_refused_in_the_page_with_its_problem_
     let (_store, _h) = mount_conv(&root, OPS, &conv_with("", Some(&action)), editing_actions).await;
     let card = wait_for(&root, ".chat-card[data-action-id=a_k]").await;
     let approve = query(&card, ".chat-card__approve").unwrap();
-    assert!(query(&card, ".chat-card__problems li").is_none(), "the proposal is valid");
+    assert!(
+        query(&card, ".chat-card__problems li").is_none(),
+        "the proposal is valid"
+    );
     query(&card, ".chat-card__edit").unwrap().click();
     let editor = wait_for(&card, "textarea.chat-card__editor").await;
     let problems = || {
@@ -1577,7 +1630,10 @@ async fn f206_a_reordered_but_identical_object_is_not_an_edit() {
     let editor = wait_for(&card, "textarea.chat-card__editor").await;
     type_text(&editor, r#"{"timeout": 10.0, "cmd": "ls"}"#);
     web::next_frame().await;
-    assert!(query(&card, ".chat-card__edited").is_none(), "not marked edited");
+    assert!(
+        query(&card, ".chat-card__edited").is_none(),
+        "not marked edited"
+    );
     query(&card, ".chat-card__approve").unwrap().click();
     let bodies = answers_sent(&store);
     assert_eq!(
@@ -1605,14 +1661,23 @@ async fn f207_details_of_a_card_approved_with_an_edit_show_what_was_approved() {
     let frames = "data: {\"type\":\"stream.action_resolved\",\"timestamp\":5,\"conversationId\":\"conv_1\",\"actionId\":\"act_1\",\"status\":\"resolved\",\"resolution\":{\"decision\":\"allow\",\"approvedArgs\":{\"cmd\":\"ls -la\",\"timeout\":10}}}\n\n\
                   data: {\"type\":\"stream.done\",\"timestamp\":6,\"conversationId\":\"conv_1\",\"messageId\":\"m_a2\",\"content\":\"Done.\"}\n\n";
     web::feed_whole_stream(&store, answer_req.id, frames);
-    let card = wait_for(&root, ".chat-card[data-action-id=act_1][data-decision=approved-edited]").await;
+    let card = wait_for(
+        &root,
+        ".chat-card[data-action-id=act_1][data-decision=approved-edited]",
+    )
+    .await;
     assert_eq!(
         text_of(&card, ".chat-card__outcome-label"),
         "Approved with edited arguments"
     );
-    let shown: Value = serde_json::from_str(&text_of(&card, ".chat-card__details .chat-card__args"))
-        .expect("Details hold JSON");
-    assert_eq!(shown, json!({"cmd": "ls -la", "timeout": 10}), "the edit, not the proposal");
+    let shown: Value =
+        serde_json::from_str(&text_of(&card, ".chat-card__details .chat-card__args"))
+            .expect("Details hold JSON");
+    assert_eq!(
+        shown,
+        json!({"cmd": "ls -la", "timeout": 10}),
+        "the edit, not the proposal"
+    );
 }
 
 #[wasm_bindgen_test]
@@ -1621,7 +1686,9 @@ async fn s000_history_sources_1_and_2_are_drawn_after_a_reload_with_the_answered
     // Each entry of the message's own list is open by itself; the conversation's (empty)
     // pendingActions says none waits, so each reads from the first source that has it.
     let listed = |id: &str, tool: &str| {
-        format!(r#"{{"id":"{id}","type":"tool_approval","toolName":"{tool}","args":{{"cmd":"ls"}}}}"#)
+        format!(
+            r#"{{"id":"{id}","type":"tool_approval","toolName":"{tool}","args":{{"cmd":"ls"}}}}"#
+        )
     };
     let fields = format!(
         r#","actionStates":{{"a1":{{"status":"resolved","resolution":{{"decision":"deny","comment":"not that site"}}}}}},
@@ -1640,9 +1707,15 @@ async fn s000_history_sources_1_and_2_are_drawn_after_a_reload_with_the_answered
     let a1 = wait_for(&root, &outcome("a1")).await;
     assert_eq!(a1.text_content().unwrap(), "Denied - not that site");
     // Source 2 (metadata.actionStates).
-    assert_eq!(text_of(&root, &outcome("a2")), "Approved with edited arguments");
     assert_eq!(
-        text_of(&root, ".chat-card[data-action-id=a2] .chat-card__remembered"),
+        text_of(&root, &outcome("a2")),
+        "Approved with edited arguments"
+    );
+    assert_eq!(
+        text_of(
+            &root,
+            ".chat-card[data-action-id=a2] .chat-card__remembered"
+        ),
         "Remembered for this chat"
     );
     assert_eq!(text_of(&root, &outcome("a3")), "Expired");
@@ -1657,10 +1730,17 @@ async fn s000_without_pending_actions_the_last_assistant_messages_open_ones_wait
     let settled = r#"{"id":"a_old","type":"tool_approval","toolName":"old_tool","args":{},"status":"resolved","resolution":{"decision":"allow"}}"#;
     let fields = format!(r#","metadata":{{"pendingActions":[{APPROVAL},{settled}]}}"#);
     let (_store, _h) = mount_conv(&root, OPS, &conv_with(&fields, None), store_actions).await;
-    let open = wait_for(&root, ".chat-card[data-action-id=act_1][data-state=waiting]").await;
+    let open = wait_for(
+        &root,
+        ".chat-card[data-action-id=act_1][data-state=waiting]",
+    )
+    .await;
     assert!(query(&open, ".chat-card__approve").is_some());
     assert_eq!(
-        text_of(&root, ".chat-card[data-action-id=a_old] .chat-card__outcome-label"),
+        text_of(
+            &root,
+            ".chat-card[data-action-id=a_old] .chat-card__outcome-label"
+        ),
         "Approved"
     );
 }
@@ -1688,8 +1768,16 @@ async fn f181_a_client_tool_draws_no_card_keeps_the_composer_open_and_is_not_act
     wait_until("the page's tool was asked for", &root, || tools.get() == 1).await;
     wait_for(&root, "article[data-message-id=m_a]").await;
     web::next_frame().await;
-    assert!(query(&root, ".chat-card").is_none(), "{}", root.inner_html());
-    assert_eq!(required.get(), 0, "on_action_required is not for a page tool");
+    assert!(
+        query(&root, ".chat-card").is_none(),
+        "{}",
+        root.inner_html()
+    );
+    assert_eq!(
+        required.get(),
+        0,
+        "on_action_required is not for a page tool"
+    );
     assert!(!composer.disabled(), "the composer stays open");
     assert_eq!(announcer_text(&root), "");
 }
@@ -1741,7 +1829,10 @@ async fn f197_a_refused_composer_answer_keeps_the_typed_text() {
         query(&root, ".chat-card[data-action-id=q_t][data-state=waiting]").is_some()
     })
     .await;
-    wait_until("the typed answer is back", &root, || composer.value() == "OPS-7").await;
+    wait_until("the typed answer is back", &root, || {
+        composer.value() == "OPS-7"
+    })
+    .await;
 }
 
 #[wasm_bindgen_test]
@@ -1790,7 +1881,10 @@ async fn f196_the_blocked_composer_is_closed_and_says_it_waits_for_your_answer()
     let root = section();
     let (_store, composer, _h) = live_turn(&root, APPROVAL.replace('\n', "").as_str(), None).await;
     wait_until("blocked", &root, || composer_state(&root) == "blocked").await;
-    assert!(composer.disabled() || composer.read_only(), "the input is closed");
+    assert!(
+        composer.disabled() || composer.read_only(),
+        "the input is closed"
+    );
     assert_eq!(
         text_of(&root, ".chat-input__helper"),
         "The assistant is waiting for your answer above."
@@ -1799,7 +1893,11 @@ async fn f196_the_blocked_composer_is_closed_and_says_it_waits_for_your_answer()
 
 #[wasm_bindgen_test]
 async fn f179_the_agents_composer_mode_wins_over_the_option_and_unusable_values_are_ignored() {
-    for (agent_mode, expected) in [("\"cancel\"", "cancel"), ("\"sideways\"", "blocked"), ("7", "blocked")] {
+    for (agent_mode, expected) in [
+        ("\"cancel\"", "cancel"),
+        ("\"sideways\"", "blocked"),
+        ("7", "blocked"),
+    ] {
         let root = section();
         let agents = format!(
             r#"{{"agents":[{{"id":"ops","name":"Ops","metadata":{{"pendingActionComposerMode":{agent_mode}}}}}]}}"#
@@ -1822,7 +1920,11 @@ async fn f179_the_agents_composer_mode_wins_over_the_option_and_unusable_values_
 async fn s000_an_answer_refused_as_busy_fetches_the_conversation_again() {
     let root = section();
     let (store, _h) = mount_conv(&root, OPS, &conv_with("", Some(APPROVAL)), store_actions).await;
-    let card = wait_for(&root, ".chat-card[data-action-id=act_1][data-state=waiting]").await;
+    let card = wait_for(
+        &root,
+        ".chat-card[data-action-id=act_1][data-state=waiting]",
+    )
+    .await;
     query(&card, ".chat-card__approve").unwrap().click();
     let mut reqs = store.take_requests();
     answer(
@@ -1913,7 +2015,10 @@ async fn f178_a_card_counts_down_in_hours_then_minutes() {
             .to_iso_string()
             .as_string()
             .unwrap();
-        APPROVAL.replace("\"args\":{", &format!("\"expiresAt\":\"{iso}\",\"args\":{{"))
+        APPROVAL.replace(
+            "\"args\":{",
+            &format!("\"expiresAt\":\"{iso}\",\"args\":{{"),
+        )
     };
     let hours = at(23.0 * 3_600_000.0 + 120_000.0).replace("act_1", "a_h");
     let minutes = at(30.0 * 60_000.0 + 20_000.0).replace("act_1", "a_m");
@@ -1935,7 +2040,11 @@ async fn s000_an_expired_card_stays_expired_through_the_refetch_and_the_continua
         &format!("\"expiresAt\":{deadline},\"args\":{{"),
     );
     let (store, _composer, _h) = live_turn(&root, &expiring, None).await;
-    wait_for(&root, ".chat-card[data-action-id=act_1][data-state=expired]").await;
+    wait_for(
+        &root,
+        ".chat-card[data-action-id=act_1][data-state=expired]",
+    )
+    .await;
     let expired_at = js_sys::Date::now();
     // The refetch is a timer of the store (actionExpiryRefreshMs, 1.5 s): wait for the request.
     let mut refetch = Vec::new();
@@ -1967,5 +2076,9 @@ async fn s000_an_expired_card_stays_expired_through_the_refetch_and_the_continua
     wait_for(&root, "article[data-message-id=m_a2]").await;
     let card = wait_for(&root, ".chat-card[data-action-id=act_1]").await;
     assert_eq!(card.get_attribute("data-state").as_deref(), Some("expired"));
-    assert_eq!(text_of(&card, ".chat-card__outcome-label"), "Expired", "not Answered");
+    assert_eq!(
+        text_of(&card, ".chat-card__outcome-label"),
+        "Expired",
+        "not Answered"
+    );
 }

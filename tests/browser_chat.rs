@@ -880,7 +880,6 @@ async fn issue_19_every_icon_button_shows_its_icon_on_its_own_fill_in_both_theme
     wait_gone(&root, ".chat-input__stop").await;
 }
 
-
 /// Sends "Plan a trip" from a `Chat` whose server refuses messages with `code` (and the
 /// wording "srv words"), with `custom` as `custom_messages`; returns the banner's text and
 /// what the composer holds afterwards.

@@ -933,7 +933,10 @@ async fn f156_changing_the_agent_starts_a_new_list() {
     // continuation runs in the same microtask checkpoint, before the next frame: after that
     // frame the page has had its chance to land (it must not).
     late.release();
-    wait_until("gamma's late page was read", &root, || late.bodies_read() == 2).await;
+    wait_until("gamma's late page was read", &root, || {
+        late.bodies_read() == 2
+    })
+    .await;
     web::next_frame().await;
     assert_eq!(ids(&h), ["d1"], "gamma's late page must not land");
     assert!(!h.has_more.get_untracked());

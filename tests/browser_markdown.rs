@@ -210,7 +210,10 @@ struct CopyStub(wasm_bindgen::JsValue);
 impl CopyStub {
     fn install(ok: bool) -> CopyStub {
         let make = js_sys::Function::new_with_args("ok", COPY_STUB);
-        CopyStub(make.call1(&wasm_bindgen::JsValue::NULL, &ok.into()).unwrap())
+        CopyStub(
+            make.call1(&wasm_bindgen::JsValue::NULL, &ok.into())
+                .unwrap(),
+        )
     }
 
     fn method(&self, name: &str) -> js_sys::Function {
