@@ -2082,3 +2082,56 @@ async fn s000_an_expired_card_stays_expired_through_the_refetch_and_the_continua
         "not Answered"
     );
 }
+
+#[wasm_bindgen_test]
+async fn s000_a_cancelled_card_stays_cancelled_through_a_refetch_that_says_nothing_of_it() {
+    let root = section();
+    let second = r#"{"id":"act_2","type":"tool_approval","toolName":"web_fetch","args":{}}"#;
+    let open = format!("{APPROVAL},{second}");
+    let (store, _h) = mount_conv(&root, OPS, &conv_with("", Some(&open)), store_actions).await;
+    let card = wait_for(
+        &root,
+        ".chat-card[data-action-id=act_1][data-state=waiting]",
+    )
+    .await;
+    query(&card, ".chat-card__approve").unwrap().click();
+    let mut reqs = store.take_requests();
+    answer(
+        &store,
+        &mut reqs,
+        "/conversations/conv_1/actions/act_1",
+        409,
+        r#"{"error":{"code":"action_cancelled","message":"cancelled"}}"#,
+    );
+    wait_for(
+        &root,
+        ".chat-card[data-action-id=act_1][data-state=cancelled]",
+    )
+    .await;
+    // Another tab settled act_2, so the page looks the conversation up again; the server's
+    // copy lists act_1 on its message without saying how it ended, and has carried on.
+    store.dispatch(Command::SettledElsewhere {
+        action_id: "act_2".into(),
+    });
+    let mut reqs = store.take_requests();
+    let settled = r#"{"id":"act_2","type":"tool_approval","toolName":"web_fetch","args":{},"status":"resolved","resolution":{"decision":"allow"}}"#;
+    let fields = format!(r#","metadata":{{"pendingActions":[{APPROVAL},{settled}]}}"#);
+    let mut conv: Value = serde_json::from_str(&conv_with(&fields, Some(""))).unwrap();
+    conv["messages"]
+        .as_array_mut()
+        .unwrap()
+        .push(json!({"id": "m_a2", "role": "assistant", "content": "Moving on."}));
+    let conv = conv.to_string();
+    answer(&store, &mut reqs, "/conversations/conv_1", 200, &conv);
+    wait_for(&root, "article[data-message-id=m_a2]").await;
+    let card = wait_for(&root, ".chat-card[data-action-id=act_1]").await;
+    assert_eq!(
+        card.get_attribute("data-state").as_deref(),
+        Some("cancelled")
+    );
+    assert_eq!(
+        text_of(&card, ".chat-card__outcome-label"),
+        "Cancelled",
+        "not Answered"
+    );
+}
