@@ -2008,27 +2008,65 @@ async fn f187_f191_the_hooks_members_read_from_a_custom_layout() {
 }
 
 #[wasm_bindgen_test]
-async fn f178_a_card_counts_down_in_hours_then_minutes() {
-    let root = section();
-    let at = |ms: f64| {
+async fn f178_a_card_counts_down_in_hours_then_minutes_amber_below_the_threshold() {
+    let at = |ms: f64, id: &str| {
         let iso = js_sys::Date::new(&(js_sys::Date::now() + ms).into())
             .to_iso_string()
             .as_string()
             .unwrap();
-        APPROVAL.replace(
-            "\"args\":{",
-            &format!("\"expiresAt\":\"{iso}\",\"args\":{{"),
+        APPROVAL
+            .replace(
+                "\"args\":{",
+                &format!("\"expiresAt\":\"{iso}\",\"args\":{{"),
+            )
+            .replace("act_1", id)
+    };
+    let open = [
+        at(23.0 * 3_600_000.0 + 120_000.0, "a_h"),
+        at(30.0 * 60_000.0 + 20_000.0, "a_m"),
+        at(5.0 * 60_000.0 + 20_000.0, "a_5"),
+    ]
+    .join(",");
+    let countdown = |root: &web_sys::HtmlElement, id: &str| {
+        let el = query(
+            root,
+            &format!(".chat-card[data-action-id={id}] .chat-countdown"),
+        )
+        .unwrap_or_else(|| panic!("{id} counts down"));
+        (
+            el.text_content().unwrap().trim().to_owned(),
+            el.get_attribute("data-warning").unwrap_or_default(),
         )
     };
-    let hours = at(23.0 * 3_600_000.0 + 120_000.0).replace("act_1", "a_h");
-    let minutes = at(30.0 * 60_000.0 + 20_000.0).replace("act_1", "a_m");
-    let open = format!("{hours},{minutes}");
+    // Default threshold (600 s): only the card with 5 minutes left is amber.
+    let root = section();
     let (_store, _h) = mount_conv(&root, OPS, &conv_with("", Some(&open)), store_actions).await;
-    let h = wait_for(&root, ".chat-card[data-action-id=a_h] .chat-countdown").await;
-    assert_eq!(h.text_content().unwrap().trim(), "Expires in 23 hours");
-    assert_eq!(h.get_attribute("data-warning").as_deref(), Some("false"));
-    let m = wait_for(&root, ".chat-card[data-action-id=a_m] .chat-countdown").await;
-    assert_eq!(m.text_content().unwrap().trim(), "Expires in 30 minutes");
+    wait_for(&root, ".chat-card[data-action-id=a_5] .chat-countdown").await;
+    assert_eq!(
+        countdown(&root, "a_h"),
+        ("Expires in 23 hours".into(), "false".into())
+    );
+    assert_eq!(
+        countdown(&root, "a_m"),
+        ("Expires in 30 minutes".into(), "false".into())
+    );
+    assert_eq!(
+        countdown(&root, "a_5"),
+        ("Expires in 5 minutes".into(), "true".into())
+    );
+    drop(_h);
+    // A custom layout's `expiry_warning_seconds` (an hour) moves the threshold.
+    let root = section();
+    let (_store, _h) = mount_conv(&root, OPS, &conv_with("", Some(&open)), |store| {
+        Some(ChatActions {
+            expiry_warning_seconds: 3_600,
+            ..ChatActions::from_store(store)
+        })
+    })
+    .await;
+    wait_for(&root, ".chat-card[data-action-id=a_5] .chat-countdown").await;
+    assert_eq!(countdown(&root, "a_h").1, "false");
+    assert_eq!(countdown(&root, "a_m").1, "true");
 }
 
 #[wasm_bindgen_test]
