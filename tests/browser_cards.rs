@@ -2173,3 +2173,50 @@ async fn s000_a_cancelled_card_stays_cancelled_through_a_refetch_that_says_nothi
         "not Answered"
     );
 }
+
+#[wasm_bindgen_test]
+async fn s000_an_answer_refused_as_not_pending_reads_answered_frees_the_composer_and_refetches() {
+    let root = section();
+    let (store, composer, _h) = live_turn(&root, APPROVAL.replace('\n', "").as_str(), None).await;
+    let card = wait_for(
+        &root,
+        ".chat-card[data-action-id=act_1][data-state=waiting]",
+    )
+    .await;
+    wait_until("blocked", &root, || composer_state(&root) == "blocked").await;
+    query(&card, ".chat-card__approve").unwrap().click();
+    let sent: Vec<HttpRequest> = store
+        .take_requests()
+        .into_iter()
+        .filter(|r| r.path.contains("/actions/"))
+        .collect();
+    assert_eq!(sent.len(), 1);
+    store.feed(Input::Response {
+        id: sent[0].id,
+        result: Ok(HttpResponse {
+            status: 409,
+            body: r#"{"error":{"code":"action_not_pending","message":"already answered"}}"#.into(),
+            date: None,
+        }),
+    });
+    let settled = wait_for(
+        &root,
+        ".chat-card[data-action-id=act_1][data-decision=answered]",
+    )
+    .await;
+    assert_eq!(text_of(&settled, ".chat-card__outcome-label"), "Answered");
+    assert!(query(&settled, ".chat-card__approve").is_none());
+    wait_until("the composer is released", &root, || {
+        composer_state(&root) == "normal" && !composer.disabled()
+    })
+    .await;
+    let again: Vec<_> = store
+        .take_requests()
+        .into_iter()
+        .map(|r| format!("{:?} {}", r.method, r.path))
+        .collect();
+    assert!(
+        again.contains(&"Get /conversations/conv_1".to_owned()),
+        "the conversation is fetched again: {again:?}"
+    );
+}
