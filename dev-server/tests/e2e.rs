@@ -474,6 +474,62 @@ async fn support_deny_with_reason_journey(page: &ChatPage) -> Step {
 }
 
 journey! {
+    /// Seed 000 "History" sources 1 and 2: after a deny with a reason and an approval remembered
+    /// for the chat, the server is switched (`_dev/history-source`) to say how they ended only
+    /// in `message.actionStates`, then only in `message.metadata.actionStates`; after each
+    /// reload the cards read "Denied - <reason>" and "Approved" with "Remembered for this chat".
+    history_sources_1_and_2_after_a_reload => |page| history_sources_1_and_2_after_a_reload_journey(page)
+}
+
+/// The steps of [`history_sources_1_and_2_after_a_reload`].
+async fn history_sources_1_and_2_after_a_reload_journey(page: &ChatPage) -> Step {
+    page.open_with_query("lang=en").await?;
+    page.pick_agent("support").await?;
+    page.send_message(EMAIL_BOB).await?;
+    let card = sel::card_in("waiting");
+    page.wait_for_visible(&card).await?;
+    let denied = page.action_id(&card).await?;
+    page.click(sel::ADD_REASON).await?;
+    page.type_into(sel::REASON, "wrong recipient").await?;
+    page.click(sel::DENY).await?;
+    page.wait_for_visible(&sel::card_by_id(&denied, "denied"))
+        .await?;
+    page.wait_for_message("assistant", "I did not send the email.")
+        .await?;
+    page.wait_for_composer_free().await?;
+    page.send_message(EMAIL_BOB).await?;
+    let card = sel::card_in("waiting");
+    page.wait_for_visible(&card).await?;
+    let remembered = page.action_id(&card).await?;
+    page.click(sel::REMEMBER).await?;
+    page.click(sel::APPROVE).await?;
+    page.wait_for_finished_reply_containing(EMAIL_SENT).await?;
+    for source in [1, 2] {
+        page.set_history_source(source).await?;
+        page.reload().await?;
+        page.wait_for_visible(&sel::card_by_id(&denied, "denied"))
+            .await
+            .map_err(|e| format!("source {source}: {e}"))?;
+        page.wait_for_text(
+            &format!(
+                "{} .chat-card__outcome-label",
+                sel::card_by_id(&denied, "denied")
+            ),
+            "Denied - wrong recipient",
+        )
+        .await
+        .map_err(|e| format!("source {source}: {e}"))?;
+        page.wait_for_text(
+            &format!("[data-action-id=\"{remembered}\"] .chat-card__remembered"),
+            "Remembered for this chat",
+        )
+        .await
+        .map_err(|e| format!("source {source}: {e}"))?;
+    }
+    page.expect_quiet_restore().await
+}
+
+journey! {
     /// Seed 000 question card: single choice, multi-select with previews and optional free text,
     /// answered with Send; the card reads Answered, the server gets one answer per question and
     /// the agent lists them; after a reload the card still reads Answered and lists the answers.

@@ -66,6 +66,7 @@ pub fn router(app: AppState) -> Router {
         .route("/_dev/reissue", post(dev::reissue))
         .route("/_dev/next-answer", post(dev::next_answer))
         .route("/_dev/executions", get(dev::executions))
+        .route("/_dev/history-source", post(dev::history_source))
         .fallback(not_found)
         .method_not_allowed_fallback(not_found)
         .layer(middleware::from_fn_with_state(app.clone(), auth))

@@ -1646,6 +1646,19 @@ new MutationObserver(note).observe(document.body,
         }
     }
 
+    /// Where the server's copy of the open conversation says how its requests ended from now
+    /// on (`POST /_dev/history-source`): 1 `message.actionStates`, 2 `metadata.actionStates`,
+    /// 3 the settled `metadata.pendingActions` entries themselves.
+    pub async fn set_history_source(&self, source: u8) -> Step {
+        let conversation = self.conversation_id().await?;
+        self.api_post(
+            "/_dev/history-source",
+            json!({ "conversationId": conversation, "source": source }),
+        )
+        .await
+        .map(drop)
+    }
+
     // ----- the page's clock -----------------------------------------------------------------
 
     /// Puts the page on a clock the journey drives (until the next page load): `Date.now()`
