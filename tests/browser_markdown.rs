@@ -146,7 +146,7 @@ async fn a_code_block_has_its_language_a_working_copy_button_and_scrolls() {
     })
     .await;
     assert_eq!(button.text_content().unwrap(), "Copied!");
-    assert_eq!(clip.written(), [expected.clone()]);
+    assert_eq!(clip.written(), std::slice::from_ref(&expected));
     let status = query(&block, "[role=status]").unwrap();
     assert_eq!(status.text_content().unwrap(), "Copied!");
     clip.fire_reset();
