@@ -18,7 +18,7 @@ use wasm_bindgen_test::*;
 wasm_bindgen_test_configure!(run_in_browser);
 
 mod web;
-use web::{computed_style, query, section, sleep, type_text, wait_for, wait_gone, wait_until};
+use web::{computed_style, query, section, type_text, wait_for, wait_gone, wait_until};
 
 /// A server address nothing listens on.
 const DEAD: &str = "http://127.0.0.1:9/api/agents";
@@ -566,7 +566,8 @@ async fn f39_controlled_locale_follows_its_prop_and_refuses_set_locale() {
         [false],
         "refused while controlled"
     );
-    sleep(50).await;
+    // A locale change would be drawn by the next frame.
+    web::next_frame().await;
     assert_eq!(chat.get_attribute("lang").as_deref(), Some("en"));
     assert_eq!(lang_param(), None, "the address is not touched");
 
