@@ -517,9 +517,10 @@ async fn c24_a_card_arriving_while_the_person_types_neither_announces_nor_steals
     )
     .await;
     wait_for(&root, ".chat-card[data-kind=tool_approval]").await;
-    // Give a focus request every chance to land (two frames) before checking it did not.
-    web::sleep(100).await;
-    leptos::task::tick().await;
+    // A card takes focus in the animation frame after it is drawn (its effect asks for one);
+    // these frames were asked for later, so they run after any such request landed.
+    web::next_frame().await;
+    web::next_frame().await;
     assert_eq!(announcer_text(&root), "");
     assert_eq!(active(), Some(composer.clone().unchecked_into()));
     assert_eq!(composer.value(), "half a thought");
@@ -530,8 +531,9 @@ async fn f229_cards_restored_with_a_conversation_are_neither_announced_nor_focus
     let root = section();
     let (_store, _h) = mount_with(&root, APPROVAL, Wiring::Store).await;
     let card = wait_for(&root, ".chat-card[data-kind=tool_approval]").await;
-    web::sleep(100).await;
-    leptos::task::tick().await;
+    // As above: any focus request of the drawn card has landed once these frames ran.
+    web::next_frame().await;
+    web::next_frame().await;
     assert_eq!(announcer_text(&root), "");
     // Neither the card nor anything in it (a live question focuses its first control).
     let focused = active().expect("something has focus");
@@ -581,11 +583,23 @@ async fn live_turn_with(
     typed: Option<&str>,
     config: SessionConfig,
 ) -> (ChatStore, web_sys::HtmlTextAreaElement, impl Drop) {
+    live_turn_calling(root, action, typed, config, ChatCallbacks::default(), OPS).await
+}
+
+/// [`live_turn_with`], the store reporting to `callbacks`.
+async fn live_turn_calling(
+    root: &web_sys::HtmlElement,
+    action: &str,
+    typed: Option<&str>,
+    config: SessionConfig,
+    callbacks: ChatCallbacks,
+    agents: &str,
+) -> (ChatStore, web_sys::HtmlTextAreaElement, impl Drop) {
     let slot = Rc::new(Cell::new(None));
     let out = slot.clone();
     let handle = mount_to(root.clone(), move || {
         I18n::provide(Some("en"), HashMap::new());
-        let store = ChatStore::detached(Session::new(config.clone()), ChatCallbacks::default());
+        let store = ChatStore::detached(Session::new(config.clone()), callbacks.clone());
         out.set(Some(store));
         let actions = ChatActions::from_store(store);
         view! {
@@ -596,13 +610,7 @@ async fn live_turn_with(
     let store = slot.get().expect("store");
     store.dispatch(Command::Start);
     let mut reqs = store.take_requests();
-    answer(
-        &store,
-        &mut reqs,
-        "/agents",
-        200,
-        r#"{"agents":[{"id":"ops","name":"Ops"}]}"#,
-    );
+    answer(&store, &mut reqs, "/agents", 200, agents);
     let composer: web_sys::HtmlTextAreaElement = wait_for(root, "textarea.chat-input__textarea")
         .await
         .unchecked_into();
@@ -1181,4 +1189,1034 @@ fn a_store_checks_patterns_with_the_browsers_regexp() {
     assert_eq!(problems.len(), 1, "{problems:?}");
     assert!(matches!(problems[0].kind, ProblemKind::Pattern { .. }));
     assert!(check_value(&json!("digit 7"), &schema).is_empty());
+}
+
+// ----- seed 000 rules proven in the page (issue 19) ------------------------------------------
+
+/// Mounts a list over a detached store (callbacks `callbacks`), answers the agent list with
+/// `agents` and loads `conv_1` as `conv` (a whole conversation body); `actions` gives the list
+/// its `actions` from the store (`None`: none at all).
+async fn mount_conv(
+    root: &web_sys::HtmlElement,
+    agents: &str,
+    conv: &str,
+    actions: fn(ChatStore) -> Option<ChatActions>,
+) -> (ChatStore, impl Drop) {
+    let slot = Rc::new(Cell::new(None));
+    let out = slot.clone();
+    let handle = mount_to(root.clone(), move || {
+        I18n::provide(Some("en"), HashMap::new());
+        let config = SessionConfig {
+            conversation_id: Some("conv_1".into()),
+            ..SessionConfig::default()
+        };
+        let store = ChatStore::detached(Session::new(config), ChatCallbacks::default());
+        out.set(Some(store));
+        view! { <ChatMessageList actions=actions(store).unwrap_or_default()/> }
+    });
+    let store = slot.get().expect("store created on mount");
+    store.dispatch(Command::Start);
+    let mut reqs = store.take_requests();
+    answer(&store, &mut reqs, "/agents", 200, agents);
+    answer(&store, &mut reqs, "/conversations/conv_1", 200, conv);
+    (store, handle)
+}
+
+/// `conv_1` with a user message and an assistant message `m_a` carrying `fields` (extra JSON
+/// members, e.g. `"metadata":{...}`), and `open` as the open actions (`None`: no
+/// `pendingActions` key at all).
+fn conv_with(fields: &str, open: Option<&str>) -> String {
+    let open = open.map_or(String::new(), |o| format!(r#","pendingActions":[{o}]"#));
+    format!(
+        r#"{{"conversation":{{"id":"conv_1","agentId":"ops"}},"messages":[
+           {{"id":"m_u","role":"user","content":"do it"}},
+           {{"id":"m_a","role":"assistant","content":"On it."{fields}}}]{open}}}"#
+    )
+}
+
+const OPS: &str = r#"{"agents":[{"id":"ops","name":"Ops"}]}"#;
+
+fn store_actions(store: ChatStore) -> Option<ChatActions> {
+    Some(ChatActions::from_store(store))
+}
+
+fn editing_actions(store: ChatStore) -> Option<ChatActions> {
+    Some(ChatActions {
+        allow_argument_edit: Some(true),
+        ..ChatActions::from_store(store)
+    })
+}
+
+fn text_of(root: &web_sys::HtmlElement, sel: &str) -> String {
+    query(root, sel)
+        .unwrap_or_else(|| panic!("{sel}; DOM: {}", root.inner_html()))
+        .text_content()
+        .unwrap_or_default()
+}
+
+#[wasm_bindgen_test]
+async fn s000_a_server_that_never_pauses_draws_no_card_and_makes_no_extra_request() {
+    let root = section();
+    let (store, stream, _h) = list_with_a_turn(&root, "hello");
+    let frames = "data: {\"type\":\"stream.start\",\"timestamp\":1,\"conversationId\":\"conv_1\",\"messageId\":\"m_u\"}\n\n\
+                  data: {\"type\":\"stream.text\",\"timestamp\":2,\"text\":\"Hi there\"}\n\n\
+                  data: {\"type\":\"stream.done\",\"timestamp\":3,\"conversationId\":\"conv_1\",\"messageId\":\"m_a\",\"content\":\"Hi there\"}\n\n";
+    web::feed_whole_stream(&store, stream.id, frames);
+    wait_for(&root, "article[data-message-id=m_a]").await;
+    web::next_frame().await;
+    assert!(
+        query(&root, ".chat-card").is_none(),
+        "{}",
+        root.inner_html()
+    );
+    let after: Vec<_> = store
+        .take_requests()
+        .into_iter()
+        .map(|r| format!("{:?} {}", r.method, r.path))
+        .collect();
+    assert!(after.is_empty(), "no request after the turn: {after:?}");
+}
+
+#[wasm_bindgen_test]
+async fn f176_questions_off_draw_a_question_read_only_and_approvals_stay_answerable() {
+    let root = section();
+    let open = format!("{APPROVAL},{QUESTION}");
+    let (store, _h) = mount_conv(&root, OPS, &conv_with("", Some(&open)), |store| {
+        Some(ChatActions {
+            enable_questions: false,
+            ..ChatActions::from_store(store)
+        })
+    })
+    .await;
+    let question = wait_for(&root, ".chat-card[data-kind=user_question]").await;
+    assert_eq!(
+        text_of(&question, ".chat-card__elsewhere[role=status]"),
+        "Waiting for an answer in another app"
+    );
+    assert!(query(&question, ".chat-card__send, .chat-card__skip").is_none());
+    let staging: web_sys::HtmlInputElement = query(&question, "input[value=staging]")
+        .unwrap()
+        .unchecked_into();
+    assert!(staging.disabled(), "options cannot be picked");
+    staging.click();
+    let approval = query(&root, ".chat-card[data-kind=tool_approval]").unwrap();
+    assert!(query(&approval, ".chat-card__elsewhere").is_none());
+    let approve = query(&approval, ".chat-card__approve").expect("approvals answerable");
+    approve.click();
+    let bodies = answers_sent(&store);
+    assert_eq!(
+        bodies.len(),
+        1,
+        "only the approval was answered: {bodies:?}"
+    );
+    assert_eq!(bodies[0]["resolution"]["type"], "tool_approval");
+}
+
+#[wasm_bindgen_test]
+async fn f174_the_approval_heading_is_the_servers_title_and_its_summary_is_shown() {
+    let root = section();
+    let titled = r#"{"id":"a_t","type":"tool_approval","toolName":"sandbox_exec","title":"Clean the disk","args":{}}"#;
+    let summed = r#"{"id":"a_s","type":"tool_approval","toolName":"web_fetch","summary":"Fetch the status page","args":{}}"#;
+    let open = format!("{titled},{summed}");
+    let (_store, _h) = mount_conv(&root, OPS, &conv_with("", Some(&open)), store_actions).await;
+    let t = wait_for(&root, ".chat-card[data-action-id=a_t]").await;
+    assert_eq!(text_of(&t, ".chat-card__title"), "Clean the disk");
+    assert_eq!(text_of(&t, ".chat-card__tool"), "sandbox_exec");
+    let s = wait_for(&root, ".chat-card[data-action-id=a_s]").await;
+    assert_eq!(text_of(&s, ".chat-card__title"), "web_fetch");
+    assert_eq!(text_of(&s, ".chat-card__summary"), "Fetch the status page");
+    // The group is named by its heading.
+    let title_id = query(&t, ".chat-card__title").unwrap().id();
+    assert_eq!(t.get_attribute("aria-labelledby"), Some(title_id));
+}
+
+#[wasm_bindgen_test]
+async fn f208_a_single_choice_question_with_previews_needs_send() {
+    let root = section();
+    let q = r#"{"id":"q_p","type":"user_question","questions":[{"question":"Which layout?","allowFreeText":false,
+      "options":[{"label":"Grid","value":"grid","preview":"[][]\n[][]"},{"label":"List","value":"list","preview":"==\n=="}]}]}"#;
+    let (store, _h) = mount_conv(&root, OPS, &conv_with("", Some(q)), store_actions).await;
+    let card = wait_for(&root, ".chat-card[data-action-id=q_p]").await;
+    let preview = query(&card, ".chat-card__option .chat-card__preview").expect("a preview row");
+    assert!(!preview.has_attribute("open"), "previews start collapsed");
+    assert_eq!(text_of(&preview, "summary"), "Preview");
+    let send = query(&card, ".chat-card__send").expect("Send is offered");
+    assert!(is_disabled(&send), "nothing picked yet");
+    query(&card, "input[value=list]").unwrap().click();
+    wait_until("Send enabled by the pick", &root, || !is_disabled(&send)).await;
+    assert!(
+        answers_sent(&store).is_empty(),
+        "a pick alone sends nothing"
+    );
+    send.click();
+    let bodies = answers_sent(&store);
+    assert_eq!(
+        bodies[0]["resolution"],
+        json!({"type": "user_question", "answers": {"Which layout?": "list"}})
+    );
+}
+
+#[wasm_bindgen_test]
+async fn f210_required_questions_are_starred_and_aria_required_optional_ones_are_not() {
+    let root = section();
+    let q = r#"{"id":"q_r","type":"user_question","questions":[
+      {"question":"Which env?","options":[{"label":"Staging","value":"staging"},{"label":"Prod","value":"prod"}]},
+      {"question":"Ticket?"},
+      {"question":"Notes","required":false}]}"#;
+    let (_store, _h) = mount_conv(&root, OPS, &conv_with("", Some(q)), store_actions).await;
+    let card = wait_for(&root, ".chat-card[data-action-id=q_r]").await;
+    let blocks = card.query_selector_all(".chat-card__question").unwrap();
+    assert_eq!(blocks.length(), 3);
+    let block = |i: u32| -> web_sys::HtmlElement { blocks.item(i).unwrap().unchecked_into() };
+    // Required: a visible star hidden from screen readers, and aria-required on the control.
+    for i in [0, 1] {
+        let star = query(&block(i), ".chat-card__question-text .chat-card__required")
+            .unwrap_or_else(|| panic!("question {i} starred"));
+        assert_eq!(star.text_content().unwrap(), "*");
+        assert_eq!(star.get_attribute("aria-hidden").as_deref(), Some("true"));
+    }
+    assert_eq!(
+        block(0).get_attribute("aria-required").as_deref(),
+        Some("true"),
+        "the radio group says it is required"
+    );
+    assert_eq!(
+        query(&block(1), "input.chat-card__input")
+            .unwrap()
+            .get_attribute("aria-required")
+            .as_deref(),
+        Some("true"),
+        "the text field says it is required"
+    );
+    // Optional: no star, nothing required, and the card offers no Skip (others are required).
+    assert!(query(&block(2), ".chat-card__required").is_none());
+    let notes = query(&block(2), "input.chat-card__input").unwrap();
+    assert_eq!(notes.get_attribute("aria-required"), None);
+    assert!(query(&card, ".chat-card__skip").is_none());
+    // Beside options, the free-text field is marked optional.
+    let other = query(&block(0), "input.chat-card__input").expect("free text beside options");
+    assert_eq!(
+        other.get_attribute("placeholder").as_deref(),
+        Some("Something else (optional)")
+    );
+}
+
+#[wasm_bindgen_test]
+async fn f177_argument_editing_is_off_by_default_and_the_agents_capability_turns_it_on() {
+    let root = section();
+    let conv = conv_with("", Some(APPROVAL));
+    let (_store, _h) = mount_conv(&root, OPS, &conv, store_actions).await;
+    let card = wait_for(&root, ".chat-card[data-action-id=act_1]").await;
+    assert!(
+        query(&card, ".chat-card__edit").is_none(),
+        "no Edit arguments"
+    );
+    assert!(query(&card, "textarea.chat-card__editor").is_none());
+    let details = query(&card, "details.chat-card__details pre.chat-card__args").unwrap();
+    assert!(details.text_content().unwrap().contains("\"cmd\": \"ls\""));
+    drop(_h);
+
+    let root = section();
+    let agents =
+        r#"{"agents":[{"id":"ops","name":"Ops","capabilities":{"approvalArgsEdit":true}}]}"#;
+    let (_store, _h) = mount_conv(&root, agents, &conv, store_actions).await;
+    let card = wait_for(&root, ".chat-card[data-action-id=act_1]").await;
+    query(&card, ".chat-card__edit")
+        .expect("the agent's approvalArgsEdit wins over the default")
+        .click();
+    wait_for(&card, "textarea.chat-card__editor").await;
+}
+
+fn host_question(card: CardSlot) -> AnyView {
+    let resolve = card.resolve;
+    let read_only = card.read_only;
+    view! {
+        <div class="host-question" data-read-only=move || read_only.get().to_string()>
+            <button class="host-question__ok"
+                on:click=move |_| resolve.run(Resolution::UserQuestion {
+                    answers: [("Which env?".to_owned(), agent_chat_ui::core::AnswerValue::One("prod".into()))].into(),
+                    cancelled: false,
+                })>"Prod"</button>
+        </div>
+    }
+    .into_any()
+}
+
+#[wasm_bindgen_test]
+async fn f183_render_question_replaces_the_card_and_its_read_only_is_true_when_it_must_be() {
+    let root = section();
+    let (store, _h) = mount_conv(&root, OPS, &conv_with("", Some(QUESTION)), |store| {
+        Some(ChatActions {
+            render_question: Some(RenderCard::new(host_question)),
+            ..ChatActions::from_store(store)
+        })
+    })
+    .await;
+    let host = wait_for(&root, ".host-question").await;
+    assert!(query(&root, ".chat-card--question").is_none(), "replaced");
+    assert_eq!(
+        host.get_attribute("data-read-only").as_deref(),
+        Some("false")
+    );
+    query(&host, ".host-question__ok").unwrap().click();
+    let bodies = answers_sent(&store);
+    assert_eq!(
+        bodies[0]["resolution"]["answers"],
+        json!({"Which env?": "prod"})
+    );
+    drop(_h);
+
+    // Questions off: the slot is told it is read-only.
+    let root = section();
+    let (_store, _h) = mount_conv(&root, OPS, &conv_with("", Some(QUESTION)), |store| {
+        Some(ChatActions {
+            enable_questions: false,
+            render_question: Some(RenderCard::new(host_question)),
+            ..ChatActions::from_store(store)
+        })
+    })
+    .await;
+    let host = wait_for(&root, ".host-question").await;
+    assert_eq!(
+        host.get_attribute("data-read-only").as_deref(),
+        Some("true")
+    );
+}
+
+#[wasm_bindgen_test]
+async fn s000_args_schema_input_schema_and_kind_are_read_as_the_documented_names() {
+    let root = section();
+    let schema = r#"{"type":"object","properties":{"n":{"type":"integer","maximum":3}}}"#;
+    let open = format!(
+        r#"{{"id":"a_snake","kind":"tool_approval","toolName":"one","args":{{"n":1}},"args_schema":{schema}}},
+           {{"id":"a_input","type":"tool_approval","toolName":"two","args":{{"n":1}},"inputSchema":{schema}}},
+           {{"id":"q_kind","kind":"user_question","questions":[{{"question":"Why?"}}]}}"#
+    );
+    let (_store, _h) = mount_conv(&root, OPS, &conv_with("", Some(&open)), editing_actions).await;
+    wait_for(
+        &root,
+        ".chat-card[data-action-id=q_kind][data-kind=user_question]",
+    )
+    .await;
+    for id in ["a_snake", "a_input"] {
+        let card = wait_for(
+            &root,
+            &format!(".chat-card[data-action-id={id}][data-kind=tool_approval]"),
+        )
+        .await;
+        query(&card, ".chat-card__edit").unwrap().click();
+        let editor = wait_for(&card, "textarea.chat-card__editor").await;
+        type_text(&editor, r#"{"n": 9}"#);
+        wait_until("the schema is applied", &root, || {
+            query(&card, ".chat-card__problems li").and_then(|p| p.text_content())
+                == Some("/n: must be at most 3".into())
+        })
+        .await;
+        assert!(
+            is_disabled(&query(&card, ".chat-card__approve").unwrap()),
+            "{id}"
+        );
+    }
+}
+
+/// The schema of [`KEYWORDS`]: one property per keyword of seed 000's list, plus one whose
+/// keywords (`$ref`, `format`) the checker does not know.
+const EVERY_KEYWORD: &str = r##"{"type":"object","properties":{
+  "t":{"type":"string"},"u":{"type":["string","null"]},"e":{"enum":["a","b"]},"c":{"const":1},
+  "r":{"type":"object","required":["x"]},"ap":{"type":"object","properties":{},"additionalProperties":false},
+  "it":{"type":"array","items":{"type":"integer"}},"mn":{"minimum":5},"mx":{"maximum":5},
+  "emn":{"exclusiveMinimum":5},"emx":{"exclusiveMaximum":5},"mnl":{"minLength":3},"mxl":{"maxLength":1},
+  "p":{"pattern":"^a+$"},"mni":{"minItems":2},"mxi":{"maxItems":0},
+  "any":{"anyOf":[{"type":"string"},{"type":"integer"}]},"one":{"oneOf":[{"type":"integer"},{"minimum":0}]},
+  "all":{"allOf":[{"type":"integer"},{"minimum":10}]},"ign":{"$ref":"#/nowhere","format":"email"}}}"##;
+
+/// Valid arguments for [`EVERY_KEYWORD`].
+const VALID: &str = r#"{"t":"s","u":null,"e":"a","c":1,"r":{"x":1},"ap":{},"it":[1],"mn":5,"mx":5,
+  "emn":6,"emx":4,"mnl":"abc","mxl":"a","p":"aa","mni":[1,2],"mxi":[],"any":"s","one":-1,"all":10,
+  "ign":"not an email"}"#;
+
+/// `(keyword, property, breaking value, the English problem)`.
+const KEYWORDS: [(&str, &str, &str, &str); 19] = [
+    ("type", "t", "1", "/t: must be string"),
+    ("type (union)", "u", "1", "/u: must be string, null"),
+    ("enum", "e", "\"z\"", "/e: must be one of \"a\", \"b\""),
+    ("const", "c", "2", "/c: must be 1"),
+    ("required", "r", "{}", "/r: \"x\" is required"),
+    (
+        "additionalProperties",
+        "ap",
+        "{\"y\":1}",
+        "/ap: \"y\" is not allowed",
+    ),
+    ("items", "it", "[\"x\"]", "/it/0: must be integer"),
+    ("minimum", "mn", "4", "/mn: must be at least 5"),
+    ("maximum", "mx", "6", "/mx: must be at most 5"),
+    ("exclusiveMinimum", "emn", "5", "/emn: must be more than 5"),
+    ("exclusiveMaximum", "emx", "5", "/emx: must be less than 5"),
+    (
+        "minLength",
+        "mnl",
+        "\"ab\"",
+        "/mnl: must have at least 3 characters",
+    ),
+    (
+        "maxLength",
+        "mxl",
+        "\"ab\"",
+        "/mxl: must have at most 1 character",
+    ),
+    ("pattern", "p", "\"b\"", "/p: must match ^a+$"),
+    ("minItems", "mni", "[1]", "/mni: must have at least 2 items"),
+    ("maxItems", "mxi", "[1]", "/mxi: must have at most 0 items"),
+    (
+        "anyOf",
+        "any",
+        "true",
+        "/any: matches none of the allowed forms",
+    ),
+    (
+        "oneOf",
+        "one",
+        "1",
+        "/one: must match exactly one allowed form (matches 2)",
+    ),
+    ("allOf", "all", "9", "/all: must be at least 10"),
+];
+
+#[wasm_bindgen_test]
+async fn f205_every_args_schema_keyword_is_refused_in_the_page_with_its_problem_and_unknown_ones_are_ignored(
+) {
+    let root = section();
+    let valid: Value = serde_json::from_str(VALID).unwrap();
+    let action = format!(
+        r#"{{"id":"a_k","type":"tool_approval","toolName":"every","args":{VALID},"argsSchema":{EVERY_KEYWORD}}}"#
+    );
+    let (_store, _h) = mount_conv(&root, OPS, &conv_with("", Some(&action)), editing_actions).await;
+    let card = wait_for(&root, ".chat-card[data-action-id=a_k]").await;
+    let approve = query(&card, ".chat-card__approve").unwrap();
+    assert!(
+        query(&card, ".chat-card__problems li").is_none(),
+        "the proposal is valid"
+    );
+    query(&card, ".chat-card__edit").unwrap().click();
+    let editor = wait_for(&card, "textarea.chat-card__editor").await;
+    let problems = || {
+        let list = card.query_selector_all(".chat-card__problems li").unwrap();
+        (0..list.length())
+            .map(|i| list.item(i).unwrap().text_content().unwrap_or_default())
+            .collect::<Vec<_>>()
+    };
+    for (keyword, property, bad, expected) in KEYWORDS {
+        let mut edit = valid.clone();
+        edit[property] = serde_json::from_str(bad).unwrap();
+        type_text(&editor, &edit.to_string());
+        wait_until(keyword, &root, || problems() == [expected]).await;
+        assert!(is_disabled(&approve), "{keyword}: Approve greyed out");
+    }
+    // `$ref` and `format` are not checked: any string passes.
+    let mut edit = valid.clone();
+    edit["ign"] = json!("still not an email");
+    type_text(&editor, &edit.to_string());
+    wait_until("no problems", &root, || problems().is_empty()).await;
+    assert!(!is_disabled(&approve));
+}
+
+#[wasm_bindgen_test]
+async fn f206_a_reordered_but_identical_object_is_not_an_edit() {
+    let root = section();
+    let (store, _h) = mount_conv(&root, OPS, &conv_with("", Some(APPROVAL)), editing_actions).await;
+    let card = wait_for(&root, ".chat-card[data-action-id=act_1]").await;
+    query(&card, ".chat-card__edit").unwrap().click();
+    let editor = wait_for(&card, "textarea.chat-card__editor").await;
+    type_text(&editor, r#"{"timeout": 10.0, "cmd": "ls"}"#);
+    web::next_frame().await;
+    assert!(
+        query(&card, ".chat-card__edited").is_none(),
+        "not marked edited"
+    );
+    query(&card, ".chat-card__approve").unwrap().click();
+    let bodies = answers_sent(&store);
+    assert_eq!(
+        bodies[0]["resolution"],
+        json!({"type": "tool_approval", "decision": "allow"}),
+        "no approvedArgs"
+    );
+}
+
+#[wasm_bindgen_test]
+async fn f207_details_of_a_card_approved_with_an_edit_show_what_was_approved() {
+    let root = section();
+    let (store, _h) = mount_conv(&root, OPS, &conv_with("", Some(APPROVAL)), editing_actions).await;
+    let card = wait_for(&root, ".chat-card[data-action-id=act_1]").await;
+    query(&card, ".chat-card__edit").unwrap().click();
+    let editor = wait_for(&card, "textarea.chat-card__editor").await;
+    type_text(&editor, r#"{"cmd": "ls -la", "timeout": 10}"#);
+    wait_for(&card, ".chat-card__edited").await;
+    query(&card, ".chat-card__approve").unwrap().click();
+    let answer_req = store
+        .take_requests()
+        .into_iter()
+        .find(|r| r.path.contains("/actions/"))
+        .expect("answer sent");
+    let frames = "data: {\"type\":\"stream.action_resolved\",\"timestamp\":5,\"conversationId\":\"conv_1\",\"actionId\":\"act_1\",\"status\":\"resolved\",\"resolution\":{\"decision\":\"allow\",\"approvedArgs\":{\"cmd\":\"ls -la\",\"timeout\":10}}}\n\n\
+                  data: {\"type\":\"stream.done\",\"timestamp\":6,\"conversationId\":\"conv_1\",\"messageId\":\"m_a2\",\"content\":\"Done.\"}\n\n";
+    web::feed_whole_stream(&store, answer_req.id, frames);
+    let card = wait_for(
+        &root,
+        ".chat-card[data-action-id=act_1][data-decision=approved-edited]",
+    )
+    .await;
+    assert_eq!(
+        text_of(&card, ".chat-card__outcome-label"),
+        "Approved with edited arguments"
+    );
+    let shown: Value =
+        serde_json::from_str(&text_of(&card, ".chat-card__details .chat-card__args"))
+            .expect("Details hold JSON");
+    assert_eq!(
+        shown,
+        json!({"cmd": "ls -la", "timeout": 10}),
+        "the edit, not the proposal"
+    );
+}
+
+#[wasm_bindgen_test]
+async fn s000_history_sources_1_and_2_are_drawn_after_a_reload_with_the_answered_fallback() {
+    let root = section();
+    // Each entry of the message's own list is open by itself; the conversation's (empty)
+    // pendingActions says none waits, so each reads from the first source that has it.
+    let listed = |id: &str, tool: &str| {
+        format!(
+            r#"{{"id":"{id}","type":"tool_approval","toolName":"{tool}","args":{{"cmd":"ls"}}}}"#
+        )
+    };
+    let fields = format!(
+        r#","actionStates":{{"a1":{{"status":"resolved","resolution":{{"decision":"deny","comment":"not that site"}}}}}},
+           "metadata":{{"pendingActions":[{},{},{},{}],
+             "actionStates":{{"a1":{{"status":"resolved","resolution":{{"decision":"allow"}}}},
+                            "a2":{{"status":"resolved","resolution":{{"decision":"allow","approvedArgs":{{"cmd":"ls -la"}},"rememberForSession":true}}}},
+                            "a3":{{"status":"expired"}}}}}}"#,
+        listed("a1", "web_fetch"),
+        listed("a2", "sandbox_exec"),
+        listed("a3", "slow_tool"),
+        listed("a4", "quiet_tool"),
+    );
+    let (_store, _h) = mount_conv(&root, OPS, &conv_with(&fields, Some("")), store_actions).await;
+    let outcome = |id: &str| format!(".chat-card[data-action-id={id}] .chat-card__outcome-label");
+    // Source 1 (message.actionStates) wins over source 2 for a1.
+    let a1 = wait_for(&root, &outcome("a1")).await;
+    assert_eq!(a1.text_content().unwrap(), "Denied - not that site");
+    // Source 2 (metadata.actionStates).
+    assert_eq!(
+        text_of(&root, &outcome("a2")),
+        "Approved with edited arguments"
+    );
+    assert_eq!(
+        text_of(
+            &root,
+            ".chat-card[data-action-id=a2] .chat-card__remembered"
+        ),
+        "Remembered for this chat"
+    );
+    assert_eq!(text_of(&root, &outcome("a3")), "Expired");
+    // Nothing says how a4 ended: the plain fallback.
+    assert_eq!(text_of(&root, &outcome("a4")), "Answered");
+    assert!(query(&root, ".chat-card__approve").is_none(), "none waits");
+}
+
+#[wasm_bindgen_test]
+async fn s000_without_pending_actions_the_last_assistant_messages_open_ones_wait() {
+    let root = section();
+    let settled = r#"{"id":"a_old","type":"tool_approval","toolName":"old_tool","args":{},"status":"resolved","resolution":{"decision":"allow"}}"#;
+    let fields = format!(r#","metadata":{{"pendingActions":[{APPROVAL},{settled}]}}"#);
+    let (_store, _h) = mount_conv(&root, OPS, &conv_with(&fields, None), store_actions).await;
+    let open = wait_for(
+        &root,
+        ".chat-card[data-action-id=act_1][data-state=waiting]",
+    )
+    .await;
+    assert!(query(&open, ".chat-card__approve").is_some());
+    assert_eq!(
+        text_of(
+            &root,
+            ".chat-card[data-action-id=a_old] .chat-card__outcome-label"
+        ),
+        "Approved"
+    );
+}
+
+#[wasm_bindgen_test]
+async fn f181_a_client_tool_draws_no_card_keeps_the_composer_open_and_is_not_action_required() {
+    let root = section();
+    let required = Rc::new(Cell::new(0u32));
+    let tools = Rc::new(Cell::new(0u32));
+    let (r, t) = (
+        send_wrapper::SendWrapper::new(required.clone()),
+        send_wrapper::SendWrapper::new(tools.clone()),
+    );
+    let callbacks = ChatCallbacks {
+        on_action_required: Some(Callback::new(move |_| r.set(r.get() + 1))),
+        on_client_tool: Some(Callback::new(move |_| t.set(t.get() + 1))),
+        ..ChatCallbacks::default()
+    };
+    let config = SessionConfig {
+        show_history: false,
+        ..SessionConfig::default()
+    };
+    let tool = r#"{"id":"ct_1","type":"client_tool","toolName":"get_location","args":{}}"#;
+    let (_store, composer, _h) = live_turn_calling(&root, tool, None, config, callbacks, OPS).await;
+    wait_until("the page's tool was asked for", &root, || tools.get() == 1).await;
+    wait_for(&root, "article[data-message-id=m_a]").await;
+    web::next_frame().await;
+    assert!(
+        query(&root, ".chat-card").is_none(),
+        "{}",
+        root.inner_html()
+    );
+    assert_eq!(
+        required.get(),
+        0,
+        "on_action_required is not for a page tool"
+    );
+    assert!(!composer.disabled(), "the composer stays open");
+    assert_eq!(announcer_text(&root), "");
+}
+
+/// A lone question without options: the composer answers it (F191).
+const TICKET: &str = r#"{"id":"q_t","type":"user_question","questions":[{"question":"Ticket?","placeholder":"e.g. OPS-12"}]}"#;
+
+fn block_config() -> SessionConfig {
+    SessionConfig {
+        show_history: false,
+        ..SessionConfig::default()
+    }
+}
+
+fn composer_state(root: &web_sys::HtmlElement) -> String {
+    query(root, "form.chat-input")
+        .and_then(|f| f.get_attribute("data-state"))
+        .unwrap_or_default()
+}
+
+#[wasm_bindgen_test]
+async fn f197_a_refused_composer_answer_keeps_the_typed_text() {
+    let root = section();
+    let (store, composer, _h) = live_turn(&root, TICKET, None).await;
+    wait_until("the composer answers the question", &root, || {
+        composer_state(&root) == "answer"
+    })
+    .await;
+    assert_eq!(composer.placeholder(), "e.g. OPS-12");
+    type_text(&composer, "OPS-7");
+    press(&composer, "Enter");
+    let sent: Vec<HttpRequest> = store
+        .take_requests()
+        .into_iter()
+        .filter(|r| r.path.contains("/actions/"))
+        .collect();
+    assert_eq!(sent.len(), 1, "the composer answered: {sent:?}");
+    let body: Value = serde_json::from_str(sent[0].body.as_deref().unwrap()).unwrap();
+    assert_eq!(body["resolution"]["answers"], json!({"Ticket?": "OPS-7"}));
+    store.feed(Input::Response {
+        id: sent[0].id,
+        result: Ok(HttpResponse {
+            status: 403,
+            body: r#"{"error":{"code":"action_forbidden","message":"not yours"}}"#.into(),
+            date: None,
+        }),
+    });
+    wait_until("the card waits again", &root, || {
+        query(&root, ".chat-card[data-action-id=q_t][data-state=waiting]").is_some()
+    })
+    .await;
+    wait_until("the typed answer is back", &root, || {
+        composer.value() == "OPS-7"
+    })
+    .await;
+}
+
+#[wasm_bindgen_test]
+async fn f196_f197_cancel_mode_warns_and_a_refused_message_keeps_its_text_and_refetches() {
+    let root = section();
+    let (store, composer, _h) = live_turn_in(
+        &root,
+        APPROVAL.replace('\n', "").as_str(),
+        None,
+        agent_chat_ui::core::ComposerMode::Cancel,
+    )
+    .await;
+    wait_until("cancel mode", &root, || composer_state(&root) == "cancel").await;
+    assert_eq!(
+        text_of(&root, ".chat-input__helper"),
+        "Sending a message cancels the open request."
+    );
+    assert!(!composer.disabled(), "a message may be sent");
+    type_text(&composer, "never mind, do this");
+    press(&composer, "Enter");
+    let mut reqs = store.take_requests();
+    answer(
+        &store,
+        &mut reqs,
+        "/conversations/conv_1/messages",
+        409,
+        r#"{"error":{"code":"action_pending","message":"answer first"}}"#,
+    );
+    wait_until("the text is back", &root, || {
+        composer.value() == "never mind, do this"
+    })
+    .await;
+    let again: Vec<_> = store
+        .take_requests()
+        .into_iter()
+        .map(|r| format!("{:?} {}", r.method, r.path))
+        .collect();
+    assert!(
+        again.contains(&"Get /conversations/conv_1".to_owned()),
+        "the conversation is fetched again: {again:?}"
+    );
+}
+
+#[wasm_bindgen_test]
+async fn f196_the_blocked_composer_is_closed_and_says_it_waits_for_your_answer() {
+    let root = section();
+    let (_store, composer, _h) = live_turn(&root, APPROVAL.replace('\n', "").as_str(), None).await;
+    wait_until("blocked", &root, || composer_state(&root) == "blocked").await;
+    assert!(
+        composer.disabled() || composer.read_only(),
+        "the input is closed"
+    );
+    assert_eq!(
+        text_of(&root, ".chat-input__helper"),
+        "The assistant is waiting for your answer above."
+    );
+}
+
+#[wasm_bindgen_test]
+async fn f179_the_agents_composer_mode_wins_over_the_option_and_unusable_values_are_ignored() {
+    for (agent_mode, expected) in [
+        ("\"cancel\"", "cancel"),
+        ("\"sideways\"", "blocked"),
+        ("7", "blocked"),
+    ] {
+        let root = section();
+        let agents = format!(
+            r#"{{"agents":[{{"id":"ops","name":"Ops","metadata":{{"pendingActionComposerMode":{agent_mode}}}}}]}}"#
+        );
+        let (_store, _composer, _h) = live_turn_calling(
+            &root,
+            APPROVAL.replace('\n', "").as_str(),
+            None,
+            block_config(),
+            ChatCallbacks::default(),
+            &agents,
+        )
+        .await;
+        wait_for(&root, ".chat-card[data-kind=tool_approval]").await;
+        wait_until(expected, &root, || composer_state(&root) == expected).await;
+    }
+}
+
+#[wasm_bindgen_test]
+async fn s000_an_answer_refused_as_busy_fetches_the_conversation_again() {
+    let root = section();
+    let (store, _h) = mount_conv(&root, OPS, &conv_with("", Some(APPROVAL)), store_actions).await;
+    let card = wait_for(
+        &root,
+        ".chat-card[data-action-id=act_1][data-state=waiting]",
+    )
+    .await;
+    query(&card, ".chat-card__approve").unwrap().click();
+    let mut reqs = store.take_requests();
+    answer(
+        &store,
+        &mut reqs,
+        "/conversations/conv_1/actions/act_1",
+        409,
+        r#"{"error":{"code":"conversation_busy","message":"busy"}}"#,
+    );
+    let again: Vec<_> = store
+        .take_requests()
+        .into_iter()
+        .map(|r| format!("{:?} {}", r.method, r.path))
+        .collect();
+    assert!(
+        again.contains(&"Get /conversations/conv_1".to_owned()),
+        "the conversation is fetched again: {again:?}"
+    );
+}
+
+#[wasm_bindgen_test]
+async fn f187_f191_the_hooks_members_read_from_a_custom_layout() {
+    let root = section();
+    let slot = Rc::new(Cell::new(None));
+    let out = slot.clone();
+    let _h = mount_to(root.clone(), move || {
+        I18n::provide(Some("en"), HashMap::new());
+        let config = SessionConfig {
+            conversation_id: Some("conv_1".into()),
+            ..SessionConfig::default()
+        };
+        let store = ChatStore::detached(Session::new(config), ChatCallbacks::default());
+        out.set(Some(store));
+        let pending = store.pending_actions();
+        let awaiting = store.awaiting_action();
+        let resolving = store.is_resolving_action();
+        let answerable = store.answerable_question();
+        let composer = store.composer_state();
+        let can = store.can_resolve_actions();
+        view! {
+            <ChatMessageList actions=ChatActions::from_store(store)/>
+            <agent_chat_ui::ui::chat_input::ChatInput/>
+            <output class="hook"
+                data-pending=move || pending.with(|p| p.iter().map(|c| c.action.id.clone()).collect::<Vec<_>>().join(","))
+                data-awaiting=move || awaiting.get().to_string()
+                data-resolving=move || resolving.get().to_string()
+                data-answerable=move || answerable.with(|a| a.as_ref().map(|a| format!("{}:{}", a.action_id, a.question.question)).unwrap_or_default())
+                data-composer=move || composer.with(|c| c.as_str())
+                data-can=can.to_string()></output>
+        }
+    });
+    let store: ChatStore = slot.get().expect("store");
+    web::open_conv_1(&store, "I need a ticket.", TICKET);
+    let hook = wait_for(&root, "output.hook[data-pending=q_t]").await;
+    let read = |name: &str| hook.get_attribute(name).unwrap_or_default();
+    assert_eq!(read("data-awaiting"), "true");
+    assert_eq!(read("data-resolving"), "false");
+    assert_eq!(read("data-can"), "true");
+    assert_eq!(read("data-answerable"), "q_t:Ticket?");
+    assert_eq!(read("data-composer"), "answer");
+    // Answered from the composer: in flight, then settled.
+    let composer = wait_for(&root, "textarea.chat-input__textarea").await;
+    type_text(&composer, "OPS-7");
+    press(&composer, "Enter");
+    wait_until("resolving", &root, || read("data-resolving") == "true").await;
+    let answer_req = store
+        .take_requests()
+        .into_iter()
+        .find(|r| r.path.contains("/actions/"))
+        .expect("answer sent");
+    let frames = "data: {\"type\":\"stream.action_resolved\",\"timestamp\":5,\"conversationId\":\"conv_1\",\"actionId\":\"q_t\",\"status\":\"resolved\",\"resolution\":{\"answers\":{\"Ticket?\":\"OPS-7\"}}}\n\n\
+                  data: {\"type\":\"stream.done\",\"timestamp\":6,\"conversationId\":\"conv_1\",\"messageId\":\"m_a2\",\"content\":\"Thanks.\"}\n\n";
+    web::feed_whole_stream(&store, answer_req.id, frames);
+    wait_until("settled", &root, || {
+        read("data-pending").is_empty() && read("data-resolving") == "false"
+    })
+    .await;
+    assert_eq!(read("data-awaiting"), "false");
+    assert_eq!(read("data-answerable"), "");
+    assert_eq!(read("data-composer"), "normal");
+}
+
+#[wasm_bindgen_test]
+async fn f178_a_card_counts_down_in_hours_then_minutes_amber_below_the_threshold() {
+    let at = |ms: f64, id: &str| {
+        let iso = js_sys::Date::new(&(js_sys::Date::now() + ms).into())
+            .to_iso_string()
+            .as_string()
+            .unwrap();
+        APPROVAL
+            .replace(
+                "\"args\":{",
+                &format!("\"expiresAt\":\"{iso}\",\"args\":{{"),
+            )
+            .replace("act_1", id)
+    };
+    let open = [
+        at(23.0 * 3_600_000.0 + 120_000.0, "a_h"),
+        at(30.0 * 60_000.0 + 20_000.0, "a_m"),
+        at(5.0 * 60_000.0 + 20_000.0, "a_5"),
+    ]
+    .join(",");
+    let countdown = |root: &web_sys::HtmlElement, id: &str| {
+        let el = query(
+            root,
+            &format!(".chat-card[data-action-id={id}] .chat-countdown"),
+        )
+        .unwrap_or_else(|| panic!("{id} counts down"));
+        (
+            el.text_content().unwrap().trim().to_owned(),
+            el.get_attribute("data-warning").unwrap_or_default(),
+        )
+    };
+    // Default threshold (600 s): only the card with 5 minutes left is amber.
+    let root = section();
+    let (_store, _h) = mount_conv(&root, OPS, &conv_with("", Some(&open)), store_actions).await;
+    wait_for(&root, ".chat-card[data-action-id=a_5] .chat-countdown").await;
+    assert_eq!(
+        countdown(&root, "a_h"),
+        ("Expires in 23 hours".into(), "false".into())
+    );
+    assert_eq!(
+        countdown(&root, "a_m"),
+        ("Expires in 30 minutes".into(), "false".into())
+    );
+    assert_eq!(
+        countdown(&root, "a_5"),
+        ("Expires in 5 minutes".into(), "true".into())
+    );
+    drop(_h);
+    // A custom layout's `expiry_warning_seconds` (an hour) moves the threshold.
+    let root = section();
+    let (_store, _h) = mount_conv(&root, OPS, &conv_with("", Some(&open)), |store| {
+        Some(ChatActions {
+            expiry_warning_seconds: 3_600,
+            ..ChatActions::from_store(store)
+        })
+    })
+    .await;
+    wait_for(&root, ".chat-card[data-action-id=a_5] .chat-countdown").await;
+    assert_eq!(countdown(&root, "a_h").1, "false");
+    assert_eq!(countdown(&root, "a_m").1, "true");
+}
+
+#[wasm_bindgen_test]
+async fn s000_an_expired_card_stays_expired_through_the_refetch_and_the_continuation_shows() {
+    let root = section();
+    let deadline = js_sys::Date::now() as u64 + 300;
+    let expiring = APPROVAL.replace('\n', "").replace(
+        "\"args\":{",
+        &format!("\"expiresAt\":{deadline},\"args\":{{"),
+    );
+    let (store, _composer, _h) = live_turn(&root, &expiring, None).await;
+    wait_for(
+        &root,
+        ".chat-card[data-action-id=act_1][data-state=expired]",
+    )
+    .await;
+    let expired_at = js_sys::Date::now();
+    // The refetch is a timer of the store (actionExpiryRefreshMs, 1.5 s): wait for the request.
+    let mut refetch = Vec::new();
+    for _ in 0..150 {
+        refetch = store
+            .take_requests()
+            .into_iter()
+            .filter(|r| r.method == Method::Get && r.path == "/conversations/conv_1")
+            .collect();
+        if !refetch.is_empty() {
+            break;
+        }
+        web::sleep(20).await;
+    }
+    assert_eq!(refetch.len(), 1, "the conversation is fetched again");
+    assert!(
+        js_sys::Date::now() - expired_at >= 1_000.0,
+        "about 1.5 s after the deadline, not at once"
+    );
+    // The server carried on by itself: its continuation, and no word on how act_1 ended.
+    let conv = format!(
+        r#"{{"conversation":{{"id":"conv_1","agentId":"ops"}},"messages":[
+           {{"id":"m_u","role":"user","content":"please do it"}},
+           {{"id":"m_a","role":"assistant","content":"I need you first.","metadata":{{"pendingActions":[{expiring}]}}}},
+           {{"id":"m_a2","role":"assistant","content":"Nobody answered, so I skipped it."}}],
+           "pendingActions":[]}}"#
+    );
+    answer(&store, &mut refetch, "/conversations/conv_1", 200, &conv);
+    wait_for(&root, "article[data-message-id=m_a2]").await;
+    let card = wait_for(&root, ".chat-card[data-action-id=act_1]").await;
+    assert_eq!(card.get_attribute("data-state").as_deref(), Some("expired"));
+    assert_eq!(
+        text_of(&card, ".chat-card__outcome-label"),
+        "Expired",
+        "not Answered"
+    );
+}
+
+#[wasm_bindgen_test]
+async fn s000_a_cancelled_card_stays_cancelled_through_a_refetch_that_says_nothing_of_it() {
+    let root = section();
+    let second = r#"{"id":"act_2","type":"tool_approval","toolName":"web_fetch","args":{}}"#;
+    let open = format!("{APPROVAL},{second}");
+    let (store, _h) = mount_conv(&root, OPS, &conv_with("", Some(&open)), store_actions).await;
+    let card = wait_for(
+        &root,
+        ".chat-card[data-action-id=act_1][data-state=waiting]",
+    )
+    .await;
+    query(&card, ".chat-card__approve").unwrap().click();
+    let mut reqs = store.take_requests();
+    answer(
+        &store,
+        &mut reqs,
+        "/conversations/conv_1/actions/act_1",
+        409,
+        r#"{"error":{"code":"action_cancelled","message":"cancelled"}}"#,
+    );
+    wait_for(
+        &root,
+        ".chat-card[data-action-id=act_1][data-state=cancelled]",
+    )
+    .await;
+    // Another tab settled act_2, so the page looks the conversation up again; the server's
+    // copy lists act_1 on its message without saying how it ended, and has carried on.
+    store.dispatch(Command::SettledElsewhere {
+        action_id: "act_2".into(),
+    });
+    let mut reqs = store.take_requests();
+    let settled = r#"{"id":"act_2","type":"tool_approval","toolName":"web_fetch","args":{},"status":"resolved","resolution":{"decision":"allow"}}"#;
+    let fields = format!(r#","metadata":{{"pendingActions":[{APPROVAL},{settled}]}}"#);
+    let mut conv: Value = serde_json::from_str(&conv_with(&fields, Some(""))).unwrap();
+    conv["messages"]
+        .as_array_mut()
+        .unwrap()
+        .push(json!({"id": "m_a2", "role": "assistant", "content": "Moving on."}));
+    let conv = conv.to_string();
+    answer(&store, &mut reqs, "/conversations/conv_1", 200, &conv);
+    wait_for(&root, "article[data-message-id=m_a2]").await;
+    let card = wait_for(&root, ".chat-card[data-action-id=act_1]").await;
+    assert_eq!(
+        card.get_attribute("data-state").as_deref(),
+        Some("cancelled")
+    );
+    assert_eq!(
+        text_of(&card, ".chat-card__outcome-label"),
+        "Cancelled",
+        "not Answered"
+    );
+}
+
+#[wasm_bindgen_test]
+async fn s000_an_answer_refused_as_not_pending_reads_answered_frees_the_composer_and_refetches() {
+    let root = section();
+    let (store, composer, _h) = live_turn(&root, APPROVAL.replace('\n', "").as_str(), None).await;
+    let card = wait_for(
+        &root,
+        ".chat-card[data-action-id=act_1][data-state=waiting]",
+    )
+    .await;
+    wait_until("blocked", &root, || composer_state(&root) == "blocked").await;
+    query(&card, ".chat-card__approve").unwrap().click();
+    let sent: Vec<HttpRequest> = store
+        .take_requests()
+        .into_iter()
+        .filter(|r| r.path.contains("/actions/"))
+        .collect();
+    assert_eq!(sent.len(), 1);
+    store.feed(Input::Response {
+        id: sent[0].id,
+        result: Ok(HttpResponse {
+            status: 409,
+            body: r#"{"error":{"code":"action_not_pending","message":"already answered"}}"#.into(),
+            date: None,
+        }),
+    });
+    let settled = wait_for(
+        &root,
+        ".chat-card[data-action-id=act_1][data-decision=answered]",
+    )
+    .await;
+    assert_eq!(text_of(&settled, ".chat-card__outcome-label"), "Answered");
+    assert!(query(&settled, ".chat-card__approve").is_none());
+    wait_until("the composer is released", &root, || {
+        composer_state(&root) == "normal" && !composer.disabled()
+    })
+    .await;
+    let again: Vec<_> = store
+        .take_requests()
+        .into_iter()
+        .map(|r| format!("{:?} {}", r.method, r.path))
+        .collect();
+    assert!(
+        again.contains(&"Get /conversations/conv_1".to_owned()),
+        "the conversation is fetched again: {again:?}"
+    );
 }

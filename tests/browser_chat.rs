@@ -4,6 +4,7 @@
 //! switching. No server: the base URL points at a closed port, the chat shows what it was given.
 #![cfg(target_arch = "wasm32")]
 
+use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 
 use agent_chat_ui::core::{Message, Role};
@@ -17,7 +18,7 @@ use wasm_bindgen_test::*;
 wasm_bindgen_test_configure!(run_in_browser);
 
 mod web;
-use web::{computed_style, query, section, sleep, type_text, wait_for, wait_until};
+use web::{computed_style, query, section, type_text, wait_for, wait_gone, wait_until};
 
 /// A server address nothing listens on.
 const DEAD: &str = "http://127.0.0.1:9/api/agents";
@@ -565,7 +566,8 @@ async fn f39_controlled_locale_follows_its_prop_and_refuses_set_locale() {
         [false],
         "refused while controlled"
     );
-    sleep(50).await;
+    // A locale change would be drawn by the next frame.
+    web::next_frame().await;
     assert_eq!(chat.get_attribute("lang").as_deref(), Some("en"));
     assert_eq!(lang_param(), None, "the address is not touched");
 
@@ -807,4 +809,219 @@ async fn i17_server_props_given_as_signals_are_followed() {
     .await;
     assert_eq!(changed.lock().unwrap().as_slice(), ["ops".to_string()]);
     drop(stub);
+}
+
+/// A `window.fetch` that answers by route, for a `Chat` that talks to a server: one agent, a
+/// history list of one conversation, a new conversation (and `conv_1` itself, empty), and for
+/// a message either `send` (`{status, body}`) or a reply stream that stays open (so the Stop
+/// button shows) until aborted.
+const ROUTED_FETCH: &str = r#"
+const enc = new TextEncoder();
+const json = (b, status) => new Response(JSON.stringify(b),
+  { status: status || 200, headers: { 'content-type': 'application/json' } });
+return async (input, init) => {
+  const req = input instanceof Request ? input : new Request(input, init);
+  const path = new URL(req.url).pathname;
+  if (path.endsWith('/agents')) { return json({ agents: [{ id: 'echo', name: 'Echo' }] }); }
+  if (path.endsWith('/conversations/conv_1') && req.method === 'GET') {
+    return json({ conversation: { id: 'conv_1', agentId: 'echo' }, messages: [], pendingActions: [] });
+  }
+  if (path.endsWith('/messages') && req.method === 'POST' && send) {
+    return json(send.body, send.status);
+  }
+  if (path.endsWith('/conversations') && req.method === 'GET') {
+    return json({ conversations: [{ id: 'c1', agentId: 'echo', title: 'Trip to Rome' }],
+      total: 1, limit: 20, offset: 0, hasMore: false });
+  }
+  if (path.endsWith('/conversations') && req.method === 'POST') {
+    return json({ conversation: { id: 'conv_1', agentId: 'echo' } }, 201);
+  }
+  if (path.endsWith('/messages') && req.method === 'POST') {
+    const body = new ReadableStream({
+      start(c) {
+        c.enqueue(enc.encode('data: {"type":"stream.start","timestamp":1,"conversationId":"conv_1","messageId":"m_u"}\n\n'));
+        c.enqueue(enc.encode('data: {"type":"stream.text","timestamp":2,"text":"Working on it"}\n\n'));
+        req.signal.addEventListener('abort', () => {
+          try { c.error(new DOMException('The user aborted a request.', 'AbortError')); } catch (e) {}
+        });
+      },
+    });
+    return new Response(body, { status: 200, headers: { 'content-type': 'text/event-stream' } });
+  }
+  return json({ error: { code: 'not_found', message: 'no route' } }, 404);
+};
+"#;
+
+/// `window.fetch` replaced by [`ROUTED_FETCH`] until dropped.
+struct RoutedFetch(wasm_bindgen::JsValue);
+
+impl RoutedFetch {
+    /// Messages get an open reply stream.
+    fn install() -> RoutedFetch {
+        RoutedFetch::answering(None)
+    }
+
+    /// Messages get `send` (`{status, body}`), or an open reply stream.
+    fn answering(send: Option<serde_json::Value>) -> RoutedFetch {
+        let window = web_sys::window().unwrap();
+        let original = js_sys::Reflect::get(&window, &"fetch".into()).unwrap();
+        let send = send.map_or(wasm_bindgen::JsValue::NULL, |v| {
+            js_sys::JSON::parse(&v.to_string()).unwrap()
+        });
+        let fake = js_sys::Function::new_with_args("send", ROUTED_FETCH)
+            .call1(&wasm_bindgen::JsValue::NULL, &send)
+            .unwrap();
+        js_sys::Reflect::set(&window, &"fetch".into(), &fake).unwrap();
+        RoutedFetch(original)
+    }
+}
+
+impl Drop for RoutedFetch {
+    fn drop(&mut self) {
+        let window = web_sys::window().unwrap();
+        js_sys::Reflect::set(&window, &"fetch".into(), &self.0).unwrap();
+    }
+}
+
+/// Every enabled, rendered button that shows an icon: its class and the contrast of the
+/// icon's colour (what `currentColor` strokes) on the button's own fill or what is behind it.
+fn icon_button_contrasts(root: &web_sys::HtmlElement) -> Vec<(String, f64)> {
+    all(root, "button")
+        .into_iter()
+        .filter(|b| query(b, "svg.chat-icon").is_some())
+        .filter(|b| !b.has_attribute("disabled") && b.get_bounding_client_rect().width() > 0.0)
+        .map(|b| {
+            let svg = query(&b, "svg.chat-icon").unwrap();
+            let icon = rgb(&computed_style(&svg, "color")).expect("an opaque icon colour");
+            let class = b.get_attribute("class").unwrap_or_default();
+            (class, contrast(icon, backdrop(&b)))
+        })
+        .collect()
+}
+
+#[wasm_bindgen_test]
+async fn issue_19_every_icon_button_shows_its_icon_on_its_own_fill_in_both_themes() {
+    let _fetch = RoutedFetch::install();
+    let root = section();
+    let theme = RwSignal::new(Theme::Dark);
+    let _handle = mount_to(root.clone(), move || {
+        view! {
+            <Chat base_url="https://icons.test/api" theme=theme initial_messages=seed()/>
+        }
+    });
+    let chat = wait_for(&root, ".chat-root").await;
+    wait_for(&root, "li[data-conversation-id=c1]").await;
+    let textarea: web_sys::HtmlTextAreaElement = wait_for(&root, "textarea.chat-input__textarea")
+        .await
+        .unchecked_into();
+    let check = |phase: &'static str, must: &'static str| {
+        let root = root.clone();
+        let chat = chat.clone();
+        async move {
+            for (mode, light) in [(Theme::Dark, false), (Theme::Light, true)] {
+                theme.set(mode);
+                wait_until("theme applied", &root, || {
+                    chat.class_list().contains("chat-theme-light") == light
+                })
+                .await;
+                let seen = icon_button_contrasts(&root);
+                assert!(
+                    seen.iter().any(|(class, _)| class.contains(must)),
+                    "{must} not checked while {phase}: {seen:?}"
+                );
+                let faint: Vec<_> = seen.iter().filter(|(_, r)| *r < 3.0).collect();
+                assert!(
+                    faint.is_empty(),
+                    "icons under 3:1 on their own fill while {phase} (light={light}): {faint:?}"
+                );
+            }
+        }
+    };
+    // Typed, not sent: Send is enabled, the header and history rows show theirs.
+    type_text(&textarea, "Plan a trip");
+    wait_until("send enabled", &root, || {
+        query(&root, ".chat-input__send").is_some_and(|b| !b.has_attribute("disabled"))
+    })
+    .await;
+    check("typing", "chat-input__send").await;
+    // Sent: the reply streams and Stop takes Send's place (the square that was blank).
+    theme.set(Theme::Dark);
+    let init = web_sys::KeyboardEventInit::new();
+    init.set_key("Enter");
+    init.set_bubbles(true);
+    init.set_cancelable(true);
+    let key = web_sys::KeyboardEvent::new_with_keyboard_event_init_dict("keydown", &init).unwrap();
+    textarea.dispatch_event(&key).unwrap();
+    wait_for(&root, ".chat-input__stop").await;
+    check("a reply streams", "chat-input__stop").await;
+    query(&root, ".chat-input__stop").unwrap().click();
+    // No stream outlives the test.
+    wait_gone(&root, ".chat-input__stop").await;
+}
+
+/// Sends "Plan a trip" from a `Chat` whose server refuses messages with `code` (and the
+/// wording "srv words"), with `custom` as `custom_messages`; returns the banner's text and
+/// what the composer holds afterwards.
+async fn refused_send(code: &str, custom: HashMap<String, String>) -> (String, String) {
+    let _fetch = RoutedFetch::answering(Some(serde_json::json!({
+        "status": 409,
+        "body": {"error": {"code": code, "message": "srv words"}}
+    })));
+    let root = section();
+    let _handle = mount_to(root.clone(), move || {
+        view! {
+            <Chat base_url="https://errors.test/api" show_history=false custom_messages=custom.clone()/>
+        }
+    });
+    let textarea: web_sys::HtmlTextAreaElement = wait_for(&root, "textarea.chat-input__textarea")
+        .await
+        .unchecked_into();
+    wait_until("the agent list arrived", &root, || {
+        query(&root, ".chat-header__title").and_then(|h| h.text_content()) == Some("Echo".into())
+    })
+    .await;
+    type_text(&textarea, "Plan a trip");
+    let init = web_sys::KeyboardEventInit::new();
+    init.set_key("Enter");
+    init.set_bubbles(true);
+    init.set_cancelable(true);
+    let key = web_sys::KeyboardEvent::new_with_keyboard_event_init_dict("keydown", &init).unwrap();
+    textarea.dispatch_event(&key).unwrap();
+    let banner = wait_for(&root, ".chat-error[role=alert] .chat-error__text").await;
+    let text = banner.text_content().unwrap_or_default();
+    // The draft comes back with the same publish as the banner.
+    web::next_frame().await;
+    (text, textarea.value())
+}
+
+#[wasm_bindgen_test]
+async fn s000_refused_sends_show_the_friendly_error_in_the_page_and_customs_replace_it() {
+    for (code, expected) in [
+        (
+            "pending_action",
+            "The assistant is waiting for your answer above. Answer it before sending a new message.",
+        ),
+        ("PENDING_ACTION", "The assistant is waiting for your answer above. Answer it before sending a new message."),
+        ("message_too_long", "The message is too long."),
+        ("file_too_large", "A file is too large."),
+        ("unsupported_file_type", "This file type is not supported."),
+        ("attachments_disabled", "Attachments are turned off for this assistant."),
+        // A code the library has no string for: the server's own words.
+        ("no_such_code_here", "srv words"),
+    ] {
+        let (text, _) = refused_send(code, HashMap::new()).await;
+        assert_eq!(text, expected, "{code}");
+    }
+    let custom = HashMap::from([(
+        "chat.error.code.message_too_long".to_owned(),
+        "Keep it shorter, please.".to_owned(),
+    )]);
+    let (text, _) = refused_send("message_too_long", custom).await;
+    assert_eq!(text, "Keep it shorter, please.");
+}
+
+#[wasm_bindgen_test]
+async fn f197_a_send_refused_as_pending_action_keeps_the_typed_text() {
+    let (_, draft) = refused_send("pending_action", HashMap::new()).await;
+    assert_eq!(draft, "Plan a trip");
 }

@@ -27,7 +27,7 @@ wasm_bindgen_test_configure!(run_in_browser);
 
 mod web;
 use web::fetch::FetchStub;
-use web::{section, sleep, wait_until};
+use web::{section, wait_until};
 
 const BASE: &str = "https://agents.test/api";
 const CONV: &str = r#"{"id":"conv_1","agentId":"ops","title":"Disk cleanup","createdAt":"2025-05-01T10:00:00.000Z","updatedAt":"2025-05-01T10:02:00.000Z"}"#;
@@ -746,7 +746,8 @@ async fn f162_auto_load_once_per_server_and_agent_across_remounts() {
         ids(&again) == ["c1"]
     })
     .await;
-    sleep(50).await;
+    // A load would start from the mount's effects, which have run by the next frame.
+    web::next_frame().await;
     assert_eq!(
         stub.calls().len(),
         1,
@@ -773,7 +774,7 @@ async fn f162_auto_load_once_per_server_and_agent_across_remounts() {
     let (manual, _manual) = mount_hook(&root, move || {
         UseChatHistoryOptions::new("https://history.test/d").auto_load(false)
     });
-    sleep(50).await;
+    web::next_frame().await;
     assert_eq!(stub.calls().len(), 2);
     assert!(ids(&manual).is_empty());
 }
@@ -806,9 +807,15 @@ async fn f156_changing_the_agent_starts_a_new_list() {
     wait_until("gamma's page is on its way", &root, || late.held() == 1).await;
     agent.set("delta".to_owned());
     wait_until("delta's list", &root, || ids(&h) == ["d1"]).await;
-    // Only now does gamma's page arrive; give it the chance to land (it must not).
+    // Only now does gamma's page arrive. Once the client has read its body, the hook's
+    // continuation runs in the same microtask checkpoint, before the next frame: after that
+    // frame the page has had its chance to land (it must not).
     late.release();
-    sleep(100).await;
+    wait_until("gamma's late page was read", &root, || {
+        late.bodies_read() == 2
+    })
+    .await;
+    web::next_frame().await;
     assert_eq!(ids(&h), ["d1"], "gamma's late page must not land");
     assert!(!h.has_more.get_untracked());
     assert_eq!(late.calls().len(), 2);

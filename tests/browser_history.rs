@@ -285,7 +285,8 @@ async fn rename_with_enter_saves_shows_the_title_at_once_and_returns_focus() {
         r#"{"id":"c1","agentId":"echo","title":"Rome in May"}"#,
     );
     leptos::task::tick().await;
-    web::sleep(50).await;
+    // The store publishes in the next animation frame: after it, the row shows the outcome.
+    web::next_frame().await;
     assert_eq!(row_title(&root, "c1"), "Rome in May");
 }
 
@@ -297,7 +298,8 @@ async fn rename_with_escape_cancels_without_a_request() {
     type_text(&field, "Something else");
     press(&field, "Escape");
     wait_gone(&root, ".chat-history__rename-input").await;
-    web::sleep(50).await;
+    // The store publishes in the next animation frame: after it, the row shows the outcome.
+    web::next_frame().await;
     assert!(patches(&store).is_empty(), "Escape sends nothing");
     assert_eq!(row_title(&root, "c3"), "Budget ROMAN numerals");
     let rename_button: web_sys::Element = query(&row(&root, "c3"), ".chat-history__rename")
@@ -360,7 +362,8 @@ async fn an_empty_title_is_not_sent() {
     type_text(&field, "   ");
     press(&field, "Enter");
     wait_gone(&root, ".chat-history__rename-input").await;
-    web::sleep(50).await;
+    // The store publishes in the next animation frame: after it, the row shows the outcome.
+    web::next_frame().await;
     assert!(patches(&store).is_empty());
     assert_eq!(row_title(&root, "c1"), "Trip to Rome");
 }
@@ -392,7 +395,8 @@ async fn delete_sends_the_request_and_the_row_goes_at_once() {
     })
     .await;
     answer(&store, &mut sent, "/conversations/c2", 204, "");
-    web::sleep(50).await;
+    // The store publishes in the next animation frame: after it, the row shows the outcome.
+    web::next_frame().await;
     assert_eq!(row_ids(&root), ["c1", "c3"]);
     assert!(store.status.with_untracked(|s| s.error.is_none()));
 }

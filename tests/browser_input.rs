@@ -311,7 +311,8 @@ async fn f48_no_attach_button_and_no_paste_when_uploads_are_off() {
         &transfer(&[file("shot.png", "image/png", "png!")]),
     );
     assert!(!prevented);
-    web::sleep(50).await;
+    // A taken file would be in the store's next publish (an animation frame).
+    web::next_frame().await;
     assert!(m.store.files.with_untracked(|f| f.pending.is_empty()));
 }
 

@@ -15,7 +15,7 @@ use wasm_bindgen_test::*;
 wasm_bindgen_test_configure!(run_in_browser);
 
 mod web;
-use web::{computed_style, query, section, sleep, wait_for, wait_until};
+use web::{computed_style, query, section, wait_for, wait_until};
 
 /// Mounts `<Markdown text/>` inside a styled chat root; returns the mount point.
 fn mount_markdown(text: &'static str) -> (web_sys::HtmlElement, impl Drop) {
@@ -46,7 +46,7 @@ async fn raw_html_is_shown_as_text_and_creates_no_element() {
         "<script>window.__md_pwned = 1</script>\n\nHi <img src=x onerror=\"window.__md_pwned = 2\"> <b>bold</b> <iframe src=\"https://example.com\"></iframe>",
     );
     let md = wait_for(&root, ".chat-markdown").await;
-    sleep(50).await;
+    web::next_frame().await;
     for tag in ["script", "img", "b", "iframe"] {
         assert!(
             query(&md, tag).is_none(),
@@ -136,36 +136,111 @@ async fn a_code_block_has_its_language_a_working_copy_button_and_scrolls() {
     let button = query(&block, "button.chat-markdown__copy").unwrap();
     assert_eq!(button.text_content().unwrap(), "Copy");
     assert_eq!(button.get_attribute("data-state").as_deref(), Some("idle"));
+
+    // The clipboard takes the code: "Copied!", announced, and back to "Copy" when the
+    // two-second timer (driven here, not waited for) fires.
+    let clip = CopyStub::install(true);
     button.click();
     wait_until("the copy button reports", &root, || {
-        button.get_attribute("data-state").as_deref() != Some("idle")
+        button.get_attribute("data-state").as_deref() == Some("copied")
     })
     .await;
-    // Headless Chromium may refuse the clipboard: then the code is left selected for Ctrl+C
-    // and the button says so. Either way the person is told what happened.
-    let outcome = button.get_attribute("data-state").unwrap_or_default();
-    web_sys::console::log_1(&format!("copy button outcome: {outcome}").into());
-    match outcome.as_str() {
-        "copied" => {
-            assert_eq!(button.text_content().unwrap(), "Copied!");
-        }
-        "failed" => {
-            assert_eq!(button.text_content().unwrap(), "Failed to copy");
-            let selected = js_sys::eval("String(window.getSelection())").unwrap();
-            assert_eq!(selected.as_string().unwrap(), expected);
-        }
-        other => panic!("unexpected state {other:?}"),
-    }
+    assert_eq!(button.text_content().unwrap(), "Copied!");
+    assert_eq!(clip.written(), std::slice::from_ref(&expected));
     let status = query(&block, "[role=status]").unwrap();
-    assert!(!status.text_content().unwrap().is_empty(), "announced");
-    // And back to "Copy" after two seconds.
-    for _ in 0..40 {
-        if button.get_attribute("data-state").as_deref() == Some("idle") {
-            break;
-        }
-        sleep(100).await;
-    }
+    assert_eq!(status.text_content().unwrap(), "Copied!");
+    clip.fire_reset();
+    wait_until("back to Copy", &root, || {
+        button.get_attribute("data-state").as_deref() == Some("idle")
+    })
+    .await;
     assert_eq!(button.text_content().unwrap(), "Copy");
+    drop(clip);
+
+    // The clipboard refuses (and so does the legacy command): "Failed to copy", announced,
+    // and the code is left selected for Ctrl/Cmd+C.
+    let clip = CopyStub::install(false);
+    button.click();
+    wait_until("the copy button reports", &root, || {
+        button.get_attribute("data-state").as_deref() == Some("failed")
+    })
+    .await;
+    assert_eq!(button.text_content().unwrap(), "Failed to copy");
+    assert_eq!(status.text_content().unwrap(), "Failed to copy");
+    let selected = js_sys::eval("String(window.getSelection())").unwrap();
+    assert_eq!(selected.as_string().unwrap(), expected);
+    clip.fire_reset();
+    wait_until("back to Copy", &root, || {
+        button.get_attribute("data-state").as_deref() == Some("idle")
+    })
+    .await;
+}
+
+/// `navigator.clipboard.writeText` that resolves (`ok`) or rejects, `document.execCommand`
+/// that refuses, and `window.setTimeout` that keeps two-second timers (the Copy button's
+/// reset) for the test to fire; everything is put back on drop.
+const COPY_STUB: &str = r#"
+const written = [];
+const resets = [];
+const setTimer = window.setTimeout;
+const exec = document.execCommand;
+Object.defineProperty(navigator, 'clipboard', { configurable: true, value: {
+  writeText: (t) => { written.push(t);
+    return ok ? Promise.resolve() : Promise.reject(new DOMException('denied', 'NotAllowedError')); },
+} });
+document.execCommand = () => false;
+window.setTimeout = function (f, ms, ...rest) {
+  if (ms === 2000) { resets.push(f); return 0; }
+  return setTimer.call(window, f, ms, ...rest);
+};
+return {
+  written,
+  fire() { const f = resets.shift(); if (f) { f(); } return !!f; },
+  restore() {
+    window.setTimeout = setTimer;
+    document.execCommand = exec;
+    delete navigator.clipboard;
+  },
+};
+"#;
+
+/// The installed [`COPY_STUB`].
+struct CopyStub(wasm_bindgen::JsValue);
+
+impl CopyStub {
+    fn install(ok: bool) -> CopyStub {
+        let make = js_sys::Function::new_with_args("ok", COPY_STUB);
+        CopyStub(
+            make.call1(&wasm_bindgen::JsValue::NULL, &ok.into())
+                .unwrap(),
+        )
+    }
+
+    fn method(&self, name: &str) -> js_sys::Function {
+        js_sys::Reflect::get(&self.0, &name.into())
+            .unwrap()
+            .unchecked_into()
+    }
+
+    /// What was written to the clipboard.
+    fn written(&self) -> Vec<String> {
+        let list: js_sys::Array = js_sys::Reflect::get(&self.0, &"written".into())
+            .unwrap()
+            .unchecked_into();
+        list.iter().map(|v| v.as_string().unwrap()).collect()
+    }
+
+    /// Fires the oldest two-second timer; fails the test if none was set.
+    fn fire_reset(&self) {
+        let fired = self.method("fire").call0(&self.0).unwrap();
+        assert_eq!(fired.as_bool(), Some(true), "no two-second reset was set");
+    }
+}
+
+impl Drop for CopyStub {
+    fn drop(&mut self) {
+        self.method("restore").call0(&self.0).unwrap();
+    }
 }
 
 #[wasm_bindgen_test]

@@ -474,6 +474,62 @@ async fn support_deny_with_reason_journey(page: &ChatPage) -> Step {
 }
 
 journey! {
+    /// Seed 000 "History" sources 1 and 2: after a deny with a reason and an approval remembered
+    /// for the chat, the server is switched (`_dev/history-source`) to say how they ended only
+    /// in `message.actionStates`, then only in `message.metadata.actionStates`; after each
+    /// reload the cards read "Denied - <reason>" and "Approved" with "Remembered for this chat".
+    history_sources_1_and_2_after_a_reload => |page| history_sources_1_and_2_after_a_reload_journey(page)
+}
+
+/// The steps of [`history_sources_1_and_2_after_a_reload`].
+async fn history_sources_1_and_2_after_a_reload_journey(page: &ChatPage) -> Step {
+    page.open_with_query("lang=en").await?;
+    page.pick_agent("support").await?;
+    page.send_message(EMAIL_BOB).await?;
+    let card = sel::card_in("waiting");
+    page.wait_for_visible(&card).await?;
+    let denied = page.action_id(&card).await?;
+    page.click(sel::ADD_REASON).await?;
+    page.type_into(sel::REASON, "wrong recipient").await?;
+    page.click(sel::DENY).await?;
+    page.wait_for_visible(&sel::card_by_id(&denied, "denied"))
+        .await?;
+    page.wait_for_message("assistant", "I did not send the email.")
+        .await?;
+    page.wait_for_composer_free().await?;
+    page.send_message(EMAIL_BOB).await?;
+    let card = sel::card_in("waiting");
+    page.wait_for_visible(&card).await?;
+    let remembered = page.action_id(&card).await?;
+    page.click(sel::REMEMBER).await?;
+    page.click(sel::APPROVE).await?;
+    page.wait_for_finished_reply_containing(EMAIL_SENT).await?;
+    for source in [1, 2] {
+        page.set_history_source(source).await?;
+        page.reload().await?;
+        page.wait_for_visible(&sel::card_by_id(&denied, "denied"))
+            .await
+            .map_err(|e| format!("source {source}: {e}"))?;
+        page.wait_for_text(
+            &format!(
+                "{} .chat-card__outcome-label",
+                sel::card_by_id(&denied, "denied")
+            ),
+            "Denied - wrong recipient",
+        )
+        .await
+        .map_err(|e| format!("source {source}: {e}"))?;
+        page.wait_for_text(
+            &format!("[data-action-id=\"{remembered}\"] .chat-card__remembered"),
+            "Remembered for this chat",
+        )
+        .await
+        .map_err(|e| format!("source {source}: {e}"))?;
+    }
+    page.expect_quiet_restore().await
+}
+
+journey! {
     /// Seed 000 question card: single choice, multi-select with previews and optional free text,
     /// answered with Send; the card reads Answered, the server gets one answer per question and
     /// the agent lists them; after a reload the card still reads Answered and lists the answers.
@@ -807,46 +863,64 @@ const EMAIL_BOB: &str = "Email bob@example.com about the launch";
 const EMAIL_SENT: &str = "Email sent to bob@example.com.";
 
 journey! {
-    /// Seed 000 "Deadlines" (`hasty`, 6 s, page query `expiryWarningSeconds=3`): the card counts
-    /// down in seconds, plain while 3 s or more are left and amber (`data-warning`) below; at the
-    /// deadline it reads Expired, its buttons and countdown go away and the composer is free; about
-    /// 1.5 s later the page fetches the conversation by itself and shows the server's own
-    /// continuation; the page never answered; after a reload the card still reads Expired.
-    hasty_card_counts_down_and_expires, server: |c| c.hasty_expiry_secs = 6 => |page| hasty_card_counts_down_and_expires_journey(page)
+    /// Seed 000 "Deadlines" (`hasty`, 10 min, page query `expiryWarningSeconds=300`), on a page
+    /// clock the journey drives (no wall-clock margins): the card counts down in minutes, plain;
+    /// 4 s before the deadline it counts seconds, amber (`data-warning`); the server lapses the
+    /// request (`_dev/expire`) and the page's deadline passes: it reads Expired, its buttons
+    /// and countdown go away and the composer is free, and the page has not looked at the server
+    /// (its refresh timer is held); 1.5 s later on its clock it fetches the conversation by
+    /// itself and shows the server's continuation, still Expired; the page never answered;
+    /// after a reload the card still reads Expired.
+    hasty_card_counts_down_and_expires, server: |c| c.hasty_expiry_secs = 600 => |page| hasty_card_counts_down_and_expires_journey(page)
 }
 
 /// The steps of [`hasty_card_counts_down_and_expires`].
 async fn hasty_card_counts_down_and_expires_journey(page: &ChatPage) -> Step {
-    page.open_with_query("lang=en&expiryWarningSeconds=3")
+    page.open_with_query("lang=en&expiryWarningSeconds=300")
         .await?;
+    page.install_clock().await?;
     page.pick_agent("hasty").await?;
     page.send_message("Restart the web service").await?;
     let card = sel::card("tool_approval", "waiting");
     page.wait_for_visible(&card).await?;
     let action_id = page.action_id(&card).await?;
     page.wait_for_visible(&sel::composer_in("blocked")).await?;
-    page.wait_for_countdown("second", 4..=6, false).await?;
-    page.wait_for_countdown("second", 1..=3, true).await?;
-
-    page.wait_for_visible(&sel::card_by_id(&action_id, "expired"))
+    page.wait_for_countdown("minute", 9..=10, false).await?;
+    let left = page
+        .server_deadline(&action_id)
+        .await?
+        .saturating_duration_since(Instant::now());
+    page.advance_clock(left.saturating_sub(Duration::from_secs(4)), &action_id)
         .await?;
-    let expired_at = Instant::now();
-    // The page has not looked at the server yet: the continuation comes with the refetch.
-    page.expect_no_message("assistant", HASTY_EXPIRED_REPLY)
+    page.wait_for_countdown("second", 2..=4, true).await?;
+
+    // The server lapses the request and carries on; then the page's own deadline passes.
+    page.expire_on_server(&action_id).await?;
+    let state = page
+        .advance_clock(Duration::from_secs(5), &action_id)
+        .await?;
+    if state.as_deref() != Some("waiting") {
+        return Err(format!(
+            "the card was {state:?}, not waiting, at its deadline"
+        ));
+    }
+    page.wait_for_visible(&sel::card_by_id(&action_id, "expired"))
         .await?;
     page.wait_for_text(sel::OUTCOME, "Expired").await?;
     page.wait_for_count(sel::APPROVE, 0).await?;
     page.wait_for_count(sel::DENY, 0).await?;
     page.wait_for_count(sel::COUNTDOWN, 0).await?;
     page.wait_for_composer_free().await?;
+    // The refresh timer is held by the page clock: the continuation cannot have come yet.
+    page.expect_no_message("assistant", HASTY_EXPIRED_REPLY)
+        .await?;
+    page.advance_clock(Duration::from_millis(1500), &action_id)
+        .await?;
     page.wait_for_finished_reply_containing(HASTY_EXPIRED_REPLY)
         .await?;
-    println!(
-        "the server's continuation showed {} ms after the card expired",
-        expired_at.elapsed().as_millis()
-    );
     page.wait_for_visible(&sel::card_by_id(&action_id, "expired"))
         .await?;
+    page.wait_for_text(sel::OUTCOME, "Expired").await?;
     page.expect_nothing_received().await?;
 
     page.reload().await?;
@@ -860,36 +934,45 @@ async fn hasty_card_counts_down_and_expires_journey(page: &ChatPage) -> Step {
 }
 
 journey! {
-    /// Seed 000 "A request whose answer is already on its way is not expired" (`hasty`, 3 s; the
-    /// server holds its reply with `_dev/next-answer delayMs`): Approve is clicked in time, the
-    /// deadline passes while the answer travels, the card stays Sending through it, then reads
-    /// Approved and the tool runs; one answer reached the server.
-    answer_on_its_way_does_not_expire, server: |c| c.hasty_expiry_secs = 3 => |page| answer_on_its_way_does_not_expire_journey(page)
+    /// Seed 000 "A request whose answer is already on its way is not expired" (`hasty`, 10 min;
+    /// the server holds its reply with `_dev/next-answer delayMs`), on a page clock the journey
+    /// drives: Approve is clicked, and while the answer travels (the card reads Sending at that
+    /// very moment) the page's clock jumps past the deadline, firing its deadline timers; the
+    /// card never reads Expired, then reads Approved and the tool runs; one answer reached the
+    /// server.
+    answer_on_its_way_does_not_expire, server: |c| c.hasty_expiry_secs = 600 => |page| answer_on_its_way_does_not_expire_journey(page)
 }
 
 /// The steps of [`answer_on_its_way_does_not_expire`].
 async fn answer_on_its_way_does_not_expire_journey(page: &ChatPage) -> Step {
     page.open_with_query("lang=en").await?;
+    page.install_clock().await?;
     page.pick_agent("hasty").await?;
     page.send_message("Restart the web service").await?;
     let card = sel::card("tool_approval", "waiting");
     page.wait_for_visible(&card).await?;
     let action_id = page.action_id(&card).await?;
-    // The default warning threshold (600 s) makes any seconds countdown amber.
-    page.wait_for_countdown("second", 1..=3, true).await?;
-    let deadline = page.server_deadline(&action_id).await?;
-    page.arm_next_answer(json!({ "delayMs": 4000 })).await?;
+    // The default warning threshold (600 s) makes a card under 10 minutes amber.
+    page.wait_for_countdown("minute", 9..=10, true).await?;
+    page.watch_card_states(&action_id).await?;
+    page.arm_next_answer(json!({ "delayMs": 3000 })).await?;
     page.click(sel::APPROVE).await?;
     let sending = sel::card_by_id(&action_id, "sending");
     page.wait_for_visible(&sending).await?;
-    let past_deadline =
-        deadline.saturating_duration_since(Instant::now()) + Duration::from_millis(700);
-    page.stays_visible(&sending, past_deadline).await?;
+    let state = page
+        .advance_clock(Duration::from_secs(11 * 60), &action_id)
+        .await?;
+    if state.as_deref() != Some("sending") {
+        return Err(format!(
+            "the card was {state:?} when the page's deadline passed, not sending"
+        ));
+    }
     page.wait_for_visible(&sel::card_by_id(&action_id, "approved"))
         .await?;
     page.wait_for_finished_reply_containing("Restarted the web service.")
         .await?;
     page.wait_for_composer_free().await?;
+    page.expect_card_never(&action_id, "expired").await?;
     page.expect_received(
         &action_id,
         &[json!({ "type": "tool_approval", "decision": "allow" })],

@@ -46,9 +46,13 @@ const fake = async (input, init) => {
   const status = r.status || 200;
   const body = status === 204 ? null
     : (typeof r.body === 'string' ? r.body : JSON.stringify(r.body === undefined ? {} : r.body));
-  return new Response(body, { status, headers: r.headers || { 'content-type': 'application/json' } });
+  const resp = new Response(body, { status, headers: r.headers || { 'content-type': 'application/json' } });
+  const read = resp.text.bind(resp);
+  resp.text = async () => { const t = await read(); fake.bodies += 1; return t; };
+  return resp;
 };
 fake.calls = calls;
+fake.bodies = 0;
 fake.held = () => held.length;
 fake.release = () => { const res = held.shift(); if (res) { res(); } return !!res; };
 return fake;
@@ -102,6 +106,14 @@ impl FetchStub {
             .unwrap()
             .unchecked_into();
         held.call0(&JsValue::NULL).unwrap().as_f64().unwrap() as u32
+    }
+
+    /// How many answer bodies (not streams) the client has read to the end.
+    pub fn bodies_read(&self) -> u32 {
+        js_sys::Reflect::get(&self.fake, &"bodies".into())
+            .unwrap()
+            .as_f64()
+            .unwrap() as u32
     }
 
     /// Lets the oldest held answer go.

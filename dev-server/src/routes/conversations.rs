@@ -107,7 +107,8 @@ pub async fn create(
 }
 
 /// E5: `{ conversation, messages (first 100, oldest first), pendingActions (open, always present) }`;
-/// every message for a conversation seeded `whole` (`POST /_dev/seed`).
+/// every message for a conversation seeded `whole` (`POST /_dev/seed`); settled requests in the
+/// shape `POST /_dev/history-source` chose.
 pub async fn get_one(
     State(app): State<AppState>,
     caller: Caller,
@@ -125,11 +126,18 @@ pub async fn get_one(
     check_access(&entry.conversation, &caller)?;
     // A conversation seeded `whole` is served like a server that does not page (issue 18).
     let whole = entry.conversation.metadata.get("servedWhole") == Some(&Value::Bool(true));
+    // Where settled requests say how they ended (`POST /_dev/history-source`).
+    let source = entry
+        .conversation
+        .metadata
+        .get("historySource")
+        .and_then(Value::as_u64)
+        .unwrap_or(3);
     let messages: Vec<Value> = entry
         .messages
         .iter()
         .take(if whole { usize::MAX } else { GET_MESSAGES_MAX })
-        .map(|m| json!(m))
+        .map(|m| super::dev::shape_history(json!(m), source))
         .collect();
     let conversation = json!(entry.conversation);
     let pending: Vec<Value> = store
@@ -201,12 +209,22 @@ pub async fn messages(
         .ok_or_else(|| ApiError::not_found("Conversation not found"))?;
     check_access(&entry.conversation, &caller)?;
     let total = entry.messages.len();
+    let source = entry
+        .conversation
+        .metadata
+        .get("historySource")
+        .and_then(Value::as_u64)
+        .unwrap_or(3);
     let ordered: Box<dyn Iterator<Item = _>> = if desc {
         Box::new(entry.messages.iter().rev())
     } else {
         Box::new(entry.messages.iter())
     };
-    let page: Vec<Value> = ordered.skip(offset).take(limit).map(|m| json!(m)).collect();
+    let page: Vec<Value> = ordered
+        .skip(offset)
+        .take(limit)
+        .map(|m| super::dev::shape_history(json!(m), source))
+        .collect();
     let has_more = offset + page.len() < total;
     Ok(Json(json!({
         "messages": page, "total": total, "limit": limit, "offset": offset, "hasMore": has_more

@@ -4,7 +4,8 @@
 //! arguments and version under the same id, `GET /_dev/executions` counts real tool runs, and
 //! `POST /_dev/next-answer` arms a refusal, a failing tool, a new version for an edit, a
 //! dropped stream or a delay for the next answer, for tests of what a page does when the server
-//! knows more than it does.
+//! knows more than it does; `POST /_dev/history-source` picks where a loaded conversation says
+//! how its requests ended.
 
 use std::collections::HashMap;
 
@@ -310,4 +311,118 @@ pub async fn executions(
         .ok_or_else(|| ApiError::validation("actionId is required"))?;
     let count = app.lock().executions(action_id);
     Ok(Json(json!({ "actionId": action_id, "count": count })))
+}
+
+/// `POST /_dev/history-source` `{ conversationId, source: 1 | 2 | 3 }` → 200
+/// `{ conversationId, source }`: how E5 tells how the conversation's settled requests ended
+/// (seed 000 "History"). 3 (the default) leaves each settled entry of a message's
+/// `metadata.pendingActions` with its `status` and `resolution`; 1 moves those into the
+/// message's `actionStates` (`{ [actionId]: { status, resolution, resolvedBy } }`) and 2 into
+/// its `metadata.actionStates`, leaving the list entries without them, so a page can only
+/// learn the outcome from that source. Kept in the conversation's metadata (`historySource`).
+/// 400 without `conversationId` or for another `source`, 404 unknown conversation.
+pub async fn history_source(
+    State(app): State<AppState>,
+    body: Result<Bytes, BytesRejection>,
+) -> Result<Json<Value>, ApiError> {
+    let body = json_body(body)?;
+    let conversation_id = opt_string(&body, "conversationId")?
+        .filter(|s| !s.is_empty())
+        .ok_or_else(|| ApiError::validation("conversationId is required"))?;
+    let source = body
+        .get("source")
+        .and_then(Value::as_u64)
+        .filter(|n| (1..=3).contains(n))
+        .ok_or_else(|| ApiError::validation("source must be 1, 2 or 3"))?;
+    let mut store = app.lock();
+    let entry = store
+        .conversation_mut(&conversation_id)
+        .ok_or_else(|| ApiError::not_found("Conversation not found"))?;
+    let metadata = &mut entry.conversation.metadata;
+    match metadata.as_object_mut() {
+        Some(obj) => {
+            obj.insert("historySource".into(), json!(source));
+        }
+        None => *metadata = json!({ "historySource": source }),
+    }
+    Ok(Json(
+        json!({ "conversationId": conversation_id, "source": source }),
+    ))
+}
+
+/// E5's message `m` (JSON) as history source `source` says (see [`history_source`]).
+pub fn shape_history(mut m: Value, source: u64) -> Value {
+    if source != 1 && source != 2 {
+        return m;
+    }
+    let mut states = serde_json::Map::new();
+    if let Some(list) = m
+        .pointer_mut("/metadata/pendingActions")
+        .and_then(Value::as_array_mut)
+    {
+        for item in list.iter_mut() {
+            let Some(obj) = item.as_object_mut() else {
+                continue;
+            };
+            let settled = matches!(
+                obj.get("status").and_then(Value::as_str),
+                Some("resolved" | "cancelled" | "expired")
+            );
+            let Some(id) = obj.get("id").and_then(Value::as_str).map(str::to_owned) else {
+                continue;
+            };
+            if !settled {
+                continue;
+            }
+            let mut record = serde_json::Map::new();
+            for key in ["status", "resolution", "resolvedBy"] {
+                if let Some(v) = obj.remove(key) {
+                    record.insert(key.into(), v);
+                }
+            }
+            states.insert(id, Value::Object(record));
+        }
+    }
+    if states.is_empty() {
+        return m;
+    }
+    let target = if source == 1 {
+        m.as_object_mut()
+    } else {
+        m.get_mut("metadata").and_then(Value::as_object_mut)
+    };
+    if let Some(obj) = target {
+        obj.insert("actionStates".into(), Value::Object(states));
+    }
+    m
+}
+
+#[cfg(test)]
+mod tests {
+    use super::shape_history;
+    use serde_json::json;
+
+    fn message() -> serde_json::Value {
+        json!({"id": "m", "role": "assistant", "content": "Done.", "metadata": {"pendingActions": [
+            {"id": "a1", "type": "tool_approval", "toolName": "t", "status": "resolved",
+             "resolution": {"decision": "deny", "comment": "no"}, "resolvedBy": "user:1"},
+            {"id": "a2", "type": "tool_approval", "toolName": "t", "status": "pending"}]}})
+    }
+
+    #[test]
+    fn history_sources_move_settled_outcomes_and_leave_open_ones() {
+        let record = json!({"status": "resolved", "resolution": {"decision": "deny", "comment": "no"},
+                            "resolvedBy": "user:1"});
+        let bare = json!({"id": "a1", "type": "tool_approval", "toolName": "t"});
+        let one = shape_history(message(), 1);
+        assert_eq!(one["actionStates"]["a1"], record);
+        assert_eq!(one["metadata"]["pendingActions"][0], bare);
+        assert_eq!(one["metadata"]["pendingActions"][1]["status"], "pending");
+        assert!(one["metadata"].get("actionStates").is_none());
+        let two = shape_history(message(), 2);
+        assert_eq!(two["metadata"]["actionStates"]["a1"], record);
+        assert_eq!(two["metadata"]["pendingActions"][0], bare);
+        assert!(two.get("actionStates").is_none());
+        assert_eq!(shape_history(message(), 3), message());
+    }
 }

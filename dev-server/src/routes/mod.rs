@@ -46,7 +46,8 @@ pub fn router(app: AppState) -> Router {
             .route("/_dev/expire", post(dev::expire))
             .route("/_dev/reissue", post(dev::reissue))
             .route("/_dev/next-answer", post(dev::next_answer))
-            .route("/_dev/executions", get(dev::executions));
+            .route("/_dev/executions", get(dev::executions))
+            .route("/_dev/history-source", post(dev::history_source));
     }
     let api = api
         .route("/agents/{agent_id}", get(agents::get_one))

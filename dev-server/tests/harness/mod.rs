@@ -1417,20 +1417,6 @@ new MutationObserver(note).observe(document.body, { subtree: true, childList: tr
         .await
     }
 
-    /// Checks that an element matching `css` stays visible for `duration` (polled), e.g. a
-    /// card that must not change state while something happens elsewhere.
-    pub async fn stays_visible(&self, css: &str, duration: Duration) -> Step {
-        self.holds_for(&format!("`{css}` to stay visible"), duration, async || {
-            let el = self.client.find(Locator::Css(css)).await.map_err(miss)?;
-            match el.is_displayed().await {
-                Ok(true) => Ok(()),
-                Ok(false) => Err("present but hidden".to_owned()),
-                Err(e) => Err(e.to_string()),
-            }
-        })
-        .await
-    }
-
     // ----- windows ---------------------------------------------------------------------------
 
     /// The window the session drives now.
@@ -1643,6 +1629,83 @@ new MutationObserver(note).observe(document.body, { subtree: true, childList: tr
         self.api_post("/_dev/expire", json!({ "actionId": action_id }))
             .await
             .map(drop)
+    }
+
+    /// Starts recording every `data-state` the card `action_id` shows from now on (until the
+    /// next page load), for [`ChatPage::expect_card_never`]: a `MutationObserver` sees each
+    /// change as the page publishes it, so a state shown for a single frame is caught too.
+    pub async fn watch_card_states(&self, action_id: &str) -> Step {
+        self.client
+            .execute(WATCH_STATES_JS, vec![json!(action_id)])
+            .await
+            .map(drop)
+            .map_err(|e| format!("watching the card's states: {e}"))
+    }
+
+    /// Checks that the card watched by [`ChatPage::watch_card_states`] never showed `state`.
+    pub async fn expect_card_never(&self, action_id: &str, state: &str) -> Step {
+        let seen = self
+            .client
+            .execute(
+                "return (window.__cardStates || {})[arguments[0]] || null;",
+                vec![json!(action_id)],
+            )
+            .await
+            .map_err(|e| e.to_string())?;
+        let seen: Vec<String> = serde_json::from_value(seen)
+            .map_err(|_| format!("{action_id}'s states were not watched"))?;
+        if seen.iter().any(|s| s == state) {
+            Err(format!("the card showed {state:?}: it went {seen:?}"))
+        } else {
+            Ok(())
+        }
+    }
+
+    /// Where the server's copy of the open conversation says how its requests ended from now
+    /// on (`POST /_dev/history-source`): 1 `message.actionStates`, 2 `metadata.actionStates`,
+    /// 3 the settled `metadata.pendingActions` entries themselves.
+    pub async fn set_history_source(&self, source: u8) -> Step {
+        let conversation = self.conversation_id().await?;
+        self.api_post(
+            "/_dev/history-source",
+            json!({ "conversationId": conversation, "source": source }),
+        )
+        .await
+        .map(drop)
+    }
+
+    // ----- the page's clock -----------------------------------------------------------------
+
+    /// Puts the page on a clock the journey drives (until the next page load): `Date.now()`
+    /// runs [`ChatPage::advance_clock`]'s total ahead of real time, and every `setTimeout` of
+    /// a second or more (the store's deadline and refresh timers) fires only when an advance
+    /// reaches it, never by itself. Shorter timers (frames, polling) stay real.
+    pub async fn install_clock(&self) -> Step {
+        self.client
+            .execute(CLOCK_JS, vec![])
+            .await
+            .map(drop)
+            .map_err(|e| format!("installing the page clock: {e}"))
+    }
+
+    /// Moves the page clock `by` forward and fires, in order, every held timer that is then
+    /// due (synchronously, so their effects are in the store when this returns). Returns the
+    /// `data-state` of the card `action_id` at the moment of the advance, before any timer
+    /// fired (`null` when absent), so a journey can prove what the page was in when its clock
+    /// passed a deadline.
+    pub async fn advance_clock(&self, by: Duration, action_id: &str) -> Step<Option<String>> {
+        let v = self
+            .client
+            .execute(
+                ADVANCE_JS,
+                vec![json!(by.as_millis() as u64), json!(action_id)],
+            )
+            .await
+            .map_err(|e| format!("advancing the page clock: {e}"))?;
+        if v["installed"] != json!(true) {
+            return Err("advance_clock before install_clock (or after a reload)".into());
+        }
+        Ok(v["state"].as_str().map(str::to_owned))
     }
 
     // ----- accessibility: axe-core, the keyboard, focus --------------------------------------
@@ -2609,3 +2672,55 @@ async fn composer_open(el: &fantoccini::elements::Element) -> Step<bool> {
     let aria = el.attr("aria-disabled").await.map_err(|e| e.to_string())?;
     Ok(enabled && readonly.is_none() && aria.as_deref() != Some("true"))
 }
+
+/// [`ChatPage::install_clock`].
+const CLOCK_JS: &str = r#"
+if (window.__journeyClock) { return; }
+const realNow = Date.now.bind(Date);
+const realSet = window.setTimeout.bind(window);
+const realClear = window.clearTimeout.bind(window);
+const clock = { shift: 0, held: new Map(), next: 1 };
+Date.now = () => realNow() + clock.shift;
+window.setTimeout = (f, ms, ...args) => {
+  const delay = Number(ms) || 0;
+  if (delay < 1000 || typeof f !== 'function') { return realSet(f, ms, ...args); }
+  const id = 2000000000 + clock.next++;
+  clock.held.set(id, { due: Date.now() + delay, f, args });
+  return id;
+};
+window.clearTimeout = (id) => { if (!clock.held.delete(id)) { realClear(id); } };
+window.__journeyClock = clock;
+"#;
+
+/// [`ChatPage::advance_clock`]: `arguments[0]` ms, `arguments[1]` the card's action id.
+const ADVANCE_JS: &str = r#"
+const clock = window.__journeyClock;
+if (!clock) { return { installed: false }; }
+const card = document.querySelector(`.chat-card[data-action-id="${arguments[1]}"]`);
+const state = card ? card.getAttribute('data-state') : null;
+clock.shift += arguments[0];
+for (;;) {
+  const now = Date.now();
+  const due = [...clock.held.entries()].filter(([, t]) => t.due <= now).sort((a, b) => a[1].due - b[1].due);
+  if (due.length === 0) { break; }
+  const [id, t] = due[0];
+  clock.held.delete(id);
+  t.f(...t.args);
+}
+return { installed: true, state };
+"#;
+
+/// [`ChatPage::watch_card_states`]: `arguments[0]` the action id.
+const WATCH_STATES_JS: &str = r#"
+const id = arguments[0];
+window.__cardStates = window.__cardStates || {};
+const seen = window.__cardStates[id] = [];
+const look = () => {
+  const card = document.querySelector(`.chat-card[data-action-id="${id}"]`);
+  const state = card ? card.getAttribute('data-state') : null;
+  if (state !== null && seen[seen.length - 1] !== state) { seen.push(state); }
+};
+look();
+new MutationObserver(look).observe(document.body,
+  { subtree: true, childList: true, attributes: true, attributeFilter: ['data-state'] });
+"#;
