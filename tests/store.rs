@@ -4,6 +4,7 @@
 //! no animation frames or timers: it publishes at once and never fires `Input::Timeout`.
 #![cfg(not(target_arch = "wasm32"))]
 
+use std::future::Future;
 use std::sync::{Arc, Mutex};
 
 use agent_chat_ui::core::{
@@ -219,4 +220,89 @@ fn composer_focus_is_a_method_not_a_setter() {
     assert!(f.store.composer_focused.get_untracked());
     f.store.set_composer_focused(false);
     assert!(!f.store.composer_focused.get_untracked());
+}
+
+/// A store opened on `conv_1`, paused on one approval (`act_1`, version 1).
+fn paused() -> Fixture {
+    let config = SessionConfig {
+        conversation_id: Some("conv_1".into()),
+        ..SessionConfig::default()
+    };
+    let mut f = Fixture::new(config, ChatCallbacks::default());
+    f.store.dispatch(Command::Start);
+    f.answer(Method::Get, "/agents", 200, AGENTS);
+    let e5 = r#"{"conversation":{"id":"conv_1","agentId":"echo"},"messages":[
+        {"id":"msg_1","role":"assistant","content":"May I?","createdAt":"2026-11-30T09:00:00Z"}],
+      "pendingActions":[{"id":"act_1","type":"tool_approval","toolName":"send_email",
+        "args":{"to":"bob@example.com"},"status":"pending","version":1,"messageId":"msg_1"}]}"#;
+    f.answer(Method::Get, "/conversations/conv_1", 200, e5);
+    f.requests.extend(f.store.take_requests());
+    f.requests.clear();
+    f
+}
+
+fn poll(future: &mut agent_chat_ui::store::AnswerFuture) -> std::task::Poll<Result<(), ChatError>> {
+    let mut cx = std::task::Context::from_waker(std::task::Waker::noop());
+    std::pin::Pin::new(future).poll(&mut cx)
+}
+
+fn allow() -> agent_chat_ui::core::Resolution {
+    agent_chat_ui::core::Resolution::ToolApproval {
+        decision: agent_chat_ui::core::Decision::Allow,
+        approved_args: None,
+        remember_for_session: false,
+        comment: None,
+    }
+}
+
+/// Issue 17 (React's `await resolveAction`): `answer` resolves `Ok` when the server took it,
+/// and only then.
+#[test]
+fn i17_an_awaited_answer_resolves_when_the_server_takes_it() {
+    let mut f = paused();
+    let shown = f.store.cards.with_untracked(|c| c[0].shown.clone());
+    let mut answer = f.store.answer(shown, allow());
+    assert!(poll(&mut answer).is_pending(), "on its way");
+    let reply = r#"{"action":{"id":"act_1","type":"tool_approval","toolName":"send_email",
+        "args":{"to":"bob@example.com"},"status":"resolved","version":1,
+        "resolution":{"type":"tool_approval","decision":"allow"}},"status":"completed"}"#;
+    let req = f.answer(
+        Method::Post,
+        "/conversations/conv_1/actions/act_1",
+        200,
+        reply,
+    );
+    assert!(req.body.as_deref().unwrap_or_default().contains("allow"));
+    assert_eq!(poll(&mut answer), std::task::Poll::Ready(Ok(())));
+}
+
+/// Issue 17: an awaited answer tells why it was not taken: the page's gate (a second answer
+/// while the first is on its way), then the server's refusal.
+#[test]
+fn i17_an_awaited_answer_says_why_it_was_not_taken() {
+    let mut f = paused();
+    let shown = f.store.cards.with_untracked(|c| c[0].shown.clone());
+    let mut first = f.store.answer(shown.clone(), allow());
+    let mut twice = f.store.answer(shown, allow());
+    assert!(
+        matches!(
+            poll(&mut twice),
+            std::task::Poll::Ready(Err(ChatError::Refused(
+                agent_chat_ui::core::ResolveRefusal::InFlight
+            )))
+        ),
+        "the gate refused the double answer at once"
+    );
+    assert!(poll(&mut first).is_pending());
+    let refused = r#"{"error":{"code":"action_forbidden","message":"Not yours"}}"#;
+    f.answer(
+        Method::Post,
+        "/conversations/conv_1/actions/act_1",
+        403,
+        refused,
+    );
+    match poll(&mut first) {
+        std::task::Poll::Ready(Err(e)) => assert_eq!(e.code(), Some("action_forbidden")),
+        other => panic!("expected the server's refusal, got {other:?}"),
+    }
 }

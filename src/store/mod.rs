@@ -14,7 +14,10 @@ use crate::core::{
 };
 use crate::io::http::TransportConfig;
 
+mod answers;
 mod slices;
+
+pub use answers::AnswerFuture;
 
 pub use slices::{
     AnswerableQuestion, CardView, ChatCallbacks, FilesSlice, HistorySlice, PendingFileView,
@@ -39,6 +42,8 @@ struct Driver {
     peers: Option<crate::io::peers::Peers>,
     /// The waiting count last reported to `on_attention` (issue 14).
     attention_reported: Option<usize>,
+    /// Hosts awaiting their answers ([`ChatStore::answer`]).
+    answers: answers::Answers,
 }
 
 /// Handle to one chat's state. `Copy`; get it from context with [`ChatStore::expect`].
@@ -175,6 +180,7 @@ impl ChatStore {
             keys_scope: None,
             peers: None,
             attention_reported: None,
+            answers: answers::Answers::default(),
         };
         let (messages, set_messages) = signal(initial_messages);
         let (streaming, set_streaming) = signal(None);
@@ -339,6 +345,28 @@ impl ChatStore {
             shown: shown.into(),
             resolution,
         });
+    }
+
+    /// [`ChatStore::resolve_action`] as a future, like the React hook's `await
+    /// resolveAction(...)`: `Ok` once the server took the answer; `Err` with the reason when
+    /// the page's gate refused it ([`ChatError::Refused`](crate::core::ChatError::Refused)),
+    /// the server refused it, answered with a new version to decide, or never received it.
+    /// While its fate is being checked (issue 14) it stays pending. Dropping it changes
+    /// nothing about the answer (issue 17).
+    pub fn answer(
+        &self,
+        shown: impl Into<crate::core::Shown>,
+        resolution: crate::core::Resolution,
+    ) -> AnswerFuture {
+        let shown = shown.into();
+        let action_id = shown.action_id.clone();
+        let Some(future) = self.driver.try_update_value(|d| d.answers.begin()) else {
+            // The chat is gone: a future that says so at once.
+            return answers::Answers::default().begin();
+        };
+        self.resolve_action(shown, resolution);
+        let _ = self.driver.try_update_value(|d| d.answers.end(&action_id));
+        future
     }
 
     /// "Approve all (N)" (`approve`) or "Deny all" for the calls of one assistant turn, as
@@ -699,7 +727,14 @@ impl ChatStore {
                 }
             }
             // What the person can act on is also an `Error` event (the banner, `on_error`).
-            SessionEvent::ResolveRefused { .. } => {}
+            SessionEvent::ResolveRefused { reason, .. } => {
+                let _ = self.driver.try_update_value(|d| {
+                    d.answers.refused(crate::core::ChatError::Refused(reason))
+                });
+            }
+            SessionEvent::ResolveFailed { action_id, error } => {
+                self.complete_answer(&action_id, Err(error));
+            }
             SessionEvent::CardsSettled => self.attention.refocus_composer(),
             SessionEvent::DecisionKeysChanged(entries) => {
                 if let Some(Some(scope)) = self.driver.try_with_value(|d| d.keys_scope.clone()) {
@@ -716,6 +751,7 @@ impl ChatStore {
                         peers.tell_settled(&c.id, &action_id);
                     }
                 });
+                self.complete_answer(&action_id, Ok(()));
                 run(&cb.on_action_resolved, (action_id, resolution))
             }
             SessionEvent::DraftReturned(text) => {
@@ -729,6 +765,12 @@ impl ChatStore {
                 }
             }
         }
+    }
+
+    fn complete_answer(&self, action_id: &str, result: Result<(), crate::core::ChatError>) {
+        let _ = self
+            .driver
+            .try_update_value(|d| d.answers.complete(action_id, result));
     }
 
     /// F226, F227 (C24, C25, issue 13): the core decides what a live card asks of the

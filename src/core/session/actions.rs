@@ -259,6 +259,10 @@ impl Session {
             // The server answered the edit with a new version to approve (seed 004).
             Some(open) if open.is_open() => {
                 self.merge_open_actions(vec![open], None);
+                self.emit(SessionEvent::ResolveFailed {
+                    action_id: action_id.clone(),
+                    error: ChatError::Refused(crate::core::draft::ResolveRefusal::Changed),
+                });
                 if let Some(text) = draft {
                     self.emit(SessionEvent::DraftReturned(text));
                 }
@@ -321,6 +325,10 @@ impl Session {
         if let Some(text) = draft {
             self.emit(SessionEvent::DraftReturned(text));
         }
+        self.emit(SessionEvent::ResolveFailed {
+            action_id: action_id.to_owned(),
+            error: err.clone(),
+        });
         self.set_error(err);
         match code.as_deref() {
             Some("action_expired") => self.schedule_expiry_refresh(),

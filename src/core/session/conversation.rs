@@ -243,15 +243,24 @@ impl Session {
         self.cards = restore_cards(&messages, loaded.pending_actions, known);
         // An answer whose fate was unknown: the server says the request still waits, so it
         // never arrived; the buttons are back and the person is told (issue 14).
-        let not_received = self
+        let not_received: Vec<String> = self
             .cards
             .iter()
-            .any(|c| checking.contains(&c.action.id) && c.state == CardState::Waiting);
-        if not_received {
-            self.set_error(ChatError::Network {
+            .filter(|c| checking.contains(&c.action.id) && c.state == CardState::Waiting)
+            .map(|c| c.action.id.clone())
+            .collect();
+        if !not_received.is_empty() {
+            let error = ChatError::Network {
                 context: ErrorContext::Send,
                 detail: "request not received".into(),
-            });
+            };
+            for action_id in not_received {
+                self.emit(SessionEvent::ResolveFailed {
+                    action_id,
+                    error: error.clone(),
+                });
+            }
+            self.set_error(error);
         }
         self.settle_checked(&checking);
         if self

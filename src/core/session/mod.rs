@@ -322,6 +322,16 @@ pub enum SessionEvent {
         /// Why.
         reason: crate::core::ResolveRefusal,
     },
+    /// An answer that left the page was not taken: the server refused it, or answered with a
+    /// new version to decide again, or a lookup found the request still waiting (it never
+    /// arrived). The card says so; this names the action for a host awaiting its answer
+    /// (`ChatStore::answer`, issue 17).
+    ResolveFailed {
+        /// The action.
+        action_id: String,
+        /// What went wrong, as the banner shows it.
+        error: ChatError,
+    },
     /// No person-facing card waits any more, after one did: answered, expired, cancelled or
     /// answered elsewhere (F228: focus goes back to the composer).
     CardsSettled,
