@@ -1025,3 +1025,41 @@ async fn f197_a_send_refused_as_pending_action_keeps_the_typed_text() {
     let (_, draft) = refused_send("pending_action", HashMap::new()).await;
     assert_eq!(draft, "Plan a trip");
 }
+
+/// Issue 17 (F1): a new `base_url` switches servers: the chat starts over against the new
+/// one (its agents), and what the person typed stays.
+#[wasm_bindgen_test]
+async fn i17_a_new_base_url_starts_the_chat_over_on_that_server() {
+    let stub = web::fetch::FetchStub::install(serde_json::json!([
+        {"body": {"agents": [{"id": "echo", "name": "Echo"}]}},
+        {"body": {"agents": [{"id": "ops", "name": "Ops"}]}}
+    ]));
+    let root = section();
+    let base = RwSignal::new("https://one.test/api".to_string());
+    let _h = leptos::mount::mount_to(root.clone(), move || {
+        view! { <Chat base_url=base show_history=false/> }
+    });
+    wait_until("Echo from the first server", &root, || {
+        query(&root, ".chat-header__title").is_some_and(|t| text(&t) == "Echo")
+    })
+    .await;
+    let textarea = wait_for(&root, "textarea.chat-input__textarea").await;
+    type_text(&textarea, "half a thought");
+    base.set("https://two.test/api/".to_string());
+    wait_until("Ops from the second server", &root, || {
+        query(&root, ".chat-header__title").is_some_and(|t| text(&t) == "Ops")
+    })
+    .await;
+    let calls = stub.calls();
+    assert_eq!(
+        calls.len(),
+        2,
+        "{:?}",
+        calls.iter().map(|c| &c.url).collect::<Vec<_>>()
+    );
+    assert_eq!(calls[0].url, "https://one.test/api/agents");
+    assert_eq!(calls[1].url, "https://two.test/api/agents");
+    let textarea: web_sys::HtmlTextAreaElement = textarea.unchecked_into();
+    assert_eq!(textarea.value(), "half a thought", "the draft stayed");
+    drop(stub);
+}

@@ -44,6 +44,9 @@ struct Driver {
     attention_reported: Option<usize>,
     /// Hosts awaiting their answers ([`ChatStore::answer`]).
     answers: answers::Answers,
+    /// Bumped by [`ChatStore::switch_server`]: what a request of an earlier server reports
+    /// is dropped (its ids mean nothing to the new session).
+    generation: u64,
 }
 
 /// Handle to one chat's state. `Copy`; get it from context with [`ChatStore::expect`].
@@ -181,6 +184,7 @@ impl ChatStore {
             peers: None,
             attention_reported: None,
             answers: answers::Answers::default(),
+            generation: 0,
         };
         let (messages, set_messages) = signal(initial_messages);
         let (streaming, set_streaming) = signal(None);
@@ -547,9 +551,13 @@ impl ChatStore {
             .try_update_value(|d| d.controllers.insert(req.id, controller.clone()));
         let store = *self;
         let id = req.id;
+        let generation = self.driver.try_with_value(|d| d.generation).unwrap_or(0);
         leptos::task::spawn_local(async move {
             if stream {
                 crate::io::http::run_stream(&transport, req, controller, move |input| {
+                    if !store.is_generation(generation) {
+                        return;
+                    }
                     let closing = !matches!(input, Input::StreamChunk { .. });
                     if closing {
                         store.forget_controller(id);
@@ -559,8 +567,10 @@ impl ChatStore {
                 .await;
             } else {
                 let input = crate::io::http::run_request(&transport, req, controller).await;
-                store.forget_controller(id);
-                store.handle(input);
+                if store.is_generation(generation) {
+                    store.forget_controller(id);
+                    store.handle(input);
+                }
             }
         });
     }
@@ -571,16 +581,68 @@ impl ChatStore {
             .try_with_value(|d| d.file_batch.get(index).cloned())
             .flatten();
         let store = *self;
+        let generation = self.driver.try_with_value(|d| d.generation).unwrap_or(0);
         match file {
             Some(file) => leptos::task::spawn_local(async move {
                 let result = crate::io::files::read_base64(file).await;
-                store.handle(Input::FileRead { id, result });
+                if store.is_generation(generation) {
+                    store.handle(Input::FileRead { id, result });
+                }
             }),
             None => store.handle(Input::FileRead {
                 id,
                 result: Err("file not found".into()),
             }),
         }
+    }
+
+    /// Whether the session of `generation` is still the one in use (no server switch since).
+    fn is_generation(&self, generation: u64) -> bool {
+        self.driver.try_with_value(|d| d.generation) == Some(generation)
+    }
+
+    /// Talks to another server from now on (a new `base_url`, issue 17): requests on their
+    /// way are aborted and whatever they report is dropped, the session starts over with
+    /// `config` (conversation, history and cards are the new server's), with that server's
+    /// decision keys; the draft stays. Nothing for a detached store.
+    pub fn switch_server(&self, mut config: SessionConfig, base_url: &str) {
+        if self.driver.try_with_value(|d| d.transport.is_some()) != Some(true) {
+            return;
+        }
+        let base_url = base_url.trim_end_matches('/').to_owned();
+        let scope = crate::io::keys::scope(&base_url);
+        if config.decision_keys.is_empty() {
+            config.decision_keys = crate::io::keys::load(&scope);
+        }
+        config.key_seed = crate::io::keys::random_seed();
+        let Some((controllers, timer)) = self.driver.try_update_value(|d| {
+            if let Some(t) = d.transport.as_mut() {
+                t.base_url = base_url;
+            }
+            d.generation += 1;
+            d.session = Session::new(config);
+            d.keys_scope = Some(scope);
+            d.file_batch.clear();
+            // Every slice is published afresh from the new session.
+            d.published = crate::core::Revisions {
+                messages: u64::MAX,
+                streaming: u64::MAX,
+                status: u64::MAX,
+                history: u64::MAX,
+                actions: u64::MAX,
+                files: u64::MAX,
+            };
+            (std::mem::take(&mut d.controllers), d.timer.take())
+        }) else {
+            return;
+        };
+        for controller in controllers.values() {
+            controller.abort();
+        }
+        if let Some(handle) = timer {
+            handle.clear();
+        }
+        self.dispatch(Command::Start);
     }
 
     fn forget_controller(&self, id: RequestId) {

@@ -53,9 +53,10 @@ impl Theme {
 /// Talks to `base_url` (PROTOCOL §1), lists agents, keeps a history sidebar, streams replies.
 #[component]
 pub fn Chat(
-    /// API root including the base path, e.g. `https://host/api/agents` (F1).
+    /// API root including the base path, e.g. `https://host/api/agents` (F1). A signal's new
+    /// value switches servers: the chat starts over there (the draft stays).
     #[prop(into)]
-    base_url: String,
+    base_url: Signal<String>,
     /// Agent to talk to; default: the first agent the server lists (F2). A signal switches
     /// agents later, as the picker does (a new chat with that agent).
     #[prop(optional, into)]
@@ -243,7 +244,7 @@ pub fn Chat(
     class: MaybeProp<String>,
 ) -> impl IntoView {
     let i18n = I18n::provide_with(locale, default_locale, custom_messages, on_locale_change);
-    let mut transport = TransportConfig::new(&base_url);
+    let mut transport = TransportConfig::new(&base_url.get_untracked());
     transport.authorization = authorization.get_untracked();
     transport.headers = headers.get_untracked();
     let config = SessionConfig {
@@ -281,8 +282,23 @@ pub fn Chat(
         on_client_tool,
         on_attention,
     };
+    let start_config = config.clone();
     let store = crate::store::use_chat(config, transport, callbacks);
     follow_props(store, authorization, headers, agent_id, conversation_id);
+    // Another server: the session starts over there with the props as they are now.
+    Effect::new(move |previous: Option<String>| {
+        let url = base_url.get();
+        if previous.is_some_and(|p| p != url) {
+            let config = SessionConfig {
+                agent_id: agent_id.get_untracked(),
+                conversation_id: conversation_id.get_untracked(),
+                initial_messages: Vec::new(),
+                ..start_config.clone()
+            };
+            store.switch_server(config, &url);
+        }
+        url
+    });
     let actions = ChatActions {
         expiry_warning_seconds,
         enable_tool_approvals,
