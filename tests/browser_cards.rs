@@ -2220,3 +2220,17 @@ async fn s000_an_answer_refused_as_not_pending_reads_answered_frees_the_composer
         "the conversation is fetched again: {again:?}"
     );
 }
+
+/// Issue 17: a card and its deciding buttons carry the documented `part` names, so a page
+/// can style them through `<agent-chat>`'s shadow root (`agent-chat::part(card)`).
+#[wasm_bindgen_test]
+async fn i17_a_card_and_its_actions_are_parts() {
+    let root = section();
+    let (_store, _h) = mount_with(&root, APPROVAL, Wiring::Store).await;
+    let card = wait_for(&root, ".chat-card[data-kind=tool_approval]").await;
+    assert_eq!(card.get_attribute("part").as_deref(), Some("card"));
+    let actions = query(&card, "[part=card-actions]").expect("the card's actions part");
+    assert!(query(&actions, ".chat-card__approve").is_some());
+    let message = query(&root, "article[data-message-id=m_a]").unwrap();
+    assert_eq!(message.get_attribute("part").as_deref(), Some("message"));
+}

@@ -529,3 +529,12 @@ async fn titles_are_dir_auto_and_a_latin_title_reads_ltr_in_arabic() {
     let untitled = query(&row(&root, "c2"), ".chat-history__title").unwrap();
     assert_eq!(direction(&untitled), "rtl");
 }
+
+/// Issue 17: the history sidebar is the `history` part of `<agent-chat>`'s shadow root.
+#[wasm_bindgen_test]
+async fn i17_the_history_sidebar_is_a_part() {
+    let root = section();
+    let (_store, _h) = mount(&root, "en", false).await;
+    let aside = query(&root, "aside.chat-history").expect("the sidebar");
+    assert_eq!(aside.get_attribute("part").as_deref(), Some("history"));
+}
