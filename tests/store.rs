@@ -306,3 +306,25 @@ fn i17_an_awaited_answer_says_why_it_was_not_taken() {
         other => panic!("expected the server's refusal, got {other:?}"),
     }
 }
+
+/// Issue 17: configs that hold a token print neither it nor header values in `Debug` (logs,
+/// panic messages), only that they are set and the header names.
+#[test]
+fn i17_configs_holding_a_token_redact_it_in_debug() {
+    let mut transport = agent_chat_ui::io::http::TransportConfig::new("https://a.test/api/");
+    transport.authorization = Some("Bearer s3cret".into());
+    transport.headers = vec![("X-Api-Key".into(), "k3y".into())];
+    let client = agent_chat_ui::ClientOptions {
+        base_url: "https://a.test/api".into(),
+        authorization: Some("Bearer s3cret".into()),
+        headers: vec![("X-Api-Key".into(), "k3y".into())],
+    };
+    for text in [format!("{transport:?}"), format!("{client:?}")] {
+        assert!(!text.contains("s3cret") && !text.contains("k3y"), "{text}");
+        assert!(
+            text.contains("<redacted>") && text.contains("X-Api-Key"),
+            "{text}"
+        );
+        assert!(text.contains("https://a.test/api"), "{text}");
+    }
+}

@@ -40,15 +40,13 @@ pub struct ClientOptions {
 
 impl std::fmt::Debug for ClientOptions {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        let headers: Vec<&str> = self.headers.iter().map(|(k, _)| k.as_str()).collect();
-        f.debug_struct("ClientOptions")
-            .field("base_url", &self.base_url)
-            .field(
-                "authorization",
-                &self.authorization.as_ref().map(|_| "<redacted>"),
-            )
-            .field("headers", &headers)
-            .finish()
+        super::http::debug_credentials(
+            f,
+            "ClientOptions",
+            &self.base_url,
+            self.authorization.as_ref(),
+            &self.headers,
+        )
     }
 }
 

@@ -25,16 +25,31 @@ pub struct TransportConfig {
 /// The token and header values stay out of logs: `Debug` prints their names only.
 impl std::fmt::Debug for TransportConfig {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        let headers: Vec<&str> = self.headers.iter().map(|(k, _)| k.as_str()).collect();
-        f.debug_struct("TransportConfig")
-            .field("base_url", &self.base_url)
-            .field(
-                "authorization",
-                &self.authorization.as_ref().map(|_| "<redacted>"),
-            )
-            .field("headers", &headers)
-            .finish()
+        debug_credentials(
+            f,
+            "TransportConfig",
+            &self.base_url,
+            self.authorization.as_ref(),
+            &self.headers,
+        )
     }
+}
+
+/// `Debug` of a config holding credentials: the base URL, `<redacted>` for a token and the
+/// header names without their values (issue 17).
+pub(crate) fn debug_credentials(
+    f: &mut std::fmt::Formatter<'_>,
+    name: &str,
+    base_url: &str,
+    authorization: Option<&String>,
+    headers: &[(String, String)],
+) -> std::fmt::Result {
+    let names: Vec<&str> = headers.iter().map(|(k, _)| k.as_str()).collect();
+    f.debug_struct(name)
+        .field("base_url", &base_url)
+        .field("authorization", &authorization.map(|_| "<redacted>"))
+        .field("headers", &names)
+        .finish()
 }
 
 impl TransportConfig {

@@ -182,11 +182,12 @@ impl ChatError {
 /// Turns a response into `T`, or into the error the UI shows. 204 / empty bodies read as
 /// JSON `null` (C23).
 /// [`parse_json`] with a reader of the parsed JSON, which it borrows (no copy of the tree).
-pub(super) fn parse_json_with<T>(
+/// The response of a request that succeeded, or why it did not: no response, or an error
+/// envelope (any non-2xx status).
+fn successful(
     result: Result<HttpResponse, TransportError>,
     context: ErrorContext,
-    read: impl FnOnce(&serde_json::Value) -> Result<T, String>,
-) -> Result<T, ChatError> {
+) -> Result<HttpResponse, ChatError> {
     let resp = result.map_err(|e| ChatError::Network {
         context,
         detail: e.to_string(),
@@ -197,11 +198,25 @@ pub(super) fn parse_json_with<T>(
             error: ApiError::from_body(resp.status, &resp.body),
         });
     }
-    let body = if resp.body.trim().is_empty() {
+    Ok(resp)
+}
+
+/// A body to parse: an empty one reads as `null`.
+fn body_or_null(resp: &HttpResponse) -> &str {
+    if resp.body.trim().is_empty() {
         "null"
     } else {
         resp.body.as_str()
-    };
+    }
+}
+
+pub(super) fn parse_json_with<T>(
+    result: Result<HttpResponse, TransportError>,
+    context: ErrorContext,
+    read: impl FnOnce(&serde_json::Value) -> Result<T, String>,
+) -> Result<T, ChatError> {
+    let resp = successful(result, context)?;
+    let body = body_or_null(&resp);
     let bad = |detail: String| ChatError::BadResponse { context, detail };
     let value: serde_json::Value = serde_json::from_str(body).map_err(|e| bad(e.to_string()))?;
     read(&value).map_err(bad)
@@ -211,21 +226,8 @@ pub(super) fn parse_json<T: serde::de::DeserializeOwned>(
     result: Result<HttpResponse, TransportError>,
     context: ErrorContext,
 ) -> Result<T, ChatError> {
-    let resp = result.map_err(|e| ChatError::Network {
-        context,
-        detail: e.to_string(),
-    })?;
-    if !resp.ok() {
-        return Err(ChatError::Api {
-            context,
-            error: ApiError::from_body(resp.status, &resp.body),
-        });
-    }
-    let body = if resp.body.trim().is_empty() {
-        "null"
-    } else {
-        resp.body.as_str()
-    };
+    let resp = successful(result, context)?;
+    let body = body_or_null(&resp);
     crate::core::wire::json_text(body).map_err(|e| ChatError::BadResponse {
         context,
         detail: e.to_string(),
