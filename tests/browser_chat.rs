@@ -999,11 +999,11 @@ async fn s000_refused_sends_show_the_friendly_error_in_the_page_and_customs_repl
     for (code, expected) in [
         (
             "pending_action",
-            "The assistant is waiting for your answer above. Answer it before sending a new message.",
+            "The assistant is waiting for your answer above. Answer it before sending something new.",
         ),
-        ("PENDING_ACTION", "The assistant is waiting for your answer above. Answer it before sending a new message."),
-        ("message_too_long", "The message is too long."),
-        ("file_too_large", "A file is too large."),
+        ("PENDING_ACTION", "The assistant is waiting for your answer above. Answer it before sending something new."),
+        ("message_too_long", "This message is too long."),
+        ("file_too_large", "This file is too large."),
         ("unsupported_file_type", "This file type is not supported."),
         ("attachments_disabled", "Attachments are turned off for this assistant."),
         // A code the library has no string for: the server's own words.

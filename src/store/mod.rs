@@ -9,12 +9,13 @@ use std::collections::HashMap;
 use leptos::prelude::*;
 
 use crate::core::{
-    ChatError, Command, Conversation, Input, Message, Output, RequestId, Run, Session,
-    SessionConfig, SessionEvent, StreamingTurn,
+    Command, Input, Message, RequestId, Run, Session, SessionConfig, SessionEvent, StreamingTurn,
 };
 use crate::io::http::TransportConfig;
 
 mod answers;
+mod drive;
+mod hook;
 mod slices;
 
 pub use answers::AnswerFuture;
@@ -489,181 +490,6 @@ impl ChatStore {
         })
     }
 
-    /// The one drive loop: handle, drain outputs, re-arm the timer, schedule a publish, then
-    /// run host callbacks (after every borrow is released, so they may dispatch again).
-    fn handle(&self, input: Input) {
-        let now = crate::io::clock::now();
-        let mut outputs = Vec::new();
-        let Some(next_timeout) = self.driver.try_update_value(|d| {
-            d.session.handle(now, input);
-            while let Some(out) = d.session.poll_output() {
-                outputs.push(out);
-            }
-            d.session.poll_timeout()
-        }) else {
-            return; // disposed
-        };
-        self.arm_timer(next_timeout.map(|t| t.0.saturating_sub(now.0)));
-        let mut events = Vec::new();
-        for out in outputs {
-            match out {
-                Output::Send(req) => self.spawn_request(req, false),
-                Output::OpenStream(req) => self.spawn_request(req, true),
-                Output::Abort(id) => {
-                    if let Some(Some(c)) =
-                        self.driver.try_update_value(|d| d.controllers.remove(&id))
-                    {
-                        c.abort();
-                    }
-                }
-                Output::Event(ev) => events.push(ev),
-                Output::ReadFile { index, id } => self.read_file(index, id),
-            }
-        }
-        self.schedule_publish();
-        for ev in events {
-            self.emit(ev);
-        }
-    }
-
-    fn spawn_request(&self, req: crate::core::HttpRequest, stream: bool) {
-        // Detached: recorded, and no browser object is made (so the store runs natively too).
-        let Some(transport) = self.driver.try_update_value(|d| {
-            if d.transport.is_none() {
-                d.recorded.push(req.clone());
-            }
-            d.transport.clone()
-        }) else {
-            return;
-        };
-        let Some(transport) = transport else {
-            return;
-        };
-        let Ok(controller) = web_sys::AbortController::new() else {
-            let id = req.id;
-            let err = crate::core::TransportError::Network("AbortController unavailable".into());
-            return self.handle(Input::Response {
-                id,
-                result: Err(err),
-            });
-        };
-        self.driver
-            .try_update_value(|d| d.controllers.insert(req.id, controller.clone()));
-        let store = *self;
-        let id = req.id;
-        let generation = self.driver.try_with_value(|d| d.generation).unwrap_or(0);
-        leptos::task::spawn_local(async move {
-            if stream {
-                crate::io::http::run_stream(&transport, req, controller, move |input| {
-                    if !store.is_generation(generation) {
-                        return;
-                    }
-                    let closing = !matches!(input, Input::StreamChunk { .. });
-                    if closing {
-                        store.forget_controller(id);
-                    }
-                    store.handle(input)
-                })
-                .await;
-            } else {
-                let input = crate::io::http::run_request(&transport, req, controller).await;
-                if store.is_generation(generation) {
-                    store.forget_controller(id);
-                    store.handle(input);
-                }
-            }
-        });
-    }
-
-    fn read_file(&self, index: usize, id: String) {
-        let file = self
-            .driver
-            .try_with_value(|d| d.file_batch.get(index).cloned())
-            .flatten();
-        let store = *self;
-        let generation = self.driver.try_with_value(|d| d.generation).unwrap_or(0);
-        match file {
-            Some(file) => leptos::task::spawn_local(async move {
-                let result = crate::io::files::read_base64(file).await;
-                if store.is_generation(generation) {
-                    store.handle(Input::FileRead { id, result });
-                }
-            }),
-            None => store.handle(Input::FileRead {
-                id,
-                result: Err("file not found".into()),
-            }),
-        }
-    }
-
-    /// Whether the session of `generation` is still the one in use (no server switch since).
-    fn is_generation(&self, generation: u64) -> bool {
-        self.driver.try_with_value(|d| d.generation) == Some(generation)
-    }
-
-    /// Talks to another server from now on (a new `base_url`, issue 17): requests on their
-    /// way are aborted and whatever they report is dropped, the session starts over with
-    /// `config` (conversation, history and cards are the new server's), with that server's
-    /// decision keys; the draft stays. Nothing for a detached store.
-    pub fn switch_server(&self, mut config: SessionConfig, base_url: &str) {
-        if self.driver.try_with_value(|d| d.transport.is_some()) != Some(true) {
-            return;
-        }
-        let base_url = base_url.trim_end_matches('/').to_owned();
-        let scope = crate::io::keys::scope(&base_url);
-        if config.decision_keys.is_empty() {
-            config.decision_keys = crate::io::keys::load(&scope);
-        }
-        config.key_seed = crate::io::keys::random_seed();
-        let Some((controllers, timer)) = self.driver.try_update_value(|d| {
-            if let Some(t) = d.transport.as_mut() {
-                t.base_url = base_url;
-            }
-            d.generation += 1;
-            d.session = Session::new(config);
-            d.keys_scope = Some(scope);
-            d.file_batch.clear();
-            // Every slice is published afresh from the new session.
-            d.published = crate::core::Revisions {
-                messages: u64::MAX,
-                streaming: u64::MAX,
-                status: u64::MAX,
-                history: u64::MAX,
-                actions: u64::MAX,
-                files: u64::MAX,
-            };
-            (std::mem::take(&mut d.controllers), d.timer.take())
-        }) else {
-            return;
-        };
-        for controller in controllers.values() {
-            controller.abort();
-        }
-        if let Some(handle) = timer {
-            handle.clear();
-        }
-        self.dispatch(Command::Start);
-    }
-
-    fn forget_controller(&self, id: RequestId) {
-        self.driver.try_update_value(|d| d.controllers.remove(&id));
-    }
-
-    fn arm_timer(&self, delay_ms: Option<u64>) {
-        let old = self.driver.try_update_value(|d| d.timer.take()).flatten();
-        if let Some(handle) = old {
-            handle.clear();
-        }
-        let Some(delay) = delay_ms else { return };
-        let store = *self;
-        // A browser timer holds at most 2^31-1 ms (24.8 days; Leptos throws beyond it): a
-        // deadline further away wakes the session once a day, which re-arms the timer.
-        let delay = std::time::Duration::from_millis(delay.min(MAX_TIMER_MS));
-        if let Some(handle) = after(delay, move || store.handle(Input::Timeout)) {
-            self.driver.try_update_value(|d| d.timer = Some(handle));
-        }
-    }
-
     fn schedule_publish(&self) {
         let already = self
             .driver
@@ -957,21 +783,6 @@ fn every_second(_f: impl Fn() + 'static) -> Option<IntervalHandle> {
     None
 }
 
-/// The longest single timer the store arms (one day).
-const MAX_TIMER_MS: u64 = 86_400_000;
-
-/// Calls `f` once after `delay`.
-#[cfg(target_arch = "wasm32")]
-fn after(delay: std::time::Duration, f: impl FnOnce() + 'static) -> Option<TimeoutHandle> {
-    set_timeout_with_handle(f, delay).ok()
-}
-
-/// Natively nothing fires: a test feeds `Input::Timeout` itself.
-#[cfg(not(target_arch = "wasm32"))]
-fn after(_delay: std::time::Duration, _f: impl FnOnce() + 'static) -> Option<TimeoutHandle> {
-    None
-}
-
 /// Calls `f` before the next repaint, which coalesces publishing to one update per frame.
 #[cfg(target_arch = "wasm32")]
 fn next_frame(f: impl FnOnce() + 'static) {
@@ -1007,115 +818,5 @@ fn status_of(s: &Session) -> StatusSlice {
         has_older_messages: s.has_older_messages(),
         is_loading_older: s.is_loading_older(),
         clock_offset_ms: s.clock_offset_ms(),
-    }
-}
-
-/// The rest of React's `useChat` return value (F136–F155), as signals and commands.
-impl ChatStore {
-    /// `isLoadingConversation` (F140): a conversation is being loaded.
-    pub fn is_loading_conversation(&self) -> Signal<bool> {
-        let status = self.status;
-        Signal::derive(move || status.with(|s| s.run == Run::Loading))
-    }
-
-    /// The server's time now, ticking with [`ChatStore::now`]: the page's clock corrected by the
-    /// session's estimate of the server's, so a countdown reaches zero when the session (and
-    /// the server) expire the card, whatever the page's clock says (issue 13).
-    pub fn server_now(&self) -> Signal<crate::core::Millis> {
-        let (now, status) = (self.now, self.status);
-        Signal::derive(move || {
-            let now = now.get();
-            let offset = status.with(|s| s.clock_offset_ms);
-            if offset >= 0 {
-                now.saturating_add(offset.unsigned_abs())
-            } else {
-                now.saturating_sub(offset.unsigned_abs())
-            }
-        })
-    }
-
-    /// `isLoading` (F138): streaming or loading a conversation.
-    pub fn is_loading(&self) -> Signal<bool> {
-        let status = self.status;
-        Signal::derive(move || status.with(|s| matches!(s.run, Run::Loading | Run::Streaming)))
-    }
-
-    /// `conversation` (F137): the open conversation, if any.
-    pub fn conversation(&self) -> Signal<Option<Conversation>> {
-        let status = self.status;
-        Signal::derive(move || status.with(|s| s.conversation.clone()))
-    }
-
-    /// `error` (F143): the error the banner shows, if any.
-    pub fn error(&self) -> Signal<Option<ChatError>> {
-        let status = self.status;
-        Signal::derive(move || status.with(|s| s.error.clone()))
-    }
-
-    /// `progressMessage` (F142): the running turn's latest progress line.
-    pub fn progress_message(&self) -> Signal<Option<String>> {
-        let streaming = self.streaming;
-        Signal::derive(move || streaming.with(|s| s.as_ref().and_then(|t| t.progress.clone())))
-    }
-
-    /// `activeToolCalls` (F145): the running turn's tool calls, in order.
-    pub fn active_tool_calls(&self) -> Signal<Vec<crate::core::ActiveToolCall>> {
-        let streaming = self.streaming;
-        Signal::derive(move || {
-            streaming.with(|s| s.as_ref().map(|t| t.tool_calls.clone()).unwrap_or_default())
-        })
-    }
-
-    /// The history row for `id` was picked (F19): reports it to `on_conversation_selected`,
-    /// then opens the conversation.
-    pub fn select_conversation(&self, id: &str) {
-        let item = self
-            .history
-            .with_untracked(|h| h.items.iter().find(|i| i.id == id).cloned());
-        let cb = self
-            .driver
-            .try_with_value(|d| d.callbacks.on_conversation_selected);
-        if let (Some(item), Some(Some(cb))) = (item, cb) {
-            cb.run(item);
-        }
-        self.dispatch(Command::OpenConversation(id.to_owned()));
-    }
-
-    /// `stop()` (F153): abort the running reply, keeping what arrived.
-    pub fn stop(&self) {
-        self.dispatch(Command::Stop);
-    }
-
-    /// `clearMessages()` (F149): clear messages, conversation and error (New Chat).
-    pub fn clear_messages(&self) {
-        self.dispatch(Command::NewChat);
-    }
-
-    /// `loadConversation(id)` (F150).
-    pub fn load_conversation(&self, id: impl Into<String>) {
-        self.dispatch(Command::OpenConversation(id.into()));
-    }
-
-    /// `createConversation(title?)` (F151): a new, empty conversation on the server.
-    pub fn create_conversation(&self, title: Option<String>) {
-        self.dispatch(Command::CreateConversation { title });
-    }
-
-    /// `setError` (F154): `None` dismisses the banner; `Some` shows an error of the host's
-    /// own until the chat's next error or a dismissal.
-    pub fn set_error(&self, error: Option<ChatError>) {
-        match error {
-            None => {
-                self.dispatch(Command::DismissError);
-                // A host's own error lives only in the slice: the session had nothing to
-                // dismiss and publishes no change, so the slice is cleared here.
-                if self.status.try_with_untracked(|s| s.error.is_some()) == Some(true) {
-                    let _ = self.write.status.try_update(|s| s.error = None);
-                }
-            }
-            Some(e) => {
-                let _ = self.write.status.try_update(|s| s.error = Some(e));
-            }
-        }
     }
 }

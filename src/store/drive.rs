@@ -1,0 +1,200 @@
+//! The store's drive loop: one input into the session, its outputs run (requests, aborts,
+//! file reads), the session's timer armed, and the switch to another server.
+
+use leptos::prelude::*;
+
+use crate::core::{Command, Input, Output, RequestId, Session, SessionConfig};
+
+use super::ChatStore;
+
+impl ChatStore {
+    /// The one drive loop: handle, drain outputs, re-arm the timer, schedule a publish, then
+    /// run host callbacks (after every borrow is released, so they may dispatch again).
+    pub(super) fn handle(&self, input: Input) {
+        let now = crate::io::clock::now();
+        let mut outputs = Vec::new();
+        let Some(next_timeout) = self.driver.try_update_value(|d| {
+            d.session.handle(now, input);
+            while let Some(out) = d.session.poll_output() {
+                outputs.push(out);
+            }
+            d.session.poll_timeout()
+        }) else {
+            return; // disposed
+        };
+        self.arm_timer(next_timeout.map(|t| t.0.saturating_sub(now.0)));
+        let mut events = Vec::new();
+        for out in outputs {
+            match out {
+                Output::Send(req) => self.spawn_request(req, false),
+                Output::OpenStream(req) => self.spawn_request(req, true),
+                Output::Abort(id) => {
+                    if let Some(Some(c)) =
+                        self.driver.try_update_value(|d| d.controllers.remove(&id))
+                    {
+                        c.abort();
+                    }
+                }
+                Output::Event(ev) => events.push(ev),
+                Output::ReadFile { index, id } => self.read_file(index, id),
+            }
+        }
+        self.schedule_publish();
+        for ev in events {
+            self.emit(ev);
+        }
+    }
+
+    pub(super) fn spawn_request(&self, req: crate::core::HttpRequest, stream: bool) {
+        // Detached: recorded, and no browser object is made (so the store runs natively too).
+        let Some(transport) = self.driver.try_update_value(|d| {
+            if d.transport.is_none() {
+                d.recorded.push(req.clone());
+            }
+            d.transport.clone()
+        }) else {
+            return;
+        };
+        let Some(transport) = transport else {
+            return;
+        };
+        let Ok(controller) = web_sys::AbortController::new() else {
+            let id = req.id;
+            let err = crate::core::TransportError::Network("AbortController unavailable".into());
+            return self.handle(Input::Response {
+                id,
+                result: Err(err),
+            });
+        };
+        self.driver
+            .try_update_value(|d| d.controllers.insert(req.id, controller.clone()));
+        let store = *self;
+        let id = req.id;
+        let generation = self.driver.try_with_value(|d| d.generation).unwrap_or(0);
+        leptos::task::spawn_local(async move {
+            if stream {
+                crate::io::http::run_stream(&transport, req, controller, move |input| {
+                    if !store.is_generation(generation) {
+                        return;
+                    }
+                    let closing = !matches!(input, Input::StreamChunk { .. });
+                    if closing {
+                        store.forget_controller(id);
+                    }
+                    store.handle(input)
+                })
+                .await;
+            } else {
+                let input = crate::io::http::run_request(&transport, req, controller).await;
+                if store.is_generation(generation) {
+                    store.forget_controller(id);
+                    store.handle(input);
+                }
+            }
+        });
+    }
+
+    pub(super) fn read_file(&self, index: usize, id: String) {
+        let file = self
+            .driver
+            .try_with_value(|d| d.file_batch.get(index).cloned())
+            .flatten();
+        let store = *self;
+        let generation = self.driver.try_with_value(|d| d.generation).unwrap_or(0);
+        match file {
+            Some(file) => leptos::task::spawn_local(async move {
+                let result = crate::io::files::read_base64(file).await;
+                if store.is_generation(generation) {
+                    store.handle(Input::FileRead { id, result });
+                }
+            }),
+            None => store.handle(Input::FileRead {
+                id,
+                result: Err("file not found".into()),
+            }),
+        }
+    }
+
+    /// Whether the session of `generation` is still the one in use (no server switch since).
+    pub(super) fn is_generation(&self, generation: u64) -> bool {
+        self.driver.try_with_value(|d| d.generation) == Some(generation)
+    }
+
+    /// Talks to another server from now on (a new `base_url`, issue 17): requests on their
+    /// way are aborted and whatever they report is dropped, the session starts over with
+    /// `config` (conversation, history and cards are the new server's), with that server's
+    /// decision keys; the draft stays. Nothing for a detached store.
+    pub fn switch_server(&self, mut config: SessionConfig, base_url: &str) {
+        if self.driver.try_with_value(|d| d.transport.is_some()) != Some(true) {
+            return;
+        }
+        let base_url = base_url.trim_end_matches('/').to_owned();
+        let scope = crate::io::keys::scope(&base_url);
+        if config.decision_keys.is_empty() {
+            config.decision_keys = crate::io::keys::load(&scope);
+        }
+        config.key_seed = crate::io::keys::random_seed();
+        let Some((controllers, timer)) = self.driver.try_update_value(|d| {
+            if let Some(t) = d.transport.as_mut() {
+                t.base_url = base_url;
+            }
+            d.generation += 1;
+            d.session = Session::new(config);
+            d.keys_scope = Some(scope);
+            d.file_batch.clear();
+            // Every slice is published afresh from the new session.
+            d.published = crate::core::Revisions {
+                messages: u64::MAX,
+                streaming: u64::MAX,
+                status: u64::MAX,
+                history: u64::MAX,
+                actions: u64::MAX,
+                files: u64::MAX,
+            };
+            (std::mem::take(&mut d.controllers), d.timer.take())
+        }) else {
+            return;
+        };
+        for controller in controllers.values() {
+            controller.abort();
+        }
+        if let Some(handle) = timer {
+            handle.clear();
+        }
+        self.dispatch(Command::Start);
+    }
+
+    pub(super) fn forget_controller(&self, id: RequestId) {
+        self.driver.try_update_value(|d| d.controllers.remove(&id));
+    }
+
+    pub(super) fn arm_timer(&self, delay_ms: Option<u64>) {
+        let old = self.driver.try_update_value(|d| d.timer.take()).flatten();
+        if let Some(handle) = old {
+            handle.clear();
+        }
+        let Some(delay) = delay_ms else { return };
+        let store = *self;
+        // A browser timer holds at most 2^31-1 ms (24.8 days; Leptos throws beyond it): a
+        // deadline further away wakes the session once a day, which re-arms the timer.
+        let delay = std::time::Duration::from_millis(delay.min(MAX_TIMER_MS));
+        if let Some(handle) = after(delay, move || store.handle(Input::Timeout)) {
+            self.driver.try_update_value(|d| d.timer = Some(handle));
+        }
+    }
+}
+
+/// The longest single timer the store arms (one day).
+const MAX_TIMER_MS: u64 = 86_400_000;
+
+/// Calls `f` once after `delay`.
+#[cfg(target_arch = "wasm32")]
+fn after(delay: std::time::Duration, f: impl FnOnce() + 'static) -> Option<TimeoutHandle> {
+    set_timeout_with_handle(f, delay).ok()
+}
+
+/// Natively nothing fires: a test feeds `Input::Timeout` itself.
+#[cfg(not(target_arch = "wasm32"))]
+fn after(_delay: std::time::Duration, _f: impl FnOnce() + 'static) -> Option<TimeoutHandle> {
+    None
+}
