@@ -106,6 +106,15 @@ pub async fn create(
         .into_response())
 }
 
+/// Where settled requests of a conversation say how they ended (`POST /_dev/history-source`,
+/// kept as `historySource` in its metadata; 3, the list entries, by default).
+fn history_source(metadata: &Value) -> u64 {
+    metadata
+        .get("historySource")
+        .and_then(Value::as_u64)
+        .unwrap_or(3)
+}
+
 /// E5: `{ conversation, messages (first 100, oldest first), pendingActions (open, always present) }`;
 /// every message for a conversation seeded `whole` (`POST /_dev/seed`); settled requests in the
 /// shape `POST /_dev/history-source` chose.
@@ -126,13 +135,7 @@ pub async fn get_one(
     check_access(&entry.conversation, &caller)?;
     // A conversation seeded `whole` is served like a server that does not page (issue 18).
     let whole = entry.conversation.metadata.get("servedWhole") == Some(&Value::Bool(true));
-    // Where settled requests say how they ended (`POST /_dev/history-source`).
-    let source = entry
-        .conversation
-        .metadata
-        .get("historySource")
-        .and_then(Value::as_u64)
-        .unwrap_or(3);
+    let source = history_source(&entry.conversation.metadata);
     let messages: Vec<Value> = entry
         .messages
         .iter()
@@ -209,12 +212,7 @@ pub async fn messages(
         .ok_or_else(|| ApiError::not_found("Conversation not found"))?;
     check_access(&entry.conversation, &caller)?;
     let total = entry.messages.len();
-    let source = entry
-        .conversation
-        .metadata
-        .get("historySource")
-        .and_then(Value::as_u64)
-        .unwrap_or(3);
+    let source = history_source(&entry.conversation.metadata);
     let ordered: Box<dyn Iterator<Item = _>> = if desc {
         Box::new(entry.messages.iter().rev())
     } else {

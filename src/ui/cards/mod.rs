@@ -112,16 +112,6 @@ impl ChatActions {
     pub fn get() -> Self {
         use_context::<ChatActions>().unwrap_or_default()
     }
-
-    fn allows(&self, kind: &ActionKind) -> bool {
-        may_answer_in_list(
-            kind,
-            self.on_resolve.is_some(),
-            self.can_resolve,
-            self.enable_tool_approvals,
-            self.enable_questions,
-        )
-    }
 }
 
 /// The cards that belong under the assistant message `message_id` (C11): those placed there,
@@ -195,7 +185,14 @@ fn ActionCardView(action_id: String, revision: u32) -> impl IntoView {
     };
     let receipt =
         Signal::derive(move || latest.with(|c| c.as_ref().and_then(|c| Receipt::of(&c.card))));
-    let allowed = actions.allows(&initial.card.action.kind);
+    // The core decides whether this list may answer such a card (F175, F176, F190).
+    let allowed = may_answer_in_list(
+        &initial.card.action.kind,
+        actions.on_resolve.is_some(),
+        actions.can_resolve,
+        actions.enable_tool_approvals,
+        actions.enable_questions,
+    );
     let read_only = Signal::derive(move || {
         !allowed || !latest.with(|c| c.as_ref().is_some_and(|c| c.can_resolve))
     });
