@@ -20,6 +20,7 @@ mod actions;
 mod agents;
 mod batch;
 mod clock;
+mod config;
 mod conversation;
 mod error;
 mod files;
@@ -45,6 +46,7 @@ use crate::core::wire::{
 };
 
 use self::clock::ServerClock;
+pub use self::config::{SessionConfig, SessionOptions};
 pub use self::error::{ChatError, ErrorContext};
 pub use self::stream::{ActiveToolCall, StreamingTurn};
 pub use self::util::encode;
@@ -245,6 +247,10 @@ pub enum Command {
     /// Load the next older page of the open conversation's messages (E8, `order=desc`);
     /// ignored unless [`Session::has_older_messages`] and no page is on its way.
     LoadOlderMessages,
+    /// Change the switches and limits of the running chat (issue 17): cards, the composer and
+    /// uploads follow at once, the next message is sent as the new `streaming` says, and
+    /// switching the history on loads it. Nothing else is touched: a reply keeps streaming.
+    SetOptions(SessionOptions),
     /// Answer an approval or a question (E14, PROTOCOL §9.5). `shown` is the action as the
     /// person saw it ([`Shown::of`] the drawn action): the answer is sent only if the card still
     /// is that request, waits, may be answered here, is within its deadline and the answer keeps
@@ -388,63 +394,6 @@ impl Run {
             Run::Loading => "loading",
             Run::Streaming => "streaming",
             Run::AwaitingAction => "awaiting-action",
-        }
-    }
-}
-
-/// Static options of a session (the relevant `Chat` props).
-#[derive(Clone, Debug, PartialEq)]
-pub struct SessionConfig {
-    /// Agent to talk to; `None` = first of `GET /agents` (F2).
-    pub agent_id: Option<String>,
-    /// Conversation to load at start (F10).
-    pub conversation_id: Option<String>,
-    /// SSE (`true`, default) or one JSON reply (F5).
-    pub streaming: bool,
-    /// Whether the history sidebar is used (F22): gates history requests.
-    pub show_history: bool,
-    /// Composer mode prop; the agent's metadata wins (F179).
-    pub composer_mode: ComposerMode,
-    /// Approval cards can be answered here (F175); `false` draws them read-only.
-    pub enable_tool_approvals: bool,
-    /// Question cards can be answered here (F176).
-    pub enable_questions: bool,
-    /// The transport can send answers at all (F190).
-    pub can_resolve: bool,
-    /// Argument editing prop; the agent's `capabilities.approvalArgsEdit` wins (F177).
-    pub allow_argument_edit: bool,
-    /// Delay between a local expiry and the refetch that shows a server's continuation (F186).
-    pub action_expiry_refresh_ms: u64,
-    /// Messages shown before (or without) a conversation (F11, F134): the starting list,
-    /// replaced when a conversation loads and cleared by New Chat.
-    pub initial_messages: Vec<Message>,
-    /// Upload props (F6–F9); the agent's metadata may narrow them (C16).
-    pub uploads: UploadLimits,
-    /// Decisions made on an earlier load of this page whose cards had not settled, with their
-    /// `decisionKey`s (the edge keeps them in `sessionStorage`), so a retry reuses the key
-    /// (issue 14).
-    pub decision_keys: Vec<crate::core::DecisionKey>,
-    /// A random number from the edge that seeds new decision keys (issue 14).
-    pub key_seed: u64,
-}
-
-impl Default for SessionConfig {
-    fn default() -> Self {
-        SessionConfig {
-            agent_id: None,
-            conversation_id: None,
-            streaming: true,
-            show_history: true,
-            composer_mode: ComposerMode::Block,
-            enable_tool_approvals: true,
-            enable_questions: true,
-            can_resolve: true,
-            allow_argument_edit: false,
-            action_expiry_refresh_ms: 1_500,
-            initial_messages: Vec::new(),
-            uploads: UploadLimits::default(),
-            decision_keys: Vec::new(),
-            key_seed: 0x9e37_79b9_7f4a_7c15,
         }
     }
 }
@@ -661,6 +610,12 @@ impl Session {
         )
     }
 
+    /// The switches and limits the session runs with now (change them with
+    /// [`Command::SetOptions`]).
+    pub fn options(&self) -> SessionOptions {
+        self.config.options()
+    }
+
     /// Effective argument editing: the agent's capability wins over the prop (F177).
     pub fn argument_edit_allowed(&self) -> bool {
         crate::core::draft::edit_allowed(
@@ -840,6 +795,21 @@ impl Session {
                 }
             }
             Command::LoadOlderMessages => self.load_older(),
+            Command::SetOptions(options) => self.set_options(options),
+        }
+    }
+
+    fn set_options(&mut self, options: SessionOptions) {
+        if !self.config.apply(options) {
+            return;
+        }
+        // Answerability, the composer and the limits are derived from the options on read:
+        // republishing the slices that show them is all a change needs.
+        self.revisions.status += 1;
+        self.revisions.actions += 1;
+        self.revisions.files += 1;
+        if self.config.show_history && self.agents_loaded && !self.history_state.is_started() {
+            self.load_history(false);
         }
     }
 
