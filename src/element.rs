@@ -1,9 +1,11 @@
 //! `<agent-chat>`: the chat as a custom element for pages that are not written in Rust.
 //!
-//! - **Attributes** map to `Chat` props ([`OBSERVED_ATTRIBUTES`]). `theme`, `locale`/`lang`,
-//!   `input-placeholder` and `conversation-id` apply to the running chat (a reply keeps
-//!   streaming, the draft stays); any other change remounts it with the new props, keeping the
-//!   open conversation, at most once per script turn. The language is the `locale` (or
+//! - **Attributes** map to `Chat` props ([`OBSERVED_ATTRIBUTES`]). Every one applies to the
+//!   running chat (a reply keeps streaming, the draft and the open conversation stay), except
+//!   `base-url` (another server) and `default-locale` (the language fallback, read at mount),
+//!   which remount it with the new props, keeping the open conversation, at most once per
+//!   script turn; `default-history-open` only sets the drawer's state at mount. The language
+//!   is the `locale` (or
 //!   `lang`) attribute, else the host page's `?lang=`, else `default-locale`, else the browser's
 //!   language (the `Chat` order, D30).
 //! - **Properties** ([`LIVE_PROPERTIES`]): `authorization` (a property only, so the token is
@@ -164,7 +166,8 @@ type MountFn = Closure<dyn Fn(web_sys::HtmlElement, web_sys::HtmlElement) -> u32
 /// `(handle, action id, result as JSON text, error) -> answered`.
 type ResolveToolFn = Closure<dyn Fn(u32, String, Option<String>, Option<String>) -> bool>;
 
-/// Attributes the element watches; a change remounts the chat with the new props.
+/// Attributes the element watches. A change applies live (`update_live`) or, for the few
+/// that cannot, remounts the chat with the new props.
 pub const OBSERVED_ATTRIBUTES: &[&str] = &[
     "base-url",
     "agent-id",
@@ -207,9 +210,94 @@ struct Live {
     theme: RwSignal<Theme>,
     locale: RwSignal<Option<String>>,
     placeholder: RwSignal<Option<String>>,
+    agent: RwSignal<Option<String>>,
     conversation: RwSignal<Option<String>>,
     authorization: RwSignal<Option<String>>,
     headers: RwSignal<Vec<(String, String)>>,
+    flags: RwSignal<Flags>,
+}
+
+/// The attributes that switch features or set limits, as the host says now; each one reaches
+/// `Chat` through its own memo, so changing one does not disturb what reads another.
+#[derive(Clone, Debug, PartialEq)]
+struct Flags {
+    show_history: bool,
+    search: bool,
+    citations: bool,
+    streaming: bool,
+    allow_edit: bool,
+    approvals: bool,
+    questions: bool,
+    warning: u64,
+    mode: ComposerMode,
+    uploads: bool,
+    allowed_types: Vec<String>,
+    max_file_size: u64,
+    max_files: usize,
+    attention_title: bool,
+}
+
+/// The attributes [`Flags`] is read from.
+const FLAG_ATTRIBUTES: &[&str] = &[
+    "show-history",
+    "enable-message-search",
+    "enable-citations",
+    "streaming",
+    "allow-argument-edit",
+    "enable-tool-approvals",
+    "enable-questions",
+    "expiry-warning-seconds",
+    "pending-action-composer-mode",
+    "enable-file-upload",
+    "allowed-file-types",
+    "max-file-size",
+    "max-files",
+    "attention-title",
+];
+
+impl Flags {
+    fn of(host: &web_sys::HtmlElement) -> Flags {
+        Flags {
+            show_history: flag(host, "show-history", true),
+            search: flag(host, "enable-message-search", false),
+            citations: flag(host, "enable-citations", true),
+            streaming: flag(host, "streaming", true),
+            allow_edit: flag(host, "allow-argument-edit", false),
+            approvals: flag(host, "enable-tool-approvals", true),
+            questions: flag(host, "enable-questions", true),
+            warning: number(host, "expiry-warning-seconds").unwrap_or(600),
+            mode: attr(host, "pending-action-composer-mode")
+                .and_then(|m| ComposerMode::parse(&m))
+                .unwrap_or_default(),
+            uploads: flag(host, "enable-file-upload", true),
+            allowed_types: attr(host, "allowed-file-types")
+                .map(|v| {
+                    v.split(',')
+                        .map(str::trim)
+                        .filter(|t| !t.is_empty())
+                        .map(str::to_owned)
+                        .collect()
+                })
+                .unwrap_or_default(),
+            max_file_size: number(host, "max-file-size")
+                .unwrap_or(crate::core::files::DEFAULT_MAX_FILE_SIZE),
+            max_files: number(host, "max-files").unwrap_or(crate::core::files::DEFAULT_MAX_FILES),
+            attention_title: flag(host, "attention-title", false),
+        }
+    }
+}
+
+/// An attribute read as a number; unset or not a number is `None`.
+fn number<T: std::str::FromStr>(host: &web_sys::HtmlElement, name: &str) -> Option<T> {
+    attr(host, name).and_then(|v| v.trim().parse().ok())
+}
+
+/// One field of the flags as a signal that changes only when that field does.
+fn field<T: Clone + PartialEq + Send + Sync + 'static>(
+    flags: RwSignal<Flags>,
+    read: fn(&Flags) -> T,
+) -> Signal<T> {
+    Memo::new(move |_| flags.with(read)).into()
 }
 
 /// Applies a changed attribute or property to the chat `id` if it can follow it live.
@@ -225,7 +313,11 @@ fn update_live(id: u32, host: web_sys::HtmlElement, name: String) -> bool {
             None => return false,
         },
         "input-placeholder" => live.placeholder.set(attr(&host, "input-placeholder")),
+        "agent-id" => live.agent.set(attr(&host, "agent-id")),
         "conversation-id" => live.conversation.set(attr(&host, "conversation-id")),
+        // The drawer's starting state: once mounted, the drawer is the person's.
+        "default-history-open" => {}
+        name if FLAG_ATTRIBUTES.contains(&name) => live.flags.set(Flags::of(&host)),
         "authorization" => live.authorization.set(string_prop(&host, "authorization")),
         "headers" => live.headers.set(object_prop(&host, "headers")),
         _ => return false,
@@ -407,37 +499,8 @@ fn mount_into(host: web_sys::HtmlElement, target: web_sys::HtmlElement) -> u32 {
         ));
     }
     let placeholder = attr(&host, "input-placeholder");
-    let show_history = flag(&host, "show-history", true);
     let history_open = flag(&host, "default-history-open", false);
-    let search = flag(&host, "enable-message-search", false);
-    let citations = flag(&host, "enable-citations", true);
-    let streaming = flag(&host, "streaming", true);
-    let allow_edit = flag(&host, "allow-argument-edit", false);
-    let approvals = flag(&host, "enable-tool-approvals", true);
-    let questions = flag(&host, "enable-questions", true);
-    let warning = attr(&host, "expiry-warning-seconds")
-        .and_then(|v| v.trim().parse().ok())
-        .unwrap_or(600);
-    let mode = attr(&host, "pending-action-composer-mode")
-        .and_then(|m| ComposerMode::parse(&m))
-        .unwrap_or_default();
-    let uploads = flag(&host, "enable-file-upload", true);
-    let allowed_types: Vec<String> = attr(&host, "allowed-file-types")
-        .map(|v| {
-            v.split(',')
-                .map(str::trim)
-                .filter(|t| !t.is_empty())
-                .map(str::to_owned)
-                .collect()
-        })
-        .unwrap_or_default();
-    let max_file_size = attr(&host, "max-file-size")
-        .and_then(|v| v.trim().parse().ok())
-        .unwrap_or(crate::core::files::DEFAULT_MAX_FILE_SIZE);
-    let max_files = attr(&host, "max-files")
-        .and_then(|v| v.trim().parse().ok())
-        .unwrap_or(crate::core::files::DEFAULT_MAX_FILES);
-    let attention_title = flag(&host, "attention-title", false);
+    let flags = Flags::of(&host);
     let headers = object_prop(&host, "headers");
     let theme_colors = object_prop(&host, "themeColors");
     let custom_messages: HashMap<String, String> =
@@ -459,15 +522,18 @@ fn mount_into(host: web_sys::HtmlElement, target: web_sys::HtmlElement) -> u32 {
             theme: RwSignal::new(theme),
             locale: RwSignal::new(lang.clone()),
             placeholder: RwSignal::new(placeholder.clone()),
+            agent: RwSignal::new(agent_id.clone()),
             conversation: RwSignal::new(conversation_id.clone()),
             authorization: RwSignal::new(authorization.clone()),
             headers: RwSignal::new(headers.clone()),
+            flags: RwSignal::new(flags.clone()),
         };
+        let f = live.flags;
         live_out.set(Some(live));
         view! {
             <Chat
                 base_url=base_url.clone()
-                agent_id=agent_id.clone()
+                agent_id=live.agent
                 conversation_id=live.conversation
                 authorization=live.authorization
                 headers=live.headers
@@ -477,20 +543,20 @@ fn mount_into(host: web_sys::HtmlElement, target: web_sys::HtmlElement) -> u32 {
                 theme=live.theme
                 theme_colors=theme_colors.clone()
                 input_placeholder=live.placeholder
-                show_history=show_history
+                show_history=field(f, |f| f.show_history)
                 default_history_open=history_open
-                enable_message_search=search
-                enable_citations=citations
-                streaming=streaming
-                allow_argument_edit=allow_edit
-                enable_tool_approvals=approvals
-                enable_questions=questions
-                expiry_warning_seconds=warning
-                pending_action_composer_mode=mode
-                enable_file_upload=uploads
-                allowed_file_types=allowed_types.clone()
-                max_file_size=max_file_size
-                max_files=max_files
+                enable_message_search=field(f, |f| f.search)
+                enable_citations=field(f, |f| f.citations)
+                streaming=field(f, |f| f.streaming)
+                allow_argument_edit=field(f, |f| f.allow_edit)
+                enable_tool_approvals=field(f, |f| f.approvals)
+                enable_questions=field(f, |f| f.questions)
+                expiry_warning_seconds=field(f, |f| f.warning)
+                pending_action_composer_mode=field(f, |f| f.mode)
+                enable_file_upload=field(f, |f| f.uploads)
+                allowed_file_types=field(f, |f| f.allowed_types.clone())
+                max_file_size=field(f, |f| f.max_file_size)
+                max_files=field(f, |f| f.max_files)
                 on_message_sent=events.callback("message-sent")
                 on_message_received=events.callback("message-received")
                 on_conversation_created=events.callback("conversation-created")
@@ -502,7 +568,7 @@ fn mount_into(host: web_sys::HtmlElement, target: web_sys::HtmlElement) -> u32 {
                 on_client_tool=events.client_tool_callback()
                 on_error=events.error_callback()
                 on_attention=events.callback("attention")
-                attention_title=attention_title
+                attention_title=field(f, |f| f.attention_title)
                 on_ready=on_ready
             />
         }

@@ -2059,7 +2059,7 @@ async fn f178_a_card_counts_down_in_hours_then_minutes_amber_below_the_threshold
     let root = section();
     let (_store, _h) = mount_conv(&root, OPS, &conv_with("", Some(&open)), |store| {
         Some(ChatActions {
-            expiry_warning_seconds: 3_600,
+            expiry_warning_seconds: Signal::stored(3_600),
             ..ChatActions::from_store(store)
         })
     })

@@ -7,7 +7,7 @@
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 
-use agent_chat_ui::core::{Message, Role};
+use agent_chat_ui::core::{ComposerMode, Message, Role};
 use agent_chat_ui::ui::i18n::I18n;
 use agent_chat_ui::ui::{ChatHeader, HeaderSlot, MessageActionsSlot};
 use agent_chat_ui::{Chat, ChatMinimal, Theme};
@@ -1061,5 +1061,96 @@ async fn i17_a_new_base_url_starts_the_chat_over_on_that_server() {
     assert_eq!(calls[1].url, "https://two.test/api/agents");
     let textarea: web_sys::HtmlTextAreaElement = textarea.unchecked_into();
     assert_eq!(textarea.value(), "half a thought", "the draft stayed");
+    drop(stub);
+}
+
+/// Issue 17 (F175, F179, F6, F178): the switches and limits given as signals apply to the
+/// running chat: the card drawn turns read-only, the composer opens in cancel mode, the
+/// attach button goes and the countdown's threshold moves, while the chat, its conversation
+/// and the draft stay as they were.
+#[wasm_bindgen_test]
+async fn i17_flags_given_as_signals_apply_to_the_running_chat() {
+    let soon = js_sys::Date::now() as u64 + 5 * 60_000;
+    let approval = serde_json::json!({"id": "a_1", "type": "tool_approval", "toolName": "restart",
+                                      "args": {}, "expiresAt": soon});
+    let stub = web::fetch::FetchStub::install(serde_json::json!([
+        {"body": {"agents": [{"id": "ops", "name": "Ops"}]}},
+        {"body": {"conversation": {"id": "conv_1", "agentId": "ops"},
+                  "messages": [{"id": "m_u", "role": "user", "content": "restart it"},
+                               {"id": "m_a", "role": "assistant", "content": "On it."}],
+                  "pendingActions": [approval]}}
+    ]));
+    let root = section();
+    let approvals = RwSignal::new(true);
+    let mode = RwSignal::new(ComposerMode::Block);
+    let uploads = RwSignal::new(true);
+    let warning = RwSignal::new(600u64);
+    let _h = leptos::mount::mount_to(root.clone(), move || {
+        view! {
+            <Chat
+                base_url="https://agents.test/api"
+                show_history=false
+                conversation_id="conv_1"
+                enable_tool_approvals=approvals
+                pending_action_composer_mode=mode
+                enable_file_upload=uploads
+                expiry_warning_seconds=warning
+            />
+        }
+    });
+    let card = wait_for(&root, ".chat-card[data-action-id=a_1]").await;
+    assert!(query(&card, ".chat-card__approve").is_some());
+    let countdown = wait_for(&root, ".chat-countdown").await;
+    assert_eq!(
+        countdown.get_attribute("data-warning").as_deref(),
+        Some("true")
+    );
+    let textarea = wait_for(&root, "textarea.chat-input__textarea").await;
+    assert_eq!(
+        textarea.get_attribute("aria-disabled").as_deref(),
+        Some("true"),
+        "block mode: the composer waits for the card"
+    );
+    assert!(query(&root, ".chat-input__attach").is_some());
+    type_text(&textarea, "a note for later");
+    let calls_before = stub.calls().len();
+
+    approvals.set(false);
+    mode.set(ComposerMode::Cancel);
+    uploads.set(false);
+    warning.set(60);
+    wait_until("the card is read-only", &root, || {
+        query(
+            &root,
+            ".chat-card[data-action-id=a_1] .chat-card__elsewhere",
+        )
+        .is_some()
+    })
+    .await;
+    assert!(
+        query(&root, ".chat-card__approve").is_none(),
+        "no decisions offered"
+    );
+    wait_until("the composer is open in cancel mode", &root, || {
+        textarea.get_attribute("aria-disabled").is_none()
+    })
+    .await;
+    assert!(query(&root, ".chat-input__attach").is_none(), "uploads off");
+    assert_eq!(
+        countdown.get_attribute("data-warning").as_deref(),
+        Some("false")
+    );
+    // The same chat: nothing redrawn from scratch, nothing asked of the server again.
+    assert!(card.is_connected() && textarea.is_connected());
+    let textarea: web_sys::HtmlTextAreaElement = textarea.unchecked_into();
+    assert_eq!(textarea.value(), "a note for later");
+    assert_eq!(stub.calls().len(), calls_before, "no request for a flag");
+
+    // Back on: the same card is answerable again.
+    approvals.set(true);
+    wait_until("the card is answerable again", &root, || {
+        query(&root, ".chat-card[data-action-id=a_1] .chat-card__approve").is_some()
+    })
+    .await;
     drop(stub);
 }

@@ -392,7 +392,8 @@ async fn i14_the_element_tells_the_page_how_many_cards_wait() {
     el.remove();
 }
 
-/// Attributes a script sets one after another remount the chat once, after the script, and
+/// Attributes that remount (another server, the language fallback) set one after another
+/// remount the chat once, after the script, and
 /// the mounts that went (with frames still pending, D58's window keeps one) leave no error
 /// behind when those frames come. An element upgraded from the page's HTML took this path
 /// with each of its attributes.
@@ -412,10 +413,11 @@ async fn attribute_changes_in_a_row_remount_once_and_leave_no_error() {
     .call1(&JsValue::NULL, &el.shadow_root().unwrap())
     .unwrap();
     let before = in_shadow(&el, ".chat-root").unwrap();
-    // Props read once at mount (theme, locale and the placeholder would apply live).
-    el.set_attribute("enable-message-search", "true").unwrap();
-    el.set_attribute("streaming", "false").unwrap();
-    el.set_attribute("allow-argument-edit", "true").unwrap();
+    // What is read at mount only (every other attribute would apply live).
+    el.set_attribute("base-url", "http://127.0.0.1:9/other")
+        .unwrap();
+    el.set_attribute("default-locale", "tr").unwrap();
+    el.set_attribute("base-url", DEAD).unwrap();
     // The remount runs after this synchronous code: once its chat is there, every change
     // has been seen.
     for _ in 0..150 {
@@ -558,4 +560,110 @@ async fn i17_client_tools_are_own_properties_only() {
         assert_eq!(n.as_f64(), Some(answers), "{tool}");
     }
     el.remove();
+}
+
+/// Types `text` into the element's composer and sends it once the button takes it.
+async fn send(
+    el: &web_sys::HtmlElement,
+    root: &web_sys::HtmlElement,
+    textarea: &web_sys::HtmlElement,
+    text: &str,
+) {
+    web::type_text(textarea, text);
+    wait_until("the send button is enabled", root, || {
+        in_shadow(el, ".chat-input__send").is_some_and(|b| b.get_attribute("disabled").is_none())
+    })
+    .await;
+    in_shadow(el, ".chat-input__send").unwrap().click();
+}
+
+/// Issue 17: the feature switches and limits apply to the running chat. Flipped while a reply
+/// is on its way, they keep it: the reply arrives in the same chat, the history sidebar comes
+/// (and is loaded), the attach button goes, and the next message is sent as one JSON reply.
+#[wasm_bindgen_test]
+async fn i17_flag_attributes_apply_live_and_keep_the_reply_on_its_way() {
+    let api = "https://agents.test/api";
+    let stream = [
+        r#"data: {"type":"stream.start","timestamp":1,"conversationId":"conv_1","messageId":"m_u"}"#,
+        r#"data: {"type":"stream.text","timestamp":2,"text":"Hello"}"#,
+        r#"data: {"type":"stream.done","timestamp":3,"conversationId":"conv_1","messageId":"m_a","content":"Hello"}"#,
+    ]
+    .map(|f| format!("{f}\n\n"));
+    let list = serde_json::json!({"conversations": [], "total": 0, "limit": 20, "offset": 0,
+                                  "hasMore": false});
+    let stub = web::fetch::FetchStub::install(serde_json::json!([
+        {"url": "/agents", "body": {"agents": [{"id": "echo", "name": "Echo"}]}},
+        {"url": "/conv_1/messages", "hold": true, "chunks": stream},
+        {"url": "/conv_1/messages", "body": {
+            "message": {"id": "m_u2", "role": "user", "content": "again"},
+            "response": {"id": "m_a2", "role": "assistant", "content": "Once more"}}},
+        {"url": "POST", "status": 201, "body": {"conversation": {"id": "conv_1", "agentId": "echo"}}},
+        {"url": "GET https://agents.test/api/conversations?", "body": list},
+        {"url": "GET https://agents.test/api/conversations?", "body": list},
+        {"url": "GET https://agents.test/api/conversations?", "body": list}
+    ]));
+    let el = element(&[("base-url", api), ("show-history", "false")]);
+    let root = wait_in_shadow(&el, ".chat-root").await;
+    assert!(in_shadow(&el, ".chat-history").is_none());
+    assert!(in_shadow(&el, ".chat-input__attach").is_some());
+    let textarea = wait_in_shadow(&el, "textarea").await;
+    wait_until("the agent is known", &root, || {
+        in_shadow(&el, ".chat-header__title")
+            .is_some_and(|t| t.text_content().as_deref() == Some("Echo"))
+    })
+    .await;
+    send(&el, &root, &textarea, "hi").await;
+    wait_until("the reply is on its way", &root, || stub.held() == 1).await;
+
+    el.set_attribute("show-history", "true").unwrap();
+    el.set_attribute("enable-file-upload", "false").unwrap();
+    el.set_attribute("streaming", "false").unwrap();
+    wait_until("the history is shown and asked for", &root, || {
+        in_shadow(&el, ".chat-history").is_some()
+            && stub
+                .calls()
+                .iter()
+                .any(|c| c.url.contains("/conversations?"))
+    })
+    .await;
+    wait_until("uploads off: no attach button", &root, || {
+        in_shadow(&el, ".chat-input__attach").is_none()
+    })
+    .await;
+    assert!(
+        in_shadow(&el, ".chat-root")
+            .unwrap()
+            .is_same_node(Some(&root)),
+        "not remounted"
+    );
+    stub.release();
+    wait_until("the reply arrived in the same chat", &root, || {
+        in_shadow(&el, "article[data-message-id=m_a]").is_some()
+    })
+    .await;
+    assert!(in_shadow(&el, ".chat-root")
+        .unwrap()
+        .is_same_node(Some(&root)));
+
+    // The next message goes out as one JSON reply.
+    wait_until("the composer can send", &root, || {
+        root.get_attribute("data-state").as_deref() == Some("idle")
+    })
+    .await;
+    send(&el, &root, &textarea, "again").await;
+    wait_until("the second reply is drawn", &root, || {
+        in_shadow(&el, "article[data-message-id=m_a2]").is_some()
+    })
+    .await;
+    let sends: Vec<serde_json::Value> = stub
+        .calls()
+        .iter()
+        .filter(|c| c.url.ends_with("/conv_1/messages"))
+        .map(|c| c.json())
+        .collect();
+    assert_eq!(sends.len(), 2);
+    assert_eq!(sends[0]["stream"], serde_json::json!(true));
+    assert_eq!(sends[1]["stream"], serde_json::json!(false));
+    el.remove();
+    drop(stub);
 }

@@ -145,8 +145,8 @@ export type AgentChatEventMap = {
 
 /**
  * `<agent-chat>`. Scalar settings are attributes (`base-url`, `agent-id`, `theme`, …); objects
- * and the token are properties. `theme`, `locale`/`lang`, `input-placeholder` and
- * `conversation-id` apply to the running chat; other attribute changes remount it.
+ * and the token are properties. Attribute changes apply to the running chat (a reply keeps
+ * streaming, the draft stays) except `base-url` and `default-locale`, which remount it.
  */
 export declare class AgentChatElement extends HTMLElement {
   /** Sent as `Authorization` on every request; a property only, never an attribute. */

@@ -5,8 +5,9 @@
 
 use leptos::prelude::*;
 
-/// Keeps `document.title` prefixed with "(N) " while hidden and `pending` > 0.
-pub fn prefix_title(pending: RwSignal<usize>) {
+/// Keeps `document.title` prefixed with "(N) " while `enabled`, the tab is hidden and
+/// `pending` > 0; switched off, the page's own title is back at once.
+pub fn prefix_title(pending: RwSignal<usize>, enabled: Signal<bool>) {
     #[cfg(target_arch = "wasm32")]
     {
         use std::cell::RefCell;
@@ -22,7 +23,11 @@ pub fn prefix_title(pending: RwSignal<usize>) {
             let document = document.clone();
             let base = base.clone();
             move || {
-                let n = pending.try_get_untracked().unwrap_or(0);
+                let n = if enabled.try_get_untracked().unwrap_or(false) {
+                    pending.try_get_untracked().unwrap_or(0)
+                } else {
+                    0
+                };
                 let mut base = base.borrow_mut();
                 if n > 0 && document.hidden() {
                     let own = base.get_or_insert_with(|| document.title()).clone();
@@ -44,6 +49,7 @@ pub fn prefix_title(pending: RwSignal<usize>) {
         let effect_apply = apply.clone();
         Effect::new(move |_| {
             pending.track();
+            enabled.track();
             effect_apply();
         });
         let cleanup = send_wrapper::SendWrapper::new((document, on_visibility, base));
@@ -60,5 +66,5 @@ pub fn prefix_title(pending: RwSignal<usize>) {
         });
     }
     #[cfg(not(target_arch = "wasm32"))]
-    let _ = pending;
+    let _ = (pending, enabled);
 }

@@ -6,7 +6,7 @@ use leptos::prelude::*;
 
 use crate::core::{
     ChatError, Command, ComposerMode, Conversation, ConversationListItem, Message, PendingAction,
-    Resolution, Role, SessionConfig,
+    Resolution, Role, SessionConfig, SessionOptions,
 };
 use crate::io::http::TransportConfig;
 use crate::store::{ChatCallbacks, ChatStore};
@@ -68,9 +68,10 @@ pub fn Chat(
     /// Extra headers on every request (F4); reactive like `authorization`.
     #[prop(optional, into)]
     headers: Signal<Vec<(String, String)>>,
-    /// Stream replies over SSE (default) or wait for one JSON reply (F5).
-    #[prop(default = true)]
-    streaming: bool,
+    /// Stream replies over SSE (default) or wait for one JSON reply (F5). A signal's new
+    /// value applies to the next message; a reply on its way keeps going.
+    #[prop(into, default = Signal::stored(true))]
+    streaming: Signal<bool>,
     /// Conversation to open on mount (F10). A signal opens another one later (`None`: a new
     /// chat); the chat's own navigation does not write it back (see `on_conversation_change`).
     #[prop(optional, into)]
@@ -79,9 +80,9 @@ pub fn Chat(
     /// when a conversation opens and cleared by New Chat. Not sent to the server.
     #[prop(optional)]
     initial_messages: Vec<Message>,
-    /// Show the history sidebar (F22).
-    #[prop(default = true)]
-    show_history: bool,
+    /// Show the history sidebar (F22); switched on later, the history is loaded then.
+    #[prop(into, default = Signal::stored(true))]
+    show_history: Signal<bool>,
     /// Start with the mobile history drawer open (F23).
     #[prop(optional)]
     default_history_open: bool,
@@ -92,8 +93,8 @@ pub fn Chat(
     #[prop(optional, into)]
     input_placeholder: MaybeProp<String>,
     /// A search box over the conversation titles in the sidebar (F37, F109).
-    #[prop(optional)]
-    enable_message_search: bool,
+    #[prop(optional, into)]
+    enable_message_search: Signal<bool>,
     /// Follow new content while the reader is at the bottom (F35).
     #[prop(default = true)]
     auto_scroll: bool,
@@ -117,8 +118,8 @@ pub fn Chat(
     show_timestamps: bool,
     /// Show the "Sources" block under assistant messages that have citations (F38; default
     /// true).
-    #[prop(default = true)]
-    enable_citations: bool,
+    #[prop(into, default = Signal::stored(true))]
+    enable_citations: Signal<bool>,
     /// Actions under each finished assistant message, revealed on hover and on keyboard focus
     /// (F26). Given `MessageActionsSlot { message, is_streaming }`.
     #[prop(optional, into)]
@@ -144,35 +145,39 @@ pub fn Chat(
     custom_messages: HashMap<String, String>,
     /// While an action waits: `Block` closes the composer, `Cancel` lets a message cancel it;
     /// the agent's `metadata.pendingActionComposerMode` wins (F179).
-    #[prop(optional)]
-    pending_action_composer_mode: ComposerMode,
+    ///
+    /// This prop and the next eight follow signals: a change applies to the running chat at
+    /// once (cards drawn become answerable or read-only, the limits check the next files)
+    /// and keeps the conversation, the draft and a reply that is streaming (issue 17).
+    #[prop(optional, into)]
+    pending_action_composer_mode: Signal<ComposerMode>,
     /// Approval cards can be answered here; `false` draws them read-only (F175).
-    #[prop(default = true)]
-    enable_tool_approvals: bool,
+    #[prop(into, default = Signal::stored(true))]
+    enable_tool_approvals: Signal<bool>,
     /// Question cards can be answered here; `false` draws them read-only (F176).
-    #[prop(default = true)]
-    enable_questions: bool,
+    #[prop(into, default = Signal::stored(true))]
+    enable_questions: Signal<bool>,
     /// Offer the argument editor on approvals; the agent's `capabilities.approvalArgsEdit`
     /// wins (F177).
-    #[prop(optional)]
-    allow_argument_edit: bool,
+    #[prop(optional, into)]
+    allow_argument_edit: Signal<bool>,
     /// Countdowns turn amber below this many seconds (F178).
-    #[prop(default = 600)]
-    expiry_warning_seconds: u64,
+    #[prop(into, default = Signal::stored(600))]
+    expiry_warning_seconds: Signal<u64>,
     /// Offer attachments (F6); the agent's `metadata.enableFileUpload` decides when it sets it
     /// (F48). Off: no attach button, pasted files are ignored.
-    #[prop(default = true)]
-    enable_file_upload: bool,
+    #[prop(into, default = Signal::stored(true))]
+    enable_file_upload: Signal<bool>,
     /// Accepted types (F7): MIME types, `type/*` wildcards or `.ext` (C39); empty accepts any.
     /// An agent's `metadata.allowedFileTypes` narrows it further (C16).
-    #[prop(optional)]
-    allowed_file_types: Vec<String>,
+    #[prop(optional, into)]
+    allowed_file_types: Signal<Vec<String>>,
     /// Largest file in bytes (F8; default 10 MiB); an agent's `maxFileSize` may lower it.
-    #[prop(default = crate::core::files::DEFAULT_MAX_FILE_SIZE)]
-    max_file_size: u64,
+    #[prop(into, default = Signal::stored(crate::core::files::DEFAULT_MAX_FILE_SIZE))]
+    max_file_size: Signal<u64>,
     /// Most files per message (F9; default 10); an agent's `maxFiles` may lower it.
-    #[prop(default = crate::core::files::DEFAULT_MAX_FILES)]
-    max_files: usize,
+    #[prop(into, default = Signal::stored(crate::core::files::DEFAULT_MAX_FILES))]
+    max_files: Signal<usize>,
     /// Replaces the built-in approval card (F182).
     #[prop(optional, into)]
     render_tool_approval: Option<RenderCard>,
@@ -232,9 +237,10 @@ pub fn Chat(
     #[prop(optional, into)]
     on_attention: Option<Callback<crate::core::PendingAttention>>,
     /// Prefix the document title with "(N)" while the tab is hidden and N cards wait for this
-    /// person (issue 14). Off by default: the title belongs to the host page.
-    #[prop(optional)]
-    attention_title: bool,
+    /// person (issue 14). Off by default: the title belongs to the host page. A signal turns
+    /// it on and off live.
+    #[prop(optional, into)]
+    attention_title: Signal<bool>,
     /// Colours by token (F25, C36): the React keys (`bgPrimary`, `accentPrimary`, ...) or the
     /// `--chat-*` names; set on the root, so they win over the theme's defaults.
     #[prop(optional)]
@@ -247,25 +253,29 @@ pub fn Chat(
     let mut transport = TransportConfig::new(&base_url.get_untracked());
     transport.authorization = authorization.get_untracked();
     transport.headers = headers.get_untracked();
+    // The options as the props say now; the session follows them (issue 17).
+    let options = Memo::new(move |_| SessionOptions {
+        streaming: streaming.get(),
+        show_history: show_history.get(),
+        composer_mode: pending_action_composer_mode.get(),
+        enable_tool_approvals: enable_tool_approvals.get(),
+        enable_questions: enable_questions.get(),
+        allow_argument_edit: allow_argument_edit.get(),
+        uploads: crate::core::UploadLimits {
+            enabled: enable_file_upload.get(),
+            allowed_types: allowed_file_types.get(),
+            agent_types: Vec::new(),
+            max_file_size: max_file_size.get(),
+            max_files: max_files.get(),
+        },
+    });
     let config = SessionConfig {
         agent_id: agent_id.get_untracked(),
         conversation_id: conversation_id.get_untracked(),
-        streaming,
-        show_history,
-        composer_mode: pending_action_composer_mode,
-        enable_tool_approvals,
-        enable_questions,
-        allow_argument_edit,
         initial_messages,
-        uploads: crate::core::UploadLimits {
-            enabled: enable_file_upload,
-            allowed_types: allowed_file_types,
-            agent_types: Vec::new(),
-            max_file_size,
-            max_files,
-        },
         ..SessionConfig::default()
-    };
+    }
+    .with_options(options.get_untracked());
     let callbacks = ChatCallbacks {
         on_message_sent,
         on_message_received,
@@ -285,6 +295,12 @@ pub fn Chat(
     let start_config = config.clone();
     let store = crate::store::use_chat(config, transport, callbacks);
     follow_props(store, authorization, headers, agent_id, conversation_id);
+    Effect::new(move |first: Option<()>| {
+        let now = options.get();
+        if first.is_some() {
+            store.dispatch(Command::SetOptions(now));
+        }
+    });
     // Another server: the session starts over there with the props as they are now.
     Effect::new(move |previous: Option<String>| {
         let url = base_url.get();
@@ -294,15 +310,16 @@ pub fn Chat(
                 conversation_id: conversation_id.get_untracked(),
                 initial_messages: Vec::new(),
                 ..start_config.clone()
-            };
+            }
+            .with_options(options.get_untracked());
             store.switch_server(config, &url);
         }
         url
     });
+    // Whether a card may be answered is the session's to say, and it follows the props: the
+    // list's own switches stay open.
     let actions = ChatActions {
         expiry_warning_seconds,
-        enable_tool_approvals,
-        enable_questions,
         render_tool_approval,
         render_question,
         ..ChatActions::from_store(store)
@@ -310,12 +327,13 @@ pub fn Chat(
     if let Some(ready) = on_ready {
         ready.run(store);
     }
-    if attention_title {
-        crate::ui::attention_title::prefix_title(store.pending_count);
-    }
+    crate::ui::attention_title::prefix_title(store.pending_count, attention_title);
     let drawer_open = RwSignal::new(default_history_open);
-    let header_slot = HeaderSlot {
-        on_menu_click: show_history.then(|| Callback::new(move |_| drawer_open.set(true))),
+    // Built again (and the header drawn again) only when the history is switched on or off.
+    let header_slot = move || HeaderSlot {
+        on_menu_click: show_history
+            .get()
+            .then(|| Callback::new(move |_| drawer_open.set(true))),
         agents: Signal::derive(move || store.status.with(|s| s.agents.clone())),
         selected_agent_id: Signal::derive(move || store.status.with(|s| s.agent_id.clone())),
         on_agent_change: Callback::new(move |id: String| store.dispatch(Command::SelectAgent(id))),
@@ -349,17 +367,24 @@ pub fn Chat(
         <div class=root_class data-state=run_state lang=lang dir=dir style=inline_style>
             <Styles/>
             <div class="chat-layout">
-                <Show when=move || show_history>
+                <Show when=move || show_history.get()>
                     <ChatHistory
                         open=drawer_open
                         on_close=Callback::new(move |_| drawer_open.set(false))
-                        enable_search=Signal::stored(enable_message_search)
+                        enable_search=enable_message_search
                         header=render_history_header
                         footer=render_history_footer
                     />
                 </Show>
                 <main class="chat-main">
-                    {render_header.render(header_slot.clone()).unwrap_or_else(|| view! { <ChatHeader header=header_slot/> }.into_any())}
+                    {move || {
+                        let slot = header_slot();
+                        untrack(|| {
+                            render_header
+                                .render(slot.clone())
+                                .unwrap_or_else(|| view! { <ChatHeader header=slot/> }.into_any())
+                        })
+                    }}
                     <ChatMessageList
                         actions=actions
                         auto_scroll=auto_scroll
@@ -444,7 +469,7 @@ fn follow_props(
 #[allow(non_snake_case)]
 pub fn ChatMinimal(props: ChatProps) -> impl IntoView {
     Chat(ChatProps {
-        show_history: false,
+        show_history: Signal::stored(false),
         ..props
     })
 }

@@ -11,9 +11,9 @@ use crate::ui::i18n::I18n;
 pub fn Countdown(
     /// The deadline (epoch ms).
     deadline: Millis,
-    /// Below this many seconds the countdown turns amber.
-    #[prop(default = 600)]
-    warning_seconds: u64,
+    /// Below this many seconds the countdown turns amber; a signal moves the threshold live.
+    #[prop(into, default = Signal::stored(600))]
+    warning_seconds: Signal<u64>,
 ) -> impl IntoView {
     let i18n = I18n::get();
     // One clock per chat drives every countdown (the store ticks while a deadline is open);
@@ -43,7 +43,7 @@ pub fn Countdown(
         };
         i18n.t_args(id, &[("n", n.into())])
     };
-    let warning = move || (remaining() < warning_seconds.saturating_mul(1000)).to_string();
+    let warning = move || (remaining() < warning_seconds.get().saturating_mul(1000)).to_string();
     view! {
         <p class="chat-countdown" data-warning=warning>
             <crate::ui::icons::ClockIcon/>

@@ -38,8 +38,8 @@ pub fn ChatMessage(
     show_timestamp: bool,
     /// Show the "Sources" block under an assistant message that has citations (F73, F77;
     /// default true).
-    #[prop(default = true)]
-    enable_citations: bool,
+    #[prop(into, default = Signal::stored(true))]
+    enable_citations: Signal<bool>,
     /// Where the message is in the conversation, for screen readers when the list draws only
     /// some of them (D58): `(aria-posinset, aria-setsize)`, the size -1 while unknown.
     #[prop(optional, into)]
@@ -73,9 +73,14 @@ pub fn ChatMessage(
         .map(ToolCallView::from)
         .collect();
     // F77: sources under a finished assistant message (F73: unless turned off).
-    let citations =
-        (enable_citations && message.role == Role::Assistant && !message.citations.is_empty())
-            .then(|| view! { <Citations citations=message.citations.clone()/> });
+    let citations = (message.role == Role::Assistant && !message.citations.is_empty()).then(|| {
+        let list = message.citations.clone();
+        move || {
+            enable_citations
+                .get()
+                .then(|| view! { <Citations citations=list.clone()/> })
+        }
+    });
     let duration = message.tool_call_duration_seconds();
     let interrupted = message
         .interrupted

@@ -45,8 +45,8 @@ pub fn ChatMessageList(
     show_timestamps: bool,
     /// Show the "Sources" block under assistant messages that have citations (F62; default
     /// true).
-    #[prop(default = true)]
-    enable_citations: bool,
+    #[prop(into, default = Signal::stored(true))]
+    enable_citations: Signal<bool>,
     /// Replaces the empty state ("Start a conversation", F61, F63).
     #[prop(optional, into)]
     empty_state: RenderProp<()>,

@@ -13,7 +13,9 @@ use wasm_bindgen::{JsCast, JsValue};
 /// `{status, body}` (JSON body by default), `{status: 204}`, `{chunks: [..]}` for an event
 /// stream (a chunk is a string or an array of bytes) (`open: true` keeps it open until aborted), `{networkError: true}`, and may carry
 /// `headers` and `hold: true` (the answer waits until the test calls [`FetchStub::release`],
-/// so "while a request is on its way" does not depend on timers).
+/// so "while a request is on its way" does not depend on timers). A route with `url` answers
+/// only a request whose `"METHOD URL"` contains it (the first such route is taken), so a
+/// test whose requests may come in either order need not guess it.
 const FAKE_FETCH: &str = r#"
 const calls = [];
 const held = [];
@@ -23,7 +25,8 @@ const fake = async (input, init) => {
   req.headers.forEach((v, k) => { headers[k] = v; });
   const text = (req.method === 'GET' || req.method === 'HEAD') ? '' : await req.text();
   calls.push({ method: req.method, url: req.url, headers, body: text === '' ? null : text });
-  const r = routes.shift();
+  const at = routes.findIndex((r) => !r.url || (req.method + ' ' + req.url).includes(r.url));
+  const r = at < 0 ? undefined : routes.splice(at, 1)[0];
   if (!r) {
     return new Response('{"error":{"code":"NOT_FOUND","message":"no canned response"}}',
       { status: 404, headers: { 'content-type': 'application/json' } });

@@ -62,8 +62,8 @@ pub struct ChatActions {
     /// Offer the argument editor; the agent's `capabilities.approvalArgsEdit` wins (F177).
     /// `None`: the chat's own setting.
     pub allow_argument_edit: Option<bool>,
-    /// Countdowns turn amber below this many seconds (F178).
-    pub expiry_warning_seconds: u64,
+    /// Countdowns turn amber below this many seconds (F178); a signal moves it live.
+    pub expiry_warning_seconds: Signal<u64>,
     /// Approval cards can be answered here (F175).
     pub enable_tool_approvals: bool,
     /// Question cards can be answered here (F176).
@@ -82,7 +82,7 @@ impl Default for ChatActions {
             on_resolve_all: None,
             can_resolve: true,
             allow_argument_edit: None,
-            expiry_warning_seconds: 600,
+            expiry_warning_seconds: Signal::stored(600),
             enable_tool_approvals: true,
             enable_questions: true,
             render_tool_approval: None,
@@ -311,7 +311,7 @@ pub struct CardProps {
     /// Sends the answer.
     pub resolve: Callback<Resolution>,
     /// Countdown warning threshold (F178).
-    pub warning_seconds: u64,
+    pub warning_seconds: Signal<u64>,
     /// `ChatActions::allow_argument_edit`.
     pub allow_edit: Option<bool>,
     /// The request changed under the same id since this page first drew it (issue 13).
