@@ -19,6 +19,7 @@ pub mod stage;
 pub mod stream_text;
 pub mod theme;
 pub mod time;
+pub mod transport;
 pub mod url;
 pub mod wire;
 

@@ -1,0 +1,243 @@
+//! Backends other than the agent server (issue 15), sans-IO like the session.
+//!
+//! The session speaks one language: the agent server's REST + SSE (PROTOCOL §3–§9). A
+//! [`Gateway`] sits between it and the wire. For the agent server it passes every request and
+//! answer through unchanged. For a backend without a conversation API of its own (OpenAI Chat
+//! Completions, …) it *is* the agent server, in the page: it answers the session's
+//! conversation requests from a thread store ([`threads`]), turns a send into the backend's
+//! request with the whole history, and turns the backend's stream back into `stream.*`
+//! frames. So every rule the session keeps (drafts, stop, errors, titles, history) holds on
+//! every backend, and each mapping is tested natively with recorded fixtures.
+//!
+//! The edge feeds the gateway what the session emitted ([`Gateway::from_session`]) and what
+//! the wire answered ([`Gateway::from_wire`]), then drains [`Gateway::poll_output`]: requests
+//! for the wire, inputs for the session, and threads to save or delete.
+
+pub mod chat_completions;
+mod stateless;
+pub mod threads;
+
+use std::collections::VecDeque;
+
+use crate::core::time::Millis;
+use crate::core::{HttpRequest, Input, Output, RequestId};
+
+pub use self::threads::{Thread, ThreadIndex};
+
+/// Which backend a chat talks to (`transport` prop, attribute and `?transport=`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum TransportKind {
+    /// The Cognipeer agent server (PROTOCOL §3): conversations, streaming, answerable cards.
+    #[default]
+    AgentServer,
+    /// OpenAI Chat Completions or any compatible server (`POST {baseUrl}/chat/completions`):
+    /// conversations are kept in the page; tool calls are shown, never answered.
+    ChatCompletions,
+}
+
+impl TransportKind {
+    /// Reads a configured name (`agent-server`, `chat-completions`); `None` for anything else.
+    pub fn parse(name: &str) -> Option<TransportKind> {
+        match name.trim().to_ascii_lowercase().as_str() {
+            "agent-server" | "agentserver" | "" => Some(TransportKind::AgentServer),
+            "chat-completions" | "chatcompletions" | "openai" => {
+                Some(TransportKind::ChatCompletions)
+            }
+            _ => None,
+        }
+    }
+
+    /// The configured name.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            TransportKind::AgentServer => "agent-server",
+            TransportKind::ChatCompletions => "chat-completions",
+        }
+    }
+
+    /// Whether this backend takes answers to cards (F190); elsewhere cards are read-only.
+    pub fn can_resolve(self) -> bool {
+        matches!(self, TransportKind::AgentServer)
+    }
+
+    /// Whether conversations are kept in the page's thread store.
+    pub fn keeps_threads(self) -> bool {
+        !matches!(self, TransportKind::AgentServer)
+    }
+}
+
+/// Where a stateless backend's conversations are kept.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum ThreadStoreKind {
+    /// In memory: gone on reload.
+    Memory,
+    /// In `localStorage` (default): one key per thread under a prefix, plus an index.
+    #[default]
+    Local,
+}
+
+impl ThreadStoreKind {
+    /// Reads `memory` / `local`; `None` for anything else.
+    pub fn parse(name: &str) -> Option<ThreadStoreKind> {
+        match name.trim().to_ascii_lowercase().as_str() {
+            "memory" => Some(ThreadStoreKind::Memory),
+            "local" | "localstorage" => Some(ThreadStoreKind::Local),
+            _ => None,
+        }
+    }
+}
+
+/// How a chat reaches its backend, besides the base URL and credentials.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct TransportOptions {
+    /// The backend.
+    pub kind: TransportKind,
+    /// The model sent to a Chat Completions server; default: the agent id.
+    pub model: Option<String>,
+    /// The agent shown by a stateless backend (the picker's one entry); default: the model,
+    /// else `default`.
+    pub agent_id: Option<String>,
+    /// Where a stateless backend's conversations are kept.
+    pub thread_store: ThreadStoreKind,
+}
+
+impl TransportOptions {
+    /// The one agent a stateless backend lists: the agent id, else the model, else `default`.
+    pub fn agent(&self) -> String {
+        self.agent_id
+            .clone()
+            .or_else(|| self.model.clone())
+            .filter(|a| !a.trim().is_empty())
+            .unwrap_or_else(|| "default".to_owned())
+    }
+}
+
+/// What the gateway asks of the edge.
+#[derive(Clone, Debug, PartialEq)]
+pub enum GatewayOutput {
+    /// Run a plain request on the wire; report it with [`Gateway::from_wire`].
+    Send(HttpRequest),
+    /// Run a streaming request on the wire.
+    OpenStream(HttpRequest),
+    /// Abort a wire request.
+    Abort(RequestId),
+    /// Feed this to the session (an answer to one of its requests, a chunk, a close).
+    Session(Input),
+    /// Keep this thread (create or replace it) in the thread store.
+    SaveThread(Thread),
+    /// Remove this thread from the thread store.
+    DeleteThread(String),
+    /// Something for the developer's console, never for the person (a skipped frame).
+    Log(String),
+}
+
+/// The translation between the session and one backend. See the module docs.
+#[derive(Debug)]
+pub struct Gateway {
+    inner: Inner,
+    outputs: VecDeque<GatewayOutput>,
+}
+
+#[derive(Debug)]
+enum Inner {
+    /// The agent server: everything passes through with the session's own ids.
+    Direct,
+    /// A backend without conversations of its own.
+    Stateless(Box<stateless::Stateless>),
+}
+
+impl Gateway {
+    /// The agent server's gateway: requests and answers pass through unchanged.
+    pub fn direct() -> Gateway {
+        Gateway {
+            inner: Inner::Direct,
+            outputs: VecDeque::new(),
+        }
+    }
+
+    /// The gateway for `options`, with the threads the store already holds and a random
+    /// `seed` for new ids.
+    pub fn new(options: &TransportOptions, threads: Vec<Thread>, seed: u64) -> Gateway {
+        let inner = match options.kind {
+            TransportKind::AgentServer => Inner::Direct,
+            TransportKind::ChatCompletions => {
+                Inner::Stateless(Box::new(stateless::Stateless::new(options, threads, seed)))
+            }
+        };
+        Gateway {
+            inner,
+            outputs: VecDeque::new(),
+        }
+    }
+
+    /// Takes one output of the session. Requests and aborts are the gateway's; anything else
+    /// (events, file reads) is handed back for the edge to run as before.
+    pub fn from_session(&mut self, now: Millis, out: Output) -> Option<Output> {
+        match (&mut self.inner, out) {
+            (Inner::Direct, Output::Send(req)) => self.outputs.push_back(GatewayOutput::Send(req)),
+            (Inner::Direct, Output::OpenStream(req)) => {
+                self.outputs.push_back(GatewayOutput::OpenStream(req))
+            }
+            (Inner::Direct, Output::Abort(id)) => self.outputs.push_back(GatewayOutput::Abort(id)),
+            (Inner::Stateless(s), Output::Send(req)) => {
+                s.request(now, req, false, &mut self.outputs)
+            }
+            (Inner::Stateless(s), Output::OpenStream(req)) => {
+                s.request(now, req, true, &mut self.outputs)
+            }
+            (Inner::Stateless(s), Output::Abort(id)) => s.abort(id, &mut self.outputs),
+            (_, other) => return Some(other),
+        }
+        None
+    }
+
+    /// Takes what the wire answered to one of the gateway's requests.
+    pub fn from_wire(&mut self, now: Millis, input: Input) {
+        match &mut self.inner {
+            Inner::Direct => self.outputs.push_back(GatewayOutput::Session(input)),
+            Inner::Stateless(s) => s.wire(now, input, &mut self.outputs),
+        }
+    }
+
+    /// The next thing for the edge to do.
+    pub fn poll_output(&mut self) -> Option<GatewayOutput> {
+        self.outputs.pop_front()
+    }
+}
+
+/// What the edge has to run after [`pump`]: the session's own outputs that are not requests
+/// (events, file reads), and the gateway's wire requests, aborts, saves and logs.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Work {
+    /// An output of the session the gateway does not take (events, file reads).
+    Session(Output),
+    /// An output of the gateway (never [`GatewayOutput::Session`]: those are fed in).
+    Gateway(GatewayOutput),
+}
+
+/// Runs the session and the gateway against each other until neither has anything left for
+/// the other: the session's requests go to the gateway, the gateway's answers go back to the
+/// session (a stateless backend answers most requests at once), and what remains is for the
+/// edge, in order.
+pub fn pump(session: &mut crate::core::Session, gateway: &mut Gateway, now: Millis) -> Vec<Work> {
+    let mut work = Vec::new();
+    loop {
+        let mut moved = false;
+        while let Some(out) = session.poll_output() {
+            moved = true;
+            if let Some(other) = gateway.from_session(now, out) {
+                work.push(Work::Session(other));
+            }
+        }
+        while let Some(out) = gateway.poll_output() {
+            moved = true;
+            match out {
+                GatewayOutput::Session(input) => session.handle(now, input),
+                other => work.push(Work::Gateway(other)),
+            }
+        }
+        if !moved {
+            return work;
+        }
+    }
+}

@@ -1,0 +1,597 @@
+//! The agent server, played in the page for a backend without conversations (issue 15):
+//! the session's requests (PROTOCOL §3) are answered from the thread store, and a send
+//! becomes the backend's request with the whole history, its reply read back as `stream.*`
+//! frames (§6) or as E9's JSON.
+
+use std::collections::VecDeque;
+
+use serde_json::{json, Value};
+
+use super::chat_completions::{self as cc, Delta, StreamDecoder, WireFile};
+use super::threads::{title_from, Thread};
+use super::{GatewayOutput, TransportOptions};
+use crate::core::time::{format_iso, Millis};
+use crate::core::{HttpRequest, HttpResponse, Input, Method, RequestId, TransportError};
+
+/// Wire ids start here, far from the session's own, so the two never meet.
+const WIRE_IDS: u64 = 1 << 48;
+
+#[derive(Debug)]
+pub(super) struct Stateless {
+    options: TransportOptions,
+    threads: Vec<Thread>,
+    seed: u64,
+    counter: u64,
+    next_wire: u64,
+    turns: Vec<WireTurn>,
+}
+
+/// A send on its way to the backend.
+#[derive(Debug)]
+struct WireTurn {
+    wire: RequestId,
+    session: RequestId,
+    stream: bool,
+    conversation_id: String,
+    user: Value,
+    first: bool,
+    decoder: StreamDecoder,
+    text: String,
+    started: bool,
+    failed: bool,
+}
+
+/// Pushes outputs for the session.
+struct Out<'a>(&'a mut VecDeque<GatewayOutput>);
+
+impl Out<'_> {
+    fn respond(&mut self, id: RequestId, status: u16, body: String) {
+        self.0.push_back(GatewayOutput::Session(Input::Response {
+            id,
+            result: Ok(HttpResponse {
+                status,
+                body,
+                date: None,
+            }),
+        }));
+    }
+
+    fn not_found(&mut self, id: RequestId, what: &str) {
+        let body =
+            json!({ "error": { "code": "NOT_FOUND", "message": format!("{what} not found") } });
+        self.respond(id, 404, body.to_string());
+    }
+
+    fn frame(&mut self, id: RequestId, now: Millis, mut event: Value) {
+        event["timestamp"] = Value::from(now.0);
+        let bytes = format!("data: {event}\n\n").into_bytes();
+        self.0
+            .push_back(GatewayOutput::Session(Input::StreamChunk { id, bytes }));
+    }
+
+    fn close(&mut self, id: RequestId, error: Option<TransportError>) {
+        self.0
+            .push_back(GatewayOutput::Session(Input::StreamClosed { id, error }));
+    }
+}
+
+impl Stateless {
+    pub(super) fn new(options: &TransportOptions, threads: Vec<Thread>, seed: u64) -> Self {
+        Stateless {
+            options: options.clone(),
+            threads,
+            seed,
+            counter: 0,
+            next_wire: WIRE_IDS,
+            turns: Vec::new(),
+        }
+    }
+
+    fn new_id(&mut self, prefix: &str, now: Millis) -> String {
+        self.counter += 1;
+        let mix = self
+            .seed
+            .wrapping_mul(6_364_136_223_846_793_005)
+            .wrapping_add(self.counter);
+        format!("{prefix}_{:x}{:08x}", now.0, mix as u32)
+    }
+
+    fn thread_mut(&mut self, id: &str) -> Option<&mut Thread> {
+        self.threads.iter_mut().find(|t| t.id() == id)
+    }
+
+    fn save(&self, id: &str, out: &mut VecDeque<GatewayOutput>) {
+        if let Some(t) = self.threads.iter().find(|t| t.id() == id) {
+            out.push_back(GatewayOutput::SaveThread(t.clone()));
+        }
+    }
+
+    /// One request of the session.
+    pub(super) fn request(
+        &mut self,
+        now: Millis,
+        req: HttpRequest,
+        stream: bool,
+        outputs: &mut VecDeque<GatewayOutput>,
+    ) {
+        let (path, query) = req.path.split_once('?').unwrap_or((req.path.as_str(), ""));
+        let query: Vec<(String, String)> = query
+            .split('&')
+            .filter_map(|kv| kv.split_once('='))
+            .map(|(k, v)| (k.to_owned(), decode(v)))
+            .collect();
+        let param = |name: &str| {
+            query
+                .iter()
+                .find(|(k, _)| k == name)
+                .map(|(_, v)| v.clone())
+        };
+        let segments: Vec<String> = path.trim_matches('/').split('/').map(decode).collect();
+        let body: Value = req
+            .body
+            .as_deref()
+            .and_then(|b| serde_json::from_str(b).ok())
+            .unwrap_or(Value::Null);
+        let seg: Vec<&str> = segments.iter().map(String::as_str).collect();
+        match (req.method, seg.as_slice()) {
+            (Method::Get, ["agents"]) => {
+                let agent = self.options.agent();
+                let list = json!({ "agents": [{ "id": agent, "name": agent }] });
+                Out(outputs).respond(req.id, 200, list.to_string());
+            }
+            (Method::Get, ["conversations"]) => {
+                let body = self.list(param("agentId"), param("limit"), param("offset"));
+                Out(outputs).respond(req.id, 200, body.to_string());
+            }
+            (Method::Post, ["conversations"]) => {
+                let agent = body["agentId"]
+                    .as_str()
+                    .map_or_else(|| self.options.agent(), str::to_owned);
+                let at = format_iso(now);
+                let mut conversation = json!({
+                    "id": self.new_id("conv", now), "agentId": agent, "metadata": {},
+                    "createdAt": at, "updatedAt": at,
+                });
+                if let Some(title) = body["title"].as_str().filter(|t| !t.trim().is_empty()) {
+                    conversation["title"] = Value::from(title.trim());
+                }
+                let thread = Thread::new(conversation.clone());
+                outputs.push_back(GatewayOutput::SaveThread(thread.clone()));
+                self.threads.push(thread);
+                Out(outputs).respond(
+                    req.id,
+                    201,
+                    json!({ "conversation": conversation }).to_string(),
+                );
+            }
+            (Method::Get, ["conversations", id]) => match self.thread_mut(id) {
+                Some(t) => {
+                    let body = json!({ "conversation": t.conversation, "messages": t.messages });
+                    Out(outputs).respond(req.id, 200, body.to_string());
+                }
+                None => Out(outputs).not_found(req.id, "Conversation"),
+            },
+            (Method::Get, ["conversations", id, "messages"]) => {
+                let limit = number(param("limit")).unwrap_or(25);
+                let offset = number(param("offset")).unwrap_or(0);
+                let desc = param("order").as_deref() == Some("desc");
+                match self.thread_mut(id) {
+                    Some(t) => {
+                        let total = t.messages.len();
+                        let ordered: Vec<&Value> = if desc {
+                            t.messages.iter().rev().collect()
+                        } else {
+                            t.messages.iter().collect()
+                        };
+                        let page: Vec<&Value> =
+                            ordered.into_iter().skip(offset).take(limit).collect();
+                        let body = json!({ "messages": page, "total": total, "limit": limit,
+                                           "offset": offset, "hasMore": offset + limit < total });
+                        Out(outputs).respond(req.id, 200, body.to_string());
+                    }
+                    None => Out(outputs).not_found(req.id, "Conversation"),
+                }
+            }
+            (Method::Patch, ["conversations", id]) => {
+                let id = id.to_string();
+                match self.thread_mut(&id) {
+                    Some(t) => {
+                        if let Some(title) = body["title"].as_str() {
+                            t.conversation["title"] = Value::from(title);
+                        }
+                        t.conversation["updatedAt"] = Value::from(format_iso(now));
+                        let conversation = t.conversation.clone();
+                        self.save(&id, outputs);
+                        Out(outputs).respond(req.id, 200, conversation.to_string());
+                    }
+                    None => Out(outputs).not_found(req.id, "Conversation"),
+                }
+            }
+            (Method::Delete, ["conversations", id]) => {
+                let id = id.to_string();
+                if self.thread_mut(&id).is_some() {
+                    self.threads.retain(|t| t.id() != id);
+                    outputs.push_back(GatewayOutput::DeleteThread(id));
+                    Out(outputs).respond(req.id, 204, String::new());
+                } else {
+                    Out(outputs).not_found(req.id, "Conversation");
+                }
+            }
+            (Method::Post, ["conversations", id, "messages"]) => {
+                let id = id.to_string();
+                self.send(now, req.id, &id, &body, stream, outputs)
+            }
+            _ => {
+                let body = json!({ "error": { "code": "NOT_SUPPORTED",
+                    "message": "This backend does not offer that." } });
+                Out(outputs).respond(req.id, 404, body.to_string());
+            }
+        }
+    }
+
+    fn list(&self, agent: Option<String>, limit: Option<String>, offset: Option<String>) -> Value {
+        let limit = number(limit).unwrap_or(20);
+        let offset = number(offset).unwrap_or(0);
+        let mut threads: Vec<&Thread> = self
+            .threads
+            .iter()
+            .filter(|t| agent.as_deref().is_none_or(|a| t.agent_id() == a))
+            .collect();
+        threads.sort_by(|a, b| b.updated_at().cmp(a.updated_at()));
+        let total = threads.len();
+        let page: Vec<&Value> = threads
+            .into_iter()
+            .skip(offset)
+            .take(limit)
+            .map(|t| &t.conversation)
+            .collect();
+        json!({ "conversations": page, "total": total, "limit": limit, "offset": offset,
+                "hasMore": offset + limit < total })
+    }
+
+    /// E9: the person's message is stored first (as a server does), then the backend asked.
+    fn send(
+        &mut self,
+        now: Millis,
+        session: RequestId,
+        conversation_id: &str,
+        body: &Value,
+        stream: bool,
+        outputs: &mut VecDeque<GatewayOutput>,
+    ) {
+        let text = body["message"].as_str().unwrap_or_default().to_owned();
+        if text.trim().is_empty() {
+            let err = json!({ "error": { "code": "VALIDATION_ERROR", "message": "message is required" } });
+            return Out(outputs).respond(session, 400, err.to_string());
+        }
+        let files: Vec<WireFile> = body["files"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .map(|f| WireFile {
+                name: f["name"].as_str().unwrap_or_default().to_owned(),
+                mime_type: f["mimeType"].as_str().unwrap_or_default().to_owned(),
+                content: f["content"].as_str().unwrap_or_default().to_owned(),
+            })
+            .collect();
+        let user_id = self.new_id("msg", now);
+        let configured_model = self.options.model.clone();
+        let Some(thread) = self.thread_mut(conversation_id) else {
+            return Out(outputs).not_found(session, "Conversation");
+        };
+        let at = format_iso(now);
+        let stored_files: Vec<Value> = files
+            .iter()
+            .enumerate()
+            .map(|(i, f)| {
+                json!({ "id": format!("{user_id}_f{i}"), "name": f.name,
+                                  "mimeType": f.mime_type, "size": f.content.len() / 4 * 3 })
+            })
+            .collect();
+        let mut user = json!({ "id": user_id, "conversationId": conversation_id, "role": "user",
+                               "content": text, "createdAt": at, "updatedAt": at });
+        if !stored_files.is_empty() {
+            user["files"] = Value::from(stored_files);
+        }
+        let model = configured_model.unwrap_or_else(|| thread.agent_id().to_owned());
+        let wire_body = cc::request_body(&model, &thread.messages, &text, &files, stream);
+        let first = !thread.messages.iter().any(|m| m["role"] == "user");
+        thread.messages.push(user.clone());
+        thread.conversation["updatedAt"] = Value::from(at);
+        self.save(conversation_id, outputs);
+        let wire = RequestId(self.next_wire);
+        self.next_wire += 1;
+        let req = HttpRequest {
+            id: wire,
+            method: Method::Post,
+            path: cc::PATH.to_owned(),
+            body: Some(wire_body.to_string()),
+        };
+        outputs.push_back(if stream {
+            GatewayOutput::OpenStream(req)
+        } else {
+            GatewayOutput::Send(req)
+        });
+        self.turns.push(WireTurn {
+            wire,
+            session,
+            stream,
+            conversation_id: conversation_id.to_owned(),
+            user,
+            first,
+            decoder: StreamDecoder::new(),
+            text: String::new(),
+            started: false,
+            failed: false,
+        });
+    }
+
+    /// The session gave up on one of its requests (Stop, a new chat).
+    pub(super) fn abort(&mut self, session: RequestId, outputs: &mut VecDeque<GatewayOutput>) {
+        if let Some(pos) = self.turns.iter().position(|t| t.session == session) {
+            let turn = self.turns.remove(pos);
+            outputs.push_back(GatewayOutput::Abort(turn.wire));
+        }
+    }
+
+    /// What the wire answered.
+    pub(super) fn wire(
+        &mut self,
+        now: Millis,
+        input: Input,
+        outputs: &mut VecDeque<GatewayOutput>,
+    ) {
+        let id = match &input {
+            Input::Response { id, .. }
+            | Input::StreamChunk { id, .. }
+            | Input::StreamClosed { id, .. } => *id,
+            _ => return,
+        };
+        let Some(pos) = self.turns.iter().position(|t| t.wire == id) else {
+            return; // aborted
+        };
+        match input {
+            Input::Response { result, .. } => {
+                let turn = self.turns.remove(pos);
+                self.on_response(now, turn, result, outputs);
+            }
+            Input::StreamChunk { bytes, .. } => {
+                let deltas = self.turns[pos].decoder.push(&bytes);
+                self.on_deltas(now, pos, deltas, outputs);
+            }
+            Input::StreamClosed { error, .. } => {
+                let deltas = self.turns[pos].decoder.finish();
+                self.on_deltas(now, pos, deltas, outputs);
+                let turn = self.turns.remove(pos);
+                match error {
+                    Some(e) => Out(outputs).close(turn.session, Some(e)),
+                    None if turn.failed => Out(outputs).close(turn.session, None),
+                    None => self.finish_stream(now, turn, outputs),
+                }
+            }
+            _ => {}
+        }
+    }
+
+    fn start(&mut self, now: Millis, pos: usize, outputs: &mut VecDeque<GatewayOutput>) {
+        let turn = &mut self.turns[pos];
+        if !turn.started {
+            turn.started = true;
+            let start = json!({ "type": "stream.start", "conversationId": turn.conversation_id,
+                                "messageId": turn.user["id"] });
+            Out(outputs).frame(turn.session, now, start);
+        }
+    }
+
+    fn on_deltas(
+        &mut self,
+        now: Millis,
+        pos: usize,
+        deltas: Vec<Delta>,
+        outputs: &mut VecDeque<GatewayOutput>,
+    ) {
+        self.start(now, pos, outputs);
+        let turn = &mut self.turns[pos];
+        for delta in deltas {
+            if turn.failed {
+                break;
+            }
+            match delta {
+                Delta::Text(text) => {
+                    turn.text.push_str(&text);
+                    Out(outputs).frame(
+                        turn.session,
+                        now,
+                        json!({ "type": "stream.text", "text": text }),
+                    );
+                }
+                Delta::Error(message) => {
+                    turn.failed = true;
+                    Out(outputs).frame(
+                        turn.session,
+                        now,
+                        json!({ "type": "stream.error", "error": message }),
+                    );
+                }
+                Delta::Skipped(why) => outputs.push_back(GatewayOutput::Log(format!(
+                    "chat-completions: skipped a frame: {why}"
+                ))),
+            }
+        }
+    }
+
+    fn finish_stream(
+        &mut self,
+        now: Millis,
+        turn: WireTurn,
+        outputs: &mut VecDeque<GatewayOutput>,
+    ) {
+        let calls = turn.decoder.tool_calls();
+        for call in &calls {
+            let event = json!({ "type": "stream.tool_call", "toolName": call.name,
+                                "toolCallId": call.id, "args": call.args });
+            Out(outputs).frame(turn.session, now, event);
+        }
+        let usage = turn.decoder.usage();
+        let (assistant, title) = self.store_reply(now, &turn, turn.text.clone(), &calls, outputs);
+        let mut done = json!({ "type": "stream.done", "conversationId": turn.conversation_id,
+                               "messageId": assistant["id"], "content": turn.text });
+        if let Some(title) = title {
+            done["title"] = Value::from(title);
+        }
+        if let Some(usage) = usage {
+            done["usage"] = usage;
+        }
+        Out(outputs).frame(turn.session, now, done);
+        Out(outputs).close(turn.session, None);
+    }
+
+    fn on_response(
+        &mut self,
+        now: Millis,
+        turn: WireTurn,
+        result: Result<HttpResponse, TransportError>,
+        outputs: &mut VecDeque<GatewayOutput>,
+    ) {
+        let resp = match result {
+            Ok(resp) => resp,
+            Err(e) => {
+                return outputs.push_back(GatewayOutput::Session(Input::Response {
+                    id: turn.session,
+                    result: Err(e),
+                }))
+            }
+        };
+        if !(200..300).contains(&resp.status) {
+            let body = cc::error_envelope(resp.status, &resp.body);
+            return Out(outputs).respond(turn.session, resp.status, body);
+        }
+        let reply = match cc::read_reply(&resp.body) {
+            Ok(reply) => reply,
+            Err(why) => {
+                outputs.push_back(GatewayOutput::Log(format!(
+                    "chat-completions: unreadable reply: {why}"
+                )));
+                let body = json!({ "error": { "code": "BAD_GATEWAY",
+                    "message": "The model server's answer could not be read." } });
+                return Out(outputs).respond(turn.session, 502, body.to_string());
+            }
+        };
+        if turn.stream {
+            // A server that ignored `stream: true` and answered whole: the same reply, framed.
+            let mut turn = turn;
+            turn.text = reply.content.clone();
+            let session = turn.session;
+            let start = json!({ "type": "stream.start", "conversationId": turn.conversation_id,
+                                "messageId": turn.user["id"] });
+            Out(outputs).frame(session, now, start);
+            if !reply.content.is_empty() {
+                Out(outputs).frame(
+                    session,
+                    now,
+                    json!({ "type": "stream.text", "text": reply.content }),
+                );
+            }
+            for call in &reply.tool_calls {
+                let event = json!({ "type": "stream.tool_call", "toolName": call.name,
+                                    "toolCallId": call.id, "args": call.args });
+                Out(outputs).frame(session, now, event);
+            }
+            let (assistant, title) = self.store_reply(
+                now,
+                &turn,
+                reply.content.clone(),
+                &reply.tool_calls,
+                outputs,
+            );
+            let mut done = json!({ "type": "stream.done", "conversationId": turn.conversation_id,
+                                   "messageId": assistant["id"], "content": reply.content });
+            if let Some(title) = title {
+                done["title"] = Value::from(title);
+            }
+            Out(outputs).frame(session, now, done);
+            return Out(outputs).close(session, None);
+        }
+        let (assistant, title) = self.store_reply(
+            now,
+            &turn,
+            reply.content.clone(),
+            &reply.tool_calls,
+            outputs,
+        );
+        let mut body = json!({ "message": turn.user, "response": assistant });
+        if let Some(title) = title {
+            body["conversationTitle"] = Value::from(title);
+        }
+        if let Some(usage) = reply.usage {
+            body["usage"] = usage;
+        }
+        Out(outputs).respond(turn.session, 200, body.to_string());
+    }
+
+    /// Stores the assistant's message (with its tool calls, so a reload shows the steps) and,
+    /// on the first exchange, the title; returns the message and the new title.
+    fn store_reply(
+        &mut self,
+        now: Millis,
+        turn: &WireTurn,
+        content: String,
+        calls: &[cc::ToolCall],
+        outputs: &mut VecDeque<GatewayOutput>,
+    ) -> (Value, Option<String>) {
+        let id = self.new_id("msg", now);
+        let at = format_iso(now);
+        let mut message = json!({ "id": id, "conversationId": turn.conversation_id,
+                                  "role": "assistant", "content": content,
+                                  "createdAt": at, "updatedAt": at });
+        if !calls.is_empty() {
+            message["toolCalls"] = calls
+                .iter()
+                .map(|c| json!({ "id": c.id, "name": c.name, "arguments": c.args.to_string() }))
+                .collect();
+            message["metadata"] = json!({ "toolCallDetails": calls
+                .iter()
+                .map(|c| json!({ "id": c.id, "name": c.name, "args": c.args }))
+                .collect::<Vec<_>>() });
+        }
+        let mut title = None;
+        if let Some(thread) = self.thread_mut(&turn.conversation_id) {
+            thread.messages.push(message.clone());
+            thread.conversation["updatedAt"] = Value::from(at);
+            if turn.first && thread.conversation["title"].as_str().is_none() {
+                let t = title_from(turn.user["content"].as_str().unwrap_or_default());
+                thread.conversation["title"] = Value::from(t.clone());
+                title = Some(t);
+            }
+        }
+        self.save(&turn.conversation_id, outputs);
+        (message, title)
+    }
+}
+
+fn number(v: Option<String>) -> Option<usize> {
+    v.and_then(|v| v.parse().ok())
+}
+
+/// Percent-decoding of a path segment or query value (the session encodes ids).
+fn decode(s: &str) -> String {
+    let bytes = s.as_bytes();
+    let mut out = Vec::with_capacity(bytes.len());
+    let mut i = 0;
+    while i < bytes.len() {
+        let hex = |b: u8| (b as char).to_digit(16);
+        match bytes[i] {
+            b'%' if i + 2 < bytes.len() => match (hex(bytes[i + 1]), hex(bytes[i + 2])) {
+                (Some(h), Some(l)) => {
+                    out.push((h * 16 + l) as u8);
+                    i += 3;
+                    continue;
+                }
+                _ => out.push(b'%'),
+            },
+            b => out.push(b),
+        }
+        i += 1;
+    }
+    String::from_utf8_lossy(&out).into_owned()
+}
