@@ -2,7 +2,8 @@
 //!
 //! - **Attributes** map to `Chat` props ([`OBSERVED_ATTRIBUTES`]). Every one applies to the
 //!   running chat (a reply keeps streaming, the draft and the open conversation stay), except
-//!   `base-url` (another server) and `default-locale` (the language fallback, read at mount),
+//!   `base-url`, `transport`, `model`, `thread-store` (another backend) and `default-locale`
+//!   (the language fallback, read at mount),
 //!   which remount it with the new props, keeping the open conversation, at most once per
 //!   script turn; `default-history-open` only sets the drawer's state at mount. The language
 //!   is the `locale` (or
@@ -170,6 +171,9 @@ type ResolveToolFn = Closure<dyn Fn(u32, String, Option<String>, Option<String>)
 /// that cannot, remounts the chat with the new props.
 pub const OBSERVED_ATTRIBUTES: &[&str] = &[
     "base-url",
+    "transport",
+    "model",
+    "thread-store",
     "agent-id",
     "conversation-id",
     "theme",
@@ -475,6 +479,17 @@ fn mount_into(host: web_sys::HtmlElement, target: web_sys::HtmlElement) -> u32 {
         format!("{origin}{}", crate::page::DEFAULT_BASE_PATH)
     });
     let agent_id = attr(&host, "agent-id");
+    // The backend (issue 15): read at mount, like the server.
+    let transport = crate::core::transport::TransportOptions {
+        kind: attr(&host, "transport")
+            .and_then(|t| crate::core::transport::TransportKind::parse(&t))
+            .unwrap_or_default(),
+        model: attr(&host, "model"),
+        agent_id: None,
+        thread_store: attr(&host, "thread-store")
+            .and_then(|t| crate::core::transport::ThreadStoreKind::parse(&t))
+            .unwrap_or_default(),
+    };
     // The conversation the chat had open before a remount wins over the attribute.
     let live_conversation = js_sys::Reflect::get(&host, &JsValue::from_str("_conversationId"))
         .ok()
@@ -533,6 +548,7 @@ fn mount_into(host: web_sys::HtmlElement, target: web_sys::HtmlElement) -> u32 {
         view! {
             <Chat
                 base_url=base_url.clone()
+                transport=transport.clone()
                 agent_id=live.agent
                 conversation_id=live.conversation
                 authorization=live.authorization

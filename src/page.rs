@@ -47,8 +47,13 @@ pub struct PageConfig {
     pub custom_cards: bool,
     /// `showTimestamps=1`: each message's local time (F33).
     pub show_timestamps: bool,
+    /// `transport` (`agent-server`, `chat-completions`), `model` and `threadStore`
+    /// (`memory`/`local`): the backend at `baseUrl` (issue 15).
+    pub transport: crate::core::transport::TransportOptions,
     /// A `baseUrl` that was not taken (another origin, not on the build's allow-list).
     pub refused_base_url: Option<String>,
+    /// A `transport` the page does not know (the agent server is used; a console warning).
+    pub unknown_transport: Option<String>,
 }
 
 /// Origins besides its own the page may be pointed at with `?baseUrl=`, fixed when it is
@@ -126,6 +131,16 @@ impl PageConfig {
                 }
                 "customCards" => cfg.custom_cards = flag(&value),
                 "showTimestamps" => cfg.show_timestamps = flag(&value),
+                "transport" => match crate::core::transport::TransportKind::parse(&value) {
+                    Some(kind) => cfg.transport.kind = kind,
+                    None => cfg.unknown_transport = Some(value),
+                },
+                "model" => cfg.transport.model = Some(value),
+                "threadStore" => {
+                    if let Some(kind) = crate::core::transport::ThreadStoreKind::parse(&value) {
+                        cfg.transport.thread_store = kind;
+                    }
+                }
                 _ => {}
             }
         }
@@ -186,6 +201,11 @@ pub fn mount() {
             cfg.base_url
         )));
     }
+    if let Some(name) = &cfg.unknown_transport {
+        web_sys::console::warn_1(&wasm_bindgen::JsValue::from_str(&format!(
+            "agent-chat-ui: ?transport={name} is not a known backend; using the agent server"
+        )));
+    }
     // `?lang=` is read by the chat itself (uncontrolled, F128), so the settings control can
     // switch it; the browser's language is only the fallback.
     let browser_lang = window.navigator().language();
@@ -226,6 +246,7 @@ pub fn mount() {
                 view! {
                     <Chat
                         base_url=cfg.base_url
+                        transport=cfg.transport.clone()
                         agent_id=cfg.agent_id
                         conversation_id=cfg.conversation_id
                         default_locale=browser_lang.clone()

@@ -141,8 +141,10 @@ impl Link {
                 Work::Gateway(GatewayOutput::DeleteThread(id)) => self.deleted.push(id),
                 Work::Gateway(GatewayOutput::Log(l)) => self.logs.push(l),
                 Work::Gateway(other) => panic!("unexpected {other:?}"),
-                Work::Session(agent_chat_ui::core::Output::Event(e)) => self.events.push(e),
-                Work::Session(other) => panic!("unexpected {other:?}"),
+                Work::Session(out) => match *out {
+                    agent_chat_ui::core::Output::Event(e) => self.events.push(e),
+                    other => panic!("unexpected {other:?}"),
+                },
             }
         }
     }

@@ -113,6 +113,11 @@ chat-error-send-failed = تعذّر إرسال الرسالة
 chat-error-retry = إعادة المحاولة
 chat-error-network = تعذّر الوصول إلى خادم الوكيل. تحقق من اتصالك وحاول مرة أخرى.
 chat-error-stream-cut = انقطع الاتصال قبل اكتمال الرد.
+chat-error-storage-save = تعذّر حفظ هذه المحادثة في هذا المتصفح: مساحة التخزين ممتلئة أو محظورة.
+chat-error-storage-unreadable = { $count ->
+    [one] تعذّرت قراءة محادثة محفوظة واحدة فتم تخطيها.
+   *[other] تعذّرت قراءة { $count } من المحادثات المحفوظة فتم تخطيها.
+}
 chat-error-bad-frame = أرسل الخادم جزءًا من الرد تعذّرت قراءته ({ $detail }).
 chat-error-bad-response = أرسل الخادم ردًا تعذّرت قراءته.
 chat-error-request-failed = فشل الطلب

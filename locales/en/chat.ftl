@@ -105,6 +105,11 @@ chat-error-send-failed = Failed to send message
 chat-error-retry = Retry
 chat-error-network = Could not reach the agent server. Check your connection and try again.
 chat-error-stream-cut = The connection dropped before the reply finished.
+chat-error-storage-save = This conversation could not be saved in this browser: its storage is full or blocked.
+chat-error-storage-unreadable = { $count ->
+    [one] One saved conversation could not be read and was skipped.
+   *[other] { $count } saved conversations could not be read and were skipped.
+}
 chat-error-bad-frame = The server sent a part of the reply that could not be read ({ $detail }).
 chat-error-bad-response = The server sent a response that could not be read.
 chat-error-request-failed = Request failed

@@ -102,6 +102,11 @@ chat-error-send-failed = Mesaj gönderilemedi
 chat-error-retry = Tekrar dene
 chat-error-network = Asistan sunucusuna ulaşılamadı. Bağlantınızı kontrol edip tekrar deneyin.
 chat-error-stream-cut = Yanıt bitmeden bağlantı koptu.
+chat-error-storage-save = Bu konuşma bu tarayıcıya kaydedilemedi: depolama alanı dolu ya da engellenmiş.
+chat-error-storage-unreadable = { $count ->
+    [one] Kayıtlı bir konuşma okunamadı ve atlandı.
+   *[other] Kayıtlı { $count } konuşma okunamadı ve atlandı.
+}
 chat-error-bad-frame = Sunucunun gönderdiği yanıtın bir kısmı okunamadı ({ $detail }).
 chat-error-bad-response = Sunucunun gönderdiği yanıt okunamadı.
 chat-error-request-failed = İstek başarısız oldu

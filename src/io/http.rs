@@ -20,6 +20,8 @@ pub struct TransportConfig {
     pub authorization: Option<String>,
     /// Extra headers; they override the two above (F4).
     pub headers: Vec<(String, String)>,
+    /// Which backend is at `base_url` (issue 15); default: the agent server.
+    pub backend: crate::core::transport::TransportOptions,
 }
 
 /// The token and header values stay out of logs: `Debug` prints their names only.

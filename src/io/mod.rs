@@ -9,3 +9,4 @@ pub mod keys;
 pub mod location;
 pub mod pattern;
 pub mod peers;
+pub mod threads;

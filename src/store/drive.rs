@@ -3,6 +3,7 @@
 
 use leptos::prelude::*;
 
+use crate::core::transport::{GatewayOutput, Work};
 use crate::core::{Command, Input, Output, RequestId, Session, SessionConfig};
 
 use super::ChatStore;
@@ -11,32 +12,52 @@ impl ChatStore {
     /// The one drive loop: handle, drain outputs, re-arm the timer, schedule a publish, then
     /// run host callbacks (after every borrow is released, so they may dispatch again).
     pub(super) fn handle(&self, input: Input) {
+        self.run(move |d, now| d.session.handle(now, input));
+    }
+
+    /// What the wire answered to one of the gateway's requests (issue 15).
+    pub(super) fn handle_wire(&self, input: Input) {
+        self.run(move |d, now| d.gateway.from_wire(now, input));
+    }
+
+    fn run(&self, step: impl FnOnce(&mut super::Driver, crate::core::Millis)) {
         let now = crate::io::clock::now();
-        let mut outputs = Vec::new();
-        let Some(next_timeout) = self.driver.try_update_value(|d| {
-            d.session.handle(now, input);
-            while let Some(out) = d.session.poll_output() {
-                outputs.push(out);
-            }
-            d.session.poll_timeout()
+        let Some((work, next_timeout)) = self.driver.try_update_value(|d| {
+            step(d, now);
+            let work = crate::core::transport::pump(&mut d.session, &mut d.gateway, now);
+            (work, d.session.poll_timeout())
         }) else {
             return; // disposed
         };
         self.arm_timer(next_timeout.map(|t| t.0.saturating_sub(now.0)));
         let mut events = Vec::new();
-        for out in outputs {
-            match out {
-                Output::Send(req) => self.spawn_request(req, false),
-                Output::OpenStream(req) => self.spawn_request(req, true),
-                Output::Abort(id) => {
+        for w in work {
+            match w {
+                Work::Gateway(GatewayOutput::Send(req)) => self.spawn_request(req, false),
+                Work::Gateway(GatewayOutput::OpenStream(req)) => self.spawn_request(req, true),
+                Work::Gateway(GatewayOutput::Abort(id)) => {
                     if let Some(Some(c)) =
                         self.driver.try_update_value(|d| d.controllers.remove(&id))
                     {
                         c.abort();
                     }
                 }
-                Output::Event(ev) => events.push(ev),
-                Output::ReadFile { index, id } => self.read_file(index, id),
+                Work::Gateway(GatewayOutput::SaveThread(thread)) => self.keep_thread(Ok(thread)),
+                Work::Gateway(GatewayOutput::DeleteThread(id)) => self.keep_thread(Err(id)),
+                Work::Gateway(GatewayOutput::Log(line)) => {
+                    #[cfg(target_arch = "wasm32")]
+                    web_sys::console::debug_1(&line.into());
+                    #[cfg(not(target_arch = "wasm32"))]
+                    let _ = line;
+                }
+                // Fed to the session by `pump`; never left over.
+                Work::Gateway(GatewayOutput::Session(_)) => {}
+                Work::Session(out) => match *out {
+                    Output::Event(ev) => events.push(ev),
+                    Output::ReadFile { index, id } => self.read_file(index, id),
+                    // Requests and aborts are the gateway's.
+                    _ => {}
+                },
             }
         }
         self.schedule_publish();
@@ -61,7 +82,7 @@ impl ChatStore {
         let Ok(controller) = web_sys::AbortController::new() else {
             let id = req.id;
             let err = crate::core::TransportError::Network("AbortController unavailable".into());
-            return self.handle(Input::Response {
+            return self.handle_wire(Input::Response {
                 id,
                 result: Err(err),
             });
@@ -81,17 +102,34 @@ impl ChatStore {
                     if closing {
                         store.forget_controller(id);
                     }
-                    store.handle(input)
+                    store.handle_wire(input)
                 })
                 .await;
             } else {
                 let input = crate::io::http::run_request(&transport, req, controller).await;
                 if store.is_generation(generation) {
                     store.forget_controller(id);
-                    store.handle(input);
+                    store.handle_wire(input);
                 }
             }
         });
+    }
+
+    /// Saves (`Ok`) or deletes (`Err(id)`) a thread in the chat's thread store; a refusal
+    /// of the browser is shown, the conversation stays in the chat (issue 15).
+    fn keep_thread(&self, change: Result<crate::core::transport::Thread, String>) {
+        let Some(Some(store)) = self.driver.try_with_value(|d| d.threads.clone()) else {
+            return;
+        };
+        let result = match &change {
+            Ok(thread) => store.save(thread),
+            Err(id) => store.delete(id),
+        };
+        if result.is_err() {
+            self.dispatch(Command::ReportError(crate::core::ChatError::Storage {
+                unreadable: 0,
+            }));
+        }
     }
 
     pub(super) fn read_file(&self, index: usize, id: String) {
@@ -137,6 +175,9 @@ impl ChatStore {
         let Some((controllers, timer)) = self.driver.try_update_value(|d| {
             if let Some(t) = d.transport.as_mut() {
                 t.base_url = base_url;
+                let (gateway, threads, _) = ChatStore::gateway_for(t);
+                d.gateway = gateway;
+                d.threads = threads;
             }
             d.generation += 1;
             d.session = Session::new(config);

@@ -27,6 +27,11 @@ pub use slices::{
 
 struct Driver {
     session: Session,
+    /// Between the session and the wire: the agent server's passes everything through, a
+    /// stateless backend's answers from the thread store (issue 15).
+    gateway: crate::core::transport::Gateway,
+    /// Where a stateless backend's threads are kept; `None` for the agent server.
+    threads: Option<crate::io::threads::ThreadStore>,
     /// `None`: detached (tests, hosts that drive io themselves): requests are recorded.
     transport: Option<TransportConfig>,
     recorded: Vec<crate::core::HttpRequest>,
@@ -128,7 +133,19 @@ impl ChatStore {
             config.decision_keys = crate::io::keys::load(&scope);
         }
         config.key_seed = crate::io::keys::random_seed();
+        // A backend that cannot take answers draws its cards read-only (F190).
+        config.can_resolve &= transport.backend.kind.can_resolve();
+        let (gateway, threads, unreadable) = Self::gateway_for(&transport);
         let store = Self::build(Session::new(config), Some(transport), callbacks);
+        store.driver.update_value(|d| {
+            d.gateway = gateway;
+            d.threads = threads;
+        });
+        if unreadable > 0 {
+            store.dispatch(Command::ReportError(crate::core::ChatError::Storage {
+                unreadable,
+            }));
+        }
         // Another tab settled a card of the conversation shown here: look it up at once.
         let peers = crate::io::peers::Peers::open(move |conversation_id, action_id| {
             let shown = store
@@ -144,6 +161,26 @@ impl ChatStore {
             d.peers = peers;
         });
         store
+    }
+
+    /// The gateway for `transport`'s backend, its thread store, and how many stored threads
+    /// could not be read (issue 15).
+    pub(super) fn gateway_for(
+        transport: &TransportConfig,
+    ) -> (
+        crate::core::transport::Gateway,
+        Option<crate::io::threads::ThreadStore>,
+        usize,
+    ) {
+        let backend = &transport.backend;
+        if !backend.kind.keeps_threads() {
+            return (crate::core::transport::Gateway::direct(), None, 0);
+        }
+        let store = crate::io::threads::ThreadStore::new(backend.thread_store, &transport.base_url);
+        let (threads, unreadable) = store.load();
+        let gateway =
+            crate::core::transport::Gateway::new(backend, threads, crate::io::keys::random_seed());
+        (gateway, Some(store), unreadable)
     }
 
     /// A store around an existing `session` with no network: every request the session makes
@@ -173,6 +210,8 @@ impl ChatStore {
         };
         let driver = Driver {
             session,
+            gateway: crate::core::transport::Gateway::direct(),
+            threads: None,
             transport,
             recorded: Vec::new(),
             callbacks,

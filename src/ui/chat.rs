@@ -8,6 +8,7 @@ use crate::core::{
     ChatError, Command, ComposerMode, Conversation, ConversationListItem, Message, PendingAction,
     Resolution, Role, SessionConfig, SessionOptions,
 };
+use crate::core::transport::TransportOptions;
 use crate::io::http::TransportConfig;
 use crate::store::{ChatCallbacks, ChatStore};
 use crate::ui::cards::{ChatActions, RenderCard};
@@ -57,6 +58,12 @@ pub fn Chat(
     /// value switches servers: the chat starts over there (the draft stays).
     #[prop(into)]
     base_url: Signal<String>,
+    /// Which backend is at `base_url` (issue 15): the agent server (default), or an OpenAI
+    /// Chat Completions server (`TransportKind::ChatCompletions`, with its `model`), whose
+    /// conversations are kept in this page (`thread_store`). Cards are read-only on a
+    /// backend that cannot take answers. Read at mount.
+    #[prop(optional)]
+    transport: TransportOptions,
     /// Agent to talk to; default: the first agent the server lists (F2). A signal switches
     /// agents later, as the picker does (a new chat with that agent).
     #[prop(optional, into)]
@@ -250,7 +257,13 @@ pub fn Chat(
     class: MaybeProp<String>,
 ) -> impl IntoView {
     let i18n = I18n::provide_with(locale, default_locale, custom_messages, on_locale_change);
+    let backend = TransportOptions {
+        // A stateless backend lists one agent: the configured one, else the `agent_id` prop.
+        agent_id: transport.agent_id.clone().or_else(|| agent_id.get_untracked()),
+        ..transport
+    };
     let mut transport = TransportConfig::new(&base_url.get_untracked());
+    transport.backend = backend;
     transport.authorization = authorization.get_untracked();
     transport.headers = headers.get_untracked();
     // The options as the props say now; the session follows them (issue 17).

@@ -100,6 +100,13 @@ pub enum ChatError {
     /// or unreadable. One entry per refusal, in order.
     #[error("files refused: {0:?}")]
     Files(Vec<FileRejection>),
+    /// The page's own storage of conversations failed (issue 15): `unreadable` saved
+    /// conversations were skipped on load, or (0) one could not be saved (full or blocked).
+    #[error("thread store: {unreadable} unreadable")]
+    Storage {
+        /// How many stored conversations could not be read; 0 for a failed save.
+        unreadable: usize,
+    },
     /// An answer to a card was not sent: the core's gate refused it (issue 13).
     #[error("answer not sent: {}", .0.as_str())]
     Refused(crate::core::draft::ResolveRefusal),
@@ -168,6 +175,11 @@ impl ChatError {
                 &[("detail", Arg::from(detail.as_str()))],
             ),
             ChatError::StreamCut => catalog.tr("chat-error-stream-cut"),
+            ChatError::Storage { unreadable: 0 } => catalog.tr("chat-error-storage-save"),
+            ChatError::Storage { unreadable } => catalog.tr_args(
+                "chat-error-storage-unreadable",
+                &[("count", Arg::from(*unreadable as u64))],
+            ),
             ChatError::Refused(reason) => catalog.tr(reason.fluent_id()),
             ChatError::NoAgent => catalog.tr("chat-error-no-agent"),
             ChatError::Files(list) => list

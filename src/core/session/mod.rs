@@ -251,6 +251,9 @@ pub enum Command {
     /// uploads follow at once, the next message is sent as the new `streaming` says, and
     /// switching the history on loads it. Nothing else is touched: a reply keeps streaming.
     SetOptions(SessionOptions),
+    /// Show a problem the session could not see itself (the page's storage failing, issue
+    /// 15) in the error banner, and report it as [`SessionEvent::Error`].
+    ReportError(ChatError),
     /// Answer an approval or a question (E14, PROTOCOL §9.5). `shown` is the action as the
     /// person saw it ([`Shown::of`] the drawn action): the answer is sent only if the card still
     /// is that request, waits, may be answered here, is within its deadline and the answer keeps
@@ -796,6 +799,7 @@ impl Session {
             }
             Command::LoadOlderMessages => self.load_older(),
             Command::SetOptions(options) => self.set_options(options),
+            Command::ReportError(err) => self.set_error(err),
         }
     }
 

@@ -210,7 +210,7 @@ impl Gateway {
 #[derive(Clone, Debug, PartialEq)]
 pub enum Work {
     /// An output of the session the gateway does not take (events, file reads).
-    Session(Output),
+    Session(Box<Output>),
     /// An output of the gateway (never [`GatewayOutput::Session`]: those are fed in).
     Gateway(GatewayOutput),
 }
@@ -226,7 +226,7 @@ pub fn pump(session: &mut crate::core::Session, gateway: &mut Gateway, now: Mill
         while let Some(out) = session.poll_output() {
             moved = true;
             if let Some(other) = gateway.from_session(now, out) {
-                work.push(Work::Session(other));
+                work.push(Work::Session(Box::new(other)));
             }
         }
         while let Some(out) = gateway.poll_output() {
