@@ -1154,3 +1154,120 @@ async fn i17_flags_given_as_signals_apply_to_the_running_chat() {
     .await;
     drop(stub);
 }
+
+/// The Chat Completions server of the thread-store tests: one streamed reply.
+fn completions_stub(reply: &str) -> web::fetch::FetchStub {
+    let chunk = serde_json::json!({"choices": [{"delta": {"content": reply}}]});
+    web::fetch::FetchStub::install(serde_json::json!([
+        {"url": "/chat/completions", "chunks": [format!("data: {chunk}\n\n"), "data: [DONE]\n\n"]}
+    ]))
+}
+
+fn completions_transport(prefix_tag: &str) -> agent_chat_ui::core::transport::TransportOptions {
+    agent_chat_ui::core::transport::TransportOptions {
+        kind: agent_chat_ui::core::transport::TransportKind::ChatCompletions,
+        model: Some(format!("model-{prefix_tag}")),
+        ..Default::default()
+    }
+}
+
+fn local_storage() -> web_sys::Storage {
+    web_sys::window().unwrap().local_storage().unwrap().unwrap()
+}
+
+/// Issue 15: over Chat Completions the conversation lives in `localStorage`: a chat mounted
+/// again (a reload) lists it in the history and opens it with both messages, without asking
+/// the model server anything.
+#[wasm_bindgen_test]
+async fn i15_a_chat_completions_conversation_survives_a_reload() {
+    let base = "https://llm.test/v1-reload";
+    let stub = completions_stub("Hi there!");
+    let root = section();
+    let h = leptos::mount::mount_to(root.clone(), move || {
+        view! { <Chat base_url=base transport=completions_transport("a")/> }
+    });
+    let textarea = wait_for(&root, "textarea.chat-input__textarea").await;
+    type_text(&textarea, "Hello model");
+    wait_until("send enabled", &root, || {
+        query(&root, ".chat-input__send").is_some_and(|b| b.get_attribute("disabled").is_none())
+    })
+    .await;
+    query(&root, ".chat-input__send").unwrap().click();
+    wait_until("the reply is drawn", &root, || {
+        root.text_content()
+            .unwrap_or_default()
+            .contains("Hi there!")
+    })
+    .await;
+    let calls = stub.calls();
+    assert_eq!(calls.len(), 1, "only the model server was asked");
+    assert_eq!(calls[0].url, format!("{base}/chat/completions"));
+    assert_eq!(calls[0].json()["model"], "model-a");
+    drop(h);
+    drop(stub);
+
+    let stub = completions_stub("unused");
+    let root = section();
+    let _h = leptos::mount::mount_to(root.clone(), move || {
+        view! { <Chat base_url=base transport=completions_transport("a")/> }
+    });
+    let row = wait_for(&root, ".chat-history__item").await;
+    assert!(text(&row).contains("Hello model"), "{}", text(&row));
+    let open = query(&row, ".chat-history__select").expect("the row opens");
+    open.click();
+    wait_until("both messages are back", &root, || {
+        let t = root.text_content().unwrap_or_default();
+        t.contains("Hello model") && t.contains("Hi there!")
+    })
+    .await;
+    assert!(stub.calls().is_empty(), "nothing asked of the model server");
+    // Clean up this server's threads for the next run in this browser.
+    let storage = local_storage();
+    let keys: Vec<String> = (0..storage.length().unwrap())
+        .filter_map(|i| storage.key(i).unwrap())
+        .filter(|k| k.contains(base))
+        .collect();
+    for k in keys {
+        storage.remove_item(&k).unwrap();
+    }
+}
+
+/// Issue 15: a stored conversation that cannot be read is skipped and said so (in the
+/// person's words, not the parser's); the readable one is still listed.
+#[wasm_bindgen_test]
+async fn i15_an_unreadable_stored_conversation_is_skipped_and_reported() {
+    let base = "https://llm.test/v1-corrupt";
+    let prefix = format!("agent-chat-ui:threads:{base}");
+    let storage = local_storage();
+    storage
+        .set_item(&format!("{prefix}:index"), r#"["c_ok","c_bad"]"#)
+        .unwrap();
+    storage
+        .set_item(
+            &format!("{prefix}:c_ok"),
+            r#"{"conversation":{"id":"c_ok","agentId":"model-b","title":"Kept one","createdAt":"2026-12-01T10:00:00Z","updatedAt":"2026-12-01T10:00:00Z"},"messages":[]}"#,
+        )
+        .unwrap();
+    storage
+        .set_item(
+            &format!("{prefix}:c_bad"),
+            "{\"conversation\": {\"id\": \"c_b",
+        )
+        .unwrap();
+    let root = section();
+    let _h = leptos::mount::mount_to(root.clone(), move || {
+        view! { <Chat base_url=base transport=completions_transport("b")/> }
+    });
+    let banner = wait_for(&root, ".chat-error").await;
+    assert!(
+        text(&banner).contains("One saved conversation could not be read and was skipped."),
+        "{}",
+        text(&banner)
+    );
+    assert!(!text(&banner).contains("EOF"), "no parser wording");
+    let row = wait_for(&root, ".chat-history__item").await;
+    assert!(text(&row).contains("Kept one"));
+    for id in ["index", "c_ok", "c_bad"] {
+        storage.remove_item(&format!("{prefix}:{id}")).unwrap();
+    }
+}

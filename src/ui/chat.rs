@@ -4,11 +4,11 @@ use std::collections::HashMap;
 
 use leptos::prelude::*;
 
+use crate::core::transport::TransportOptions;
 use crate::core::{
     ChatError, Command, ComposerMode, Conversation, ConversationListItem, Message, PendingAction,
     Resolution, Role, SessionConfig, SessionOptions,
 };
-use crate::core::transport::TransportOptions;
 use crate::io::http::TransportConfig;
 use crate::store::{ChatCallbacks, ChatStore};
 use crate::ui::cards::{ChatActions, RenderCard};
@@ -259,7 +259,10 @@ pub fn Chat(
     let i18n = I18n::provide_with(locale, default_locale, custom_messages, on_locale_change);
     let backend = TransportOptions {
         // A stateless backend lists one agent: the configured one, else the `agent_id` prop.
-        agent_id: transport.agent_id.clone().or_else(|| agent_id.get_untracked()),
+        agent_id: transport
+            .agent_id
+            .clone()
+            .or_else(|| agent_id.get_untracked()),
         ..transport
     };
     let mut transport = TransportConfig::new(&base_url.get_untracked());
