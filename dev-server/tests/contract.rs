@@ -2925,3 +2925,62 @@ async fn i14_an_edit_can_be_answered_with_a_new_version() {
     let count = api.get(&format!("/_dev/executions?actionId={aid}")).await;
     assert_eq!(count.json["count"], json!(0));
 }
+
+/// Issue 15: the scripted Chat Completions endpoint speaks OpenAI's shape: `data:` chunks
+/// with `choices[0].delta` (text, `tool_calls` by index with the arguments in pieces), a
+/// usage chunk and `[DONE]`; or one `chat.completion` object; a 400 error object without
+/// `messages`.
+#[tokio::test]
+async fn i15_chat_completions_endpoint() {
+    let api = start().await;
+    let url = format!("{}/v1/chat/completions", api.root);
+    let res = api
+        .send(api.http.post(&url).json(&json!({
+            "model": "scripted", "stream": true,
+            "messages": [{"role": "user", "content": "What is the weather?"}]
+        })))
+        .await;
+    assert_eq!(res.status, 200);
+    assert!(res.header("content-type").starts_with("text/event-stream"));
+    let blocks: Vec<&str> = res.text.split("\n\n").filter(|b| !b.is_empty()).collect();
+    assert_eq!(blocks.last(), Some(&"data: [DONE]"));
+    let chunks: Vec<Value> = blocks[..blocks.len() - 1]
+        .iter()
+        .map(|b| serde_json::from_str(b.strip_prefix("data: ").expect("data line")).unwrap())
+        .collect();
+    assert!(chunks
+        .iter()
+        .all(|c| c["object"] == "chat.completion.chunk"));
+    let text: String = chunks
+        .iter()
+        .filter_map(|c| c["choices"][0]["delta"]["content"].as_str())
+        .collect();
+    assert_eq!(text, "It is 24 °C in Izmir.");
+    let args: String = chunks
+        .iter()
+        .filter_map(|c| c["choices"][0]["delta"]["tool_calls"][0]["function"]["arguments"].as_str())
+        .collect();
+    assert_eq!(args, r#"{"city":"Izmir"}"#);
+    assert_eq!(chunks.last().unwrap()["usage"]["total_tokens"], 16);
+
+    let res = api
+        .send(api.http.post(&url).json(&json!({
+            "model": "scripted", "messages": [{"role": "user", "content": "Hello"}]
+        })))
+        .await;
+    assert_eq!(res.status, 200);
+    assert_eq!(res.json["object"], "chat.completion");
+    assert_eq!(
+        res.json["choices"][0]["message"]["content"],
+        "You said: Hello (1 messages so far)"
+    );
+
+    let res = api
+        .send(api.http.post(&url).json(&json!({"model": "m"})))
+        .await;
+    assert_eq!(res.status, 400);
+    assert_eq!(res.json["error"]["type"], "invalid_request_error");
+    assert!(res.json["error"]["message"]
+        .as_str()
+        .is_some_and(|m| !m.is_empty()));
+}

@@ -7,6 +7,7 @@ pub mod conversations;
 pub mod dev;
 pub mod files;
 pub mod messages;
+pub mod openai;
 
 use std::collections::HashMap;
 use std::convert::Infallible;
@@ -95,7 +96,11 @@ pub fn router(app: AppState) -> Router {
         // `Date` lets a page on another origin estimate the server's clock for deadlines (issue 13).
         .expose_headers([header::CONTENT_DISPOSITION, header::DATE]);
 
-    let root = Router::new().nest(API_BASE, api);
+    // Other backends' scripted endpoints, beside the agent server (issue 15).
+    let root = Router::new().nest(API_BASE, api).route(
+        "/v1/chat/completions",
+        post(openai::chat_completions).layer(DefaultBodyLimit::max(MAX_BODY_BYTES)),
+    );
     let root = match &app.config().dist {
         Some(dir) => root.fallback_service(ServeDir::new(dir)),
         None => root.fallback(not_found),
