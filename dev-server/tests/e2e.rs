@@ -93,6 +93,36 @@ async fn echo_reply_survives_reload_journey(page: &ChatPage) -> Step {
 }
 
 journey! {
+    /// Issue 15: the page over OpenAI Chat Completions (`?transport=chat-completions` against
+    /// the dev-server's scripted `/v1`): the reply streams, its tool call is shown, and a
+    /// reload restores the conversation from the page's own thread store (localStorage).
+    i15_chat_completions_page_streams_shows_the_tool_call_and_survives_reload =>
+        |page| i15_chat_completions_journey(page)
+}
+
+/// The steps of [`i15_chat_completions_page_streams_shows_the_tool_call_and_survives_reload`].
+async fn i15_chat_completions_journey(page: &ChatPage) -> Step {
+    const ASK: &str = "What is the weather?";
+    page.open_with_query("transport=chat-completions&baseUrl=/v1&model=scripted")
+        .await?;
+    page.send_message(ASK).await?;
+    page.wait_for_finished_reply_containing("It is 24 °C in Izmir.")
+        .await?;
+    page.wait_for_text(".chat-tool-calls__label", "eather")
+        .await?;
+    page.wait_for_url_containing("conversationId=").await?;
+    page.reload().await?;
+    page.wait_for_message("user", ASK).await?;
+    page.wait_for_message("assistant", "It is 24 °C in Izmir.")
+        .await?;
+    page.wait_for_text(".chat-tool-calls__label", "eather")
+        .await?;
+    // The history lists it under its title (the first message).
+    page.wait_for_text(".chat-history__title", ASK).await?;
+    Ok(())
+}
+
+journey! {
     /// Issue 8 (F45, F100–F102, F110, E6, E7): two conversations in the sidebar; selecting one
     /// opens it, renaming it shows the new title at once and the server keeps it (a reload reads it
     /// back), deleting the open one removes its row, clears the chat and the server forgets it.
