@@ -419,3 +419,24 @@ fn i15_stored_threads_that_cannot_be_read_are_refused_and_titles_are_cut() {
     );
     assert_eq!(TransportKind::parse("carrier-pigeon"), None);
 }
+
+#[test]
+fn i15_a_server_that_ignores_stream_true_is_read_whole_as_a_stream() {
+    let mut l = Link::new(vec![]);
+    l.cmd(Command::Start);
+    l.cmd(Command::Send("What is the weather?".into()));
+    let id = l.last_wire().id;
+    l.wire_input(Input::Response {
+        id,
+        result: Ok(HttpResponse {
+            status: 200,
+            body: r#"{"choices":[{"message":{"role":"assistant","content":"Sunny.","tool_calls":[{"id":"call_1","function":{"name":"get_weather","arguments":"{\"city\":\"Izmir\"}"}}]}}],"usage":{"prompt_tokens":1,"completion_tokens":1,"total_tokens":2}}"#.into(),
+            date: None,
+        }),
+    });
+    assert_eq!(l.session.run(), Run::Idle);
+    let last = l.session.messages().last().unwrap().clone();
+    assert_eq!(last.content.display_text(), "Sunny.");
+    assert_eq!(last.tool_call_details()[0].name, "get_weather");
+    assert_eq!(l.threads()[0].messages.len(), 2);
+}

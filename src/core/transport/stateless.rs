@@ -427,13 +427,26 @@ impl Stateless {
         outputs: &mut VecDeque<GatewayOutput>,
     ) {
         let calls = turn.decoder.tool_calls();
-        for call in &calls {
+        let usage = turn.decoder.usage();
+        self.finish_frames(now, turn, &calls, usage, outputs);
+    }
+
+    /// The end of a streamed turn: its tool calls (whole only now), the stored reply, and
+    /// `stream.done` with the title of a first exchange.
+    fn finish_frames(
+        &mut self,
+        now: Millis,
+        turn: WireTurn,
+        calls: &[cc::ToolCall],
+        usage: Option<Value>,
+        outputs: &mut VecDeque<GatewayOutput>,
+    ) {
+        for call in calls {
             let event = json!({ "type": "stream.tool_call", "toolName": call.name,
                                 "toolCallId": call.id, "args": call.args });
             Out(outputs).frame(turn.session, now, event);
         }
-        let usage = turn.decoder.usage();
-        let (assistant, title) = self.store_reply(now, &turn, turn.text.clone(), &calls, outputs);
+        let (assistant, title) = self.store_reply(now, &turn, turn.text.clone(), calls, outputs);
         let mut done = json!({ "type": "stream.done", "conversationId": turn.conversation_id,
                                "messageId": assistant["id"], "content": turn.text });
         if let Some(title) = title {
@@ -486,31 +499,10 @@ impl Stateless {
                                 "messageId": turn.user["id"] });
             Out(outputs).frame(session, now, start);
             if !reply.content.is_empty() {
-                Out(outputs).frame(
-                    session,
-                    now,
-                    json!({ "type": "stream.text", "text": reply.content }),
-                );
+                let text = json!({ "type": "stream.text", "text": reply.content });
+                Out(outputs).frame(session, now, text);
             }
-            for call in &reply.tool_calls {
-                let event = json!({ "type": "stream.tool_call", "toolName": call.name,
-                                    "toolCallId": call.id, "args": call.args });
-                Out(outputs).frame(session, now, event);
-            }
-            let (assistant, title) = self.store_reply(
-                now,
-                &turn,
-                reply.content.clone(),
-                &reply.tool_calls,
-                outputs,
-            );
-            let mut done = json!({ "type": "stream.done", "conversationId": turn.conversation_id,
-                                   "messageId": assistant["id"], "content": reply.content });
-            if let Some(title) = title {
-                done["title"] = Value::from(title);
-            }
-            Out(outputs).frame(session, now, done);
-            return Out(outputs).close(session, None);
+            return self.finish_frames(now, turn, &reply.tool_calls, reply.usage, outputs);
         }
         let (assistant, title) = self.store_reply(
             now,
