@@ -118,7 +118,6 @@ chat-error-storage-unreadable = { $count ->
     [one] تعذّرت قراءة محادثة محفوظة واحدة فتم تخطيها.
    *[other] تعذّرت قراءة { $count } من المحادثات المحفوظة فتم تخطيها.
 }
-chat-error-bad-frame = أرسل الخادم جزءًا من الرد تعذّرت قراءته ({ $detail }).
 chat-error-bad-response = أرسل الخادم ردًا تعذّرت قراءته.
 chat-error-request-failed = فشل الطلب
 chat-error-no-agent = لا يتوفر أي وكيل على هذا الخادم.

@@ -110,7 +110,6 @@ chat-error-storage-unreadable = { $count ->
     [one] One saved conversation could not be read and was skipped.
    *[other] { $count } saved conversations could not be read and were skipped.
 }
-chat-error-bad-frame = The server sent a part of the reply that could not be read ({ $detail }).
 chat-error-bad-response = The server sent a response that could not be read.
 chat-error-request-failed = Request failed
 chat-error-no-agent = No agent is available on this server.

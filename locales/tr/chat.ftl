@@ -107,7 +107,6 @@ chat-error-storage-unreadable = { $count ->
     [one] Kayıtlı bir konuşma okunamadı ve atlandı.
    *[other] Kayıtlı { $count } konuşma okunamadı ve atlandı.
 }
-chat-error-bad-frame = Sunucunun gönderdiği yanıtın bir kısmı okunamadı ({ $detail }).
 chat-error-bad-response = Sunucunun gönderdiği yanıt okunamadı.
 chat-error-request-failed = İstek başarısız oldu
 chat-error-no-agent = Bu sunucuda kullanılabilir asistan yok.

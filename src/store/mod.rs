@@ -663,6 +663,14 @@ impl ChatStore {
                 self.complete_answer(&action_id, Err(error));
             }
             SessionEvent::CardsSettled => self.attention.refocus_composer(),
+            SessionEvent::FrameSkipped { detail } => {
+                #[cfg(target_arch = "wasm32")]
+                web_sys::console::debug_1(
+                    &format!("agent-chat-ui: skipped an unreadable stream frame: {detail}").into(),
+                );
+                #[cfg(not(target_arch = "wasm32"))]
+                let _ = detail;
+            }
             SessionEvent::DecisionKeysChanged(entries) => {
                 if let Some(Some(scope)) = self.driver.try_with_value(|d| d.keys_scope.clone()) {
                     crate::io::keys::save(&scope, &entries);

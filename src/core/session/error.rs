@@ -84,12 +84,6 @@ pub enum ChatError {
         /// Parser wording.
         detail: String,
     },
-    /// One SSE frame could not be read; the stream went on.
-    #[error("unreadable stream frame: {detail}")]
-    BadFrame {
-        /// Decoder wording.
-        detail: String,
-    },
     /// The stream ended without `stream.done` and the conversation did not show the reply.
     #[error("stream cut")]
     StreamCut,
@@ -170,10 +164,6 @@ impl ChatError {
             ChatError::Stream { .. } => catalog.tr("chat-error-send-failed"),
             ChatError::Network { .. } => catalog.tr("chat-error-network"),
             ChatError::BadResponse { .. } => catalog.tr("chat-error-bad-response"),
-            ChatError::BadFrame { detail } => catalog.tr_args(
-                "chat-error-bad-frame",
-                &[("detail", Arg::from(detail.as_str()))],
-            ),
             ChatError::StreamCut => catalog.tr("chat-error-stream-cut"),
             ChatError::Storage { unreadable: 0 } => catalog.tr("chat-error-storage-save"),
             ChatError::Storage { unreadable } => catalog.tr_args(

@@ -344,6 +344,13 @@ pub enum SessionEvent {
     /// No person-facing card waits any more, after one did: answered, expired, cancelled or
     /// answered elsewhere (F228: focus goes back to the composer).
     CardsSettled,
+    /// A frame of the reply could not be read and was skipped; the reply goes on (C22,
+    /// issue 15). For the developer's log only: the decoder's wording never reaches the
+    /// person.
+    FrameSkipped {
+        /// The decoder's wording.
+        detail: String,
+    },
     /// The decisions not settled yet changed: the edge keeps this list (`sessionStorage`) and
     /// passes it back as [`SessionConfig::decision_keys`] after a reload (issue 14).
     DecisionKeysChanged(Vec<crate::core::DecisionKey>),

@@ -115,7 +115,7 @@ impl Session {
     ) {
         match item {
             Ok(event) => self.apply_stream_event(id, event),
-            Err(err) => self.set_error(ChatError::BadFrame {
+            Err(err) => self.emit(SessionEvent::FrameSkipped {
                 detail: err.to_string(),
             }),
         }
