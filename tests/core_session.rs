@@ -558,3 +558,82 @@ fn f232_english_error_texts_are_the_c26_wording() {
         assert_eq!(error.describe(&catalog), text, "{code}");
     }
 }
+
+fn approval_args(action: &agent_chat_ui::core::PendingAction) -> &serde_json::Value {
+    match &action.kind {
+        agent_chat_ui::core::ActionKind::ToolApproval(t) => &t.args,
+        other => panic!("not an approval: {other:?}"),
+    }
+}
+
+/// Sends "x" and opens its stream with a `stream.start`.
+fn streaming() -> Harness {
+    let mut h = Harness::started_with_agent(SessionConfig::default());
+    h.cmd(Command::Send("x".into()));
+    h.answer(Method::Post, "/conversations", 201, CONV);
+    h.chunk(
+        0,
+        &frame(
+            r#"{"type":"stream.start","timestamp":1,"conversationId":"conv_1","messageId":"m_u"}"#,
+        ),
+    );
+    h
+}
+
+fn required(args: &str) -> String {
+    frame(&format!(
+        r#"{{"type":"stream.action_required","timestamp":2,"conversationId":"conv_1","action":{{"id":"act_1","type":"tool_approval","toolName":"note","args":{args}}}}}"#
+    ))
+}
+
+/// C22 (issue 15): a lone surrogate escape is JSON the grammar allows and serde_json refuses;
+/// the action's card still appears, the unpaired half read as U+FFFD, a real pair kept.
+#[test]
+fn c22_a_lone_surrogate_does_not_make_the_card_vanish() {
+    let mut h = streaming();
+    h.chunk(0, &required(r#"{"text":"a\ud800b \ud83d\ude00"}"#));
+    let cards = h.s.cards();
+    assert_eq!(cards.len(), 1, "the card is there");
+    assert_eq!(approval_args(&cards[0].action)["text"], "a\u{fffd}b 😀");
+}
+
+/// C22 (issue 15): arguments nested deeper than the parser's limit still give a card, with
+/// the arguments read down to 100 levels and the rest shown as "…".
+#[test]
+fn c22_arguments_nested_too_deep_do_not_make_the_card_vanish() {
+    let mut h = streaming();
+    let deep = format!("{}{}", "[".repeat(300), "]".repeat(300));
+    h.chunk(0, &required(&format!(r#"{{"deep":{deep},"after":1}}"#)));
+    let cards = h.s.cards();
+    assert_eq!(cards.len(), 1, "the card is there");
+    let args = approval_args(&cards[0].action);
+    assert_eq!(args["after"], 1, "what follows the deep part is read");
+    let mut v = &args["deep"];
+    let mut levels = 0;
+    while let Some(first) = v.as_array().and_then(|a| a.first()) {
+        v = first;
+        levels += 1;
+    }
+    assert_eq!(v, "…");
+    assert!((90..=100).contains(&levels), "{levels} levels kept");
+}
+
+/// C22 (issue 15): the same holds for a conversation loaded after a reload: its open action
+/// with a lone surrogate in the arguments is still drawn.
+#[test]
+fn c22_a_lone_surrogate_in_a_loaded_conversation_keeps_its_card() {
+    let mut h = Harness::new(SessionConfig {
+        conversation_id: Some("conv_1".into()),
+        ..SessionConfig::default()
+    });
+    h.cmd(Command::Start);
+    h.answer(Method::Get, "/agents", 200, AGENTS);
+    h.answer(
+        Method::Get,
+        "/conversations/conv_1",
+        200,
+        r#"{"conversation":{"id":"conv_1","agentId":"echo"},"messages":[{"id":"m_a","role":"assistant","content":"Wait."}],"pendingActions":[{"id":"act_1","type":"tool_approval","toolName":"note","args":{"text":"\udc00"}}]}"#,
+    );
+    assert_eq!(h.s.cards().len(), 1);
+    assert_eq!(approval_args(&h.s.cards()[0].action)["text"], "\u{fffd}");
+}

@@ -213,7 +213,7 @@ pub fn decode_body<T: DeserializeOwned>(endpoint: &str, body: &str) -> Result<T,
 /// # Errors
 /// The text is not JSON, or not of `T`'s shape.
 pub fn json_text<T: DeserializeOwned>(text: &str) -> Result<T, serde_json::Error> {
-    let value: Value = serde_json::from_str(text)?;
+    let value: Value = super::lenient::parse(text)?;
     T::deserialize(&value)
 }
 
@@ -2781,8 +2781,9 @@ impl StreamEvent {
     /// neither source names a type, [`DecodeError::InvalidShape`] when a known type lacks what
     /// it cannot do without. An unknown type is `Ok(StreamEvent::Unknown)`.
     pub fn parse(data: &str, event_name: Option<&str>) -> Result<StreamEvent, DecodeError> {
+        // C22: what the grammar allows but serde_json refuses is read as far as it can be.
         let value: Value =
-            serde_json::from_str(data).map_err(|e| DecodeError::malformed(&e, data))?;
+            super::lenient::parse(data).map_err(|e| DecodeError::malformed(&e, data))?;
         StreamEvent::from_json(&value, event_name).map_err(|e| match e {
             DecodeError::MissingType { .. } => DecodeError::MissingType {
                 excerpt: excerpt(data),
@@ -3177,8 +3178,9 @@ impl TimedEvent {
     /// # Errors
     /// As [`StreamEvent::parse`].
     pub fn parse(data: &str, event_name: Option<&str>) -> Result<TimedEvent, DecodeError> {
+        // C22: what the grammar allows but serde_json refuses is read as far as it can be.
         let value: Value =
-            serde_json::from_str(data).map_err(|e| DecodeError::malformed(&e, data))?;
+            super::lenient::parse(data).map_err(|e| DecodeError::malformed(&e, data))?;
         TimedEvent::from_json(&value, event_name).map_err(|e| match e {
             DecodeError::MissingType { .. } => DecodeError::MissingType {
                 excerpt: excerpt(data),

@@ -220,7 +220,8 @@ pub(super) fn parse_json_with<T>(
     let resp = successful(result, context)?;
     let body = body_or_null(&resp);
     let bad = |detail: String| ChatError::BadResponse { context, detail };
-    let value: serde_json::Value = serde_json::from_str(body).map_err(|e| bad(e.to_string()))?;
+    // C22: a lone surrogate or deep nesting in a conversation does not lose its cards.
+    let value = crate::core::lenient::parse(body).map_err(|e| bad(e.to_string()))?;
     read(&value).map_err(bad)
 }
 
