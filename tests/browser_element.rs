@@ -667,3 +667,48 @@ async fn i17_flag_attributes_apply_live_and_keep_the_reply_on_its_way() {
     el.remove();
     drop(stub);
 }
+
+/// Issue 15: `<agent-chat transport="chat-completions">` talks to a Chat Completions server:
+/// the one request is `POST {base-url}/chat/completions` with the `model` attribute, and the
+/// streamed reply is drawn; with `thread-store="memory"` nothing is written to `localStorage`.
+#[wasm_bindgen_test]
+async fn i15_the_element_talks_to_a_chat_completions_server() {
+    let api = "https://llm.test/element-v1";
+    let chunk = serde_json::json!({"choices": [{"delta": {"content": "Hello from the model"}}]});
+    let stub = web::fetch::FetchStub::install(serde_json::json!([
+        {"url": "/chat/completions", "chunks": [format!("data: {chunk}\n\n"), "data: [DONE]\n\n"]}
+    ]));
+    let storage = web_sys::window().unwrap().local_storage().unwrap().unwrap();
+    let keys_before = storage.length().unwrap();
+    let el = element(&[
+        ("base-url", api),
+        ("transport", "chat-completions"),
+        ("model", "tiny-model"),
+        ("thread-store", "memory"),
+    ]);
+    let root = wait_in_shadow(&el, ".chat-root").await;
+    let textarea = wait_in_shadow(&el, "textarea").await;
+    send(&el, &root, &textarea, "Hi").await;
+    wait_until("the model's reply is drawn", &root, || {
+        root.text_content()
+            .unwrap_or_default()
+            .contains("Hello from the model")
+    })
+    .await;
+    let calls = stub.calls();
+    assert_eq!(
+        calls.len(),
+        1,
+        "{:?}",
+        calls.iter().map(|c| &c.url).collect::<Vec<_>>()
+    );
+    assert_eq!(calls[0].url, format!("{api}/chat/completions"));
+    assert_eq!(calls[0].json()["model"], "tiny-model");
+    assert_eq!(
+        storage.length().unwrap(),
+        keys_before,
+        "memory store: nothing kept"
+    );
+    el.remove();
+    drop(stub);
+}
