@@ -18,9 +18,11 @@ use crate::{run, Ctx};
 
 /// The budget of the element's first download (gzip -9 of every file a page loads before the
 /// composer can be used; today that is every file): what issue 16 reached (D50: 616.1 KB on
-/// 2026-12-02, main 9c97444), plus 5%, so the size cannot grow back unnoticed. `cargo xtask element` and the
-/// element step of `cargo xtask test` fail above it. Lower it whenever the element shrinks.
-pub const BUDGET_BYTES: u64 = 647 * 1024;
+/// 2026-12-02, main 9c97444), plus 5%, so the size cannot grow back unnoticed; raised once,
+/// for the Chat Completions backend and the live flags (D60: 642.7 -> 670.7 KB), to that
+/// size plus 1.4%. `cargo xtask element` and the element step of `cargo xtask test` fail
+/// above it. Lower it whenever the element shrinks.
+pub const BUDGET_BYTES: u64 = 680 * 1024;
 
 /// Features wasm-opt may assume; the same list as index.html's `data-wasm-opt-params`.
 const WASM_OPT_FEATURES: &[&str] = &[
