@@ -49,7 +49,7 @@ use self::clock::ServerClock;
 pub use self::config::{SessionConfig, SessionOptions};
 pub use self::error::{ChatError, ErrorContext};
 pub use self::stream::{ActiveToolCall, StreamingTurn};
-pub use self::util::encode;
+pub use self::util::{decode, encode};
 
 use self::state::{
     HistoryState, InterruptedTurn, LoadPurpose, OlderPages, Pending, RunningTurn, Turn,

@@ -44,6 +44,32 @@ pub fn encode(s: &str) -> String {
     out
 }
 
+/// Undoes [`encode`] (and any `%XX` escape); with `plus_is_space`, `+` reads as a space, as
+/// in a page's query string. A `%` not followed by two hex digits stays as it is.
+pub fn decode(s: &str, plus_is_space: bool) -> String {
+    let bytes = s.as_bytes();
+    let mut out = Vec::with_capacity(bytes.len());
+    let mut i = 0;
+    while i < bytes.len() {
+        match bytes[i] {
+            b'+' if plus_is_space => out.push(b' '),
+            b'%' if i + 2 < bytes.len() => {
+                let hex = std::str::from_utf8(&bytes[i + 1..i + 3]).ok();
+                match hex.and_then(|h| u8::from_str_radix(h, 16).ok()) {
+                    Some(b) => {
+                        out.push(b);
+                        i += 2;
+                    }
+                    None => out.push(b'%'),
+                }
+            }
+            b => out.push(b),
+        }
+        i += 1;
+    }
+    String::from_utf8_lossy(&out).into_owned()
+}
+
 /// `{ conversation }` or a bare conversation (C23).
 pub(super) fn conversation_from(
     value: Value,

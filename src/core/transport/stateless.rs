@@ -11,7 +11,7 @@ use super::chat_completions::{self as cc, Delta, StreamDecoder, WireFile};
 use super::threads::{title_from, Thread};
 use super::{GatewayOutput, TransportOptions};
 use crate::core::time::{format_iso, Millis};
-use crate::core::{HttpRequest, HttpResponse, Input, Method, RequestId, TransportError};
+use crate::core::{decode, HttpRequest, HttpResponse, Input, Method, RequestId, TransportError};
 
 /// Wire ids start here, far from the session's own, so the two never meet.
 const WIRE_IDS: u64 = 1 << 48;
@@ -118,7 +118,7 @@ impl Stateless {
         let query: Vec<(String, String)> = query
             .split('&')
             .filter_map(|kv| kv.split_once('='))
-            .map(|(k, v)| (k.to_owned(), decode(v)))
+            .map(|(k, v)| (k.to_owned(), decode(v, false)))
             .collect();
         let param = |name: &str| {
             query
@@ -126,7 +126,11 @@ impl Stateless {
                 .find(|(k, _)| k == name)
                 .map(|(_, v)| v.clone())
         };
-        let segments: Vec<String> = path.trim_matches('/').split('/').map(decode).collect();
+        let segments: Vec<String> = path
+            .trim_matches('/')
+            .split('/')
+            .map(|seg| decode(seg, false))
+            .collect();
         let body: Value = req
             .body
             .as_deref()
@@ -563,27 +567,4 @@ impl Stateless {
 
 fn number(v: Option<String>) -> Option<usize> {
     v.and_then(|v| v.parse().ok())
-}
-
-/// Percent-decoding of a path segment or query value (the session encodes ids).
-fn decode(s: &str) -> String {
-    let bytes = s.as_bytes();
-    let mut out = Vec::with_capacity(bytes.len());
-    let mut i = 0;
-    while i < bytes.len() {
-        let hex = |b: u8| (b as char).to_digit(16);
-        match bytes[i] {
-            b'%' if i + 2 < bytes.len() => match (hex(bytes[i + 1]), hex(bytes[i + 2])) {
-                (Some(h), Some(l)) => {
-                    out.push((h * 16 + l) as u8);
-                    i += 3;
-                    continue;
-                }
-                _ => out.push(b'%'),
-            },
-            b => out.push(b),
-        }
-        i += 1;
-    }
-    String::from_utf8_lossy(&out).into_owned()
 }
