@@ -292,6 +292,12 @@ window.axe.run(document, { runOnly: { type: 'tag', values: tags }, resultTypes: 
   .catch(function (e) { done({ error: String((e && e.stack) || e) }); });
 "#;
 
+/// Calls back after two animation frames (the next one painted).
+pub const TWO_FRAMES_JS: &str = r#"
+var done = arguments[arguments.length - 1];
+requestAnimationFrame(function () { requestAnimationFrame(function () { done(true); }); });
+"#;
+
 /// How many finite CSS animations and transitions are still running (fade-ins, slides);
 /// endless ones (the streaming cursor, spinners) are not counted.
 pub const RUNNING_ANIMATIONS_JS: &str = r#"
@@ -1749,9 +1755,23 @@ new MutationObserver(note).observe(document.body, { subtree: true, childList: tr
             .ok_or_else(|| format!("axe-core answered {result}"))
     }
 
-    /// Waits until no finite CSS animation or transition is running (a card or message that
-    /// just arrived has faded in completely).
+    /// Waits until the page has drawn two more frames: what a person sees. Work the page does
+    /// in the frame after a change (the message list keeping the row in view when a page of
+    /// older messages is prepended, D58) runs before that frame is painted, but a script
+    /// could read the page in between, so a measurement of what is on screen waits for it.
+    pub async fn wait_for_frames(&self) -> Step {
+        self.client
+            .execute_async(TWO_FRAMES_JS, vec![])
+            .await
+            .map(|_| ())
+            .map_err(|e| format!("waiting for two frames: {e}"))
+    }
+
+    /// Waits until the page has painted the latest change ([`ChatPage::wait_for_frames`]) and
+    /// no finite CSS animation or transition is running (a card or message that just arrived
+    /// has faded in completely).
     pub async fn wait_for_animations_to_finish(&self) -> Step {
+        self.wait_for_frames().await?;
         self.wait_until("CSS animations and transitions to finish", async || {
             let running = self
                 .client
