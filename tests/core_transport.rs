@@ -11,10 +11,14 @@ use agent_chat_ui::core::transport::{
     pump, Gateway, GatewayOutput, TransportKind, TransportOptions, Work,
 };
 use agent_chat_ui::core::{
-    ChatError, Command, HttpRequest, HttpResponse, Input, Millis, Role, Run, Session,
-    SessionConfig, SessionEvent,
+    ChatError, Command, HttpResponse, Input, Millis, Role, Run, Session, SessionConfig,
+    SessionEvent,
 };
 use serde_json::{json, Value};
+
+#[path = "common/link.rs"]
+mod link;
+use link::Link;
 
 /// A streamed reply: text in three pieces, one tool call whose arguments arrive in two
 /// pieces, usage, `[DONE]`.
@@ -97,96 +101,9 @@ fn i15_an_error_inside_the_stream_fails_the_turn_with_the_servers_wording() {
     assert_eq!(envelope["error"]["code"], "invalid_api_key");
 }
 
-/// A session behind a Chat Completions gateway, with what reached the wire and the store.
-struct Link {
-    session: Session,
-    gateway: Gateway,
-    now: u64,
-    wire: Vec<(HttpRequest, bool)>,
-    saved: Vec<Thread>,
-    deleted: Vec<String>,
-    events: Vec<SessionEvent>,
-    logs: Vec<String>,
-}
-
-impl Link {
-    fn new(threads: Vec<Thread>) -> Link {
-        let options = TransportOptions {
-            kind: TransportKind::ChatCompletions,
-            model: Some("gpt-test".into()),
-            ..TransportOptions::default()
-        };
-        let config = SessionConfig {
-            can_resolve: options.kind.can_resolve(),
-            ..SessionConfig::default()
-        };
-        Link {
-            session: Session::new(config),
-            gateway: Gateway::new(&options, threads, 7),
-            now: 1_764_000_000_000,
-            wire: vec![],
-            saved: vec![],
-            deleted: vec![],
-            events: vec![],
-            logs: vec![],
-        }
-    }
-
-    fn run(&mut self) {
-        for w in pump(&mut self.session, &mut self.gateway, Millis(self.now)) {
-            match w {
-                Work::Gateway(GatewayOutput::Send(r)) => self.wire.push((r, false)),
-                Work::Gateway(GatewayOutput::OpenStream(r)) => self.wire.push((r, true)),
-                Work::Gateway(GatewayOutput::SaveThread(t)) => self.saved.push(t),
-                Work::Gateway(GatewayOutput::DeleteThread(id)) => self.deleted.push(id),
-                Work::Gateway(GatewayOutput::Log(l)) => self.logs.push(l),
-                Work::Gateway(other) => panic!("unexpected {other:?}"),
-                Work::Session(out) => match *out {
-                    agent_chat_ui::core::Output::Event(e) => self.events.push(e),
-                    other => panic!("unexpected {other:?}"),
-                },
-            }
-        }
-    }
-
-    fn cmd(&mut self, c: Command) {
-        self.session.handle(Millis(self.now), Input::User(c));
-        self.run();
-    }
-
-    fn wire_input(&mut self, input: Input) {
-        self.gateway.from_wire(Millis(self.now), input);
-        self.run();
-    }
-
-    fn last_wire(&self) -> HttpRequest {
-        self.wire.last().expect("a wire request").0.clone()
-    }
-
-    fn stream(&mut self, body: &str) {
-        let id = self.last_wire().id;
-        self.wire_input(Input::StreamChunk {
-            id,
-            bytes: body.as_bytes().to_vec(),
-        });
-        self.wire_input(Input::StreamClosed { id, error: None });
-    }
-
-    /// The latest saved copy of every thread.
-    fn threads(&self) -> Vec<Thread> {
-        let mut out: Vec<Thread> = Vec::new();
-        for t in &self.saved {
-            out.retain(|o| o.id() != t.id());
-            out.push(t.clone());
-        }
-        out.retain(|t| !self.deleted.iter().any(|d| d == t.id()));
-        out
-    }
-}
-
 #[test]
 fn i15_a_turn_over_chat_completions_streams_shows_its_tool_call_and_is_kept() {
-    let mut l = Link::new(vec![]);
+    let mut l = Link::new(TransportKind::ChatCompletions, vec![]);
     l.cmd(Command::Start);
     assert!(l.wire.is_empty(), "agents and history come from the page");
     assert_eq!(l.session.agent_id(), Some("gpt-test"));
@@ -249,7 +166,7 @@ fn i15_a_turn_over_chat_completions_streams_shows_its_tool_call_and_is_kept() {
 
 #[test]
 fn i15_a_reload_restores_the_conversation_and_the_history_from_the_threads() {
-    let mut l = Link::new(vec![]);
+    let mut l = Link::new(TransportKind::ChatCompletions, vec![]);
     l.cmd(Command::Start);
     l.cmd(Command::Send("Hello".into()));
     l.stream("data: {\"choices\":[{\"delta\":{\"content\":\"Hi there\"}}]}\n\ndata: [DONE]\n\n");
@@ -260,7 +177,7 @@ fn i15_a_reload_restores_the_conversation_and_the_history_from_the_threads() {
         .collect();
     let id = stored[0].id().to_owned();
 
-    let mut again = Link::new(stored);
+    let mut again = Link::new(TransportKind::ChatCompletions, stored);
     again.cmd(Command::Start);
     assert_eq!(again.session.history().len(), 1);
     assert_eq!(again.session.history()[0].title.as_deref(), Some("Hello"));
@@ -277,7 +194,7 @@ fn i15_a_reload_restores_the_conversation_and_the_history_from_the_threads() {
 
 #[test]
 fn i15_rename_and_delete_work_on_the_threads() {
-    let mut l = Link::new(vec![]);
+    let mut l = Link::new(TransportKind::ChatCompletions, vec![]);
     l.cmd(Command::Start);
     l.cmd(Command::Send("Plan a trip".into()));
     l.stream("data: {\"choices\":[{\"delta\":{\"content\":\"Where to?\"}}]}\n\ndata: [DONE]\n\n");
@@ -296,7 +213,7 @@ fn i15_rename_and_delete_work_on_the_threads() {
 
 #[test]
 fn i15_a_refusal_of_the_model_server_reads_as_its_wording_and_keeps_the_draft() {
-    let mut l = Link::new(vec![]);
+    let mut l = Link::new(TransportKind::ChatCompletions, vec![]);
     l.cmd(Command::Start);
     l.cmd(Command::Send("Hello".into()));
     let id = l.last_wire().id;
@@ -328,7 +245,7 @@ fn i15_a_reply_not_streamed_is_read_whole() {
         kind: TransportKind::ChatCompletions,
         ..TransportOptions::default()
     };
-    let mut l = Link::new(vec![]);
+    let mut l = Link::new(TransportKind::ChatCompletions, vec![]);
     l.gateway = Gateway::new(&options, vec![], 1);
     l.session = Session::new(SessionConfig {
         streaming: false,
@@ -359,7 +276,7 @@ fn i15_a_reply_not_streamed_is_read_whole() {
 
 #[test]
 fn i15_stop_aborts_the_backends_request() {
-    let mut l = Link::new(vec![]);
+    let mut l = Link::new(TransportKind::ChatCompletions, vec![]);
     l.cmd(Command::Start);
     l.cmd(Command::Send("Write a long story".into()));
     let id = l.last_wire().id;
@@ -422,7 +339,7 @@ fn i15_stored_threads_that_cannot_be_read_are_refused_and_titles_are_cut() {
 
 #[test]
 fn i15_a_server_that_ignores_stream_true_is_read_whole_as_a_stream() {
-    let mut l = Link::new(vec![]);
+    let mut l = Link::new(TransportKind::ChatCompletions, vec![]);
     l.cmd(Command::Start);
     l.cmd(Command::Send("What is the weather?".into()));
     let id = l.last_wire().id;

@@ -2,36 +2,16 @@
 //! the request a turn sends and the reply read back, streamed or whole. Tool calls are
 //! assembled from their streamed pieces; this API never takes answers.
 
-use serde_json::{json, Map, Value};
+use serde_json::{json, Value};
 
+use super::reply::parse_arguments;
+pub use super::reply::{
+    content_text, error_envelope, error_wording, Delta, Reply, ToolCall, WireFile,
+};
 use crate::core::sse::SseFrameDecoder;
 
 /// The request path below the base URL.
 pub const PATH: &str = "/chat/completions";
-
-/// One file of the person's message, as the session sent it (raw base64 content).
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct WireFile {
-    /// File name.
-    pub name: String,
-    /// MIME type.
-    pub mime_type: String,
-    /// Raw base64 content.
-    pub content: String,
-}
-
-/// The text of a stored message's `content` (a string, or the `text` parts of a list).
-pub fn content_text(content: &Value) -> String {
-    match content {
-        Value::String(s) => s.clone(),
-        Value::Array(parts) => parts
-            .iter()
-            .filter_map(|p| p["text"].as_str())
-            .collect::<Vec<_>>()
-            .join(""),
-        _ => String::new(),
-    }
-}
 
 /// The request body of a turn: the whole history (user and assistant text, oldest first),
 /// then the new message, whose image files go as `image_url` parts and other files are named
@@ -70,29 +50,6 @@ pub fn request_body(
         body["stream_options"] = json!({ "include_usage": true });
     }
     body
-}
-
-/// A tool call the model asked for: shown, never run here.
-#[derive(Clone, Debug, PartialEq)]
-pub struct ToolCall {
-    /// The call id (`call_…`; made up from the index when the server gave none).
-    pub id: String,
-    /// The function name.
-    pub name: String,
-    /// The arguments: the JSON the model wrote, or `{arguments: "<text>"}` when it is not
-    /// JSON.
-    pub args: Value,
-}
-
-/// What one piece of a streamed reply means for the turn.
-#[derive(Clone, Debug, PartialEq)]
-pub enum Delta {
-    /// More text of the answer.
-    Text(String),
-    /// The server reported an error inside the stream; the turn fails with this wording.
-    Error(String),
-    /// A frame that could not be read; skipped, for the developer's log only.
-    Skipped(String),
 }
 
 /// Reads a streamed reply (`data:` chunks, `[DONE]`), split anywhere.
@@ -151,6 +108,15 @@ impl StreamDecoder {
                 args: parse_arguments(&c.arguments),
             })
             .collect()
+    }
+
+    /// What the reply left: its tool calls and usage.
+    pub fn ending(&self) -> Reply {
+        Reply {
+            tool_calls: self.tool_calls(),
+            usage: self.usage(),
+            ..Reply::default()
+        }
     }
 
     fn drain(&mut self, end: bool) -> Vec<Delta> {
@@ -216,17 +182,6 @@ impl StreamDecoder {
     }
 }
 
-/// A whole (not streamed) reply.
-#[derive(Clone, Debug, PartialEq)]
-pub struct Reply {
-    /// The answer's text.
-    pub content: String,
-    /// The tool calls it asked for.
-    pub tool_calls: Vec<ToolCall>,
-    /// Token counts, as agent-server `usage`.
-    pub usage: Option<Value>,
-}
-
 /// Reads a whole reply (`choices[0].message`); `Err` says why it is not one.
 pub fn read_reply(body: &str) -> Result<Reply, String> {
     let value: Value = serde_json::from_str(body).map_err(|e| e.to_string())?;
@@ -256,47 +211,8 @@ pub fn read_reply(body: &str) -> Result<Reply, String> {
         content: content_text(&message["content"]),
         tool_calls,
         usage: value.get("usage").filter(|u| u.is_object()).map(usage_of),
+        ..Reply::default()
     })
-}
-
-/// The server's wording of an error object (`{message, code, type}`) or string.
-pub fn error_wording(err: &Value) -> String {
-    err["message"]
-        .as_str()
-        .or_else(|| err.as_str())
-        .map(str::to_owned)
-        .unwrap_or_else(|| "The model server reported an error.".to_owned())
-}
-
-/// An error response of the server as the agent server's envelope (PROTOCOL §2), so the
-/// session shows it as it shows any server's refusal.
-pub fn error_envelope(status: u16, body: &str) -> String {
-    let parsed: Option<Value> = serde_json::from_str(body).ok();
-    let err = parsed.as_ref().and_then(|v| v.get("error"));
-    let message = err.map(error_wording).unwrap_or_else(|| {
-        let text = body.trim();
-        if text.is_empty() || text.len() > 300 {
-            format!("The model server answered {status}.")
-        } else {
-            text.to_owned()
-        }
-    });
-    let code = err
-        .and_then(|e| e["code"].as_str().or_else(|| e["type"].as_str()))
-        .map(str::to_owned);
-    let mut envelope = Map::new();
-    envelope.insert("message".into(), Value::from(message));
-    if let Some(code) = code {
-        envelope.insert("code".into(), Value::from(code));
-    }
-    json!({ "error": envelope }).to_string()
-}
-
-fn parse_arguments(text: &str) -> Value {
-    if text.trim().is_empty() {
-        return json!({});
-    }
-    serde_json::from_str(text).unwrap_or_else(|_| json!({ "arguments": text }))
 }
 
 fn usage_of(usage: &Value) -> Value {

@@ -14,6 +14,8 @@
 //! for the wire, inputs for the session, and threads to save or delete.
 
 pub mod chat_completions;
+pub mod reply;
+pub mod responses;
 mod stateless;
 pub mod threads;
 
@@ -33,16 +35,22 @@ pub enum TransportKind {
     /// OpenAI Chat Completions or any compatible server (`POST {baseUrl}/chat/completions`):
     /// conversations are kept in the page; tool calls are shown, never answered.
     ChatCompletions,
+    /// OpenAI Responses or the Cognipeer Console client API (`POST {baseUrl}/responses`):
+    /// conversations are kept in the page, turns chained by `previous_response_id`; the
+    /// actions a response waits on are shown as read-only cards.
+    Responses,
 }
 
 impl TransportKind {
-    /// Reads a configured name (`agent-server`, `chat-completions`); `None` for anything else.
+    /// Reads a configured name (`agent-server`, `chat-completions`, `responses`); `None` for
+    /// anything else.
     pub fn parse(name: &str) -> Option<TransportKind> {
         match name.trim().to_ascii_lowercase().as_str() {
             "agent-server" | "agentserver" | "" => Some(TransportKind::AgentServer),
             "chat-completions" | "chatcompletions" | "openai" => {
                 Some(TransportKind::ChatCompletions)
             }
+            "responses" | "openai-responses" => Some(TransportKind::Responses),
             _ => None,
         }
     }
@@ -52,6 +60,7 @@ impl TransportKind {
         match self {
             TransportKind::AgentServer => "agent-server",
             TransportKind::ChatCompletions => "chat-completions",
+            TransportKind::Responses => "responses",
         }
     }
 
@@ -160,7 +169,7 @@ impl Gateway {
     pub fn new(options: &TransportOptions, threads: Vec<Thread>, seed: u64) -> Gateway {
         let inner = match options.kind {
             TransportKind::AgentServer => Inner::Direct,
-            TransportKind::ChatCompletions => {
+            TransportKind::ChatCompletions | TransportKind::Responses => {
                 Inner::Stateless(Box::new(stateless::Stateless::new(options, threads, seed)))
             }
         };

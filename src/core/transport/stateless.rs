@@ -7,9 +7,11 @@ use std::collections::VecDeque;
 
 use serde_json::{json, Value};
 
-use super::chat_completions::{self as cc, Delta, StreamDecoder, WireFile};
+use super::chat_completions as cc;
+use super::reply::{error_envelope, Delta, Reply, WireFile};
+use super::responses;
 use super::threads::{title_from, Thread};
-use super::{GatewayOutput, TransportOptions};
+use super::{GatewayOutput, TransportKind, TransportOptions};
 use crate::core::time::{format_iso, Millis};
 use crate::core::{decode, HttpRequest, HttpResponse, Input, Method, RequestId, TransportError};
 
@@ -26,6 +28,47 @@ pub(super) struct Stateless {
     turns: Vec<WireTurn>,
 }
 
+/// The reader of one streamed reply, by backend.
+#[derive(Debug)]
+enum Decoder {
+    Chat(cc::StreamDecoder),
+    Responses(responses::StreamDecoder),
+}
+
+impl Decoder {
+    fn new(kind: TransportKind) -> Decoder {
+        match kind {
+            TransportKind::Responses => Decoder::Responses(responses::StreamDecoder::new()),
+            _ => Decoder::Chat(cc::StreamDecoder::new()),
+        }
+    }
+
+    fn push(&mut self, bytes: &[u8]) -> Vec<Delta> {
+        match self {
+            Decoder::Chat(d) => d.push(bytes),
+            Decoder::Responses(d) => d.push(bytes),
+        }
+    }
+
+    fn finish(&mut self) -> Vec<Delta> {
+        match self {
+            Decoder::Chat(d) => d.finish(),
+            Decoder::Responses(d) => d.finish(),
+        }
+    }
+
+    fn ending(&self) -> Reply {
+        match self {
+            Decoder::Chat(d) => d.ending(),
+            Decoder::Responses(d) => d.ending(),
+        }
+    }
+}
+
+/// Where a Responses thread's chain is kept: the last reply's id, in the conversation's
+/// metadata (so a reload goes on chaining).
+const CHAIN_KEY: &str = "previousResponseId";
+
 /// A send on its way to the backend.
 #[derive(Debug)]
 struct WireTurn {
@@ -35,7 +78,7 @@ struct WireTurn {
     conversation_id: String,
     user: Value,
     first: bool,
-    decoder: StreamDecoder,
+    decoder: Decoder,
     text: String,
     started: bool,
     failed: bool,
@@ -280,6 +323,7 @@ impl Stateless {
             .collect();
         let user_id = self.new_id("msg", now);
         let configured_model = self.options.model.clone();
+        let kind = self.options.kind;
         let Some(thread) = self.thread_mut(conversation_id) else {
             return Out(outputs).not_found(session, "Conversation");
         };
@@ -298,7 +342,24 @@ impl Stateless {
             user["files"] = Value::from(stored_files);
         }
         let model = configured_model.unwrap_or_else(|| thread.agent_id().to_owned());
-        let wire_body = cc::request_body(&model, &thread.messages, &text, &files, stream);
+        let (path, wire_body) = match kind {
+            TransportKind::Responses => {
+                let previous = thread.conversation["metadata"][CHAIN_KEY].as_str();
+                let body = responses::request_body(
+                    &model,
+                    &thread.messages,
+                    &text,
+                    &files,
+                    stream,
+                    previous,
+                );
+                (responses::PATH, body)
+            }
+            _ => (
+                cc::PATH,
+                cc::request_body(&model, &thread.messages, &text, &files, stream),
+            ),
+        };
         let first = !thread.messages.iter().any(|m| m["role"] == "user");
         thread.messages.push(user.clone());
         thread.conversation["updatedAt"] = Value::from(at);
@@ -308,7 +369,7 @@ impl Stateless {
         let req = HttpRequest {
             id: wire,
             method: Method::Post,
-            path: cc::PATH.to_owned(),
+            path: path.to_owned(),
             body: Some(wire_body.to_string()),
         };
         outputs.push_back(if stream {
@@ -323,7 +384,7 @@ impl Stateless {
             conversation_id: conversation_id.to_owned(),
             user,
             first,
-            decoder: StreamDecoder::new(),
+            decoder: Decoder::new(self.options.kind),
             text: String::new(),
             started: false,
             failed: false,
@@ -395,6 +456,7 @@ impl Stateless {
         outputs: &mut VecDeque<GatewayOutput>,
     ) {
         self.start(now, pos, outputs);
+        let kind = self.options.kind;
         let turn = &mut self.turns[pos];
         for delta in deltas {
             if turn.failed {
@@ -418,7 +480,8 @@ impl Stateless {
                     );
                 }
                 Delta::Skipped(why) => outputs.push_back(GatewayOutput::Log(format!(
-                    "chat-completions: skipped a frame: {why}"
+                    "{}: skipped a frame: {why}",
+                    kind.as_str()
                 ))),
             }
         }
@@ -427,37 +490,53 @@ impl Stateless {
     fn finish_stream(
         &mut self,
         now: Millis,
-        turn: WireTurn,
+        mut turn: WireTurn,
         outputs: &mut VecDeque<GatewayOutput>,
     ) {
-        let calls = turn.decoder.tool_calls();
-        let usage = turn.decoder.usage();
-        self.finish_frames(now, turn, &calls, usage, outputs);
+        let ending = turn.decoder.ending();
+        // A server that stated the whole text only at the end (or more than it streamed).
+        if ending.content.len() > turn.text.len() && ending.content.starts_with(&turn.text) {
+            let rest = ending.content[turn.text.len()..].to_owned();
+            Out(outputs).frame(
+                turn.session,
+                now,
+                json!({ "type": "stream.text", "text": rest }),
+            );
+            turn.text = ending.content.clone();
+        }
+        self.finish_frames(now, turn, &ending, outputs);
     }
 
     /// The end of a streamed turn: its tool calls (whole only now), the stored reply, and
-    /// `stream.done` with the title of a first exchange.
+    /// `stream.done` with the title of a first exchange, the sources and the actions the
+    /// backend waits on.
     fn finish_frames(
         &mut self,
         now: Millis,
         turn: WireTurn,
-        calls: &[cc::ToolCall],
-        usage: Option<Value>,
+        ending: &Reply,
         outputs: &mut VecDeque<GatewayOutput>,
     ) {
-        for call in calls {
+        for call in &ending.tool_calls {
             let event = json!({ "type": "stream.tool_call", "toolName": call.name,
                                 "toolCallId": call.id, "args": call.args });
             Out(outputs).frame(turn.session, now, event);
         }
-        let (assistant, title) = self.store_reply(now, &turn, turn.text.clone(), calls, outputs);
+        let (assistant, title) = self.store_reply(now, &turn, turn.text.clone(), ending, outputs);
         let mut done = json!({ "type": "stream.done", "conversationId": turn.conversation_id,
                                "messageId": assistant["id"], "content": turn.text });
         if let Some(title) = title {
             done["title"] = Value::from(title);
         }
-        if let Some(usage) = usage {
-            done["usage"] = usage;
+        if let Some(usage) = &ending.usage {
+            done["usage"] = usage.clone();
+        }
+        if !ending.citations.is_empty() {
+            done["citations"] = Value::from(ending.citations.clone());
+        }
+        if let Some(actions) = &ending.pending_actions {
+            done["status"] = Value::from("requires_action");
+            done["pendingActions"] = actions.clone();
         }
         Out(outputs).frame(turn.session, now, done);
         Out(outputs).close(turn.session, None);
@@ -480,14 +559,19 @@ impl Stateless {
             }
         };
         if !(200..300).contains(&resp.status) {
-            let body = cc::error_envelope(resp.status, &resp.body);
+            let body = error_envelope(resp.status, &resp.body);
             return Out(outputs).respond(turn.session, resp.status, body);
         }
-        let reply = match cc::read_reply(&resp.body) {
+        let read = match self.options.kind {
+            TransportKind::Responses => responses::read_reply(&resp.body),
+            _ => cc::read_reply(&resp.body),
+        };
+        let reply = match read {
             Ok(reply) => reply,
             Err(why) => {
                 outputs.push_back(GatewayOutput::Log(format!(
-                    "chat-completions: unreadable reply: {why}"
+                    "{}: unreadable reply: {why}",
+                    self.options.kind.as_str()
                 )));
                 let body = json!({ "error": { "code": "BAD_GATEWAY",
                     "message": "The model server's answer could not be read." } });
@@ -506,15 +590,10 @@ impl Stateless {
                 let text = json!({ "type": "stream.text", "text": reply.content });
                 Out(outputs).frame(session, now, text);
             }
-            return self.finish_frames(now, turn, &reply.tool_calls, reply.usage, outputs);
+            return self.finish_frames(now, turn, &reply, outputs);
         }
-        let (assistant, title) = self.store_reply(
-            now,
-            &turn,
-            reply.content.clone(),
-            &reply.tool_calls,
-            outputs,
-        );
+        let (assistant, title) =
+            self.store_reply(now, &turn, reply.content.clone(), &reply, outputs);
         let mut body = json!({ "message": turn.user, "response": assistant });
         if let Some(title) = title {
             body["conversationTitle"] = Value::from(title);
@@ -522,19 +601,25 @@ impl Stateless {
         if let Some(usage) = reply.usage {
             body["usage"] = usage;
         }
+        if let Some(actions) = reply.pending_actions {
+            body["status"] = Value::from("requires_action");
+            body["pendingActions"] = actions;
+        }
         Out(outputs).respond(turn.session, 200, body.to_string());
     }
 
-    /// Stores the assistant's message (with its tool calls, so a reload shows the steps) and,
-    /// on the first exchange, the title; returns the message and the new title.
+    /// Stores the assistant's message (with its tool calls, so a reload shows the steps, its
+    /// sources and the actions it waits on) and, on the first exchange, the title; keeps the
+    /// reply's id for chaining the next turn. Returns the message and the new title.
     fn store_reply(
         &mut self,
         now: Millis,
         turn: &WireTurn,
         content: String,
-        calls: &[cc::ToolCall],
+        reply: &Reply,
         outputs: &mut VecDeque<GatewayOutput>,
     ) -> (Value, Option<String>) {
+        let calls = &reply.tool_calls;
         let id = self.new_id("msg", now);
         let at = format_iso(now);
         let mut message = json!({ "id": id, "conversationId": turn.conversation_id,
@@ -550,8 +635,23 @@ impl Stateless {
                 .map(|c| json!({ "id": c.id, "name": c.name, "args": c.args }))
                 .collect::<Vec<_>>() });
         }
+        if !reply.citations.is_empty() {
+            message["citations"] = Value::from(reply.citations.clone());
+        }
+        if let Some(actions) = &reply.pending_actions {
+            if !message["metadata"].is_object() {
+                message["metadata"] = json!({});
+            }
+            message["metadata"]["pendingActions"] = actions.clone();
+        }
         let mut title = None;
         if let Some(thread) = self.thread_mut(&turn.conversation_id) {
+            if let Some(id) = &reply.response_id {
+                if !thread.conversation["metadata"].is_object() {
+                    thread.conversation["metadata"] = json!({});
+                }
+                thread.conversation["metadata"][CHAIN_KEY] = Value::from(id.as_str());
+            }
             thread.messages.push(message.clone());
             thread.conversation["updatedAt"] = Value::from(at);
             if turn.first && thread.conversation["title"].as_str().is_none() {

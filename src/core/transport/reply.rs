@@ -1,0 +1,113 @@
+//! What every stateless backend's reply comes down to (issue 15): text pieces, tool calls,
+//! usage, sources, and the errors in the agent server's words. Chat Completions and Responses
+//! read their wires into these; `stateless` turns them into `stream.*` frames.
+
+use serde_json::{json, Map, Value};
+
+/// One file of the person's message, as the session sent it (raw base64 content).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct WireFile {
+    /// File name.
+    pub name: String,
+    /// MIME type.
+    pub mime_type: String,
+    /// Raw base64 content.
+    pub content: String,
+}
+
+/// The text of a stored message's `content` (a string, or the `text` parts of a list).
+pub fn content_text(content: &Value) -> String {
+    match content {
+        Value::String(s) => s.clone(),
+        Value::Array(parts) => parts
+            .iter()
+            .filter_map(|p| p["text"].as_str())
+            .collect::<Vec<_>>()
+            .join(""),
+        _ => String::new(),
+    }
+}
+
+/// A tool call the model asked for: shown, never run here.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ToolCall {
+    /// The call id (`call_…`; made up from the index when the server gave none).
+    pub id: String,
+    /// The function name.
+    pub name: String,
+    /// The arguments: the JSON the model wrote, or `{arguments: "<text>"}` when it is not
+    /// JSON.
+    pub args: Value,
+}
+
+/// What one piece of a streamed reply means for the turn.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Delta {
+    /// More text of the answer.
+    Text(String),
+    /// The server reported an error inside the stream; the turn fails with this wording.
+    Error(String),
+    /// A frame that could not be read; skipped, for the developer's log only.
+    Skipped(String),
+}
+
+/// A whole reply, or what a streamed one leaves when it is over.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Reply {
+    /// The answer's text (of a streamed reply: the final text the server stated, empty when
+    /// it only streamed pieces).
+    pub content: String,
+    /// The tool calls it asked for.
+    pub tool_calls: Vec<ToolCall>,
+    /// Token counts, as agent-server `usage`.
+    pub usage: Option<Value>,
+    /// Sources, as agent-server citations (`{id, title, link}`).
+    pub citations: Vec<Value>,
+    /// Actions the backend waits on (Console `requires_action`, PROTOCOL C20), as the agent
+    /// server's `pendingActions`.
+    pub pending_actions: Option<Value>,
+    /// The backend's id of this reply, for chaining the next turn to it (Responses).
+    pub response_id: Option<String>,
+}
+
+/// The server's wording of an error object (`{message, code, type}`) or string.
+pub fn error_wording(err: &Value) -> String {
+    err["message"]
+        .as_str()
+        .or_else(|| err.as_str())
+        .map(str::to_owned)
+        .unwrap_or_else(|| "The model server reported an error.".to_owned())
+}
+
+/// An error response of the server as the agent server's envelope (PROTOCOL §2), so the
+/// session shows it as it shows any server's refusal.
+pub fn error_envelope(status: u16, body: &str) -> String {
+    let parsed: Option<Value> = serde_json::from_str(body).ok();
+    let err = parsed.as_ref().and_then(|v| v.get("error"));
+    let message = err.map(error_wording).unwrap_or_else(|| {
+        let text = body.trim();
+        if text.is_empty() || text.len() > 300 {
+            format!("The model server answered {status}.")
+        } else {
+            text.to_owned()
+        }
+    });
+    let code = err
+        .and_then(|e| e["code"].as_str().or_else(|| e["type"].as_str()))
+        .map(str::to_owned);
+    let mut envelope = Map::new();
+    envelope.insert("message".into(), Value::from(message));
+    if let Some(code) = code {
+        envelope.insert("code".into(), Value::from(code));
+    }
+    json!({ "error": envelope }).to_string()
+}
+
+/// A tool call's arguments text as JSON: `{}` when empty, `{arguments: "<text>"}` when it
+/// is not JSON.
+pub(super) fn parse_arguments(text: &str) -> Value {
+    if text.trim().is_empty() {
+        return json!({});
+    }
+    serde_json::from_str(text).unwrap_or_else(|_| json!({ "arguments": text }))
+}

@@ -1,0 +1,98 @@
+//! A session behind a stateless backend's gateway (issue 15), for the transport tests.
+#![allow(dead_code)] // each test file uses a different part
+
+use agent_chat_ui::core::transport::threads::Thread;
+use agent_chat_ui::core::transport::{
+    pump, Gateway, GatewayOutput, TransportKind, TransportOptions, Work,
+};
+use agent_chat_ui::core::{
+    Command, HttpRequest, Input, Millis, Session, SessionConfig, SessionEvent,
+};
+
+/// A session behind the gateway of a stateless backend, with what reached the wire and the
+/// store.
+pub struct Link {
+    pub session: Session,
+    pub gateway: Gateway,
+    pub now: u64,
+    pub wire: Vec<(HttpRequest, bool)>,
+    pub saved: Vec<Thread>,
+    pub deleted: Vec<String>,
+    pub events: Vec<SessionEvent>,
+    pub logs: Vec<String>,
+}
+
+impl Link {
+    pub fn new(kind: TransportKind, threads: Vec<Thread>) -> Link {
+        let options = TransportOptions {
+            kind,
+            model: Some("gpt-test".into()),
+            ..TransportOptions::default()
+        };
+        let config = SessionConfig {
+            can_resolve: options.kind.can_resolve(),
+            ..SessionConfig::default()
+        };
+        Link {
+            session: Session::new(config),
+            gateway: Gateway::new(&options, threads, 7),
+            now: 1_764_000_000_000,
+            wire: vec![],
+            saved: vec![],
+            deleted: vec![],
+            events: vec![],
+            logs: vec![],
+        }
+    }
+
+    pub fn run(&mut self) {
+        for w in pump(&mut self.session, &mut self.gateway, Millis(self.now)) {
+            match w {
+                Work::Gateway(GatewayOutput::Send(r)) => self.wire.push((r, false)),
+                Work::Gateway(GatewayOutput::OpenStream(r)) => self.wire.push((r, true)),
+                Work::Gateway(GatewayOutput::SaveThread(t)) => self.saved.push(t),
+                Work::Gateway(GatewayOutput::DeleteThread(id)) => self.deleted.push(id),
+                Work::Gateway(GatewayOutput::Log(l)) => self.logs.push(l),
+                Work::Gateway(other) => panic!("unexpected {other:?}"),
+                Work::Session(out) => match *out {
+                    agent_chat_ui::core::Output::Event(e) => self.events.push(e),
+                    other => panic!("unexpected {other:?}"),
+                },
+            }
+        }
+    }
+
+    pub fn cmd(&mut self, c: Command) {
+        self.session.handle(Millis(self.now), Input::User(c));
+        self.run();
+    }
+
+    pub fn wire_input(&mut self, input: Input) {
+        self.gateway.from_wire(Millis(self.now), input);
+        self.run();
+    }
+
+    pub fn last_wire(&self) -> HttpRequest {
+        self.wire.last().expect("a wire request").0.clone()
+    }
+
+    pub fn stream(&mut self, body: &str) {
+        let id = self.last_wire().id;
+        self.wire_input(Input::StreamChunk {
+            id,
+            bytes: body.as_bytes().to_vec(),
+        });
+        self.wire_input(Input::StreamClosed { id, error: None });
+    }
+
+    /// The latest saved copy of every thread.
+    pub fn threads(&self) -> Vec<Thread> {
+        let mut out: Vec<Thread> = Vec::new();
+        for t in &self.saved {
+            out.retain(|o| o.id() != t.id());
+            out.push(t.clone());
+        }
+        out.retain(|t| !self.deleted.iter().any(|d| d == t.id()));
+        out
+    }
+}
