@@ -11,7 +11,7 @@ use agent_chat_ui::core::transport::responses::{self, StreamDecoder};
 use agent_chat_ui::core::transport::threads::Thread;
 use agent_chat_ui::core::transport::TransportKind;
 use agent_chat_ui::core::{
-    ActionKind, ChatError, Command, HttpResponse, Input, Role, Run, SessionEvent,
+    ActionKind, ChatError, Command, ComposerState, HttpResponse, Input, Role, Run, SessionEvent,
 };
 use serde_json::{json, Value};
 
@@ -203,6 +203,12 @@ fn i15_a_response_that_requires_action_shows_its_actions_as_read_only_cards() {
         t.messages[1]["metadata"]["pendingActions"][0]["id"],
         "act_1"
     );
+    // The composer is not held by a card nobody can answer here: the person goes on.
+    assert_eq!(l.session.composer_state(), ComposerState::Normal);
+    let before = l.wire.len();
+    l.cmd(Command::Send("Never mind".into()));
+    assert_eq!(l.wire.len(), before + 1, "the next message goes out");
+    assert_eq!(body_of(&l)["previous_response_id"], "resp_9");
 }
 
 #[test]
@@ -232,9 +238,9 @@ fn i15_a_failed_response_fails_the_turn_with_the_servers_wording() {
     let mut l = Link::new(TransportKind::Responses, vec![]);
     l.cmd(Command::Start);
     l.cmd(Command::Send("Hello".into()));
-    l.stream(concat!(
+    l.stream(
         "data: {\"type\":\"error\",\"code\":\"rate_limit_exceeded\",\"message\":\"Slow down\"}\n\n",
-    ));
+    );
     assert_eq!(l.session.run(), Run::Idle);
     assert!(
         matches!(l.session.error(), Some(ChatError::Stream { message, .. }) if message.contains("Slow down")),

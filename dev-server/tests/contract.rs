@@ -2984,3 +2984,90 @@ async fn i15_chat_completions_endpoint() {
         .as_str()
         .is_some_and(|m| !m.is_empty()));
 }
+
+/// Issue 15: the scripted Responses endpoint streams `event:` + `data:` frames whose `type`
+/// names the event, chains by `previous_response_id` (refusing one it cannot have made), and
+/// stops with `requires_action` and a pending approval when asked to send an email.
+#[tokio::test]
+async fn i15_responses_endpoint() {
+    let api = start().await;
+    let url = format!("{}/v1/responses", api.root);
+    let res = api
+        .send(api.http.post(&url).json(&json!({
+            "model": "scripted", "stream": true,
+            "input": [{"role": "user", "content": "What is the weather?"}]
+        })))
+        .await;
+    assert_eq!(res.status, 200);
+    assert!(res.header("content-type").starts_with("text/event-stream"));
+    let events: Vec<Value> = res
+        .text
+        .split("\n\n")
+        .filter(|b| !b.is_empty())
+        .map(|b| {
+            let (event, data) = b.split_once('\n').expect("event and data lines");
+            let data: Value =
+                serde_json::from_str(data.strip_prefix("data: ").expect("data line")).unwrap();
+            assert_eq!(
+                Some(data["type"].as_str().unwrap()),
+                event.strip_prefix("event: ")
+            );
+            data
+        })
+        .collect();
+    assert_eq!(events[0]["type"], "response.created");
+    assert_eq!(events[0]["response"]["id"], "resp_1");
+    let text: String = events
+        .iter()
+        .filter(|e| e["type"] == "response.output_text.delta")
+        .filter_map(|e| e["delta"].as_str())
+        .collect();
+    assert_eq!(text, "It is 24 °C in Izmir.");
+    let done = events
+        .iter()
+        .find(|e| e["type"] == "response.output_item.done")
+        .expect("the function call is done");
+    assert_eq!(done["item"]["name"], "get_weather");
+    assert_eq!(done["item"]["arguments"], r#"{"city":"Izmir"}"#);
+    assert!(events
+        .iter()
+        .any(|e| e["annotation"]["type"] == "url_citation"));
+    let last = events.last().unwrap();
+    assert_eq!(last["type"], "response.completed");
+    assert_eq!(last["response"]["usage"]["total_tokens"], 16);
+
+    // Chained, whole.
+    let res = api
+        .send(api.http.post(&url).json(&json!({
+            "model": "scripted", "previous_response_id": "resp_1", "input": "Hello"
+        })))
+        .await;
+    assert_eq!(res.status, 200);
+    assert_eq!(res.json["id"], "resp_2");
+    assert_eq!(
+        res.json["output"][0]["content"][0]["text"],
+        "You said: Hello (turn 2)"
+    );
+    let res = api
+        .send(api.http.post(&url).json(&json!({
+            "model": "scripted", "previous_response_id": "nope", "input": "Hello"
+        })))
+        .await;
+    assert_eq!(res.status, 400);
+    assert_eq!(res.json["error"]["code"], "previous_response_not_found");
+
+    let res = api
+        .send(api.http.post(&url).json(&json!({
+            "model": "scripted", "input": "Email the report to Ayşe"
+        })))
+        .await;
+    assert_eq!(res.json["status"], "requires_action");
+    assert_eq!(res.json["pendingActions"][0]["kind"], "tool_approval");
+    assert_eq!(res.json["pendingActions"][0]["toolName"], "send_email");
+
+    let res = api
+        .send(api.http.post(&url).json(&json!({"model": "m"})))
+        .await;
+    assert_eq!(res.status, 400);
+    assert_eq!(res.json["error"]["type"], "invalid_request_error");
+}

@@ -123,6 +123,52 @@ async fn i15_chat_completions_journey(page: &ChatPage) -> Step {
 }
 
 journey! {
+    /// Issue 15: the page over OpenAI Responses (`?transport=responses`): the reply streams with
+    /// its tool call and its source, the next turn is chained to it, a response that requires
+    /// action shows a read-only card that does not hold the composer, and a reload restores
+    /// the conversation from the thread store.
+    i15_responses_page_streams_chains_shows_a_read_only_card_and_survives_reload =>
+        |page| i15_responses_journey(page)
+}
+
+/// The steps of [`i15_responses_page_streams_chains_shows_a_read_only_card_and_survives_reload`].
+async fn i15_responses_journey(page: &ChatPage) -> Step {
+    const ASK: &str = "What is the weather?";
+    page.open_with_query("lang=en&transport=responses&baseUrl=/v1&model=scripted")
+        .await?;
+    page.send_message(ASK).await?;
+    page.wait_for_finished_reply_containing("It is 24 °C in Izmir.")
+        .await?;
+    page.wait_for_text(".chat-tool-calls__label", "eather")
+        .await?;
+    page.wait_for_text("li.chat-citation", "Izmir weather")
+        .await?;
+    // Chained: the scripted server counts the turns of the chain it is given.
+    page.send_message("Hello").await?;
+    page.wait_for_finished_reply_containing("You said: Hello (turn 2)")
+        .await?;
+    // Requires action: the card shows what waits, read-only, and the person goes on.
+    page.send_message("Email the report to Ayse").await?;
+    page.wait_for_visible(&sel::card("tool_approval", "waiting"))
+        .await?;
+    page.wait_for_text(sel::ELSEWHERE, "Waiting for approval in another app")
+        .await?;
+    page.wait_for_count(sel::APPROVE, 0).await?;
+    page.send_message("Thanks").await?;
+    page.wait_for_finished_reply_containing("You said: Thanks (turn 4)")
+        .await?;
+    page.wait_for_url_containing("conversationId=").await?;
+    page.reload().await?;
+    page.wait_for_message("user", ASK).await?;
+    page.wait_for_message("assistant", "You said: Thanks (turn 4)")
+        .await?;
+    page.wait_for_text("li.chat-citation", "Izmir weather")
+        .await?;
+    page.wait_for_text(".chat-history__title", ASK).await?;
+    Ok(())
+}
+
+journey! {
     /// Issue 8 (F45, F100–F102, F110, E6, E7): two conversations in the sidebar; selecting one
     /// opens it, renaming it shows the new title at once and the server keeps it (a reload reads it
     /// back), deleting the open one removes its row, clears the chat and the server forgets it.

@@ -8,6 +8,7 @@ pub mod dev;
 pub mod files;
 pub mod messages;
 pub mod openai;
+pub mod responses;
 
 use std::collections::HashMap;
 use std::convert::Infallible;
@@ -97,10 +98,16 @@ pub fn router(app: AppState) -> Router {
         .expose_headers([header::CONTENT_DISPOSITION, header::DATE]);
 
     // Other backends' scripted endpoints, beside the agent server (issue 15).
-    let root = Router::new().nest(API_BASE, api).route(
-        "/v1/chat/completions",
-        post(openai::chat_completions).layer(DefaultBodyLimit::max(MAX_BODY_BYTES)),
-    );
+    let root = Router::new()
+        .nest(API_BASE, api)
+        .route(
+            "/v1/chat/completions",
+            post(openai::chat_completions).layer(DefaultBodyLimit::max(MAX_BODY_BYTES)),
+        )
+        .route(
+            "/v1/responses",
+            post(responses::responses).layer(DefaultBodyLimit::max(MAX_BODY_BYTES)),
+        );
     let root = match &app.config().dist {
         Some(dir) => root.fallback_service(ServeDir::new(dir)),
         None => root.fallback(not_found),

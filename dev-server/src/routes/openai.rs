@@ -38,7 +38,7 @@ pub async fn chat_completions(body: Bytes) -> Response {
     }
 }
 
-fn text_of(content: &Value) -> String {
+pub(crate) fn text_of(content: &Value) -> String {
     match content {
         Value::String(s) => s.clone(),
         Value::Array(parts) => parts
@@ -50,7 +50,7 @@ fn text_of(content: &Value) -> String {
     }
 }
 
-fn invalid(message: &str) -> Response {
+pub(crate) fn invalid(message: &str) -> Response {
     let body = json!({ "error": { "message": message, "type": "invalid_request_error",
                                   "code": "invalid_request" } });
     (StatusCode::BAD_REQUEST, axum::Json(body)).into_response()

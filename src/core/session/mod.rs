@@ -635,8 +635,14 @@ impl Session {
         )
     }
 
-    /// §9.8 composer state (F193, C35).
+    /// §9.8 composer state (F193, C35). A backend that cannot take answers at all (Chat
+    /// Completions, Responses without an action endpoint: `can_resolve` false) never holds the
+    /// composer: its cards only show what the agent waits on elsewhere, and the person goes on
+    /// (issue 15). Cards switched off on a backend that takes answers do hold it (issue 13).
     pub fn composer_state(&self) -> ComposerState {
+        if !self.config.can_resolve {
+            return ComposerState::Normal;
+        }
         crate::core::actions::composer_state_for(&self.cards, self.composer_mode(), |c| {
             self.can_resolve(c)
         })
