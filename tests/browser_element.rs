@@ -712,3 +712,56 @@ async fn i15_the_element_talks_to_a_chat_completions_server() {
     el.remove();
     drop(stub);
 }
+
+/// Issue 15: `transport="responses"` points the element at an OpenAI Responses server: the
+/// reply streams from `POST {base-url}/responses`, and the second turn is chained to the first
+/// reply by `previous_response_id`.
+#[wasm_bindgen_test]
+async fn i15_the_element_talks_to_a_responses_server_and_chains_its_turns() {
+    let api = "https://llm.test/element-responses";
+    let created = serde_json::json!({"type": "response.created", "response": {"id": "resp_el_1"}});
+    let delta =
+        serde_json::json!({"type": "response.output_text.delta", "delta": "Hello from Responses"});
+    let completed = serde_json::json!({"type": "response.completed",
+        "response": {"id": "resp_el_1", "status": "completed"}});
+    let frames: Vec<String> = [created, delta, completed]
+        .iter()
+        .map(|e| format!("event: {}\ndata: {e}\n\n", e["type"].as_str().unwrap()))
+        .collect();
+    let stub = web::fetch::FetchStub::install(serde_json::json!([
+        {"url": "/responses", "chunks": frames},
+        {"url": "/responses", "chunks": frames}
+    ]));
+    let el = element(&[
+        ("base-url", api),
+        ("transport", "responses"),
+        ("model", "tiny-model"),
+        ("thread-store", "memory"),
+    ]);
+    let root = wait_in_shadow(&el, ".chat-root").await;
+    let textarea = wait_in_shadow(&el, "textarea").await;
+    send(&el, &root, &textarea, "Hi").await;
+    wait_until("the first reply is drawn", &root, || {
+        root.text_content()
+            .unwrap_or_default()
+            .contains("Hello from Responses")
+    })
+    .await;
+    let textarea = wait_in_shadow(&el, "textarea").await;
+    send(&el, &root, &textarea, "Again").await;
+    wait_until("the second request is made", &root, || {
+        stub.calls().len() == 2
+    })
+    .await;
+    let calls = stub.calls();
+    assert_eq!(calls[0].url, format!("{api}/responses"));
+    assert_eq!(calls[0].json()["model"], "tiny-model");
+    assert!(calls[0].json().get("previous_response_id").is_none());
+    assert_eq!(calls[1].json()["previous_response_id"], "resp_el_1");
+    assert_eq!(
+        calls[1].json()["input"],
+        serde_json::json!([{"role": "user", "content": "Again"}])
+    );
+    el.remove();
+    drop(stub);
+}
