@@ -13,6 +13,7 @@
 //! the wire answered ([`Gateway::from_wire`]), then drains [`Gateway::poll_output`]: requests
 //! for the wire, inputs for the session, and threads to save or delete.
 
+pub mod a2a;
 pub mod chat_completions;
 pub mod reply;
 pub mod responses;
@@ -39,11 +40,15 @@ pub enum TransportKind {
     /// conversations are kept in the page, turns chained by `previous_response_id`; the
     /// actions a response waits on are shown as read-only cards.
     Responses,
+    /// An A2A agent (JSON-RPC 2.0 at `{baseUrl}`, its card at
+    /// `{baseUrl}/.well-known/agent-card.json`): conversations are kept in the page with their
+    /// context and open task; a task that waits for input is answered by the next message.
+    A2a,
 }
 
 impl TransportKind {
-    /// Reads a configured name (`agent-server`, `chat-completions`, `responses`); `None` for
-    /// anything else.
+    /// Reads a configured name (`agent-server`, `chat-completions`, `responses`, `a2a`);
+    /// `None` for anything else.
     pub fn parse(name: &str) -> Option<TransportKind> {
         match name.trim().to_ascii_lowercase().as_str() {
             "agent-server" | "agentserver" | "" => Some(TransportKind::AgentServer),
@@ -51,6 +56,7 @@ impl TransportKind {
                 Some(TransportKind::ChatCompletions)
             }
             "responses" | "openai-responses" => Some(TransportKind::Responses),
+            "a2a" => Some(TransportKind::A2a),
             _ => None,
         }
     }
@@ -61,6 +67,7 @@ impl TransportKind {
             TransportKind::AgentServer => "agent-server",
             TransportKind::ChatCompletions => "chat-completions",
             TransportKind::Responses => "responses",
+            TransportKind::A2a => "a2a",
         }
     }
 
@@ -169,7 +176,7 @@ impl Gateway {
     pub fn new(options: &TransportOptions, threads: Vec<Thread>, seed: u64) -> Gateway {
         let inner = match options.kind {
             TransportKind::AgentServer => Inner::Direct,
-            TransportKind::ChatCompletions | TransportKind::Responses => {
+            TransportKind::ChatCompletions | TransportKind::Responses | TransportKind::A2a => {
                 Inner::Stateless(Box::new(stateless::Stateless::new(options, threads, seed)))
             }
         };

@@ -68,6 +68,9 @@ pub struct Reply {
     pub pending_actions: Option<Value>,
     /// The backend's id of this reply, for chaining the next turn to it (Responses).
     pub response_id: Option<String>,
+    /// Values to keep in the conversation's metadata for the next turn (A2A's context and
+    /// open task); `null` removes one.
+    pub keep: Map<String, Value>,
 }
 
 /// The server's wording of an error object (`{message, code, type}`) or string.

@@ -7,6 +7,7 @@ use std::collections::VecDeque;
 
 use serde_json::{json, Value};
 
+use super::a2a;
 use super::chat_completions as cc;
 use super::reply::{error_envelope, Delta, Reply, WireFile};
 use super::responses;
@@ -26,6 +27,11 @@ pub(super) struct Stateless {
     counter: u64,
     next_wire: u64,
     turns: Vec<WireTurn>,
+    /// The agent the backend describes (A2A's card): name and description, once read.
+    card: Option<(String, Option<String>)>,
+    /// The card request on the wire, and the session's agent requests waiting for it.
+    card_request: Option<RequestId>,
+    agents_waiting: Vec<RequestId>,
 }
 
 /// The reader of one streamed reply, by backend.
@@ -33,12 +39,14 @@ pub(super) struct Stateless {
 enum Decoder {
     Chat(cc::StreamDecoder),
     Responses(responses::StreamDecoder),
+    A2a(a2a::Decoder),
 }
 
 impl Decoder {
     fn new(kind: TransportKind) -> Decoder {
         match kind {
             TransportKind::Responses => Decoder::Responses(responses::StreamDecoder::new()),
+            TransportKind::A2a => Decoder::A2a(a2a::Decoder::new()),
             _ => Decoder::Chat(cc::StreamDecoder::new()),
         }
     }
@@ -47,6 +55,7 @@ impl Decoder {
         match self {
             Decoder::Chat(d) => d.push(bytes),
             Decoder::Responses(d) => d.push(bytes),
+            Decoder::A2a(d) => d.push(bytes),
         }
     }
 
@@ -54,6 +63,7 @@ impl Decoder {
         match self {
             Decoder::Chat(d) => d.finish(),
             Decoder::Responses(d) => d.finish(),
+            Decoder::A2a(d) => d.finish(),
         }
     }
 
@@ -61,6 +71,7 @@ impl Decoder {
         match self {
             Decoder::Chat(d) => d.ending(),
             Decoder::Responses(d) => d.ending(),
+            Decoder::A2a(d) => d.ending(),
         }
     }
 }
@@ -127,6 +138,75 @@ impl Stateless {
             counter: 0,
             next_wire: WIRE_IDS,
             turns: Vec::new(),
+            card: None,
+            card_request: None,
+            agents_waiting: Vec::new(),
+        }
+    }
+
+    fn next_wire_id(&mut self) -> RequestId {
+        let id = RequestId(self.next_wire);
+        self.next_wire += 1;
+        id
+    }
+
+    /// The session's agent list: one agent, named by the backend's card where it has one (A2A,
+    /// fetched once and again after a failure, the list waiting for it).
+    fn agents(&mut self, session: RequestId, outputs: &mut VecDeque<GatewayOutput>) {
+        if self.options.kind != TransportKind::A2a || self.card.is_some() {
+            return self.answer_agents(session, outputs);
+        }
+        self.agents_waiting.push(session);
+        if self.card_request.is_none() {
+            let wire = self.next_wire_id();
+            self.card_request = Some(wire);
+            outputs.push_back(GatewayOutput::Send(HttpRequest {
+                id: wire,
+                method: Method::Get,
+                path: a2a::CARD_PATH.to_owned(),
+                body: None,
+            }));
+        }
+    }
+
+    fn answer_agents(&self, session: RequestId, outputs: &mut VecDeque<GatewayOutput>) {
+        let id = self.options.agent();
+        let mut agent = json!({ "id": id, "name": id });
+        if let Some((name, description)) = &self.card {
+            agent["name"] = Value::from(name.as_str());
+            if let Some(d) = description {
+                agent["description"] = Value::from(d.as_str());
+            }
+        }
+        let list = json!({ "agents": [agent] });
+        Out(outputs).respond(session, 200, list.to_string());
+    }
+
+    /// The card arrived (or did not): the waiting agent lists are answered either way, with
+    /// the card's name, else the configured agent id.
+    fn on_card(
+        &mut self,
+        result: Result<HttpResponse, TransportError>,
+        outputs: &mut VecDeque<GatewayOutput>,
+    ) {
+        self.card_request = None;
+        let card = match &result {
+            Ok(resp) if (200..300).contains(&resp.status) => a2a::read_card(&resp.body),
+            _ => None,
+        };
+        if card.is_none() {
+            let why = match &result {
+                Ok(resp) => format!("answered {}", resp.status),
+                Err(e) => format!("{e:?}"),
+            };
+            outputs.push_back(GatewayOutput::Log(format!(
+                "a2a: no agent card at {} ({why}); it is asked for again next time",
+                a2a::CARD_PATH
+            )));
+        }
+        self.card = card;
+        for session in std::mem::take(&mut self.agents_waiting) {
+            self.answer_agents(session, outputs);
         }
     }
 
@@ -181,11 +261,7 @@ impl Stateless {
             .unwrap_or(Value::Null);
         let seg: Vec<&str> = segments.iter().map(String::as_str).collect();
         match (req.method, seg.as_slice()) {
-            (Method::Get, ["agents"]) => {
-                let agent = self.options.agent();
-                let list = json!({ "agents": [{ "id": agent, "name": agent }] });
-                Out(outputs).respond(req.id, 200, list.to_string());
-            }
+            (Method::Get, ["agents"]) => self.agents(req.id, outputs),
             (Method::Get, ["conversations"]) => {
                 let body = self.list(param("agentId"), param("limit"), param("offset"));
                 Out(outputs).respond(req.id, 200, body.to_string());
@@ -324,6 +400,7 @@ impl Stateless {
         let user_id = self.new_id("msg", now);
         let configured_model = self.options.model.clone();
         let kind = self.options.kind;
+        let rpc_id = self.next_wire;
         let Some(thread) = self.thread_mut(conversation_id) else {
             return Out(outputs).not_found(session, "Conversation");
         };
@@ -355,6 +432,11 @@ impl Stateless {
                 );
                 (responses::PATH, body)
             }
+            TransportKind::A2a => {
+                let metadata = &thread.conversation["metadata"];
+                let body = a2a::request_body(rpc_id, &user_id, &text, &files, stream, metadata);
+                (a2a::RPC_PATH, body)
+            }
             _ => (
                 cc::PATH,
                 cc::request_body(&model, &thread.messages, &text, &files, stream),
@@ -364,8 +446,7 @@ impl Stateless {
         thread.messages.push(user.clone());
         thread.conversation["updatedAt"] = Value::from(at);
         self.save(conversation_id, outputs);
-        let wire = RequestId(self.next_wire);
-        self.next_wire += 1;
+        let wire = self.next_wire_id();
         let req = HttpRequest {
             id: wire,
             method: Method::Post,
@@ -412,6 +493,12 @@ impl Stateless {
             | Input::StreamClosed { id, .. } => *id,
             _ => return,
         };
+        if self.card_request == Some(id) {
+            if let Input::Response { result, .. } = input {
+                self.on_card(result, outputs);
+            }
+            return;
+        }
         let Some(pos) = self.turns.iter().position(|t| t.wire == id) else {
             return; // aborted
         };
@@ -494,14 +581,16 @@ impl Stateless {
         outputs: &mut VecDeque<GatewayOutput>,
     ) {
         let ending = turn.decoder.ending();
-        // A server that stated the whole text only at the end (or more than it streamed).
-        if ending.content.len() > turn.text.len() && ending.content.starts_with(&turn.text) {
-            let rest = ending.content[turn.text.len()..].to_owned();
-            Out(outputs).frame(
-                turn.session,
-                now,
-                json!({ "type": "stream.text", "text": rest }),
-            );
+        // A server that stated the whole text only at the end (or more than it streamed), or
+        // replaced what it streamed (an A2A artifact): `stream.done` carries the final text.
+        if !ending.content.is_empty() && ending.content != turn.text {
+            if let Some(rest) = ending.content.strip_prefix(turn.text.as_str()) {
+                Out(outputs).frame(
+                    turn.session,
+                    now,
+                    json!({ "type": "stream.text", "text": rest }),
+                );
+            }
             turn.text = ending.content.clone();
         }
         self.finish_frames(now, turn, &ending, outputs);
@@ -564,6 +653,25 @@ impl Stateless {
         }
         let read = match self.options.kind {
             TransportKind::Responses => responses::read_reply(&resp.body),
+            TransportKind::A2a => {
+                let mut d = a2a::Decoder::new();
+                let deltas = d.read_whole(&resp.body);
+                let refused = deltas.iter().find_map(|delta| match delta {
+                    Delta::Error(wording) => Some(wording.clone()),
+                    _ => None,
+                });
+                if let Some(wording) = refused {
+                    let body = json!({ "error": { "code": "AGENT_ERROR", "message": wording } });
+                    return Out(outputs).respond(turn.session, 502, body.to_string());
+                }
+                match deltas.iter().find_map(|delta| match delta {
+                    Delta::Skipped(why) => Some(why.clone()),
+                    _ => None,
+                }) {
+                    Some(why) => Err(why),
+                    None => Ok(d.ending()),
+                }
+            }
             _ => cc::read_reply(&resp.body),
         };
         let reply = match read {
@@ -646,11 +754,21 @@ impl Stateless {
         }
         let mut title = None;
         if let Some(thread) = self.thread_mut(&turn.conversation_id) {
+            if !thread.conversation["metadata"].is_object() {
+                thread.conversation["metadata"] = json!({});
+            }
+            let metadata = &mut thread.conversation["metadata"];
             if let Some(id) = &reply.response_id {
-                if !thread.conversation["metadata"].is_object() {
-                    thread.conversation["metadata"] = json!({});
+                metadata[CHAIN_KEY] = Value::from(id.as_str());
+            }
+            for (key, value) in &reply.keep {
+                if let Some(m) = metadata.as_object_mut() {
+                    if value.is_null() {
+                        m.remove(key);
+                    } else {
+                        m.insert(key.clone(), value.clone());
+                    }
                 }
-                thread.conversation["metadata"][CHAIN_KEY] = Value::from(id.as_str());
             }
             thread.messages.push(message.clone());
             thread.conversation["updatedAt"] = Value::from(at);

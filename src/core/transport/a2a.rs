@@ -1,0 +1,300 @@
+//! A2A (Agent2Agent, JSON-RPC 2.0) on the wire (issue 15, TRANSPORTS.md): the agent card, the
+//! `message/send` / `message/stream` request a turn sends, and the results read back.
+//!
+//! The JSON-RPC endpoint is the base URL. The card at `{baseUrl}/.well-known/agent-card.json`
+//! names the one agent (its name and description in the picker). A conversation keeps its
+//! `contextId`, and the `taskId` of a task that waits for input, so the next message goes on
+//! with it (A2A's own way to answer `input-required`). Results are messages (agent text),
+//! tasks (artifacts, status), artifact updates (replace, or append) and status updates; the
+//! answer shown is the artifacts' text, else the messages', else the status message's.
+//! `input-required` / `auth-required` end the turn with the task kept open; `failed`,
+//! `rejected` and `canceled` end it with an error.
+
+use serde_json::{json, Map, Value};
+
+use super::reply::{Delta, Reply, WireFile};
+use crate::core::sse::SseFrameDecoder;
+
+/// Where the agent card is, below the base URL.
+pub const CARD_PATH: &str = "/.well-known/agent-card.json";
+/// The JSON-RPC endpoint, below the base URL: the base URL itself.
+pub const RPC_PATH: &str = "";
+/// The conversation metadata key of the A2A context.
+pub const CONTEXT_KEY: &str = "a2aContextId";
+/// The conversation metadata key of the task that waits for input.
+pub const TASK_KEY: &str = "a2aTaskId";
+
+/// The agent a card describes: `(name, description)`; `None` when it is not a card.
+pub fn read_card(body: &str) -> Option<(String, Option<String>)> {
+    let card: Value = serde_json::from_str(body).ok()?;
+    let name = card["name"].as_str().filter(|n| !n.trim().is_empty())?;
+    Some((
+        name.to_owned(),
+        card["description"].as_str().map(str::to_owned),
+    ))
+}
+
+/// The JSON-RPC request of a turn: the person's message (text, and files as `file` parts
+/// with their bytes), in the conversation's context and open task, if any.
+pub fn request_body(
+    rpc_id: u64,
+    message_id: &str,
+    text: &str,
+    files: &[WireFile],
+    stream: bool,
+    metadata: &Value,
+) -> Value {
+    let mut parts = vec![json!({ "kind": "text", "text": text })];
+    for f in files {
+        parts.push(json!({ "kind": "file", "file": {
+            "name": f.name, "mimeType": f.mime_type, "bytes": f.content } }));
+    }
+    let mut message = json!({ "kind": "message", "messageId": message_id, "role": "user",
+                              "parts": parts });
+    if let Some(context) = metadata[CONTEXT_KEY].as_str() {
+        message["contextId"] = Value::from(context);
+    }
+    if let Some(task) = metadata[TASK_KEY].as_str() {
+        message["taskId"] = Value::from(task);
+    }
+    let method = if stream {
+        "message/stream"
+    } else {
+        "message/send"
+    };
+    json!({ "jsonrpc": "2.0", "id": rpc_id, "method": method,
+            "params": { "message": message } })
+}
+
+/// Reads the results of a turn, streamed (SSE whose `data` is a JSON-RPC response) or whole.
+#[derive(Debug, Default)]
+pub struct Decoder {
+    frames: SseFrameDecoder,
+    artifacts: Vec<(String, String)>,
+    message_text: String,
+    status_text: String,
+    context_id: Option<String>,
+    task_id: Option<String>,
+    state: Option<String>,
+    /// The answer as streamed so far.
+    shown: String,
+    failed: bool,
+}
+
+impl Decoder {
+    /// A decoder at the start of a turn.
+    pub fn new() -> Decoder {
+        Decoder::default()
+    }
+
+    /// Feeds streamed bytes as they arrived; returns what they completed.
+    pub fn push(&mut self, bytes: &[u8]) -> Vec<Delta> {
+        self.frames.push(bytes);
+        self.drain(false)
+    }
+
+    /// The stream ended: reads what was left.
+    pub fn finish(&mut self) -> Vec<Delta> {
+        self.drain(true)
+    }
+
+    /// Reads a whole JSON-RPC response (`message/send`).
+    pub fn read_whole(&mut self, body: &str) -> Vec<Delta> {
+        let mut out = Vec::new();
+        self.rpc(body, &mut out);
+        out
+    }
+
+    /// What the turn left: the answer's whole text, and the context and open task to keep
+    /// for the next message (a task that did not wait for input is closed: `null`).
+    pub fn ending(&self) -> Reply {
+        let mut keep = Map::new();
+        if let Some(context) = &self.context_id {
+            keep.insert(CONTEXT_KEY.into(), Value::from(context.as_str()));
+        }
+        let open = matches!(
+            self.state.as_deref(),
+            Some("input-required" | "auth-required")
+        );
+        keep.insert(
+            TASK_KEY.into(),
+            match (&self.task_id, open) {
+                (Some(task), true) => Value::from(task.as_str()),
+                _ => Value::Null,
+            },
+        );
+        Reply {
+            content: if self.answer().is_empty() {
+                self.status_text.clone()
+            } else {
+                self.answer()
+            },
+            keep,
+            ..Reply::default()
+        }
+    }
+
+    fn drain(&mut self, end: bool) -> Vec<Delta> {
+        let mut out = Vec::new();
+        loop {
+            let frame = match self.frames.next_frame() {
+                Some(f) => f,
+                None if end => match self.frames.finish() {
+                    Some(f) => f,
+                    None => break,
+                },
+                None => break,
+            };
+            match frame {
+                Ok(frame) => self.rpc(&frame.data, &mut out),
+                Err(e) => out.push(Delta::Skipped(e.to_string())),
+            }
+        }
+        out
+    }
+
+    fn rpc(&mut self, data: &str, out: &mut Vec<Delta>) {
+        if data.trim().is_empty() {
+            return;
+        }
+        let value: Value = match serde_json::from_str(data) {
+            Ok(v) => v,
+            Err(e) => return out.push(Delta::Skipped(format!("unreadable response: {e}"))),
+        };
+        if let Some(err) = value.get("error").filter(|e| !e.is_null()) {
+            let wording = err["message"]
+                .as_str()
+                .unwrap_or("The agent reported an error.")
+                .to_owned();
+            return self.fail(out, wording);
+        }
+        let Some(result) = value.get("result").filter(|r| r.is_object()) else {
+            return out.push(Delta::Skipped(
+                "a JSON-RPC response without a result".into(),
+            ));
+        };
+        self.result(result, out);
+    }
+
+    fn result(&mut self, result: &Value, out: &mut Vec<Delta>) {
+        if let Some(context) = result["contextId"].as_str() {
+            self.context_id = Some(context.to_owned());
+        }
+        match result["kind"].as_str().unwrap_or_default() {
+            "message" => {
+                if let Some(task) = result["taskId"].as_str() {
+                    self.task_id = Some(task.to_owned());
+                }
+                if result["role"] != "user" {
+                    self.message_text.push_str(&parts_text(&result["parts"]));
+                }
+            }
+            "task" => {
+                if let Some(task) = result["id"].as_str() {
+                    self.task_id = Some(task.to_owned());
+                }
+                for artifact in result["artifacts"].as_array().into_iter().flatten() {
+                    self.artifact(artifact, false);
+                }
+                self.status(&result["status"], out);
+            }
+            "artifact-update" => {
+                if let Some(task) = result["taskId"].as_str() {
+                    self.task_id = Some(task.to_owned());
+                }
+                let append = result["append"] == true;
+                self.artifact(&result["artifact"], append);
+            }
+            "status-update" => {
+                if let Some(task) = result["taskId"].as_str() {
+                    self.task_id = Some(task.to_owned());
+                }
+                self.status(&result["status"], out);
+            }
+            other => out.push(Delta::Skipped(format!("unknown result kind {other:?}"))),
+        }
+        self.changed(out);
+    }
+
+    fn artifact(&mut self, artifact: &Value, append: bool) {
+        let id = artifact["artifactId"]
+            .as_str()
+            .unwrap_or_default()
+            .to_owned();
+        let text = parts_text(&artifact["parts"]);
+        match self.artifacts.iter_mut().find(|(known, _)| *known == id) {
+            Some((_, known)) if append => known.push_str(&text),
+            Some((_, known)) => *known = text,
+            None => self.artifacts.push((id, text)),
+        }
+    }
+
+    fn status(&mut self, status: &Value, out: &mut Vec<Delta>) {
+        let Some(state) = status["state"].as_str() else {
+            return;
+        };
+        self.state = Some(state.to_owned());
+        let text = parts_text(&status["message"]["parts"]);
+        if !text.is_empty() {
+            self.status_text = text;
+        }
+        if matches!(state, "failed" | "rejected" | "canceled") {
+            let wording = if self.status_text.is_empty() {
+                format!("The agent ended the task ({state}).")
+            } else {
+                self.status_text.clone()
+            };
+            self.fail(out, wording);
+        }
+    }
+
+    /// The answer so far: the artifacts' text, else the agent messages' (status text is
+    /// progress, shown only when the turn ends with nothing else).
+    fn answer(&self) -> String {
+        let artifacts: String = self
+            .artifacts
+            .iter()
+            .map(|(_, t)| t.as_str())
+            .filter(|t| !t.is_empty())
+            .collect::<Vec<_>>()
+            .join("\n\n");
+        if artifacts.is_empty() {
+            self.message_text.clone()
+        } else {
+            artifacts
+        }
+    }
+
+    /// Streams what the answer grew by; a replaced answer is corrected when the turn ends.
+    fn changed(&mut self, out: &mut Vec<Delta>) {
+        let best = self.answer();
+        if self.failed {
+            return;
+        }
+        if let Some(rest) = best.strip_prefix(self.shown.as_str()) {
+            if !rest.is_empty() {
+                out.push(Delta::Text(rest.to_owned()));
+            }
+        }
+        self.shown = best;
+    }
+
+    fn fail(&mut self, out: &mut Vec<Delta>, wording: String) {
+        if !self.failed {
+            self.failed = true;
+            out.push(Delta::Error(wording));
+        }
+    }
+}
+
+/// The text parts of an A2A message or artifact, joined.
+fn parts_text(parts: &Value) -> String {
+    parts
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter(|p| p["kind"] == "text" || p["type"] == "text")
+        .filter_map(|p| p["text"].as_str())
+        .collect::<Vec<_>>()
+        .join("")
+}
