@@ -3071,3 +3071,72 @@ async fn i15_responses_endpoint() {
     assert_eq!(res.status, 400);
     assert_eq!(res.json["error"]["type"], "invalid_request_error");
 }
+
+/// Issue 15: the scripted A2A agent publishes its card, answers `message/stream` as SSE of
+/// JSON-RPC responses (a booking waits for input; the reply with the task id completes it
+/// with an appended artifact) and `message/send` whole, and refuses other methods.
+#[tokio::test]
+async fn i15_a2a_endpoint() {
+    let api = start().await;
+    let card = api
+        .send(
+            api.http
+                .get(format!("{}/a2a/.well-known/agent-card.json", api.root)),
+        )
+        .await;
+    assert_eq!(card.status, 200);
+    assert_eq!(card.json["name"], "Travel Agent");
+    assert_eq!(card.json["capabilities"]["streaming"], true);
+    let url = format!("{}/a2a", api.root);
+    let message = |text: &str, task: Option<&str>| {
+        let mut m = json!({"kind": "message", "messageId": "u1", "role": "user",
+                           "parts": [{"kind": "text", "text": text}]});
+        if let Some(task) = task {
+            m["taskId"] = json!(task);
+            m["contextId"] = json!("ctx_scripted");
+        }
+        m
+    };
+    let res = api
+        .send(api.http.post(&url).json(&json!({"jsonrpc": "2.0", "id": 1,
+            "method": "message/stream", "params": {"message": message("Book a flight", None)}})))
+        .await;
+    assert_eq!(res.status, 200);
+    assert!(res.header("content-type").starts_with("text/event-stream"));
+    let results: Vec<Value> = res
+        .text
+        .split("\n\n")
+        .filter(|b| !b.is_empty())
+        .map(|b| {
+            let v: Value =
+                serde_json::from_str(b.strip_prefix("data: ").expect("data line")).unwrap();
+            assert_eq!(v["jsonrpc"], "2.0");
+            assert_eq!(v["id"], 1);
+            v["result"].clone()
+        })
+        .collect();
+    assert_eq!(results[0]["kind"], "task");
+    let last = results.last().unwrap();
+    assert_eq!(last["status"]["state"], "input-required");
+    let task = last["taskId"].as_str().unwrap().to_owned();
+
+    let res = api
+        .send(api.http.post(&url).json(&json!({"jsonrpc": "2.0", "id": 2,
+            "method": "message/send", "params": {"message": message("Friday", Some(&task))}})))
+        .await;
+    assert_eq!(res.json["result"]["kind"], "task");
+    assert_eq!(res.json["result"]["status"]["state"], "completed");
+    assert_eq!(
+        res.json["result"]["artifacts"][0]["parts"][0]["text"],
+        "Booked for Friday: flight TK2410 to Izmir."
+    );
+
+    let res = api
+        .send(
+            api.http
+                .post(&url)
+                .json(&json!({"jsonrpc": "2.0", "id": 3, "method": "tasks/nope"})),
+        )
+        .await;
+    assert_eq!(res.json["error"]["code"], -32601);
+}

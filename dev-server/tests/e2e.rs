@@ -169,6 +169,34 @@ async fn i15_responses_journey(page: &ChatPage) -> Step {
 }
 
 journey! {
+    /// Issue 15: the page over an A2A agent (`?transport=a2a`): the card names the agent, a
+    /// booking waits for input and the composer's reply continues the task, whose streamed
+    /// artifact is the answer; a reload restores the conversation from the thread store.
+    i15_a2a_page_continues_a_task_that_waits_for_input_and_survives_reload =>
+        |page| i15_a2a_journey(page)
+}
+
+/// The steps of [`i15_a2a_page_continues_a_task_that_waits_for_input_and_survives_reload`].
+async fn i15_a2a_journey(page: &ChatPage) -> Step {
+    const ANSWER: &str = "Booked for Friday: flight TK2410 to Izmir.";
+    page.open_with_query("lang=en&transport=a2a&baseUrl=/a2a")
+        .await?;
+    page.wait_for_text(".chat-header", "Travel Agent").await?;
+    page.send_message("Book a flight to Izmir").await?;
+    page.wait_for_finished_reply_containing("Which date?")
+        .await?;
+    page.send_message("Friday").await?;
+    page.wait_for_finished_reply_containing(ANSWER).await?;
+    page.wait_for_url_containing("conversationId=").await?;
+    page.reload().await?;
+    page.wait_for_message("user", "Friday").await?;
+    page.wait_for_message("assistant", ANSWER).await?;
+    page.wait_for_text(".chat-history__title", "Book a flight to Izmir")
+        .await?;
+    Ok(())
+}
+
+journey! {
     /// Issue 8 (F45, F100–F102, F110, E6, E7): two conversations in the sidebar; selecting one
     /// opens it, renaming it shows the new title at once and the server keeps it (a reload reads it
     /// back), deleting the open one removes its row, clears the chat and the server forgets it.

@@ -1,6 +1,7 @@
 //! HTTP routing: the API under `/api/agents`, CORS, optional auth, the unknown-route fallback,
 //! the static page, and helpers shared by the handlers (caller identity, JSON bodies, queries).
 
+pub mod a2a;
 pub mod actions;
 pub mod agents;
 pub mod conversations;
@@ -107,7 +108,12 @@ pub fn router(app: AppState) -> Router {
         .route(
             "/v1/responses",
             post(responses::responses).layer(DefaultBodyLimit::max(MAX_BODY_BYTES)),
-        );
+        )
+        .route(
+            "/a2a",
+            post(a2a::rpc).layer(DefaultBodyLimit::max(MAX_BODY_BYTES)),
+        )
+        .route("/a2a/.well-known/agent-card.json", get(a2a::card));
     let root = match &app.config().dist {
         Some(dir) => root.fallback_service(ServeDir::new(dir)),
         None => root.fallback(not_found),
