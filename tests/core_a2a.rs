@@ -13,7 +13,7 @@ use serde_json::{json, Value};
 
 #[path = "common/link.rs"]
 mod link;
-use link::Link;
+use link::{text_of, Link};
 
 const CARD: &str = r#"{"name":"Travel Agent","description":"Books trips","url":"http://agent.test/a2a","version":"1.0.0","capabilities":{"streaming":true}}"#;
 
@@ -41,16 +41,6 @@ fn completed_task() -> String {
                    "status": {"state": "completed"}, "final": true})),
     ]
     .concat()
-}
-
-fn text_of(deltas: &[Delta]) -> String {
-    deltas
-        .iter()
-        .filter_map(|d| match d {
-            Delta::Text(t) => Some(t.as_str()),
-            _ => None,
-        })
-        .collect()
 }
 
 #[test]
@@ -196,14 +186,7 @@ fn i15_a_failed_task_and_a_json_rpc_error_end_the_turn_with_the_agents_wording()
 #[test]
 fn i15_message_send_is_read_whole() {
     let mut l = started(Ok((200, CARD)));
-    l.session.handle(
-        agent_chat_ui::core::Millis(l.now),
-        Input::User(Command::SetOptions(agent_chat_ui::core::SessionOptions {
-            streaming: false,
-            ..l.session.options()
-        })),
-    );
-    l.run();
+    l.without_streaming();
     l.cmd(Command::Send("Hi".into()));
     let (req, streamed) = l.wire.last().unwrap().clone();
     assert!(!streamed);

@@ -17,7 +17,7 @@ use serde_json::{json, Value};
 
 #[path = "common/link.rs"]
 mod link;
-use link::Link;
+use link::{text_of, Link};
 
 /// A streamed reply: the response id, a function call whose arguments arrive in pieces, text
 /// in three pieces with a url citation, an event type this client does not know, and the
@@ -47,16 +47,6 @@ const REPLY: &str = concat!(
     "{\"type\":\"message\",\"role\":\"assistant\",\"content\":[{\"type\":\"output_text\",\"text\":\"It is 24 °C in Izmir.\",\"annotations\":[{\"type\":\"url_citation\",\"url\":\"https://weather.example/izmir\",\"title\":\"Izmir weather\"}]}]}",
     "],\"usage\":{\"input_tokens\":9,\"output_tokens\":5,\"total_tokens\":14}}}\n\n",
 );
-
-fn text_of(deltas: &[Delta]) -> String {
-    deltas
-        .iter()
-        .filter_map(|d| match d {
-            Delta::Text(t) => Some(t.as_str()),
-            _ => None,
-        })
-        .collect()
-}
 
 fn body_of(l: &Link) -> Value {
     serde_json::from_str(l.last_wire().body.as_deref().unwrap()).unwrap()
@@ -263,14 +253,7 @@ fn i15_a_whole_responses_reply_and_a_refusal_are_read() {
 
     let mut l = Link::new(TransportKind::Responses, vec![]);
     l.cmd(Command::Start);
-    l.session.handle(
-        agent_chat_ui::core::Millis(l.now),
-        Input::User(Command::SetOptions(agent_chat_ui::core::SessionOptions {
-            streaming: false,
-            ..l.session.options()
-        })),
-    );
-    l.run();
+    l.without_streaming();
     l.cmd(Command::Send("Hello".into()));
     let (req, streamed) = l.wire[0].clone();
     assert!(!streamed);

@@ -18,7 +18,7 @@ use serde_json::{json, Value};
 
 #[path = "common/link.rs"]
 mod link;
-use link::Link;
+use link::{text_of, Link};
 
 /// A streamed reply: text in three pieces, one tool call whose arguments arrive in two
 /// pieces, usage, `[DONE]`.
@@ -33,16 +33,6 @@ const REPLY: &str = concat!(
     "data: {\"choices\":[],\"usage\":{\"prompt_tokens\":9,\"completion_tokens\":5,\"total_tokens\":14}}\n\n",
     "data: [DONE]\n\n",
 );
-
-fn text_of(deltas: &[Delta]) -> String {
-    deltas
-        .iter()
-        .filter_map(|d| match d {
-            Delta::Text(t) => Some(t.as_str()),
-            _ => None,
-        })
-        .collect()
-}
 
 #[test]
 fn i15_chat_completions_stream_reads_the_same_split_at_every_byte() {

@@ -1,13 +1,25 @@
 //! A session behind a stateless backend's gateway (issue 15), for the transport tests.
 #![allow(dead_code)] // each test file uses a different part
 
+use agent_chat_ui::core::transport::reply::Delta;
 use agent_chat_ui::core::transport::threads::Thread;
 use agent_chat_ui::core::transport::{
     pump, Gateway, GatewayOutput, TransportKind, TransportOptions, Work,
 };
 use agent_chat_ui::core::{
-    Command, HttpRequest, Input, Millis, Session, SessionConfig, SessionEvent,
+    Command, HttpRequest, Input, Millis, Session, SessionConfig, SessionEvent, SessionOptions,
 };
+
+/// The text the deltas of a reply add up to.
+pub fn text_of(deltas: &[Delta]) -> String {
+    deltas
+        .iter()
+        .filter_map(|d| match d {
+            Delta::Text(t) => Some(t.as_str()),
+            _ => None,
+        })
+        .collect()
+}
 
 /// A session behind the gateway of a stateless backend, with what reached the wire and the
 /// store.
@@ -60,6 +72,15 @@ impl Link {
                 },
             }
         }
+    }
+
+    /// Turns streaming off: sends are answered whole.
+    pub fn without_streaming(&mut self) {
+        let options = SessionOptions {
+            streaming: false,
+            ..self.session.options()
+        };
+        self.cmd(Command::SetOptions(options));
     }
 
     pub fn cmd(&mut self, c: Command) {

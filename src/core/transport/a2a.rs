@@ -12,7 +12,7 @@
 
 use serde_json::{json, Map, Value};
 
-use super::reply::{Delta, Reply, WireFile};
+use super::reply::{drain_frames, Delta, Reply, WireFile};
 use crate::core::sse::SseFrameDecoder;
 
 /// Where the agent card is, below the base URL.
@@ -135,21 +135,9 @@ impl Decoder {
     }
 
     fn drain(&mut self, end: bool) -> Vec<Delta> {
-        let mut out = Vec::new();
-        loop {
-            let frame = match self.frames.next_frame() {
-                Some(f) => f,
-                None if end => match self.frames.finish() {
-                    Some(f) => f,
-                    None => break,
-                },
-                None => break,
-            };
-            match frame {
-                Ok(frame) => self.rpc(&frame.data, &mut out),
-                Err(e) => out.push(Delta::Skipped(e.to_string())),
-            }
-        }
+        let mut frames = std::mem::take(&mut self.frames);
+        let out = drain_frames(&mut frames, end, |frame, out| self.rpc(&frame.data, out));
+        self.frames = frames;
         out
     }
 

@@ -4,10 +4,10 @@
 
 use serde_json::{json, Value};
 
-use super::reply::parse_arguments;
 pub use super::reply::{
     content_text, error_envelope, error_wording, Delta, Reply, ToolCall, WireFile,
 };
+use super::reply::{drain_frames, parse_arguments};
 use crate::core::sse::SseFrameDecoder;
 
 /// The request path below the base URL.
@@ -120,21 +120,9 @@ impl StreamDecoder {
     }
 
     fn drain(&mut self, end: bool) -> Vec<Delta> {
-        let mut out = Vec::new();
-        loop {
-            let frame = match self.frames.next_frame() {
-                Some(f) => f,
-                None if end => match self.frames.finish() {
-                    Some(f) => f,
-                    None => break,
-                },
-                None => break,
-            };
-            match frame {
-                Ok(frame) => self.frame(&frame.data, &mut out),
-                Err(e) => out.push(Delta::Skipped(e.to_string())),
-            }
-        }
+        let mut frames = std::mem::take(&mut self.frames);
+        let out = drain_frames(&mut frames, end, |frame, out| self.frame(&frame.data, out));
+        self.frames = frames;
         out
     }
 

@@ -4,6 +4,33 @@
 
 use serde_json::{json, Map, Value};
 
+use crate::core::sse::{SseFrame, SseFrameDecoder};
+
+/// Reads every whole frame `frames` holds (and, at the `end` of the body, what is left),
+/// handing each to `each`; a frame that cannot be read is skipped for the log.
+pub(super) fn drain_frames(
+    frames: &mut SseFrameDecoder,
+    end: bool,
+    mut each: impl FnMut(&SseFrame, &mut Vec<Delta>),
+) -> Vec<Delta> {
+    let mut out = Vec::new();
+    loop {
+        let frame = match frames.next_frame() {
+            Some(f) => f,
+            None if end => match frames.finish() {
+                Some(f) => f,
+                None => break,
+            },
+            None => break,
+        };
+        match frame {
+            Ok(frame) => each(&frame, &mut out),
+            Err(e) => out.push(Delta::Skipped(e.to_string())),
+        }
+    }
+    out
+}
+
 /// One file of the person's message, as the session sent it (raw base64 content).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct WireFile {

@@ -11,7 +11,7 @@
 use serde_json::{json, Value};
 
 use super::reply::{
-    content_text, error_wording, parse_arguments, Delta, Reply, ToolCall, WireFile,
+    content_text, drain_frames, error_wording, parse_arguments, Delta, Reply, ToolCall, WireFile,
 };
 use crate::core::sse::SseFrameDecoder;
 
@@ -104,21 +104,11 @@ impl StreamDecoder {
     }
 
     fn drain(&mut self, end: bool) -> Vec<Delta> {
-        let mut out = Vec::new();
-        loop {
-            let frame = match self.frames.next_frame() {
-                Some(f) => f,
-                None if end => match self.frames.finish() {
-                    Some(f) => f,
-                    None => break,
-                },
-                None => break,
-            };
-            match frame {
-                Ok(frame) => self.frame(frame.event.as_deref(), &frame.data, &mut out),
-                Err(e) => out.push(Delta::Skipped(e.to_string())),
-            }
-        }
+        let mut frames = std::mem::take(&mut self.frames);
+        let out = drain_frames(&mut frames, end, |frame, out| {
+            self.frame(frame.event.as_deref(), &frame.data, out)
+        });
+        self.frames = frames;
         out
     }
 
