@@ -10,9 +10,9 @@ use unic_langid::LanguageIdentifier;
 
 /// The locales shipped with the crate, with their Fluent sources. `en` is the reference.
 pub const LOCALES: &[(&str, &str)] = &[
-    ("en", include_str!("../../locales/en/chat.ftl")),
-    ("tr", include_str!("../../locales/tr/chat.ftl")),
-    ("ar", include_str!("../../locales/ar/chat.ftl")),
+    ("en", include_str!(concat!(env!("OUT_DIR"), "/en.ftl"))),
+    ("tr", include_str!(concat!(env!("OUT_DIR"), "/tr.ftl"))),
+    ("ar", include_str!(concat!(env!("OUT_DIR"), "/ar.ftl"))),
 ];
 
 /// Whether a shipped locale is written right to left (the chat then sets `dir="rtl"`).

@@ -4,9 +4,9 @@
 use leptos::prelude::*;
 
 /// The `--chat-*` tokens: the React library's variable names and defaults (F166).
-pub const TOKENS_CSS: &str = include_str!("../../style/tokens.css");
+pub const TOKENS_CSS: &str = include_str!(concat!(env!("OUT_DIR"), "/tokens.css"));
 /// Component styles; only `--chat-*` tokens for colours.
-pub const CHAT_CSS: &str = include_str!("../../style/chat.css");
+pub const CHAT_CSS: &str = include_str!(concat!(env!("OUT_DIR"), "/chat.css"));
 
 /// Set by the custom element: the chat lives in a shadow root.
 #[derive(Clone, Copy, Debug)]

@@ -20,8 +20,10 @@ use crate::{run, Ctx};
 /// composer can be used; today that is every file): what issue 16 reached (D50: 616.1 KB on
 /// 2026-12-02, main 9c97444), plus 5%, so the size cannot grow back unnoticed; raised once,
 /// for the Chat Completions backend and the live flags (D60: 642.7 -> 670.7 KB), to that
-/// size plus 1.4%. `cargo xtask element` and the element step of `cargo xtask test` fail
-/// above it. Lower it whenever the element shrinks.
+/// size plus 1.4%. The Responses and A2A backends (D61, D62) then grew it to 681.2 KB;
+/// compiling the stylesheet and the Fluent files in without their comments (`build.rs`)
+/// brought it back to 678.8 KB, under the same budget. `cargo xtask element` and the element
+/// step of `cargo xtask test` fail above it. Lower it whenever the element shrinks.
 pub const BUDGET_BYTES: u64 = 680 * 1024;
 
 /// Features wasm-opt may assume; the same list as index.html's `data-wasm-opt-params`.
