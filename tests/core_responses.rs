@@ -8,7 +8,6 @@
 
 use agent_chat_ui::core::transport::reply::{Delta, WireFile};
 use agent_chat_ui::core::transport::responses::{self, StreamDecoder};
-use agent_chat_ui::core::transport::threads::Thread;
 use agent_chat_ui::core::transport::TransportKind;
 use agent_chat_ui::core::{
     ActionKind, ChatError, Command, ComposerState, HttpResponse, Input, Role, Run, SessionEvent,
@@ -145,11 +144,7 @@ fn i15_a_turn_over_responses_is_chained_kept_and_chains_on_after_a_reload() {
     );
 
     // A reload: the thread keeps its chain, and the next turn goes on from the last reply.
-    let stored: Vec<Thread> = l
-        .threads()
-        .iter()
-        .map(|t| Thread::from_text(&t.to_text()).unwrap())
-        .collect();
+    let stored = l.stored_threads();
     let id = stored[0].id().to_owned();
     let mut again = Link::new(TransportKind::Responses, stored);
     again.cmd(Command::Start);

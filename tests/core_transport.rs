@@ -160,11 +160,7 @@ fn i15_a_reload_restores_the_conversation_and_the_history_from_the_threads() {
     l.cmd(Command::Start);
     l.cmd(Command::Send("Hello".into()));
     l.stream("data: {\"choices\":[{\"delta\":{\"content\":\"Hi there\"}}]}\n\ndata: [DONE]\n\n");
-    let stored: Vec<Thread> = l
-        .threads()
-        .iter()
-        .map(|t| Thread::from_text(&t.to_text()).unwrap())
-        .collect();
+    let stored = l.stored_threads();
     let id = stored[0].id().to_owned();
 
     let mut again = Link::new(TransportKind::ChatCompletions, stored);

@@ -106,6 +106,14 @@ impl Link {
         self.wire_input(Input::StreamClosed { id, error: None });
     }
 
+    /// The threads as a reload reads them back: each saved copy through its stored text.
+    pub fn stored_threads(&self) -> Vec<Thread> {
+        self.threads()
+            .iter()
+            .map(|t| Thread::from_text(&t.to_text()).expect("a saved thread reads back"))
+            .collect()
+    }
+
     /// The latest saved copy of every thread.
     pub fn threads(&self) -> Vec<Thread> {
         let mut out: Vec<Thread> = Vec::new();
