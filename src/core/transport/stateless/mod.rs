@@ -34,6 +34,9 @@ pub(super) struct Stateless {
     /// The card request on the wire, and the session's agent requests waiting for it.
     card_request: Option<RequestId>,
     agents_waiting: Vec<RequestId>,
+    /// Requests of the session that wait for the host's store to read its threads
+    /// (`None` once they are read, or when nothing is to be read).
+    before_threads: Option<Vec<(HttpRequest, bool)>>,
 }
 
 /// The reader of one streamed reply, by backend.
@@ -148,6 +151,28 @@ impl Stateless {
             card: None,
             card_request: None,
             agents_waiting: Vec::new(),
+            before_threads: None,
+        }
+    }
+
+    /// Holds the session's requests until [`Stateless::threads_loaded`].
+    pub(super) fn wait_for_threads(&mut self) {
+        self.before_threads = Some(Vec::new());
+    }
+
+    /// The threads are read: the requests that waited are answered from them.
+    pub(super) fn threads_loaded(
+        &mut self,
+        now: Millis,
+        threads: Vec<Thread>,
+        outputs: &mut VecDeque<GatewayOutput>,
+    ) {
+        let Some(waiting) = self.before_threads.take() else {
+            return;
+        };
+        self.threads = threads;
+        for (req, stream) in waiting {
+            self.request(now, req, stream, outputs);
         }
     }
 
@@ -244,6 +269,9 @@ impl Stateless {
         stream: bool,
         outputs: &mut VecDeque<GatewayOutput>,
     ) {
+        if let Some(waiting) = &mut self.before_threads {
+            return waiting.push((req, stream));
+        }
         let (path, query) = req.path.split_once('?').unwrap_or((req.path.as_str(), ""));
         let query: Vec<(String, String)> = query
             .split('&')
@@ -492,6 +520,9 @@ impl Stateless {
 
     /// The session gave up on one of its requests (Stop, a new chat).
     pub(super) fn abort(&mut self, session: RequestId, outputs: &mut VecDeque<GatewayOutput>) {
+        if let Some(waiting) = &mut self.before_threads {
+            waiting.retain(|(req, _)| req.id != session);
+        }
         if let Some(pos) = self.turns.iter().position(|t| t.session == session) {
             let turn = self.turns.remove(pos);
             outputs.push_back(GatewayOutput::Abort(turn.wire));
