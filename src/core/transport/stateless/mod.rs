@@ -101,8 +101,9 @@ struct WireTurn {
     /// The card this turn answers (E14), when it is an answer's continuation.
     answering: Option<answer::Answering>,
     /// Cards this message answers by continuing the task they wait on (A2A's own way to
-    /// answer `input-required`): settled when the turn starts.
-    settles: Vec<String>,
+    /// answer `input-required`), or leaves behind (Chat Completions): settled when the turn
+    /// starts, with their status.
+    settles: Vec<(String, &'static str)>,
 }
 
 /// Pushes outputs for the session.
@@ -482,10 +483,15 @@ impl Stateless {
             ),
         };
         let first = !thread.messages.iter().any(|m| m["role"] == "user");
-        let settles = if kind == TransportKind::A2a {
-            answer::settled_by_message(thread, format_iso(now))
-        } else {
-            Vec::new()
+        // A2A: the message answers the question its task waits on. Chat Completions: the
+        // person moved on from calls nobody here can run (cancelled). Responses: the Console
+        // may still take them elsewhere, so they keep waiting.
+        let settles = match kind {
+            TransportKind::A2a => answer::settled_by_message(thread, format_iso(now), "resolved"),
+            TransportKind::ChatCompletions => {
+                answer::settled_by_message(thread, format_iso(now), "cancelled")
+            }
+            _ => Vec::new(),
         };
         thread.messages.push(user.clone());
         thread.conversation["updatedAt"] = Value::from(at);
@@ -584,10 +590,10 @@ impl Stateless {
         let turn = &mut self.turns[pos];
         if !turn.started {
             turn.started = true;
-            for action_id in std::mem::take(&mut turn.settles) {
+            for (action_id, status) in std::mem::take(&mut turn.settles) {
                 let event = json!({ "type": "stream.action_resolved",
                                     "conversationId": turn.conversation_id,
-                                    "actionId": action_id, "status": "resolved" });
+                                    "actionId": action_id, "status": status });
                 Out(outputs).frame(turn.session, now, event);
             }
             let start = json!({ "type": "stream.start", "conversationId": turn.conversation_id,
