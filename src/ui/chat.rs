@@ -64,6 +64,12 @@ pub fn Chat(
     /// backend that cannot take answers. Read at mount.
     #[prop(optional)]
     transport: TransportOptions,
+    /// An agent that runs in this page instead of a server (issue 15): any
+    /// [`crate::Agent`]. Given, the backend is the in-process one whatever `transport`'s kind
+    /// says; its conversations are kept in `transport.thread_store` under `base_url` (any
+    /// name), and its pauses are answerable cards. Read at mount.
+    #[prop(optional, into)]
+    agent: Option<crate::AgentHandle>,
     /// Agent to talk to; default: the first agent the server lists (F2). A signal switches
     /// agents later, as the picker does (a new chat with that agent).
     #[prop(optional, into)]
@@ -257,7 +263,7 @@ pub fn Chat(
     class: MaybeProp<String>,
 ) -> impl IntoView {
     let i18n = I18n::provide_with(locale, default_locale, custom_messages, on_locale_change);
-    let backend = TransportOptions {
+    let mut backend = TransportOptions {
         // A stateless backend lists one agent: the configured one, else the `agent_id` prop.
         agent_id: transport
             .agent_id
@@ -266,7 +272,11 @@ pub fn Chat(
         ..transport
     };
     let mut transport = TransportConfig::new(&base_url.get_untracked());
+    if agent.is_some() {
+        backend.kind = crate::core::transport::TransportKind::InProcess;
+    }
     transport.backend = backend;
+    transport.agent = agent;
     transport.authorization = authorization.get_untracked();
     transport.headers = headers.get_untracked();
     // The options as the props say now; the session follows them (issue 17).
