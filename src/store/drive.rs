@@ -104,6 +104,16 @@ impl ChatStore {
                     }
                 })
                 .await;
+            } else if transport.backend.kind == crate::core::transport::TransportKind::InProcess {
+                // `in-process` named (the page, the element) without an agent: nothing to run.
+                if store.is_generation(generation) {
+                    let err = crate::core::TransportError::Network("no agent in the page".into());
+                    store.forget_controller(id);
+                    store.handle_wire(Input::Response {
+                        id,
+                        result: Err(err),
+                    });
+                }
             } else if stream {
                 crate::io::http::run_stream(&transport, req, controller, move |input| {
                     if !store.is_generation(generation) {
