@@ -59,15 +59,16 @@ fn assistant_text(root: &web_sys::HtmlElement) -> String {
 }
 
 #[wasm_bindgen_test]
-async fn i15_an_agent_in_the_page_streams_calls_a_tool_and_continues_after_approval() {
+async fn i15_an_agent_in_the_page_streams_calls_a_tool_pauses_and_is_restored_on_reload() {
     let root = section();
-    let name = fresh_name("approve");
+    let name = fresh_name("pause");
     let handle = mount(&root, &name);
     let card = send_until_card(&root, "Clean the build folder").await;
     leptos::task::tick().await;
     let shown = assistant_text(&root);
     assert!(
-        shown.contains("It holds 3 files. I need your approval to delete them."),
+        shown.contains("Let me look at the build folder first.")
+            && shown.contains("It holds 3 files. I need your approval to delete them."),
         "streamed text: {shown}"
     );
     let tools = wait_for(&root, ".chat-tool-calls__item").await;
@@ -81,20 +82,12 @@ async fn i15_an_agent_in_the_page_streams_calls_a_tool_and_continues_after_appro
         "the card's title is the SDK prompt: {}",
         text(&card)
     );
-    let approve = query(&card, ".chat-card__approve").expect("an answerable card");
-    approve.click();
-    wait_until("the continuation is shown", &root, || {
-        assistant_text(&root).contains("Done: deleted 3 files from ./build.")
-    })
-    .await;
-    wait_for(
-        &root,
-        ".chat-card[data-kind=tool_approval]:not([data-state=waiting]):not([data-state=sending])",
-    )
-    .await;
-    leptos::task::tick().await;
+    assert!(
+        query(&card, ".chat-card__approve").is_some() && query(&card, ".chat-card__deny").is_some(),
+        "the card is answerable"
+    );
 
-    // A remount (a reload) reads the conversation back from localStorage.
+    // A remount (a reload) reads the conversation back from localStorage, card and all.
     drop(handle);
     root.set_inner_html("");
     let _again = mount(&root, &name);
@@ -105,6 +98,49 @@ async fn i15_an_agent_in_the_page_streams_calls_a_tool_and_continues_after_appro
         text(&row)
     );
     row.click();
+    let card = wait_for(
+        &root,
+        ".chat-card[data-kind=tool_approval][data-state=waiting]",
+    )
+    .await;
+    leptos::task::tick().await;
+    assert!(text(&card).contains("Delete the build folder?"));
+    assert!(
+        assistant_text(&root).contains("I need your approval"),
+        "the reply is restored: {}",
+        assistant_text(&root)
+    );
+    assert!(
+        query(&root, ".chat-tool-calls__item").is_some(),
+        "and its tool call"
+    );
+}
+
+#[wasm_bindgen_test]
+async fn i15_approving_the_agents_card_continues_the_turn_and_survives_a_reload() {
+    let root = section();
+    let name = fresh_name("approve");
+    let handle = mount(&root, &name);
+    let card = send_until_card(&root, "Clean the build folder").await;
+    query(&card, ".chat-card__approve")
+        .expect("an answerable card")
+        .click();
+    wait_until("the continuation is shown", &root, || {
+        assistant_text(&root).contains("Done: deleted 3 files from ./build.")
+    })
+    .await;
+    leptos::task::tick().await;
+    assert!(
+        query(&root, ".chat-card[data-state=waiting]").is_none(),
+        "the card is settled"
+    );
+
+    drop(handle);
+    root.set_inner_html("");
+    let _again = mount(&root, &name);
+    wait_for(&root, ".chat-history__item .chat-history__select")
+        .await
+        .click();
     wait_until("the conversation is restored", &root, || {
         let shown = assistant_text(&root);
         shown.contains("I need your approval") && shown.contains("Done: deleted 3 files")
