@@ -11,7 +11,10 @@ use agent_chat_ui::core::transport::agent_sdk::{
 use agent_chat_ui::core::transport::in_process::{self, Decoder};
 use agent_chat_ui::core::transport::reply::Delta;
 use agent_chat_ui::core::transport::TransportKind;
-use agent_chat_ui::core::{ActionKind, ChatError, Command, HttpResponse, Input, Method, Run};
+use agent_chat_ui::core::{
+    ActionKind, AnswerValue, CardState, ChatError, Command, HttpResponse, Input, Method, Outcome,
+    Run,
+};
 use serde_json::json;
 
 #[path = "common/link.rs"]
@@ -358,4 +361,151 @@ fn resolution_of_question() -> Resolution {
         ..PendingUserQuestion::default()
     });
     Resolution::from_chat(&question, &json!({ "answers": { "Why?": 3 } }))
+}
+
+/// Answers the open card `id` as the person would.
+fn resolve(l: &mut Link, id: &str, resolution: agent_chat_ui::core::Resolution) {
+    let action = l
+        .session
+        .cards()
+        .iter()
+        .find(|c| c.action.id == id)
+        .expect("the card is shown")
+        .action
+        .clone();
+    l.cmd(Command::Resolve {
+        shown: agent_chat_ui::core::Shown::of(&action),
+        resolution,
+    });
+}
+
+fn card_state(l: &Link, id: &str) -> CardState {
+    l.session
+        .cards()
+        .iter()
+        .find(|c| c.action.id == id)
+        .map(|c| c.state.clone())
+        .expect("the card is shown")
+}
+
+fn paused() -> Link {
+    let mut l = started();
+    l.cmd(Command::Send("Clean the build folder".into()));
+    l.stream(std::str::from_utf8(&paused_turn()).unwrap());
+    assert_eq!(card_state(&l, "approval-1"), CardState::Waiting);
+    l
+}
+
+#[test]
+fn i15_approving_resumes_the_agent_with_the_sdk_resolution_and_continues() {
+    let mut l = paused();
+    resolve(
+        &mut l,
+        "approval-1",
+        agent_chat_ui::core::Resolution::allow(),
+    );
+    let (req, streamed) = l.wire.last().unwrap().clone();
+    assert!(streamed);
+    assert_eq!(req.path, in_process::PATH);
+    let turn = read_turn(req.body.as_deref().unwrap()).expect("a resume turn");
+    let TurnInput::Resume { action, resolution } = &turn.input else {
+        panic!("a resume, got {:?}", turn.input)
+    };
+    assert_eq!(action.id(), "approval-1");
+    assert!(matches!(action, PendingAction::ToolApproval(a) if a.tool_name == "clean_folder"));
+    assert_eq!(
+        serde_json::to_value(resolution).unwrap(),
+        json!({ "id": "approval-1", "approved": true })
+    );
+    assert_eq!(turn.history().len(), 2, "the conversation so far");
+
+    let args = json!({ "path": "./build" });
+    let done = Ok(AgentOutcome::Done { usage: None });
+    let lines = [
+        AgentLine::ToolCall {
+            id: "clean-1",
+            name: "clean_folder",
+            args: &args,
+        }
+        .encode(),
+        AgentLine::ToolResult {
+            id: "clean-1",
+            name: "clean_folder",
+            result: &json!({ "deleted": 3 }),
+        }
+        .encode(),
+        AgentLine::Text("Deleted.").encode(),
+        AgentLine::End(&done).encode(),
+    ]
+    .concat();
+    l.stream(std::str::from_utf8(&lines).unwrap());
+    assert!(matches!(
+        card_state(&l, "approval-1"),
+        CardState::Settled(Outcome::Approved { .. })
+    ));
+    assert_eq!(l.session.run(), Run::Idle);
+    let last = l.session.messages().last().unwrap();
+    assert_eq!(last.content.display_text(), "Deleted.");
+    assert_eq!(last.metadata["toolCallDetails"][0]["result"]["deleted"], 3);
+    let stored = l.stored_threads();
+    assert_eq!(stored[0].messages.len(), 3);
+    assert_eq!(
+        stored[0].messages[1]["actionStates"]["approval-1"]["status"], "resolved",
+        "a reload reads the card answered"
+    );
+}
+
+#[test]
+fn i15_denying_with_a_reason_and_answering_a_question_reach_the_agent_in_sdk_shapes() {
+    let mut l = paused();
+    resolve(
+        &mut l,
+        "approval-1",
+        agent_chat_ui::core::Resolution::deny(Some("not today".into())),
+    );
+    let turn = read_turn(l.last_wire().body.as_deref().unwrap()).unwrap();
+    let TurnInput::Resume { resolution, .. } = turn.input else {
+        panic!("a resume")
+    };
+    assert_eq!(
+        serde_json::to_value(&resolution).unwrap(),
+        json!({ "id": "approval-1", "approved": false, "comment": "not today" })
+    );
+
+    let mut l = started();
+    l.cmd(Command::Send("ask me".into()));
+    let question = PendingAction::UserQuestion(PendingUserQuestion {
+        id: "question-1".into(),
+        questions: vec![json!({ "question": "Which environment?",
+            "options": [{ "label": "staging" }, { "label": "production" }] })],
+        ..PendingUserQuestion::default()
+    });
+    let end = Ok(AgentOutcome::Paused {
+        actions: vec![question],
+        usage: None,
+    });
+    l.stream(std::str::from_utf8(&AgentLine::End(&end).encode()).unwrap());
+    assert_eq!(card_state(&l, "question-1"), CardState::Waiting);
+    let mut answers = std::collections::BTreeMap::new();
+    answers.insert(
+        "Which environment?".to_owned(),
+        AnswerValue::One("staging".into()),
+    );
+    resolve(
+        &mut l,
+        "question-1",
+        agent_chat_ui::core::Resolution::UserQuestion {
+            answers,
+            cancelled: false,
+        },
+    );
+    let turn = read_turn(l.last_wire().body.as_deref().unwrap()).unwrap();
+    let TurnInput::Resume { resolution, .. } = turn.input else {
+        panic!("a resume")
+    };
+    assert_eq!(
+        serde_json::to_value(&resolution).unwrap(),
+        json!({ "id": "question-1", "cancelled": false,
+                "answers": { "Which environment?": { "values": ["staging"] } } })
+    );
 }

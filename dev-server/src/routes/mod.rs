@@ -113,7 +113,15 @@ pub fn router(app: AppState) -> Router {
             "/a2a",
             post(a2a::rpc).layer(DefaultBodyLimit::max(MAX_BODY_BYTES)),
         )
-        .route("/a2a/.well-known/agent-card.json", get(a2a::card));
+        .route("/a2a/.well-known/agent-card.json", get(a2a::card))
+        .route(
+            "/v1/actions/{action_id}",
+            post(responses::answer).layer(DefaultBodyLimit::max(MAX_BODY_BYTES)),
+        )
+        .route(
+            "/a2a/actions/{action_id}",
+            post(a2a::answer).layer(DefaultBodyLimit::max(MAX_BODY_BYTES)),
+        );
     let root = match &app.config().dist {
         Some(dir) => root.fallback_service(ServeDir::new(dir)),
         None => root.fallback(not_found),

@@ -3,6 +3,8 @@
 //! becomes the backend's request with the whole history, its reply read back as `stream.*`
 //! frames (§6) or as E9's JSON.
 
+mod answer;
+
 use std::collections::VecDeque;
 
 use serde_json::{json, Value};
@@ -112,6 +114,11 @@ struct WireTurn {
     text: String,
     started: bool,
     failed: bool,
+    /// The card this turn answers (E14), when it is an answer's continuation.
+    answering: Option<answer::Answering>,
+    /// Cards this message answers by continuing the task they wait on (A2A's own way to
+    /// answer `input-required`): settled when the turn starts.
+    settles: Vec<String>,
 }
 
 /// Pushes outputs for the session.
@@ -363,6 +370,10 @@ impl Stateless {
                 let id = id.to_string();
                 self.send(now, req.id, &id, &body, stream, outputs)
             }
+            (Method::Post, ["conversations", id, "actions", action]) => {
+                let (id, action) = (id.to_string(), action.to_string());
+                self.answer(req.id, &id, &action, &body, stream, outputs)
+            }
             _ => {
                 let body = json!({ "error": { "code": "NOT_SUPPORTED",
                     "message": "This backend does not offer that." } });
@@ -467,6 +478,11 @@ impl Stateless {
             ),
         };
         let first = !thread.messages.iter().any(|m| m["role"] == "user");
+        let settles = if kind == TransportKind::A2a {
+            answer::settled_by_message(thread, format_iso(now))
+        } else {
+            Vec::new()
+        };
         thread.messages.push(user.clone());
         thread.conversation["updatedAt"] = Value::from(at);
         self.save(conversation_id, outputs);
@@ -493,6 +509,8 @@ impl Stateless {
             text: String::new(),
             started: false,
             failed: false,
+            answering: None,
+            settles,
         });
     }
 
@@ -550,9 +568,21 @@ impl Stateless {
     }
 
     fn start(&mut self, now: Millis, pos: usize, outputs: &mut VecDeque<GatewayOutput>) {
+        if !self.turns[pos].started && self.turns[pos].answering.is_some() {
+            // The backend took the answer: the card settles before its continuation (C7).
+            let mut turn = self.turns.remove(pos);
+            self.accept_answer(now, &mut turn, outputs);
+            self.turns.insert(pos, turn);
+        }
         let turn = &mut self.turns[pos];
         if !turn.started {
             turn.started = true;
+            for action_id in std::mem::take(&mut turn.settles) {
+                let event = json!({ "type": "stream.action_resolved",
+                                    "conversationId": turn.conversation_id,
+                                    "actionId": action_id, "status": "resolved" });
+                Out(outputs).frame(turn.session, now, event);
+            }
             let start = json!({ "type": "stream.start", "conversationId": turn.conversation_id,
                                 "messageId": turn.user["id"] });
             Out(outputs).frame(turn.session, now, start);
@@ -723,9 +753,11 @@ impl Stateless {
                 return Out(outputs).respond(turn.session, 502, body.to_string());
             }
         };
+        let mut turn = turn;
+        // A whole 2xx reply: the backend took the answer.
+        self.accept_answer(now, &mut turn, outputs);
         if turn.stream {
             // A server that ignored `stream: true` and answered whole: the same reply, framed.
-            let mut turn = turn;
             turn.text = reply.content.clone();
             let session = turn.session;
             let start = json!({ "type": "stream.start", "conversationId": turn.conversation_id,
@@ -739,6 +771,10 @@ impl Stateless {
         }
         let (assistant, title) =
             self.store_reply(now, &turn, reply.content.clone(), &reply, outputs);
+        if turn.answering.is_some() {
+            let body = self.answer_body(&turn, &assistant, reply.pending_actions.as_ref());
+            return Out(outputs).respond(turn.session, 200, body.to_string());
+        }
         let mut body = json!({ "message": turn.user, "response": assistant });
         if let Some(title) = title {
             body["conversationTitle"] = Value::from(title);
