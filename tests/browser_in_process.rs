@@ -1,18 +1,21 @@
 //! Issue 15: `<Chat/>` with an agent that runs in the page and no server at all. The scripted
 //! agent (`ScriptedAgent`, the one examples/in-process-agent runs) streams, calls a tool, and
 //! pauses for approval; approving or denying the card continues the turn; a remount reads the
-//! conversation back from `localStorage`.
+//! conversation back from `localStorage`; Stop drops the agent's turn.
 #![cfg(target_arch = "wasm32")]
 
+use std::cell::Cell;
+use std::rc::Rc;
+
 use agent_chat_ui::core::transport::{ThreadStoreKind, TransportOptions};
-use agent_chat_ui::{Chat, ScriptedAgent};
+use agent_chat_ui::{Agent, AgentEvents, AgentOutcome, AgentTurn, Chat, ScriptedAgent};
 use leptos::prelude::*;
 use wasm_bindgen_test::*;
 
 wasm_bindgen_test_configure!(run_in_browser);
 
 mod web;
-use web::{press, query, section, type_text, wait_for, wait_until};
+use web::{press, query, section, type_text, wait_for, wait_gone, wait_until};
 
 /// A thread store of its own per test (the `localStorage` prefix is the base URL).
 fn fresh_name(what: &str) -> String {
@@ -71,11 +74,11 @@ async fn i15_an_agent_in_the_page_streams_calls_a_tool_pauses_and_is_restored_on
             && shown.contains("It holds 3 files. I need your approval to delete them."),
         "streamed text: {shown}"
     );
-    let tools = wait_for(&root, ".chat-tool-calls__item").await;
+    let tools = wait_for(&root, "article[data-role=assistant] .chat-tool-calls").await;
+    let shown = text(&tools);
     assert!(
-        text(&tools).to_lowercase().contains("list"),
-        "the tool call is shown: {}",
-        text(&tools)
+        shown.to_lowercase().contains("list") && shown.contains("app.wasm"),
+        "the tool call is shown with its result: {shown}"
     );
     assert!(
         text(&card).contains("Delete the build folder?"),
@@ -110,9 +113,10 @@ async fn i15_an_agent_in_the_page_streams_calls_a_tool_pauses_and_is_restored_on
         "the reply is restored: {}",
         assistant_text(&root)
     );
+    let tools = query(&root, "article[data-role=assistant] .chat-tool-calls");
     assert!(
-        query(&root, ".chat-tool-calls__item").is_some(),
-        "and its tool call"
+        tools.is_some_and(|t| text(&t).contains("app.wasm")),
+        "and its tool call with the result"
     );
 }
 
@@ -174,5 +178,62 @@ async fn i15_denying_the_agents_card_continues_without_the_tool() {
         settled.get_attribute("data-state").as_deref(),
         Some("waiting"),
         "the card is settled"
+    );
+}
+
+/// An agent that says one thing and then works forever; notes when its turn is dropped.
+struct Hangs {
+    dropped: Rc<Cell<bool>>,
+}
+
+/// Sets its flag when the future that holds it is dropped.
+struct Guard(Rc<Cell<bool>>);
+
+impl Drop for Guard {
+    fn drop(&mut self) {
+        self.0.set(true);
+    }
+}
+
+impl Agent for Hangs {
+    async fn run(&self, _turn: AgentTurn, events: AgentEvents) -> Result<AgentOutcome, String> {
+        let _guard = Guard(self.dropped.clone());
+        events.text("Working on it");
+        std::future::pending::<()>().await;
+        Ok(AgentOutcome::Done { usage: None })
+    }
+}
+
+#[wasm_bindgen_test]
+async fn i15_stop_drops_the_agents_turn_and_keeps_what_it_said() {
+    let root = section();
+    let dropped = Rc::new(Cell::new(false));
+    let agent = Hangs {
+        dropped: dropped.clone(),
+    };
+    let name = fresh_name("stop");
+    let _handle = mount_to(root.clone(), move || {
+        let transport = TransportOptions {
+            thread_store: ThreadStoreKind::Memory,
+            ..TransportOptions::default()
+        };
+        view! { <Chat base_url=name.clone() transport=transport agent=agent/> }
+    });
+    let input = wait_for(&root, "textarea").await;
+    type_text(&input, "Take your time");
+    leptos::task::tick().await;
+    press(&input, "Enter");
+    wait_until("the agent's words stream", &root, || {
+        assistant_text(&root).contains("Working on it")
+    })
+    .await;
+    assert!(!dropped.get(), "the turn runs");
+    wait_for(&root, ".chat-input__stop").await.click();
+    wait_until("Stop dropped the agent's turn", &root, || dropped.get()).await;
+    wait_gone(&root, ".chat-input__stop").await;
+    assert!(
+        assistant_text(&root).contains("Working on it"),
+        "the partial reply is kept: {}",
+        assistant_text(&root)
     );
 }
