@@ -26,6 +26,9 @@ pub struct TransportConfig {
     /// being fetched. Set `backend.kind` to `TransportKind::InProcess` with it (`Chat`'s
     /// `agent` prop does both).
     pub agent: Option<super::agent::AgentHandle>,
+    /// A thread store the host implements, for a backend without conversations of its own;
+    /// it replaces `backend.thread_store` (issue 15).
+    pub thread_storage: Option<crate::io::threads::HostThreads>,
 }
 
 /// The token and header values stay out of logs: `Debug` prints their names only.

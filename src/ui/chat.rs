@@ -70,6 +70,11 @@ pub fn Chat(
     /// name), and its pauses are answerable cards. Read at mount.
     #[prop(optional, into)]
     agent: Option<crate::AgentHandle>,
+    /// A thread store the host implements (`Some(HostThreads::new(my_store))`), for a backend
+    /// without conversations of its own: it replaces `transport.thread_store` (issue 15).
+    /// Read at mount.
+    #[prop(default = None)]
+    thread_storage: Option<crate::io::threads::HostThreads>,
     /// Agent to talk to; default: the first agent the server lists (F2). A signal switches
     /// agents later, as the picker does (a new chat with that agent).
     #[prop(optional, into)]
@@ -277,6 +282,7 @@ pub fn Chat(
     }
     transport.backend = backend;
     transport.agent = agent;
+    transport.thread_storage = thread_storage;
     transport.authorization = authorization.get_untracked();
     transport.headers = headers.get_untracked();
     // The options as the props say now; the session follows them (issue 17).
