@@ -143,30 +143,30 @@ impl std::fmt::Debug for AgentHandle {
     }
 }
 
-/// The agent behind a handle, started from the gateway's request body.
+/// The agent behind a handle, run for one wire request.
+///
+/// The whole runner is generic over the host's agent, reached through this trait's vtable:
+/// a build without an agent (the `<agent-chat>` element) compiles none of it.
 trait Run {
-    /// Runs the turn in `body`; resolves to the last line (how it ended).
-    fn start(
+    /// Runs the turn of `req`, feeding what happens to `feed`.
+    fn turn(
         self: Rc<Self>,
-        body: &str,
-        events: AgentEvents,
-    ) -> Pin<Box<dyn Future<Output = Vec<u8>>>>;
+        req: HttpRequest,
+        stream: bool,
+        controller: web_sys::AbortController,
+        feed: Rc<dyn Fn(Input)>,
+    ) -> Pin<Box<dyn Future<Output = ()>>>;
 }
 
 impl<A: Agent> Run for A {
-    fn start(
+    fn turn(
         self: Rc<Self>,
-        body: &str,
-        events: AgentEvents,
-    ) -> Pin<Box<dyn Future<Output = Vec<u8>>>> {
-        let turn = read_turn(body);
-        Box::pin(async move {
-            let end = match turn {
-                Ok(turn) => self.run(turn, events).await,
-                Err(why) => Err(format!("The turn could not be read: {why}")),
-            };
-            AgentLine::End(&end).encode()
-        })
+        req: HttpRequest,
+        stream: bool,
+        controller: web_sys::AbortController,
+        feed: Rc<dyn Fn(Input)>,
+    ) -> Pin<Box<dyn Future<Output = ()>>> {
+        Box::pin(run_turn(self, req, stream, controller, feed))
     }
 }
 
@@ -180,8 +180,21 @@ pub async fn run(
     controller: web_sys::AbortController,
     feed: impl Fn(Input) + 'static,
 ) {
+    agent
+        .0
+        .clone()
+        .turn(req, stream, controller, Rc::new(feed))
+        .await;
+}
+
+async fn run_turn<A: Agent>(
+    agent: Rc<A>,
+    req: HttpRequest,
+    stream: bool,
+    controller: web_sys::AbortController,
+    feed: Rc<dyn Fn(Input)>,
+) {
     let id = req.id;
-    let feed = Rc::new(feed);
     let whole = Rc::new(RefCell::new(Vec::new()));
     let sink: Rc<dyn Fn(Vec<u8>)> = if stream {
         let feed = feed.clone();
@@ -195,8 +208,14 @@ pub async fn run(
         sink: sink.clone(),
         cancelled: cancelled.clone(),
     };
-    let body = req.body.unwrap_or_default();
-    let mut turn = agent.0.clone().start(&body, events);
+    let turn = read_turn(req.body.as_deref().unwrap_or_default());
+    let mut turn = Box::pin(async move {
+        let end = match turn {
+            Ok(turn) => agent.run(turn, events).await,
+            Err(why) => Err(format!("The turn could not be read: {why}")),
+        };
+        AgentLine::End(&end).encode()
+    });
     let mut stop = Box::pin(aborted(&controller.signal()));
     let end = std::future::poll_fn(|cx| {
         if let Poll::Ready(last) = turn.as_mut().poll(cx) {
@@ -210,6 +229,7 @@ pub async fn run(
     .await;
     let Some(last) = end else {
         cancelled.set(true);
+        drop(turn);
         return feed(Input::StreamClosed {
             id,
             error: Some(TransportError::Aborted),

@@ -37,9 +37,13 @@ pub fn request_body(
     text: &str,
     files: &[WireFile],
 ) -> Value {
-    let names: Vec<&str> = files.iter().map(|f| f.name.as_str()).collect();
-    json!({ "agentId": agent_id, "conversationId": conversation_id, "messages": history,
-            "message": text, "files": names })
+    // Values built by hand: `json!` of a slice would compile serde's sequence machinery
+    // into the element for nothing.
+    let names: Vec<Value> = files.iter().map(|f| Value::from(f.name.as_str())).collect();
+    let mut turn = turn(agent_id, conversation_id, history);
+    turn["message"] = Value::from(text);
+    turn["files"] = Value::Array(names);
+    turn
 }
 
 /// The turn that answers a card: the stored action (chat shape) and the person's resolution
@@ -51,8 +55,18 @@ pub fn resume_body(
     action: &Value,
     resolution: &Value,
 ) -> Value {
-    json!({ "agentId": agent_id, "conversationId": conversation_id, "messages": history,
-            "resume": { "action": action, "resolution": resolution } })
+    let mut turn = turn(agent_id, conversation_id, history);
+    turn["resume"] = json!({ "action": action, "resolution": resolution });
+    turn
+}
+
+/// What every turn carries: whose it is and the conversation so far.
+fn turn(agent_id: &str, conversation_id: &str, history: &[Value]) -> Value {
+    let mut turn = Map::new();
+    turn.insert("agentId".into(), Value::from(agent_id));
+    turn.insert("conversationId".into(), Value::from(conversation_id));
+    turn.insert("messages".into(), Value::Array(history.to_vec()));
+    Value::Object(turn)
 }
 
 /// Reads the agent's event lines, split anywhere.
