@@ -14,7 +14,9 @@
 //! for the wire, inputs for the session, and threads to save or delete.
 
 pub mod a2a;
+pub mod agent_sdk;
 pub mod chat_completions;
+pub mod in_process;
 pub mod reply;
 pub mod responses;
 mod stateless;
@@ -44,6 +46,9 @@ pub enum TransportKind {
     /// `{baseUrl}/.well-known/agent-card.json`): conversations are kept in the page with their
     /// context and open task; a task that waits for input is answered by the next message.
     A2a,
+    /// An agent the host runs in the page (a Rust `Agent`, given to the chat beside this
+    /// kind): conversations are kept in the page; its pauses are answerable cards.
+    InProcess,
 }
 
 impl TransportKind {
@@ -57,6 +62,7 @@ impl TransportKind {
             }
             "responses" | "openai-responses" => Some(TransportKind::Responses),
             "a2a" => Some(TransportKind::A2a),
+            "in-process" | "inprocess" => Some(TransportKind::InProcess),
             _ => None,
         }
     }
@@ -68,16 +74,20 @@ impl TransportKind {
             TransportKind::ChatCompletions => "chat-completions",
             TransportKind::Responses => "responses",
             TransportKind::A2a => "a2a",
+            TransportKind::InProcess => "in-process",
         }
     }
 
-    /// Whether this backend can take answers to cards at all (F190): the agent server always;
-    /// Responses and A2A only at a configured action endpoint
+    /// Whether this backend can take answers to cards at all (F190): the agent server and an
+    /// agent in the page always; Responses and A2A only at a configured action endpoint
     /// ([`TransportOptions::can_resolve`] decides with the configuration).
     pub fn can_resolve(self) -> bool {
         matches!(
             self,
-            TransportKind::AgentServer | TransportKind::Responses | TransportKind::A2a
+            TransportKind::AgentServer
+                | TransportKind::Responses
+                | TransportKind::A2a
+                | TransportKind::InProcess
         )
     }
 
@@ -208,7 +218,10 @@ impl Gateway {
     pub fn new(options: &TransportOptions, threads: Vec<Thread>, seed: u64) -> Gateway {
         let inner = match options.kind {
             TransportKind::AgentServer => Inner::Direct,
-            TransportKind::ChatCompletions | TransportKind::Responses | TransportKind::A2a => {
+            TransportKind::ChatCompletions
+            | TransportKind::Responses
+            | TransportKind::A2a
+            | TransportKind::InProcess => {
                 Inner::Stateless(Box::new(stateless::Stateless::new(options, threads, seed)))
             }
         };
