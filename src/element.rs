@@ -487,7 +487,7 @@ fn mount_into(host: web_sys::HtmlElement, target: web_sys::HtmlElement) -> u32 {
     // The backend (issue 15): read at mount, like the server.
     let transport = crate::core::transport::TransportOptions {
         kind: attr(&host, "transport")
-            .and_then(|t| crate::core::transport::TransportKind::parse(&t))
+            .and_then(|t| crate::core::transport::TransportKind::parse_by_name(&t))
             .unwrap_or_default(),
         model: attr(&host, "model"),
         agent_id: None,

@@ -132,7 +132,7 @@ impl PageConfig {
                 }
                 "customCards" => cfg.custom_cards = flag(&value),
                 "showTimestamps" => cfg.show_timestamps = flag(&value),
-                "transport" => match crate::core::transport::TransportKind::parse(&value) {
+                "transport" => match crate::core::transport::TransportKind::parse_by_name(&value) {
                     Some(kind) => cfg.transport.kind = kind,
                     None => cfg.unknown_transport = Some(value),
                 },

@@ -121,3 +121,34 @@ fn i17_page_base_url_stays_on_its_own_origin() {
         assert_eq!(cfg.refused_base_url.as_deref(), Some(hostile));
     }
 }
+
+/// Issue 15: the page's backend options. `actionUrl` is taken only as a path below the base
+/// URL (a link must not send answers to another origin); the in-process agent cannot be
+/// named by a page (only a Rust host can hand one over), so it reads as unknown.
+#[test]
+fn i15_the_page_reads_its_backend_options_and_refuses_unsafe_ones() {
+    use agent_chat_ui::core::transport::TransportKind;
+    use agent_chat_ui::page::PageConfig;
+    let cfg = PageConfig::from_query(
+        "http://h",
+        "?transport=responses&actionUrl=/actions/%7BactionId%7D&resendHistory=1",
+    );
+    assert_eq!(cfg.transport.kind, TransportKind::Responses);
+    assert_eq!(
+        cfg.transport.action_url.as_deref(),
+        Some("/actions/{actionId}")
+    );
+    assert!(cfg.transport.resend_history);
+    for hostile in [
+        "https://evil.test/a",
+        "//evil.test/a",
+        "javascript:alert(1)",
+    ] {
+        let q = format!("?transport=a2a&actionUrl={hostile}");
+        let cfg = PageConfig::from_query("http://h", &q);
+        assert_eq!(cfg.transport.action_url, None, "{hostile}");
+    }
+    let cfg = PageConfig::from_query("http://h", "?transport=in-process");
+    assert_eq!(cfg.transport.kind, TransportKind::AgentServer);
+    assert_eq!(cfg.unknown_transport.as_deref(), Some("in-process"));
+}

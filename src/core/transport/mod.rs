@@ -67,6 +67,13 @@ impl TransportKind {
         }
     }
 
+    /// Reads a backend a page or element can be pointed at by name: every one except the
+    /// in-process agent, which only a Rust host can hand over (`None` for it, as for a name
+    /// not known).
+    pub fn parse_by_name(name: &str) -> Option<TransportKind> {
+        TransportKind::parse(name).filter(|k| *k != TransportKind::InProcess)
+    }
+
     /// The configured name.
     pub fn as_str(self) -> &'static str {
         match self {
