@@ -47,7 +47,8 @@ pub struct PageConfig {
     pub custom_cards: bool,
     /// `showTimestamps=1`: each message's local time (F33).
     pub show_timestamps: bool,
-    /// `transport` (`agent-server`, `chat-completions`, `responses`, `a2a`), `model` and `threadStore`
+    /// `transport` (`agent-server`, `chat-completions`, `responses`, `a2a`, `cogitator`), `model`
+    /// and `threadStore`
     /// (`memory`/`local`): the backend at `baseUrl` (issue 15).
     pub transport: crate::core::transport::TransportOptions,
     /// A `baseUrl` that was not taken (another origin, not on the build's allow-list).

@@ -4,6 +4,7 @@
 pub mod a2a;
 pub mod actions;
 pub mod agents;
+pub mod cogitator;
 pub mod conversations;
 pub mod dev;
 pub mod files;
@@ -113,7 +114,11 @@ pub fn router(app: AppState) -> Router {
             "/a2a",
             post(a2a::rpc).layer(DefaultBodyLimit::max(MAX_BODY_BYTES)),
         )
-        .route("/a2a/.well-known/agent-card.json", get(a2a::card));
+        .route("/a2a/.well-known/agent-card.json", get(a2a::card))
+        .nest(
+            "/cogitator",
+            cogitator::router().layer(DefaultBodyLimit::max(MAX_BODY_BYTES)),
+        );
     let root = match &app.config().dist {
         Some(dir) => root.fallback_service(ServeDir::new(dir)),
         None => root.fallback(not_found),

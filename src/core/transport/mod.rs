@@ -15,6 +15,7 @@
 
 pub mod a2a;
 pub mod chat_completions;
+pub mod cogitator;
 pub mod reply;
 pub mod responses;
 mod stateless;
@@ -44,10 +45,15 @@ pub enum TransportKind {
     /// `{baseUrl}/.well-known/agent-card.json`): conversations are kept in the page with their
     /// context and open task; a task that waits for input is answered by the next message.
     A2a,
+    /// A Cogitator server (seed 001, PROTOCOL §11.1: `POST {baseUrl}/agents/:name/stream`):
+    /// conversations are kept in the page, each in the server's thread of the same id; a run
+    /// that pauses for approval shows cards answered by `POST /agents/:name/resume`.
+    Cogitator,
 }
 
 impl TransportKind {
-    /// Reads a configured name (`agent-server`, `chat-completions`, `responses`, `a2a`);
+    /// Reads a configured name (`agent-server`, `chat-completions`, `responses`, `a2a`,
+    /// `cogitator`);
     /// `None` for anything else.
     pub fn parse(name: &str) -> Option<TransportKind> {
         match name.trim().to_ascii_lowercase().as_str() {
@@ -57,6 +63,7 @@ impl TransportKind {
             }
             "responses" | "openai-responses" => Some(TransportKind::Responses),
             "a2a" => Some(TransportKind::A2a),
+            "cogitator" => Some(TransportKind::Cogitator),
             _ => None,
         }
     }
@@ -68,12 +75,13 @@ impl TransportKind {
             TransportKind::ChatCompletions => "chat-completions",
             TransportKind::Responses => "responses",
             TransportKind::A2a => "a2a",
+            TransportKind::Cogitator => "cogitator",
         }
     }
 
     /// Whether this backend takes answers to cards (F190); elsewhere cards are read-only.
     pub fn can_resolve(self) -> bool {
-        matches!(self, TransportKind::AgentServer)
+        matches!(self, TransportKind::AgentServer | TransportKind::Cogitator)
     }
 
     /// Whether conversations are kept in the page's thread store.
@@ -176,7 +184,10 @@ impl Gateway {
     pub fn new(options: &TransportOptions, threads: Vec<Thread>, seed: u64) -> Gateway {
         let inner = match options.kind {
             TransportKind::AgentServer => Inner::Direct,
-            TransportKind::ChatCompletions | TransportKind::Responses | TransportKind::A2a => {
+            TransportKind::ChatCompletions
+            | TransportKind::Responses
+            | TransportKind::A2a
+            | TransportKind::Cogitator => {
                 Inner::Stateless(Box::new(stateless::Stateless::new(options, threads, seed)))
             }
         };

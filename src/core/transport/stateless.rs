@@ -9,6 +9,7 @@ use serde_json::{json, Value};
 
 use super::a2a;
 use super::chat_completions as cc;
+use super::cogitator;
 use super::reply::{error_envelope, Delta, Reply, WireFile};
 use super::responses;
 use super::threads::{title_from, Thread};
@@ -29,6 +30,8 @@ pub(super) struct Stateless {
     turns: Vec<WireTurn>,
     /// The agent the backend describes (A2A's card): name and description, once read.
     card: Option<(String, Option<String>)>,
+    /// The agents the backend lists (Cogitator's `GET /agents`), once read.
+    listed: Option<Vec<(String, Option<String>)>>,
     /// The card request on the wire, and the session's agent requests waiting for it.
     card_request: Option<RequestId>,
     agents_waiting: Vec<RequestId>,
@@ -40,6 +43,7 @@ enum Decoder {
     Chat(cc::StreamDecoder),
     Responses(responses::StreamDecoder),
     A2a(a2a::Decoder),
+    Cogitator(cogitator::Decoder),
 }
 
 impl Decoder {
@@ -47,6 +51,7 @@ impl Decoder {
         match kind {
             TransportKind::Responses => Decoder::Responses(responses::StreamDecoder::new()),
             TransportKind::A2a => Decoder::A2a(a2a::Decoder::new()),
+            TransportKind::Cogitator => Decoder::Cogitator(cogitator::Decoder::new()),
             _ => Decoder::Chat(cc::StreamDecoder::new()),
         }
     }
@@ -56,6 +61,7 @@ impl Decoder {
             Decoder::Chat(d) => d.push(bytes),
             Decoder::Responses(d) => d.push(bytes),
             Decoder::A2a(d) => d.push(bytes),
+            Decoder::Cogitator(d) => d.push(bytes),
         }
     }
 
@@ -64,6 +70,7 @@ impl Decoder {
             Decoder::Chat(d) => d.finish(),
             Decoder::Responses(d) => d.finish(),
             Decoder::A2a(d) => d.finish(),
+            Decoder::Cogitator(d) => d.finish(),
         }
     }
 
@@ -72,6 +79,7 @@ impl Decoder {
             Decoder::Chat(d) => d.ending(),
             Decoder::Responses(d) => d.ending(),
             Decoder::A2a(d) => d.ending(),
+            Decoder::Cogitator(d) => d.ending(),
         }
     }
 }
@@ -93,6 +101,9 @@ struct WireTurn {
     text: String,
     started: bool,
     failed: bool,
+    /// Actions the new message declined (Cogitator, C31): settled as cancelled once the
+    /// backend took the message.
+    declined: Vec<String>,
 }
 
 /// Pushes outputs for the session.
@@ -139,6 +150,7 @@ impl Stateless {
             next_wire: WIRE_IDS,
             turns: Vec::new(),
             card: None,
+            listed: None,
             card_request: None,
             agents_waiting: Vec::new(),
         }
@@ -153,9 +165,11 @@ impl Stateless {
     /// The session's agent list: one agent, named by the backend's card where it has one (A2A,
     /// fetched once and again after a failure, the list waiting for it).
     fn agents(&mut self, session: RequestId, outputs: &mut VecDeque<GatewayOutput>) {
-        if self.options.kind != TransportKind::A2a || self.card.is_some() {
-            return self.answer_agents(session, outputs);
-        }
+        let path = match self.options.kind {
+            TransportKind::A2a if self.card.is_none() => a2a::CARD_PATH,
+            TransportKind::Cogitator if self.listed.is_none() => cogitator::AGENTS_PATH,
+            _ => return self.answer_agents(session, outputs),
+        };
         self.agents_waiting.push(session);
         if self.card_request.is_none() {
             let wire = self.next_wire_id();
@@ -163,13 +177,17 @@ impl Stateless {
             outputs.push_back(GatewayOutput::Send(HttpRequest {
                 id: wire,
                 method: Method::Get,
-                path: a2a::CARD_PATH.to_owned(),
+                path: path.to_owned(),
                 body: None,
             }));
         }
     }
 
     fn answer_agents(&self, session: RequestId, outputs: &mut VecDeque<GatewayOutput>) {
+        if self.options.kind == TransportKind::Cogitator {
+            let list = cogitator::agent_list(&self.options, self.listed.as_deref());
+            return Out(outputs).respond(session, 200, list.to_string());
+        }
         let id = self.options.agent();
         let mut agent = json!({ "id": id, "name": id });
         if let Some((name, description)) = &self.card {
@@ -190,6 +208,26 @@ impl Stateless {
         outputs: &mut VecDeque<GatewayOutput>,
     ) {
         self.card_request = None;
+        if self.options.kind == TransportKind::Cogitator {
+            self.listed = match &result {
+                Ok(resp) if (200..300).contains(&resp.status) => cogitator::read_agents(&resp.body),
+                _ => None,
+            };
+            if self.listed.is_none() {
+                outputs.push_back(GatewayOutput::Log(format!(
+                    "cogitator: no agent list at {} ({}); it is asked for again next time",
+                    cogitator::AGENTS_PATH,
+                    match &result {
+                        Ok(resp) => format!("answered {}", resp.status),
+                        Err(e) => format!("{e:?}"),
+                    }
+                )));
+            }
+            for session in std::mem::take(&mut self.agents_waiting) {
+                self.answer_agents(session, outputs);
+            }
+            return;
+        }
         let card = match &result {
             Ok(resp) if (200..300).contains(&resp.status) => a2a::read_card(&resp.body),
             _ => None,
@@ -430,19 +468,30 @@ impl Stateless {
                     stream,
                     previous,
                 );
-                (responses::PATH, body)
+                (responses::PATH.to_owned(), body)
             }
             TransportKind::A2a => {
                 let metadata = &thread.conversation["metadata"];
                 let body = a2a::request_body(rpc_id, &user_id, &text, &files, stream, metadata);
-                (a2a::RPC_PATH, body)
+                (a2a::RPC_PATH.to_owned(), body)
+            }
+            TransportKind::Cogitator => {
+                let thread_id =
+                    cogitator::thread_id(conversation_id, &thread.conversation["metadata"]);
+                let body = cogitator::request_body(thread_id, &text, &files);
+                (cogitator::run_path(thread.agent_id(), stream), body)
             }
             _ => (
-                cc::PATH,
+                cc::PATH.to_owned(),
                 cc::request_body(&model, &thread.messages, &text, &files, stream),
             ),
         };
         let first = !thread.messages.iter().any(|m| m["role"] == "user");
+        let declined = if kind == TransportKind::Cogitator {
+            cogitator::decline_waiting(&mut thread.messages)
+        } else {
+            Vec::new()
+        };
         thread.messages.push(user.clone());
         thread.conversation["updatedAt"] = Value::from(at);
         self.save(conversation_id, outputs);
@@ -450,7 +499,7 @@ impl Stateless {
         let req = HttpRequest {
             id: wire,
             method: Method::Post,
-            path: path.to_owned(),
+            path,
             body: Some(wire_body.to_string()),
         };
         outputs.push_back(if stream {
@@ -469,6 +518,7 @@ impl Stateless {
             text: String::new(),
             started: false,
             failed: false,
+            declined,
         });
     }
 
@@ -532,6 +582,12 @@ impl Stateless {
             let start = json!({ "type": "stream.start", "conversationId": turn.conversation_id,
                                 "messageId": turn.user["id"] });
             Out(outputs).frame(turn.session, now, start);
+            for id in std::mem::take(&mut turn.declined) {
+                let event = json!({ "type": "stream.action_resolved",
+                    "conversationId": turn.conversation_id, "actionId": id,
+                    "status": "cancelled" });
+                Out(outputs).frame(turn.session, now, event);
+            }
         }
     }
 
@@ -672,6 +728,7 @@ impl Stateless {
                     None => Ok(d.ending()),
                 }
             }
+            TransportKind::Cogitator => cogitator::read_reply(&resp.body),
             _ => cc::read_reply(&resp.body),
         };
         let reply = match read {
