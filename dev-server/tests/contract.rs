@@ -3211,6 +3211,9 @@ async fn i15_cogitator_endpoint() {
         events[events.len() - 2]["approvals"],
         finish["pendingApprovals"]
     );
+    let first = approvals[0]["toolCallId"].as_str().unwrap().to_owned();
+    let second = approvals[1]["toolCallId"].as_str().unwrap().to_owned();
+    assert_ne!(first, second);
 
     let resume = format!("{base}/agents/support/resume");
     // Another user may not resume it.
@@ -3229,14 +3232,14 @@ async fn i15_cogitator_endpoint() {
             api.http
                 .post(&resume)
                 .json(&json!({"threadId": "t_contract",
-            "decisions": {"call_refund_a1": {"approved": true}}})),
+            "decisions": {first.as_str(): {"approved": true}}})),
         )
         .await;
     assert_eq!(res.status, 200, "{}", res.text);
     assert_eq!(res.json["status"], "paused");
     assert_eq!(
         res.json["pendingApprovals"][0]["toolCallId"],
-        "call_refund_a2"
+        second.as_str()
     );
     assert_eq!(res.json["pendingApprovals"].as_array().unwrap().len(), 1);
     // The other declined: the run completes and says what it did.
@@ -3245,7 +3248,7 @@ async fn i15_cogitator_endpoint() {
             api.http
                 .post(&resume)
                 .json(&json!({"threadId": "t_contract",
-            "decisions": {"call_refund_a2": {"approved": false, "reason": "Too small"}}})),
+            "decisions": {second.as_str(): {"approved": false, "reason": "Too small"}}})),
         )
         .await;
     assert_eq!(res.json["status"], "completed");

@@ -15,6 +15,7 @@
 //! (in memory), with the caller (`x-user-id`) who may resume them.
 
 use std::collections::{BTreeMap, HashMap};
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 
 use axum::body::{Body, Bytes};
@@ -56,9 +57,10 @@ struct Paused {
     decided: BTreeMap<String, (bool, Option<String>)>,
 }
 
-/// The paused runs of one server, by thread.
+/// The paused runs of one server, by thread, and how many runs paused (call ids count them,
+/// so every call of a thread has its own id, as a model's ids do).
 #[derive(Clone, Debug, Default)]
-pub struct Runs(Arc<Mutex<HashMap<String, Paused>>>);
+pub struct Runs(Arc<Mutex<HashMap<String, Paused>>>, Arc<AtomicU64>);
 
 /// The routes, to be nested under `/cogitator`.
 pub fn router() -> Router {
@@ -156,14 +158,15 @@ fn start(
     let script = if lower.contains("fail") {
         Script::Fail
     } else if lower.contains("refund") {
+        let n = runs.1.fetch_add(1, Ordering::Relaxed) + 1;
         let mut calls = vec![Call {
-            id: "call_refund_a1".into(),
+            id: format!("call_{n}_refund_a1"),
             order: "A-1",
             amount: 40,
         }];
         if lower.contains("both") {
             calls.push(Call {
-                id: "call_refund_a2".into(),
+                id: format!("call_{n}_refund_a2"),
                 order: "A-2",
                 amount: 15,
             });

@@ -95,6 +95,22 @@ pub fn resume_body(thread_id: &str, tool_call_id: &str, decision: Value) -> Valu
     json!({ "threadId": thread_id, "decisions": decisions })
 }
 
+/// The wire request that answers one card (E14 → resume): `POST /agents/:name/resume`
+/// deciding the call `action_id` in `thread_id`; `None` for a resolution that is not an
+/// approval (this dialect has no other kind).
+pub fn answer_request(
+    agent: &str,
+    thread_id: &str,
+    action_id: &str,
+    resolution: &Value,
+) -> Option<(String, Value)> {
+    let decision = decision(resolution)?;
+    Some((
+        resume_path(agent),
+        resume_body(thread_id, action_id, decision),
+    ))
+}
+
 /// A Cogitator error code as the agent server's (§9.10): `THREAD_ACCESS_DENIED` (another
 /// user's run) → `action_forbidden`, `RUN_NOT_PAUSED` (nothing waits any more) →
 /// `action_not_pending`; others unchanged.
