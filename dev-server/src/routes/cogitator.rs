@@ -80,6 +80,10 @@ fn error(status: StatusCode, code: &str, message: &str) -> Response {
         .into_response()
 }
 
+fn refuse(status: StatusCode, code: &str, message: &str) -> Box<Response> {
+    Box::new(error(status, code, message))
+}
+
 fn user_of(headers: &HeaderMap) -> Option<String> {
     headers
         .get(USER_HEADER)
@@ -108,13 +112,13 @@ fn start(
     headers: &HeaderMap,
     name: &str,
     body: &Bytes,
-) -> Result<(String, Script), Response> {
+) -> Result<(String, Script), Box<Response>> {
     if name != AGENT {
         let message = format!("Agent '{name}' not found");
-        return Err(error(StatusCode::NOT_FOUND, "AGENT_NOT_FOUND", &message));
+        return Err(refuse(StatusCode::NOT_FOUND, "AGENT_NOT_FOUND", &message));
     }
     let request: Value = serde_json::from_slice(body).map_err(|e| {
-        error(
+        refuse(
             StatusCode::BAD_REQUEST,
             "INVALID_INPUT",
             &format!("Invalid JSON: {e}"),
@@ -126,7 +130,7 @@ fn start(
         .trim()
         .to_owned();
     if input.is_empty() {
-        return Err(error(
+        return Err(refuse(
             StatusCode::BAD_REQUEST,
             "INVALID_INPUT",
             "input: must not be empty",
@@ -137,7 +141,7 @@ fn start(
         Value::String(t) if !t.is_empty() => t.clone(),
         _ => {
             let message = "threadId: must be a non-empty string";
-            return Err(error(StatusCode::BAD_REQUEST, "INVALID_INPUT", message));
+            return Err(refuse(StatusCode::BAD_REQUEST, "INVALID_INPUT", message));
         }
     };
     let user = user_of(headers);
@@ -145,7 +149,7 @@ fn start(
     if let Some(p) = paused.get(&thread) {
         if p.user != user {
             let message = format!("Thread {thread} belongs to another user");
-            return Err(error(
+            return Err(refuse(
                 StatusCode::FORBIDDEN,
                 "THREAD_ACCESS_DENIED",
                 &message,
@@ -216,7 +220,7 @@ async fn run(
 ) -> Response {
     let (thread, script) = match start(&runs, &headers, &name, &body) {
         Ok(started) => started,
-        Err(refused) => return refused,
+        Err(refused) => return *refused,
     };
     let body = match script {
         Script::Fail => return error(StatusCode::SERVICE_UNAVAILABLE, "LLM_UNAVAILABLE", FAILURE),
@@ -262,7 +266,7 @@ async fn stream(
 ) -> Response {
     let (thread, script) = match start(&runs, &headers, &name, &body) {
         Ok(started) => started,
-        Err(refused) => return refused,
+        Err(refused) => return *refused,
     };
     let mut events = vec![json!({ "type": "start", "messageId": "msg_run", "threadId": thread })];
     let finish = json!({ "type": "finish", "messageId": "msg_run", "threadId": thread,
