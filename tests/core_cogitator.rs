@@ -11,7 +11,7 @@ use agent_chat_ui::core::transport::reply::Delta;
 use agent_chat_ui::core::transport::TransportKind;
 use agent_chat_ui::core::{
     ActionKind, CardState, ChatError, Command, ComposerMode, ComposerState, HttpResponse, Input,
-    Method, Outcome, Run,
+    Method, Outcome, Resolution, Run, Shown,
 };
 use serde_json::{json, Value};
 
@@ -253,7 +253,7 @@ fn i15_c31_a_new_message_declines_the_waiting_calls_and_a_reload_says_so() {
     let stored = l.stored_threads();
     let t = &stored[0];
     assert_eq!(
-        t.messages[1]["metadata"]["actionStates"],
+        t.messages[1]["actionStates"],
         json!({"call_1": {"status": "cancelled"}, "call_2": {"status": "cancelled"}})
     );
     let mut again = Link::new(TransportKind::Cogitator, stored);
@@ -375,4 +375,202 @@ fn i15_c31_decisions_and_the_resume_body() {
     );
     assert_eq!(TransportKind::Cogitator.as_str(), "cogitator");
     assert!(TransportKind::Cogitator.can_resolve());
+}
+
+/// Answers the last wire request with `status` and `body`: a streamed request that was taken
+/// gets the body as its stream, anything else a whole response (D4).
+fn answer_wire(l: &mut Link, status: u16, body: &str) {
+    let (req, streamed) = l.wire.last().unwrap().clone();
+    if streamed && (200..300).contains(&status) {
+        l.stream(body);
+    } else {
+        l.wire_input(Input::Response {
+            id: req.id,
+            result: Ok(HttpResponse {
+                status,
+                body: body.into(),
+                date: None,
+            }),
+        });
+    }
+}
+
+/// A chat whose first turn paused on `approvals`; returns it with the conversation id.
+fn paused_on(approvals: &[Value]) -> (Link, String) {
+    let mut l = started();
+    l.cmd(Command::Send("Refund the orders".into()));
+    let conversation = l.session.conversation().unwrap().id.clone();
+    l.stream(&paused_stream(&conversation, approvals));
+    assert_eq!(l.session.cards().len(), approvals.len());
+    (l, conversation)
+}
+
+fn resolve(l: &mut Link, action_id: &str, resolution: Resolution) {
+    let card = l
+        .session
+        .cards()
+        .iter()
+        .find(|c| c.action.id == action_id)
+        .unwrap()
+        .clone();
+    l.cmd(Command::Resolve {
+        shown: Shown::of(&card.action),
+        resolution,
+    });
+}
+
+fn state_of(l: &Link, action_id: &str) -> CardState {
+    l.session
+        .cards()
+        .iter()
+        .find(|c| c.action.id == action_id)
+        .unwrap()
+        .state
+        .clone()
+}
+
+fn completed(output: &str) -> String {
+    json!({"output": output, "threadId": "x", "status": "completed", "toolCalls": [],
+           "usage": {"inputTokens": 1, "outputTokens": 1, "totalTokens": 2}})
+    .to_string()
+}
+
+#[test]
+fn i15_c31_approving_resumes_the_run_and_its_answer_follows_after_a_reload_too() {
+    let (mut l, conversation) = paused_on(&[approval("call_1", "A-1")]);
+    resolve(&mut l, "call_1", Resolution::allow());
+    let req = l.last_wire();
+    assert_eq!(
+        (req.method, req.path.as_str()),
+        (Method::Post, "/agents/support/resume")
+    );
+    assert_eq!(
+        body_of(&l),
+        json!({"threadId": conversation, "decisions": {"call_1": {"approved": true}}})
+    );
+    answer_wire(&mut l, 200, &completed("Refunded 40 EUR for order A-1."));
+    assert_eq!(
+        state_of(&l, "call_1"),
+        CardState::Settled(Outcome::Approved { remembered: false })
+    );
+    assert_eq!(
+        l.session.messages().last().unwrap().content.display_text(),
+        "Refunded 40 EUR for order A-1."
+    );
+    assert_eq!(l.session.composer_state(), ComposerState::Normal);
+    // A reload: the card reads approved, the continuation is there.
+    let stored = l.stored_threads();
+    let mut again = Link::new(TransportKind::Cogitator, stored);
+    again.cmd(Command::Start);
+    let agents = again.last_wire();
+    again.wire_input(Input::Response {
+        id: agents.id,
+        result: Ok(HttpResponse {
+            status: 200,
+            body: AGENTS.into(),
+            date: None,
+        }),
+    });
+    again.cmd(Command::OpenConversation(conversation));
+    assert!(matches!(
+        state_of(&again, "call_1"),
+        CardState::Settled(Outcome::Approved { .. })
+    ));
+    assert_eq!(
+        again
+            .session
+            .messages()
+            .last()
+            .unwrap()
+            .content
+            .display_text(),
+        "Refunded 40 EUR for order A-1."
+    );
+
+    // A deny sends the person's reason.
+    let (mut l, conversation) = paused_on(&[approval("call_9", "A-9")]);
+    resolve(&mut l, "call_9", Resolution::deny(Some("Too much".into())));
+    assert_eq!(
+        body_of(&l),
+        json!({"threadId": conversation,
+               "decisions": {"call_9": {"approved": false, "reason": "Too much"}}})
+    );
+}
+
+#[test]
+fn i15_c31_approve_all_decides_each_call_and_the_run_stays_paused_until_the_last() {
+    let (mut l, conversation) = paused_on(&[approval("call_1", "A-1"), approval("call_2", "A-2")]);
+    let shown: Vec<Shown> = l
+        .session
+        .cards()
+        .iter()
+        .map(|c| Shown::of(&c.action))
+        .collect();
+    l.cmd(Command::ResolveAll {
+        shown,
+        approve: true,
+    });
+    assert_eq!(
+        body_of(&l),
+        json!({"threadId": conversation, "decisions": {"call_1": {"approved": true}}})
+    );
+    // The server decides that one and stays paused on the other.
+    let still = json!({"output": "", "threadId": conversation, "status": "paused",
+        "toolCalls": [], "usage": {"inputTokens": 0, "outputTokens": 0, "totalTokens": 0},
+        "pendingApprovals": [approval("call_2", "A-2")]});
+    answer_wire(&mut l, 200, &still.to_string());
+    assert!(matches!(
+        state_of(&l, "call_1"),
+        CardState::Settled(Outcome::Approved { .. })
+    ));
+    assert_eq!(
+        body_of(&l),
+        json!({"threadId": conversation, "decisions": {"call_2": {"approved": true}}}),
+        "the second call goes next"
+    );
+    answer_wire(
+        &mut l,
+        200,
+        &completed("Refunded 40 EUR for order A-1. Refunded 40 EUR for order A-2."),
+    );
+    assert!(matches!(
+        state_of(&l, "call_2"),
+        CardState::Settled(Outcome::Approved { .. })
+    ));
+    assert_eq!(
+        l.session.messages().last().unwrap().content.display_text(),
+        "Refunded 40 EUR for order A-1. Refunded 40 EUR for order A-2."
+    );
+    assert_eq!(l.session.composer_state(), ComposerState::Normal);
+}
+
+#[test]
+fn i15_c31_refused_resumes_read_as_the_agent_servers_codes() {
+    // Another user's run: forbidden, the card waits again, the server's sentence is kept.
+    let (mut l, _) = paused_on(&[approval("call_1", "A-1")]);
+    resolve(&mut l, "call_1", Resolution::allow());
+    answer_wire(
+        &mut l,
+        403,
+        r#"{"error":{"message":"Thread t belongs to another user","code":"THREAD_ACCESS_DENIED"}}"#,
+    );
+    assert_eq!(state_of(&l, "call_1"), CardState::Waiting);
+    assert_eq!(
+        l.session.error().and_then(ChatError::code),
+        Some("action_forbidden")
+    );
+    assert!(format!("{:?}", l.session.error()).contains("belongs to another user"));
+    // Nothing paused any more: answered elsewhere.
+    let (mut l, _) = paused_on(&[approval("call_1", "A-1")]);
+    resolve(&mut l, "call_1", Resolution::allow());
+    answer_wire(
+        &mut l,
+        409,
+        r#"{"error":{"message":"Thread t has no paused run","code":"RUN_NOT_PAUSED"}}"#,
+    );
+    assert_eq!(
+        state_of(&l, "call_1"),
+        CardState::Settled(Outcome::answered())
+    );
+    assert!(l.session.can_send());
 }

@@ -161,8 +161,8 @@ pub fn agent_list(
 
 /// Settles, as cancelled, the calls the thread's last assistant message still waits on: a new
 /// message declines them (C31; the server does so when the run starts). Recorded in that
-/// message's `metadata.actionStates` (C12), so a reload reads them as cancelled. Returns
-/// their ids.
+/// message's `actionStates` (§9.6 source 1, C12), so a reload reads them as cancelled.
+/// Returns their ids.
 pub fn decline_waiting(messages: &mut [Value]) -> Vec<String> {
     let Some(last) = messages.iter_mut().rev().find(|m| m["role"] == "assistant") else {
         return Vec::new();
@@ -181,11 +181,11 @@ pub fn decline_waiting(messages: &mut [Value]) -> Vec<String> {
     if open.is_empty() {
         return open;
     }
-    if !last["metadata"]["actionStates"].is_object() {
-        last["metadata"]["actionStates"] = json!({});
+    if !last["actionStates"].is_object() {
+        last["actionStates"] = json!({});
     }
     for id in &open {
-        last["metadata"]["actionStates"][id.as_str()] = json!({ "status": "cancelled" });
+        last["actionStates"][id.as_str()] = json!({ "status": "cancelled" });
     }
     open
 }
