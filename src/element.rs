@@ -174,6 +174,7 @@ pub const OBSERVED_ATTRIBUTES: &[&str] = &[
     "transport",
     "model",
     "thread-store",
+    "action-url",
     "agent-id",
     "conversation-id",
     "theme",
@@ -489,6 +490,7 @@ fn mount_into(host: web_sys::HtmlElement, target: web_sys::HtmlElement) -> u32 {
         thread_store: attr(&host, "thread-store")
             .and_then(|t| crate::core::transport::ThreadStoreKind::parse(&t))
             .unwrap_or_default(),
+        action_url: attr(&host, "action-url"),
     };
     // The conversation the chat had open before a remount wins over the attribute.
     let live_conversation = js_sys::Reflect::get(&host, &JsValue::from_str("_conversationId"))

@@ -47,9 +47,10 @@ pub struct PageConfig {
     pub custom_cards: bool,
     /// `showTimestamps=1`: each message's local time (F33).
     pub show_timestamps: bool,
-    /// `transport` (`agent-server`, `chat-completions`, `responses`, `a2a`, `cogitator`), `model`
-    /// and `threadStore`
-    /// (`memory`/`local`): the backend at `baseUrl` (issue 15).
+    /// `transport` (`agent-server`, `chat-completions`, `responses`, `a2a`, `cogitator`), `model`,
+    /// `threadStore`
+    /// (`memory`/`local`) and `actionUrl` (a path below `baseUrl`; anything else is ignored):
+    /// the backend at `baseUrl` (issue 15).
     pub transport: crate::core::transport::TransportOptions,
     /// A `baseUrl` that was not taken (another origin, not on the build's allow-list).
     pub refused_base_url: Option<String>,
@@ -137,6 +138,11 @@ impl PageConfig {
                     None => cfg.unknown_transport = Some(value),
                 },
                 "model" => cfg.transport.model = Some(value),
+                // A path below the base URL only: a link must not send answers (and the
+                // page's credentials) to another origin (issue 15).
+                "actionUrl" if value.starts_with('/') && !value.starts_with("//") => {
+                    cfg.transport.action_url = Some(value)
+                }
                 "threadStore" => {
                     if let Some(kind) = crate::core::transport::ThreadStoreKind::parse(&value) {
                         cfg.transport.thread_store = kind;

@@ -119,7 +119,14 @@ fn i15_a_turn_over_a2a_keeps_the_context_and_continues_a_task_that_waits_for_inp
                    "parts": [{"kind": "text", "text": "Which date?"}]}}})),
     ]
     .concat());
-    assert_eq!(l.session.run(), Run::Idle);
+    // The question is also a read-only card (no action URL, C19) that does not hold the
+    // composer: the reply continues the task.
+    assert_eq!(l.session.run(), Run::AwaitingAction);
+    assert_eq!(l.session.cards().len(), 1);
+    assert_eq!(
+        l.session.composer_state(),
+        agent_chat_ui::core::ComposerState::Normal
+    );
     assert_eq!(
         l.session.messages().last().unwrap().content.display_text(),
         "Which date?"

@@ -3141,6 +3141,91 @@ async fn i15_a2a_endpoint() {
     assert_eq!(res.json["error"]["code"], -32601);
 }
 
+/// Issue 15 (C20): the scripted Console action endpoint takes the answer to the approval a
+/// response waits on and answers with the continuation, a new response chained to it
+/// (streamed or whole); an action that does not belong to that response is refused as no
+/// longer pending.
+#[tokio::test]
+async fn i15_responses_action_endpoint() {
+    let api = start().await;
+    let url = format!("{}/v1/actions/act_resp_3", api.root);
+    let res = api
+        .send(api.http.post(&url).json(&json!({
+            "resolution": {"type": "tool_approval", "decision": "allow"},
+            "stream": false, "previous_response_id": "resp_3", "model": "scripted"
+        })))
+        .await;
+    assert_eq!(res.status, 200);
+    assert_eq!(
+        res.json["id"], "resp_4",
+        "chained to the response that waited"
+    );
+    assert_eq!(res.json["status"], "completed");
+    assert_eq!(
+        res.json["output"][0]["content"][0]["text"],
+        "Sent the report to ayse@example.com."
+    );
+    let res = api
+        .send(api.http.post(&url).json(&json!({
+            "resolution": {"decision": "deny", "comment": "not today"},
+            "stream": true, "previous_response_id": "resp_3"
+        })))
+        .await;
+    assert_eq!(res.status, 200);
+    assert!(res.header("content-type").starts_with("text/event-stream"));
+    assert!(res.text.contains("response.completed"));
+    assert!(res.text.contains("not today"));
+    let res = api
+        .send(api.http.post(&url).json(&json!({
+            "resolution": {"decision": "allow"}, "previous_response_id": "resp_2"
+        })))
+        .await;
+    assert_eq!(res.status, 409);
+    assert_eq!(res.json["error"]["code"], "action_not_pending");
+}
+
+/// Issue 15 (C19): the scripted A2A action endpoint takes `{conversationId, actionId,
+/// resolution, taskId}` for the question a booking waits on and completes the task with the
+/// date answered; anything else is refused.
+#[tokio::test]
+async fn i15_a2a_action_endpoint() {
+    let api = start().await;
+    let url = format!("{}/a2a/actions/m_ask", api.root);
+    let answer = |date: &str, stream: bool| {
+        json!({"conversationId": "ctx_scripted", "actionId": "m_ask", "taskId": "task_booking",
+               "stream": stream,
+               "resolution": {"type": "user_question", "answers": {"Which date?": date}}})
+    };
+    let res = api
+        .send(api.http.post(&url).json(&answer("Friday", false)))
+        .await;
+    assert_eq!(res.status, 200);
+    assert_eq!(res.json["jsonrpc"], "2.0");
+    assert_eq!(res.json["result"]["status"]["state"], "completed");
+    assert_eq!(
+        res.json["result"]["artifacts"][0]["parts"][0]["text"],
+        "Booked for Friday: flight TK2410 to Izmir."
+    );
+    let res = api
+        .send(api.http.post(&url).json(&answer("Monday", true)))
+        .await;
+    assert!(res.header("content-type").starts_with("text/event-stream"));
+    assert!(res.text.contains("Booked for Monday: "));
+    let res = api
+        .send(api.http.post(&url).json(&answer(" ", false)))
+        .await;
+    assert_eq!(res.status, 422);
+    let res = api
+        .send(
+            api.http
+                .post(format!("{}/a2a/actions/other", api.root))
+                .json(&answer("Friday", false)),
+        )
+        .await;
+    assert_eq!(res.status, 409);
+    assert_eq!(res.json["error"]["code"], "action_not_pending");
+}
+
 /// The `data` of each event of a Cogitator stream (their own shape: a `type`, no timestamp),
 /// checking that it ends with `[DONE]` when `done`.
 fn cogitator_events(res: &Res, done: bool) -> Vec<Value> {

@@ -197,6 +197,71 @@ async fn i15_a2a_journey(page: &ChatPage) -> Step {
 }
 
 journey! {
+    /// Issue 15 (C20): the page over the Cognipeer Console's Responses API with its action
+    /// endpoint (`actionUrl`): a response that requires action is an answerable card; Approve
+    /// posts the answer there, the card settles and the continuation streams in as a new
+    /// reply; a reload reads the card as approved from the thread store.
+    i15_responses_page_answers_a_card_at_the_action_endpoint =>
+        |page| i15_responses_answer_journey(page)
+}
+
+/// The steps of [`i15_responses_page_answers_a_card_at_the_action_endpoint`].
+async fn i15_responses_answer_journey(page: &ChatPage) -> Step {
+    const SENT: &str = "Sent the report to ayse@example.com.";
+    page.open_with_query(
+        "lang=en&transport=responses&baseUrl=/v1&model=scripted&actionUrl=/actions/%7BactionId%7D",
+    )
+    .await?;
+    page.send_message("Email the report to Ayse").await?;
+    page.wait_for_visible(&sel::card("tool_approval", "waiting"))
+        .await?;
+    page.wait_for_count(sel::ELSEWHERE, 0).await?;
+    page.wait_for_composer_open(false).await?;
+    page.click(sel::APPROVE).await?;
+    page.wait_for_finished_reply_containing(SENT).await?;
+    page.wait_for_visible(&sel::card("tool_approval", "approved"))
+        .await?;
+    page.wait_for_composer_open(true).await?;
+    page.wait_for_url_containing("conversationId=").await?;
+    page.reload().await?;
+    page.wait_for_message("assistant", SENT).await?;
+    page.wait_for_visible(&sel::card("tool_approval", "approved"))
+        .await?;
+    page.wait_for_count(sel::APPROVE, 0).await?;
+    Ok(())
+}
+
+journey! {
+    /// Issue 15 (C19): the page over an A2A agent with an action URL: the task that waits for
+    /// input is a question card, answered in the card; the answer completes the task, whose
+    /// artifact is the new reply; a reload reads the card as answered.
+    i15_a2a_page_answers_the_question_of_a_waiting_task_at_the_action_url =>
+        |page| i15_a2a_answer_journey(page)
+}
+
+/// The steps of [`i15_a2a_page_answers_the_question_of_a_waiting_task_at_the_action_url`].
+async fn i15_a2a_answer_journey(page: &ChatPage) -> Step {
+    const ANSWER: &str = "Booked for Friday: flight TK2410 to Izmir.";
+    page.open_with_query("lang=en&transport=a2a&baseUrl=/a2a&actionUrl=/actions/%7BactionId%7D")
+        .await?;
+    page.send_message("Book a flight to Izmir").await?;
+    page.wait_for_visible(&sel::card("user_question", "waiting"))
+        .await?;
+    page.wait_for_count(sel::ELSEWHERE, 0).await?;
+    page.type_into(&sel::answer_field(1), "Friday").await?;
+    page.click(sel::SEND).await?;
+    page.wait_for_finished_reply_containing(ANSWER).await?;
+    page.wait_for_visible(&sel::card("user_question", "answered"))
+        .await?;
+    page.wait_for_url_containing("conversationId=").await?;
+    page.reload().await?;
+    page.wait_for_message("assistant", ANSWER).await?;
+    page.wait_for_visible(&sel::card("user_question", "answered"))
+        .await?;
+    Ok(())
+}
+
+journey! {
     /// Issue 15, seed 001 (C31): the page over a Cogitator server (`?transport=cogitator`): the
     /// server's agent is listed, a run streams, looks an order up (a tool call) and pauses for
     /// approval: the card shows the call's side effects, offers no "don't ask again", and

@@ -110,7 +110,12 @@ async fn fetch(
     if let Some(body) = &req.body {
         init.set_body(&JsValue::from_str(body));
     }
-    let url = format!("{}{}", config.base_url, req.path);
+    // An absolute URL (a configured action endpoint elsewhere, issue 15) is used as given.
+    let url = if req.path.starts_with("https://") || req.path.starts_with("http://") {
+        req.path.clone()
+    } else {
+        format!("{}{}", config.base_url, req.path)
+    };
     let request = Request::new_with_str_and_init(&url, &init).map_err(transport_error)?;
     let window = web_sys::window().ok_or_else(|| TransportError::Network("no window".into()))?;
     let resp = JsFuture::from(window.fetch_with_request(&request))

@@ -134,7 +134,7 @@ impl ChatStore {
         }
         config.key_seed = crate::io::keys::random_seed();
         // A backend that cannot take answers draws its cards read-only (F190).
-        config.can_resolve &= transport.backend.kind.can_resolve();
+        config.can_resolve &= transport.backend.can_resolve();
         let (gateway, threads, unreadable) = Self::gateway_for(&transport);
         let store = Self::build(Session::new(config), Some(transport), callbacks);
         store.driver.update_value(|d| {

@@ -41,8 +41,13 @@ impl Link {
             model: Some("gpt-test".into()),
             ..TransportOptions::default()
         };
+        Link::with_options(options, threads)
+    }
+
+    /// A link to the backend `options` describes (an action endpoint, a thread store…).
+    pub fn with_options(options: TransportOptions, threads: Vec<Thread>) -> Link {
         let config = SessionConfig {
-            can_resolve: options.kind.can_resolve(),
+            can_resolve: options.can_resolve(),
             ..SessionConfig::default()
         };
         Link {

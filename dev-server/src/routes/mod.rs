@@ -115,6 +115,14 @@ pub fn router(app: AppState) -> Router {
             post(a2a::rpc).layer(DefaultBodyLimit::max(MAX_BODY_BYTES)),
         )
         .route("/a2a/.well-known/agent-card.json", get(a2a::card))
+        .route(
+            "/v1/actions/{action_id}",
+            post(responses::answer).layer(DefaultBodyLimit::max(MAX_BODY_BYTES)),
+        )
+        .route(
+            "/a2a/actions/{action_id}",
+            post(a2a::answer).layer(DefaultBodyLimit::max(MAX_BODY_BYTES)),
+        )
         .nest(
             "/cogitator",
             cogitator::router().layer(DefaultBodyLimit::max(MAX_BODY_BYTES)),

@@ -6,6 +6,11 @@
 //! function call and a url citation; one that asks to send an email stops with
 //! `status: "requires_action"` and a pending approval (Cognipeer Console, PROTOCOL C20);
 //! anything else is echoed. Streamed as `event:` + `data:` frames, or whole.
+//!
+//! `POST /v1/actions/:actionId` is the Console's action endpoint (`actionUrl`, C20): it takes
+//! `{resolution, stream, previous_response_id}` for the approval a response waits on
+//! (`act_resp_<n>` belongs to `resp_<n>`; any other pair is refused as no longer pending) and
+//! answers with the continuation, a new response chained to it: the email sent, or not.
 
 use axum::body::{Body, Bytes};
 use axum::http::{header, HeaderValue, StatusCode};
@@ -57,6 +62,50 @@ pub async fn responses(body: Bytes) -> Response {
     } else {
         Script::Echo(format!("You said: {last} (turn {turn})"))
     };
+    if request["stream"] == true {
+        stream(&id, &model, &script)
+    } else {
+        axum::Json(response(&id, &model, &script)).into_response()
+    }
+}
+
+/// `POST /v1/actions/:actionId`: see the module docs.
+pub async fn answer(
+    axum::extract::Path(action_id): axum::extract::Path<String>,
+    body: Bytes,
+) -> Response {
+    let request: Value = match serde_json::from_slice(&body) {
+        Ok(v) => v,
+        Err(e) => return invalid(&format!("We could not parse the JSON body: {e}")),
+    };
+    let previous = request["previous_response_id"].as_str().unwrap_or_default();
+    let turn = previous
+        .strip_prefix("resp_")
+        .and_then(|n| n.parse::<u64>().ok());
+    let Some(turn) = turn.filter(|_| action_id == format!("act_{previous}")) else {
+        let body = json!({ "error": { "code": "action_not_pending",
+            "message": format!("Action '{action_id}' is not waiting for an answer.") } });
+        return (StatusCode::CONFLICT, axum::Json(body)).into_response();
+    };
+    let resolution = &request["resolution"];
+    let text = match resolution["decision"].as_str() {
+        Some("allow") => {
+            let to = resolution["approvedArgs"]["to"]
+                .as_str()
+                .unwrap_or("ayse@example.com");
+            format!("Sent the report to {to}.")
+        }
+        Some("deny") => match resolution["comment"].as_str() {
+            Some(reason) if !reason.trim().is_empty() => {
+                format!("I did not send it: {reason}")
+            }
+            _ => "I did not send it.".to_owned(),
+        },
+        _ => return invalid("'resolution.decision' must be allow or deny"),
+    };
+    let id = format!("resp_{}", turn + 1);
+    let model = request["model"].as_str().unwrap_or("scripted").to_owned();
+    let script = Script::Echo(text);
     if request["stream"] == true {
         stream(&id, &model, &script)
     } else {

@@ -76,6 +76,10 @@ pub struct Decoder {
     context_id: Option<String>,
     task_id: Option<String>,
     state: Option<String>,
+    /// Actions the last status message names in a data part (`pendingActions`).
+    status_actions: Option<Value>,
+    /// The id of the last status message (the id of the card it becomes).
+    status_message_id: Option<String>,
     /// The answer as streamed so far.
     shown: String,
     failed: bool,
@@ -123,6 +127,10 @@ impl Decoder {
                 _ => Value::Null,
             },
         );
+        let pending_actions = match (&self.task_id, open) {
+            (Some(task), true) => self.waiting_actions(task),
+            _ => None,
+        };
         Reply {
             content: if self.answer().is_empty() {
                 self.status_text.clone()
@@ -130,8 +138,27 @@ impl Decoder {
                 self.answer()
             },
             keep,
+            pending_actions,
             ..Reply::default()
         }
+    }
+
+    /// What a task that waits for input waits on, as the agent server's pending actions
+    /// (C19): the actions its status message names in a data part (`pendingActions`, or one
+    /// `pendingAction`), else one free-text question asking the status message's text, with
+    /// the status message's id as the action's id (the task's, when it has none; a task asks
+    /// again under a new message id). No card when the agent said nothing: the composer still
+    /// continues the task. The card's heading is the chat's own, localized.
+    fn waiting_actions(&self, task: &str) -> Option<Value> {
+        if let Some(actions) = &self.status_actions {
+            return Some(actions.clone());
+        }
+        let question = self.status_text.trim();
+        let id = self.status_message_id.as_deref().unwrap_or(task);
+        (!question.is_empty()).then(|| {
+            json!([{ "id": id, "type": "user_question",
+                     "questions": [{ "question": question, "allowFreeText": true }] }])
+        })
     }
 
     fn drain(&mut self, end: bool) -> Vec<Delta> {
@@ -222,6 +249,8 @@ impl Decoder {
             return;
         };
         self.state = Some(state.to_owned());
+        self.status_actions = data_actions(&status["message"]["parts"]);
+        self.status_message_id = status["message"]["messageId"].as_str().map(str::to_owned);
         let text = parts_text(&status["message"]["parts"]);
         if !text.is_empty() {
             self.status_text = text;
@@ -273,6 +302,23 @@ impl Decoder {
             out.push(Delta::Error(wording));
         }
     }
+}
+
+/// The pending actions a message's data part carries (`pendingActions`, or one
+/// `pendingAction`), when it carries any.
+fn data_actions(parts: &Value) -> Option<Value> {
+    parts
+        .as_array()?
+        .iter()
+        .filter(|p| p["kind"] == "data" || p["type"] == "data")
+        .find_map(|p| {
+            let data = &p["data"];
+            match (&data["pendingActions"], &data["pendingAction"]) {
+                (Value::Array(list), _) if !list.is_empty() => Some(Value::Array(list.clone())),
+                (_, one @ Value::Object(_)) => Some(Value::Array(vec![one.clone()])),
+                _ => None,
+            }
+        })
 }
 
 /// The text parts of an A2A message or artifact, joined.

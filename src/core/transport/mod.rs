@@ -79,9 +79,23 @@ impl TransportKind {
         }
     }
 
-    /// Whether this backend takes answers to cards (F190); elsewhere cards are read-only.
+    /// Whether this backend can take answers to cards at all (F190): the agent server always;
+    /// Responses and A2A only at a configured action endpoint
+    /// ([`TransportOptions::can_resolve`] decides with the configuration).
     pub fn can_resolve(self) -> bool {
-        matches!(self, TransportKind::AgentServer | TransportKind::Cogitator)
+        matches!(
+            self,
+            TransportKind::AgentServer
+                | TransportKind::Responses
+                | TransportKind::A2a
+                | TransportKind::Cogitator
+        )
+    }
+
+    /// Whether answers go to an action endpoint the host configures (`actionUrl`): Responses
+    /// (the Console's endpoint, C20) and A2A (C19).
+    pub fn answers_at_action_url(self) -> bool {
+        matches!(self, TransportKind::Responses | TransportKind::A2a)
     }
 
     /// Whether conversations are kept in the page's thread store.
@@ -123,9 +137,26 @@ pub struct TransportOptions {
     pub agent_id: Option<String>,
     /// Where a stateless backend's conversations are kept.
     pub thread_store: ThreadStoreKind,
+    /// Where answers to cards go, for a backend that takes them at an endpoint of their own
+    /// (Responses: the Console's action endpoint, C20; A2A, C19): an absolute URL, or a path
+    /// below the base URL. `{actionId}` and `{conversationId}` in it are replaced by the
+    /// action's id and the backend's conversation id. Without it, those backends' cards are
+    /// read-only.
+    pub action_url: Option<String>,
 }
 
 impl TransportOptions {
+    /// Whether cards can be answered through this configuration (F190): the backend takes
+    /// answers and, where it needs one, an action endpoint is configured.
+    pub fn can_resolve(&self) -> bool {
+        self.kind.can_resolve()
+            && (!self.kind.answers_at_action_url()
+                || self
+                    .action_url
+                    .as_deref()
+                    .is_some_and(|u| !u.trim().is_empty()))
+    }
+
     /// The one agent a stateless backend lists: the agent id, else the model, else `default`.
     pub fn agent(&self) -> String {
         self.agent_id

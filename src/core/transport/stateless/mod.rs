@@ -3,6 +3,8 @@
 //! becomes the backend's request with the whole history, its reply read back as `stream.*`
 //! frames (§6) or as E9's JSON.
 
+mod answer;
+
 use std::collections::VecDeque;
 
 use serde_json::{json, Value};
@@ -101,9 +103,11 @@ struct WireTurn {
     text: String,
     started: bool,
     failed: bool,
-    /// Actions the new message declined (Cogitator, C31): settled as cancelled once the
-    /// backend took the message.
-    declined: Vec<String>,
+    /// The card this turn answers (E14), when it is an answer's continuation.
+    answering: Option<answer::Answering>,
+    /// Cards this message settles when the turn starts: answered by continuing the task they
+    /// wait on (A2A's own way to answer `input-required`), or declined (Cogitator, C31).
+    settles: Vec<String>,
 }
 
 /// Pushes outputs for the session.
@@ -382,6 +386,10 @@ impl Stateless {
                 let id = id.to_string();
                 self.send(now, req.id, &id, &body, stream, outputs)
             }
+            (Method::Post, ["conversations", id, "actions", action]) => {
+                let (id, action) = (id.to_string(), action.to_string());
+                self.answer(req.id, &id, &action, &body, stream, outputs)
+            }
             _ => {
                 let body = json!({ "error": { "code": "NOT_SUPPORTED",
                     "message": "This backend does not offer that." } });
@@ -487,10 +495,10 @@ impl Stateless {
             ),
         };
         let first = !thread.messages.iter().any(|m| m["role"] == "user");
-        let declined = if kind == TransportKind::Cogitator {
-            cogitator::decline_waiting(&mut thread.messages)
-        } else {
-            Vec::new()
+        let settles = match kind {
+            TransportKind::A2a => answer::settled_by_message(thread, format_iso(now)),
+            TransportKind::Cogitator => cogitator::decline_waiting(&mut thread.messages),
+            _ => Vec::new(),
         };
         thread.messages.push(user.clone());
         thread.conversation["updatedAt"] = Value::from(at);
@@ -518,7 +526,8 @@ impl Stateless {
             text: String::new(),
             started: false,
             failed: false,
-            declined,
+            answering: None,
+            settles,
         });
     }
 
@@ -576,18 +585,30 @@ impl Stateless {
     }
 
     fn start(&mut self, now: Millis, pos: usize, outputs: &mut VecDeque<GatewayOutput>) {
+        if !self.turns[pos].started && self.turns[pos].answering.is_some() {
+            // The backend took the answer: the card settles before its continuation (C7).
+            let mut turn = self.turns.remove(pos);
+            self.accept_answer(now, &mut turn, outputs);
+            self.turns.insert(pos, turn);
+        }
+        // A new message declines what waits on Cogitator (C31); it answers it elsewhere.
+        let status = if self.options.kind == TransportKind::Cogitator {
+            "cancelled"
+        } else {
+            "resolved"
+        };
         let turn = &mut self.turns[pos];
         if !turn.started {
             turn.started = true;
+            for action_id in std::mem::take(&mut turn.settles) {
+                let event = json!({ "type": "stream.action_resolved",
+                                    "conversationId": turn.conversation_id,
+                                    "actionId": action_id, "status": status });
+                Out(outputs).frame(turn.session, now, event);
+            }
             let start = json!({ "type": "stream.start", "conversationId": turn.conversation_id,
                                 "messageId": turn.user["id"] });
             Out(outputs).frame(turn.session, now, start);
-            for id in std::mem::take(&mut turn.declined) {
-                let event = json!({ "type": "stream.action_resolved",
-                    "conversationId": turn.conversation_id, "actionId": id,
-                    "status": "cancelled" });
-                Out(outputs).frame(turn.session, now, event);
-            }
         }
     }
 
@@ -704,7 +725,35 @@ impl Stateless {
             }
         };
         if !(200..300).contains(&resp.status) {
-            let body = error_envelope(resp.status, &resp.body);
+            let body = match self.options.kind {
+                // A refused resume in the agent server's codes (§11.1).
+                TransportKind::Cogitator if turn.answering.is_some() => {
+                    cogitator::action_error_envelope(resp.status, &resp.body)
+                }
+                _ => error_envelope(resp.status, &resp.body),
+            };
+            // RUN_NOT_PAUSED: nothing waits on the thread any more. Its entry says so, or the
+            // refetch that follows would draw the card open again (§9.6: the last reply's open
+            // entries are what waits); no answer is kept (nobody knows what it was).
+            let gone = self.options.kind == TransportKind::Cogitator
+                && body.contains("\"action_not_pending\"");
+            if let (true, Some(a)) = (gone, &turn.answering) {
+                let (message_id, action_id) = (a.message_id.clone(), a.action_id.clone());
+                let cid = turn.conversation_id.clone();
+                if let Some(t) = self.thread_mut(&cid) {
+                    let entries = t
+                        .messages
+                        .iter_mut()
+                        .filter(|m| m["id"] == message_id.as_str())
+                        .filter_map(|m| m["metadata"]["pendingActions"].as_array_mut())
+                        .flatten()
+                        .filter(|e| e["id"] == action_id.as_str());
+                    for entry in entries {
+                        entry["status"] = Value::from("resolved");
+                    }
+                }
+                self.save(&cid, outputs);
+            }
             return Out(outputs).respond(turn.session, resp.status, body);
         }
         let read = match self.options.kind {
@@ -743,9 +792,11 @@ impl Stateless {
                 return Out(outputs).respond(turn.session, 502, body.to_string());
             }
         };
+        let mut turn = turn;
+        // A whole 2xx reply: the backend took the answer.
+        self.accept_answer(now, &mut turn, outputs);
         if turn.stream {
             // A server that ignored `stream: true` and answered whole: the same reply, framed.
-            let mut turn = turn;
             turn.text = reply.content.clone();
             let session = turn.session;
             let start = json!({ "type": "stream.start", "conversationId": turn.conversation_id,
@@ -759,6 +810,10 @@ impl Stateless {
         }
         let (assistant, title) =
             self.store_reply(now, &turn, reply.content.clone(), &reply, outputs);
+        if turn.answering.is_some() {
+            let body = self.answer_body(&turn, &assistant, reply.pending_actions.as_ref());
+            return Out(outputs).respond(turn.session, 200, body.to_string());
+        }
         let mut body = json!({ "message": turn.user, "response": assistant });
         if let Some(title) = title {
             body["conversationTitle"] = Value::from(title);

@@ -1,0 +1,395 @@
+//! Issue 15: cards answered through a backend without conversations of its own. With an
+//! action endpoint configured, the Responses (Console, PROTOCOL C20) and A2A (C19) cards are
+//! answerable: the gateway posts the answer there, settles the card once the backend took it,
+//! keeps the answer on the stored reply (a reload reads "Answered") and reads the backend's
+//! continuation as a new reply. Without one they stay read-only. Recorded fixtures; no browser.
+#![cfg(not(target_arch = "wasm32"))]
+
+use std::collections::BTreeMap;
+
+use agent_chat_ui::core::transport::{TransportKind, TransportOptions};
+use agent_chat_ui::core::{
+    AnswerValue, CardState, Command, ComposerState, HttpResponse, Input, Method, Outcome,
+    Resolution, Run, SessionEvent, Shown,
+};
+use serde_json::{json, Value};
+
+#[path = "common/link.rs"]
+mod link;
+use link::Link;
+
+fn options(kind: TransportKind, action_url: Option<&str>) -> TransportOptions {
+    TransportOptions {
+        kind,
+        model: Some("gpt-test".into()),
+        action_url: action_url.map(str::to_owned),
+        ..TransportOptions::default()
+    }
+}
+
+fn body_of(l: &Link) -> Value {
+    serde_json::from_str(l.last_wire().body.as_deref().unwrap()).unwrap()
+}
+
+fn card_state(l: &Link, id: &str) -> CardState {
+    l.session
+        .cards()
+        .iter()
+        .find(|c| c.action.id == id)
+        .map(|c| c.state.clone())
+        .expect("the card is shown")
+}
+
+fn resolve(l: &mut Link, id: &str, resolution: Resolution) {
+    let action = l
+        .session
+        .cards()
+        .iter()
+        .find(|c| c.action.id == id)
+        .expect("the card is shown")
+        .action
+        .clone();
+    l.cmd(Command::Resolve {
+        shown: Shown::of(&action),
+        resolution,
+    });
+}
+
+/// A Console response that stops with one approval waiting.
+const WAITS: &str = concat!(
+    "data: {\"type\":\"response.created\",\"response\":{\"id\":\"resp_9\"}}\n\n",
+    "data: {\"type\":\"response.output_text.delta\",\"delta\":\"I need your approval.\"}\n\n",
+    "data: {\"type\":\"response.completed\",\"response\":{\"id\":\"resp_9\",\"status\":\"requires_action\",",
+    "\"pendingActions\":[{\"id\":\"act_1\",\"kind\":\"tool_approval\",\"status\":\"pending\",",
+    "\"toolName\":\"send_email\",\"args\":{\"to\":\"ayse@example.com\"}}]}}\n\n",
+);
+
+/// The Console's continuation after the answer: a new response.
+const CONTINUES: &str = concat!(
+    "data: {\"type\":\"response.created\",\"response\":{\"id\":\"resp_10\"}}\n\n",
+    "data: {\"type\":\"response.output_text.delta\",\"delta\":\"Sent the report.\"}\n\n",
+    "data: {\"type\":\"response.completed\",\"response\":{\"id\":\"resp_10\",\"status\":\"completed\"}}\n\n",
+);
+
+fn waiting_console() -> Link {
+    let mut l = Link::with_options(
+        options(
+            TransportKind::Responses,
+            Some("/console/actions/{actionId}"),
+        ),
+        vec![],
+    );
+    l.cmd(Command::Start);
+    l.cmd(Command::Send("Email the report to Ayşe".into()));
+    l.stream(WAITS);
+    l
+}
+
+#[test]
+fn i15_c20_a_console_card_is_answered_at_the_action_endpoint_and_continues() {
+    let mut l = waiting_console();
+    assert!(
+        l.session.config().can_resolve,
+        "an action endpoint: answerable"
+    );
+    let card = l.session.cards()[0].clone();
+    assert!(l.session.can_resolve(&card));
+    assert_eq!(l.session.composer_state(), ComposerState::Blocked);
+    resolve(&mut l, "act_1", Resolution::allow());
+
+    let (req, streamed) = l.wire.last().unwrap().clone();
+    assert!(streamed);
+    assert_eq!(req.method, Method::Post);
+    assert_eq!(req.path, "/console/actions/act_1", "{{actionId}} filled in");
+    let body = body_of(&l);
+    assert_eq!(body["resolution"]["decision"], "allow");
+    assert_eq!(
+        body["previous_response_id"], "resp_9",
+        "the response that waits"
+    );
+    assert_eq!(body["model"], "gpt-test");
+    assert!(
+        body["decisionKey"].is_string(),
+        "the decision's key goes along"
+    );
+    assert_eq!(card_state(&l, "act_1"), CardState::Sending);
+
+    l.stream(CONTINUES);
+    assert!(matches!(
+        card_state(&l, "act_1"),
+        CardState::Settled(Outcome::Approved { .. })
+    ));
+    assert!(l.events.iter().any(
+        |e| matches!(e, SessionEvent::ActionResolved { action_id, .. } if action_id == "act_1")
+    ));
+    assert_eq!(l.session.run(), Run::Idle);
+    let last = l.session.messages().last().unwrap();
+    assert_eq!(last.content.display_text(), "Sent the report.");
+    assert_eq!(l.session.composer_state(), ComposerState::Normal);
+
+    // Kept: the answer on the reply that waited, the continuation, and the new chain.
+    let stored = l.stored_threads();
+    let thread = &stored[0];
+    assert_eq!(thread.messages.len(), 3);
+    assert_eq!(
+        thread.messages[1]["actionStates"]["act_1"]["status"],
+        "resolved"
+    );
+    assert_eq!(
+        thread.messages[1]["actionStates"]["act_1"]["resolution"]["decision"],
+        "allow"
+    );
+    assert_eq!(
+        thread.conversation["metadata"]["previousResponseId"],
+        "resp_10"
+    );
+
+    // A reload shows the card answered, not waiting.
+    let id = thread.id().to_owned();
+    let mut again = Link::with_options(
+        options(
+            TransportKind::Responses,
+            Some("/console/actions/{actionId}"),
+        ),
+        stored,
+    );
+    again.cmd(Command::Start);
+    again.cmd(Command::OpenConversation(id));
+    assert!(matches!(
+        card_state(&again, "act_1"),
+        CardState::Settled(Outcome::Approved { .. })
+    ));
+    assert_eq!(again.session.composer_state(), ComposerState::Normal);
+}
+
+#[test]
+fn i15_c20_a_refused_answer_keeps_the_card_waiting_with_the_servers_wording() {
+    let mut l = waiting_console();
+    resolve(&mut l, "act_1", Resolution::deny(Some("not now".into())));
+    assert_eq!(body_of(&l)["resolution"]["comment"], "not now");
+    let id = l.last_wire().id;
+    l.wire_input(Input::Response {
+        id,
+        result: Ok(HttpResponse {
+            status: 422,
+            body: r#"{"error":{"code":"invalid_resolution","message":"The Console refused it"}}"#
+                .into(),
+            date: None,
+        }),
+    });
+    assert_eq!(card_state(&l, "act_1"), CardState::Waiting);
+    let shown = format!("{:?}", l.session.error());
+    assert!(shown.contains("The Console refused it"), "{shown}");
+    // Nothing was kept as answered.
+    assert!(l.threads()[0].messages[1].get("actionStates").is_none());
+}
+
+#[test]
+fn i15_c20_an_answer_read_whole_when_not_streaming() {
+    let mut l = waiting_console();
+    l.without_streaming();
+    resolve(&mut l, "act_1", Resolution::allow());
+    let (req, streamed) = l.wire.last().unwrap().clone();
+    assert!(!streamed);
+    assert_eq!(body_of(&l)["stream"], false);
+    let reply = json!({"id": "resp_11", "status": "completed", "output": [{"type": "message",
+        "role": "assistant", "content": [{"type": "output_text", "text": "Done, sent."}]}]});
+    l.wire_input(Input::Response {
+        id: req.id,
+        result: Ok(HttpResponse {
+            status: 200,
+            body: reply.to_string(),
+            date: None,
+        }),
+    });
+    assert!(matches!(
+        card_state(&l, "act_1"),
+        CardState::Settled(Outcome::Approved { .. })
+    ));
+    assert_eq!(
+        l.session.messages().last().unwrap().content.display_text(),
+        "Done, sent."
+    );
+}
+
+#[test]
+fn i15_f190_without_an_action_endpoint_the_card_stays_read_only_and_nothing_is_sent() {
+    let mut l = Link::with_options(options(TransportKind::Responses, None), vec![]);
+    l.cmd(Command::Start);
+    l.cmd(Command::Send("Email the report".into()));
+    l.stream(WAITS);
+    let before = l.wire.len();
+    resolve(&mut l, "act_1", Resolution::allow());
+    assert_eq!(
+        l.wire.len(),
+        before,
+        "the gate refused: nothing reached the wire"
+    );
+    assert_eq!(card_state(&l, "act_1"), CardState::Waiting);
+    assert!(l
+        .events
+        .iter()
+        .any(|e| matches!(e, SessionEvent::ResolveRefused { .. })));
+}
+
+/// One SSE frame whose data is a JSON-RPC response carrying `result`.
+fn rpc(result: Value) -> String {
+    format!(
+        "data: {}\n\n",
+        json!({"jsonrpc": "2.0", "id": 1, "result": result})
+    )
+}
+
+fn asks_for_a_date() -> String {
+    [
+        rpc(json!({"kind": "task", "id": "task_7", "contextId": "ctx_7", "status": {"state": "working"}})),
+        rpc(json!({"kind": "status-update", "taskId": "task_7", "contextId": "ctx_7", "final": true,
+                   "status": {"state": "input-required", "message": {"kind": "message", "role": "agent",
+                   "messageId": "ask_1", "parts": [{"kind": "text", "text": "Which date?"}]}}})),
+    ]
+    .concat()
+}
+
+fn a2a_started(action_url: Option<&str>) -> Link {
+    let mut l = Link::with_options(options(TransportKind::A2a, action_url), vec![]);
+    l.cmd(Command::Start);
+    let card = l.last_wire();
+    l.wire_input(Input::Response {
+        id: card.id,
+        result: Ok(HttpResponse {
+            status: 200,
+            body: r#"{"name":"Travel Agent"}"#.into(),
+            date: None,
+        }),
+    });
+    l.cmd(Command::Send("Book a flight to Izmir".into()));
+    l.stream(&asks_for_a_date());
+    l
+}
+
+fn question_card(l: &Link) -> agent_chat_ui::core::ActionCard {
+    let cards = l.session.cards();
+    assert_eq!(cards.len(), 1, "the task that waits for input is a card");
+    cards[0].clone()
+}
+
+#[test]
+fn i15_c19_an_a2a_task_waiting_for_input_is_answered_at_the_action_url() {
+    let mut l = a2a_started(Some("https://agent.test/actions/{actionId}"));
+    let card = question_card(&l);
+    assert_eq!(card.action.id, "ask_1", "the status message's id");
+    assert!(l.session.can_resolve(&card));
+    let mut answers = BTreeMap::new();
+    answers.insert("Which date?".to_owned(), AnswerValue::One("Friday".into()));
+    resolve(
+        &mut l,
+        "ask_1",
+        Resolution::UserQuestion {
+            answers,
+            cancelled: false,
+        },
+    );
+    let req = l.last_wire();
+    assert_eq!(
+        req.path, "https://agent.test/actions/ask_1",
+        "an absolute URL as given"
+    );
+    let body = body_of(&l);
+    assert_eq!(body["conversationId"], "ctx_7", "the agent's context");
+    assert_eq!(body["actionId"], "ask_1");
+    assert_eq!(body["taskId"], "task_7");
+    assert_eq!(body["resolution"]["answers"]["Which date?"], "Friday");
+    l.stream(
+        &[
+            rpc(json!({"kind": "artifact-update", "taskId": "task_7", "contextId": "ctx_7",
+                   "artifact": {"artifactId": "a1", "parts": [{"kind": "text", "text": "Booked for Friday."}]}})),
+            rpc(json!({"kind": "status-update", "taskId": "task_7", "contextId": "ctx_7", "final": true,
+                   "status": {"state": "completed"}})),
+        ]
+        .concat(),
+    );
+    assert!(matches!(
+        card_state(&l, "ask_1"),
+        CardState::Settled(Outcome::Answered { .. })
+    ));
+    assert_eq!(
+        l.session.messages().last().unwrap().content.display_text(),
+        "Booked for Friday."
+    );
+    let kept = &l.threads()[0].conversation["metadata"];
+    assert!(
+        kept.get("a2aTaskId").is_none(),
+        "the completed task is closed"
+    );
+}
+
+#[test]
+fn i15_c19_without_an_action_url_the_card_is_read_only_and_the_reply_continues_the_task() {
+    let mut l = a2a_started(None);
+    let card = question_card(&l);
+    assert!(!l.session.can_resolve(&card), "read-only (F190)");
+    assert_eq!(
+        l.session.composer_state(),
+        ComposerState::Normal,
+        "the composer answers"
+    );
+    l.cmd(Command::Send("Friday".into()));
+    let body = body_of(&l);
+    assert_eq!(body["params"]["message"]["taskId"], "task_7");
+    l.stream(&rpc(
+        json!({"kind": "status-update", "taskId": "task_7", "contextId": "ctx_7", "final": true,
+               "status": {"state": "completed", "message": {"kind": "message", "role": "agent",
+               "parts": [{"kind": "text", "text": "Booked."}]}}}),
+    ));
+    // The message answered the question: the card no longer waits, here and after a reload.
+    assert!(matches!(card_state(&l, "ask_1"), CardState::Settled(_)));
+    let stored = l.stored_threads();
+    assert_eq!(
+        stored[0].messages[1]["actionStates"]["ask_1"]["status"],
+        "resolved"
+    );
+    let id = stored[0].id().to_owned();
+    let mut again = Link::with_options(options(TransportKind::A2a, None), stored);
+    again.cmd(Command::Start);
+    again.cmd(Command::OpenConversation(id));
+    assert!(matches!(card_state(&again, "ask_1"), CardState::Settled(_)));
+}
+
+#[test]
+fn i15_c19_an_agent_that_names_its_actions_in_a_data_part_shows_those() {
+    let mut l = Link::with_options(
+        options(TransportKind::A2a, Some("/actions/{actionId}")),
+        vec![],
+    );
+    l.cmd(Command::Start);
+    let card = l.last_wire();
+    l.wire_input(Input::Response {
+        id: card.id,
+        result: Err(agent_chat_ui::core::TransportError::Network(
+            "offline".into(),
+        )),
+    });
+    l.cmd(Command::Send("Delete the cache".into()));
+    l.stream(&rpc(
+        json!({"kind": "status-update", "taskId": "t1", "contextId": "c1", "final": true,
+               "status": {"state": "input-required", "message": {"kind": "message", "role": "agent",
+               "parts": [{"kind": "text", "text": "May I?"},
+                         {"kind": "data", "data": {"pendingActions": [{"id": "act_rm",
+                          "type": "tool_approval", "toolName": "rm", "args": {"path": "./cache"}}]}}]}}}),
+    ));
+    let card = question_card(&l);
+    assert_eq!(card.action.id, "act_rm");
+    resolve(&mut l, "act_rm", Resolution::allow());
+    assert_eq!(l.last_wire().path, "/actions/act_rm", "below the base URL");
+    // An answer the agent no longer waits for: settled as it says, nothing kept as answered.
+    let id = l.last_wire().id;
+    l.wire_input(Input::Response {
+        id,
+        result: Ok(HttpResponse {
+            status: 409,
+            body: r#"{"error":{"code":"action_not_pending","message":"gone"}}"#.into(),
+            date: None,
+        }),
+    });
+    assert!(l.threads()[0].messages[1].get("actionStates").is_none());
+}
