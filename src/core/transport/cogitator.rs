@@ -23,7 +23,7 @@ use super::reply::{
 };
 use super::TransportOptions;
 use crate::core::sse::SseFrameDecoder;
-use crate::core::{encode, lenient};
+use crate::core::{encode, lenient, HttpResponse, TransportError};
 
 /// The agent list, below the base URL.
 pub const AGENTS_PATH: &str = "/agents";
@@ -188,6 +188,43 @@ pub fn decline_waiting(messages: &mut [Value]) -> Vec<String> {
         last["actionStates"][id.as_str()] = json!({ "status": "cancelled" });
     }
     open
+}
+
+/// The agents a `GET /agents` answer lists, or (when it cannot be read) a line for the
+/// developer's log; the list is asked for again next time.
+pub fn on_agents(
+    result: &Result<HttpResponse, TransportError>,
+) -> (Option<Vec<(String, Option<String>)>>, Option<String>) {
+    let listed = match result {
+        Ok(resp) if (200..300).contains(&resp.status) => read_agents(&resp.body),
+        _ => None,
+    };
+    if listed.is_some() {
+        return (listed, None);
+    }
+    let why = match result {
+        Ok(resp) => format!("answered {}", resp.status),
+        Err(e) => format!("{e:?}"),
+    };
+    let log =
+        format!("cogitator: no agent list at {AGENTS_PATH} ({why}); asked for again next time");
+    (None, Some(log))
+}
+
+/// Marks the entry of `action_id` on the stored reply `message_id` as settled, after the
+/// server said nothing is paused any more (`RUN_NOT_PAUSED`): the last reply's open entries
+/// are what waits (§9.6), so a refetch would otherwise draw the card open again. No answer is
+/// kept: nobody knows what it was.
+pub fn settle_entry(messages: &mut [Value], message_id: &str, action_id: &str) {
+    let entries = messages
+        .iter_mut()
+        .filter(|m| m["id"] == message_id)
+        .filter_map(|m| m["metadata"]["pendingActions"].as_array_mut())
+        .flatten()
+        .filter(|e| e["id"] == action_id);
+    for entry in entries {
+        entry["status"] = Value::from("resolved");
+    }
 }
 
 /// The agents of a `GET /agents` answer: `(name, description)`; `None` when it is not a

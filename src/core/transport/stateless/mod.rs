@@ -213,20 +213,9 @@ impl Stateless {
     ) {
         self.card_request = None;
         if self.options.kind == TransportKind::Cogitator {
-            self.listed = match &result {
-                Ok(resp) if (200..300).contains(&resp.status) => cogitator::read_agents(&resp.body),
-                _ => None,
-            };
-            if self.listed.is_none() {
-                outputs.push_back(GatewayOutput::Log(format!(
-                    "cogitator: no agent list at {} ({}); it is asked for again next time",
-                    cogitator::AGENTS_PATH,
-                    match &result {
-                        Ok(resp) => format!("answered {}", resp.status),
-                        Err(e) => format!("{e:?}"),
-                    }
-                )));
-            }
+            let (listed, log) = cogitator::on_agents(&result);
+            self.listed = listed;
+            outputs.extend(log.map(GatewayOutput::Log));
             for session in std::mem::take(&mut self.agents_waiting) {
                 self.answer_agents(session, outputs);
             }
@@ -741,16 +730,7 @@ impl Stateless {
                 let (message_id, action_id) = (a.message_id.clone(), a.action_id.clone());
                 let cid = turn.conversation_id.clone();
                 if let Some(t) = self.thread_mut(&cid) {
-                    let entries = t
-                        .messages
-                        .iter_mut()
-                        .filter(|m| m["id"] == message_id.as_str())
-                        .filter_map(|m| m["metadata"]["pendingActions"].as_array_mut())
-                        .flatten()
-                        .filter(|e| e["id"] == action_id.as_str());
-                    for entry in entries {
-                        entry["status"] = Value::from("resolved");
-                    }
+                    cogitator::settle_entry(&mut t.messages, &message_id, &action_id);
                 }
                 self.save(&cid, outputs);
             }
