@@ -528,11 +528,16 @@ fn i15_c31_approve_all_decides_each_call_and_the_run_stays_paused_until_the_last
         json!({"threadId": conversation, "decisions": {"call_2": {"approved": true}}}),
         "the second call goes next"
     );
-    answer_wire(
-        &mut l,
-        200,
-        &completed("Refunded 40 EUR for order A-1. Refunded 40 EUR for order A-2."),
-    );
+    // Answered as JSON (the browser hands a 2xx that is not an event stream over whole).
+    let id = l.last_wire().id;
+    l.wire_input(Input::Response {
+        id,
+        result: Ok(HttpResponse {
+            status: 200,
+            body: completed("Refunded 40 EUR for order A-1. Refunded 40 EUR for order A-2."),
+            date: None,
+        }),
+    });
     assert!(matches!(
         state_of(&l, "call_2"),
         CardState::Settled(Outcome::Approved { .. })
