@@ -12,7 +12,9 @@
 //! - **Properties** ([`LIVE_PROPERTIES`]): `authorization` (a property only, so the token is
 //!   never in the DOM; a new value is used from the next request on), `headers`
 //!   (`{name: value}`, live too), `themeColors` (React keys or `--chat-*` names) and
-//!   `customMessages` (`{id or React key: text}`), which remount, and `clientTools`
+//!   `customMessages` (`{id or React key: text}`), which remount, `threadStore` (the page's
+//!   own store of conversations for a backend without them: `{load, save, delete}`, see
+//!   `io::js_threads`; remounts) and `clientTools`
 //!   (`{toolName: (args, request) => result | Promise<result>}`, own properties only).
 //! - **Events**: `CustomEvent`s named `agent-chat:<name>` that bubble and cross the shadow
 //!   boundary (`composed`), with JSON `detail`: `message-sent`, `message-received`, `error`,
@@ -338,6 +340,7 @@ pub const LIVE_PROPERTIES: &[&str] = &[
     "themeColors",
     "customMessages",
     "styles",
+    "threadStore",
 ];
 
 /// The events the element dispatches, as `agent-chat:<name>`.
@@ -492,6 +495,11 @@ fn mount_into(host: web_sys::HtmlElement, target: web_sys::HtmlElement) -> u32 {
             .unwrap_or_default(),
         action_url: attr(&host, "action-url"),
     };
+    // The page's own thread store (issue 15): read at mount; a new object remounts.
+    let thread_storage = js_sys::Reflect::get(&host, &JsValue::from_str("_threadStore"))
+        .ok()
+        .and_then(crate::io::js_threads::JsThreads::new)
+        .map(crate::io::threads::HostThreads::new);
     // The conversation the chat had open before a remount wins over the attribute.
     let live_conversation = js_sys::Reflect::get(&host, &JsValue::from_str("_conversationId"))
         .ok()
@@ -551,6 +559,7 @@ fn mount_into(host: web_sys::HtmlElement, target: web_sys::HtmlElement) -> u32 {
             <Chat
                 base_url=base_url.clone()
                 transport=transport.clone()
+                thread_storage=thread_storage.clone()
                 agent_id=live.agent
                 conversation_id=live.conversation
                 authorization=live.authorization

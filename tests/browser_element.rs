@@ -765,3 +765,90 @@ async fn i15_the_element_talks_to_a_responses_server_and_chains_its_turns() {
     el.remove();
     drop(stub);
 }
+
+/// The page's own thread store for the test below: one kept conversation, one entry that is
+/// not a thread; `saved` holds what the chat saves.
+const HOST_STORE_JS: &str = r#"(() => {
+  const at = "2026-11-30T10:00:00.000Z";
+  const store = { saved: {}, deleted: [] };
+  store.load = () => Promise.resolve([
+    { conversation: { id: "conv_kept", agentId: "tiny-model", title: "Kept chat",
+                      metadata: {}, createdAt: at, updatedAt: at },
+      messages: [{ id: "m_1", conversationId: "conv_kept", role: "user",
+                   content: "Remember me", createdAt: at, updatedAt: at }] },
+    "this is not a thread"
+  ]);
+  store.save = (thread) => new Promise((done) => {
+    store.saved[thread.conversation.id] = thread;
+    done();
+  });
+  store.delete = (id) => { store.deleted.push(id); };
+  return store;
+})()"#;
+
+/// Issue 15: the element's `threadStore` property is the page's own store of conversations:
+/// its threads are read at mount (the chat opens one of them), an entry that is not a thread
+/// is skipped and reported, and each turn is saved back through `save` (a promise).
+#[wasm_bindgen_test]
+async fn i15_the_elements_thread_store_object_restores_keeps_and_reports() {
+    let api = "https://llm.test/element-threads";
+    let chunk = serde_json::json!({"choices": [{"delta": {"content": "Noted."}}]});
+    let stub = web::fetch::FetchStub::install(serde_json::json!([
+        {"url": "/chat/completions", "chunks": [format!("data: {chunk}\n\n"), "data: [DONE]\n\n"]}
+    ]));
+    let store = js_sys::eval(HOST_STORE_JS).unwrap();
+    agent_chat_ui::element::define_agent_chat();
+    let el: web_sys::HtmlElement = document()
+        .create_element("agent-chat")
+        .unwrap()
+        .unchecked_into();
+    for (k, v) in [
+        ("base-url", api),
+        ("transport", "chat-completions"),
+        ("model", "tiny-model"),
+        ("conversation-id", "conv_kept"),
+        ("lang", "en"),
+    ] {
+        el.set_attribute(k, v).unwrap();
+    }
+    js_sys::Reflect::set(&el, &"threadStore".into(), &store).unwrap();
+    el.style().set_property("height", "400px").unwrap();
+    document().body().unwrap().append_child(&el).unwrap();
+    let root = wait_in_shadow(&el, ".chat-root").await;
+    wait_until("the kept conversation is open", &root, || {
+        root.text_content()
+            .unwrap_or_default()
+            .contains("Remember me")
+    })
+    .await;
+    wait_until("the unreadable entry is reported", &root, || {
+        in_shadow(&el, ".chat-error__text").is_some_and(|e| {
+            e.text_content()
+                .unwrap_or_default()
+                .contains("could not be read")
+        })
+    })
+    .await;
+    let textarea = wait_in_shadow(&el, "textarea").await;
+    send(&el, &root, &textarea, "And this").await;
+    let saved_messages = || {
+        let saved = js_sys::Reflect::get(&store, &"saved".into()).unwrap();
+        let thread = js_sys::Reflect::get(&saved, &"conv_kept".into()).unwrap();
+        if thread.is_undefined() {
+            return 0;
+        }
+        let messages = js_sys::Reflect::get(&thread, &"messages".into()).unwrap();
+        js_sys::Array::from(&messages).length()
+    };
+    wait_until("the turn is saved through the page's store", &root, || {
+        saved_messages() == 3
+    })
+    .await;
+    let calls = stub.calls();
+    assert_eq!(calls.len(), 1);
+    // The whole history went to the model: the kept message first.
+    assert_eq!(calls[0].json()["messages"][0]["content"], "Remember me");
+    assert!(root.text_content().unwrap_or_default().contains("Noted."));
+    el.remove();
+    drop(stub);
+}

@@ -393,3 +393,45 @@ fn i15_c19_an_agent_that_names_its_actions_in_a_data_part_shows_those() {
     });
     assert!(l.threads()[0].messages[1].get("actionStates").is_none());
 }
+
+/// A Chat Completions reply that stops for a tool call (`finish_reason: "tool_calls"`).
+const STOPS_FOR_A_CALL: &str = concat!(
+    "data: {\"choices\":[{\"index\":0,\"delta\":{\"role\":\"assistant\",\"content\":null}}]}\n\n",
+    "data: {\"choices\":[{\"index\":0,\"delta\":{\"tool_calls\":[{\"index\":0,\"id\":\"call_email\",",
+    "\"function\":{\"name\":\"send_email\",\"arguments\":\"{\\\"to\\\":\\\"ayse@example.com\\\"}\"}}]}}]}\n\n",
+    "data: {\"choices\":[{\"index\":0,\"delta\":{},\"finish_reason\":\"tool_calls\"}]}\n\n",
+    "data: [DONE]\n\n",
+);
+
+#[test]
+fn i15_f190_a_chat_completions_reply_waiting_for_its_tool_call_is_a_read_only_card() {
+    let mut l = Link::new(TransportKind::ChatCompletions, vec![]);
+    l.cmd(Command::Start);
+    l.cmd(Command::Send("Email the report".into()));
+    l.stream(STOPS_FOR_A_CALL);
+    let cards = l.session.cards();
+    assert_eq!(cards.len(), 1, "the call it stopped for is a card");
+    assert_eq!(cards[0].action.id, "call_email");
+    assert!(!l.session.can_resolve(&cards[0]), "read-only (F190)");
+    assert_eq!(l.session.composer_state(), ComposerState::Normal);
+    // The person moves on: the call is left behind, here and after a reload.
+    l.cmd(Command::Send("Never mind".into()));
+    l.stream(
+        "data: {\"choices\":[{\"index\":0,\"delta\":{\"content\":\"OK.\"}}]}\n\ndata: [DONE]\n\n",
+    );
+    assert_eq!(
+        card_state(&l, "call_email"),
+        CardState::Settled(Outcome::Cancelled)
+    );
+    let stored = l.stored_threads();
+    assert_eq!(
+        stored[0].messages[1]["actionStates"]["call_email"]["status"],
+        "cancelled"
+    );
+    // A reply that finished normally waits on nothing, even with a tool call.
+    let mut plain = Link::new(TransportKind::ChatCompletions, vec![]);
+    plain.cmd(Command::Start);
+    plain.cmd(Command::Send("Email the report".into()));
+    plain.stream(&STOPS_FOR_A_CALL.replace("\"tool_calls\"}]", "\"stop\"}]"));
+    assert!(plain.session.cards().is_empty());
+}

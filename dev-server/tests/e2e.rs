@@ -103,7 +103,7 @@ journey! {
 /// The steps of [`i15_chat_completions_page_streams_shows_the_tool_call_and_survives_reload`].
 async fn i15_chat_completions_journey(page: &ChatPage) -> Step {
     const ASK: &str = "What is the weather?";
-    page.open_with_query("transport=chat-completions&baseUrl=/v1&model=scripted")
+    page.open_with_query("lang=en&transport=chat-completions&baseUrl=/v1&model=scripted")
         .await?;
     page.send_message(ASK).await?;
     page.wait_for_finished_reply_containing("It is 24 °C in Izmir.")
@@ -119,6 +119,19 @@ async fn i15_chat_completions_journey(page: &ChatPage) -> Step {
         .await?;
     // The history lists it under its title (the first message).
     page.wait_for_text(".chat-history__title", ASK).await?;
+    // A reply that stops for a tool call waits on another app: a read-only card that does
+    // not hold the composer (F190); the next message leaves it cancelled.
+    page.send_message("Email the report to Ayse").await?;
+    page.wait_for_visible(&sel::card("tool_approval", "waiting"))
+        .await?;
+    page.wait_for_text(sel::ELSEWHERE, "Waiting for approval in another app")
+        .await?;
+    page.wait_for_count(sel::APPROVE, 0).await?;
+    page.send_message("Never mind").await?;
+    page.wait_for_finished_reply_containing("You said: Never mind")
+        .await?;
+    page.wait_for_visible(&sel::card("tool_approval", "cancelled"))
+        .await?;
     Ok(())
 }
 

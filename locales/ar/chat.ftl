@@ -113,6 +113,7 @@ chat-error-send-failed = تعذّر إرسال الرسالة
 chat-error-retry = إعادة المحاولة
 chat-error-network = تعذّر الوصول إلى خادم الوكيل. تحقق من اتصالك وحاول مرة أخرى.
 chat-error-stream-cut = انقطع الاتصال قبل اكتمال الرد.
+chat-error-storage-load = تعذّر تحميل المحادثات المحفوظة. تُحفظ المحادثات الجديدة حتى إغلاق الصفحة.
 chat-error-storage-save = تعذّر حفظ هذه المحادثة في هذا المتصفح: مساحة التخزين ممتلئة أو محظورة.
 chat-error-storage-unreadable = { $count ->
     [one] تعذّرت قراءة محادثة محفوظة واحدة فتم تخطيها.

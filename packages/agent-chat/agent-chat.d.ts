@@ -138,6 +138,22 @@ export interface AgentChatEventDetails {
   "agent-chat:attention": AgentChatAttentionDetail;
 }
 
+/** One kept conversation: the agent server's conversation record and its messages. */
+export interface AgentChatThread {
+  conversation: { id: string; [key: string]: unknown };
+  messages: Array<Record<string, unknown>>;
+}
+
+/** A store of conversations the page implements (`element.threadStore`). */
+export interface AgentChatThreadStore {
+  /** Every kept thread (objects, or their JSON text); entries that are not threads are skipped and reported. */
+  load(): AgentChatThread[] | string[] | Promise<AgentChatThread[] | string[]>;
+  /** Keeps a thread (create or replace, by `thread.conversation.id`). */
+  save(thread: AgentChatThread): void | Promise<void>;
+  /** Forgets a thread. */
+  delete(id: string): void | Promise<void>;
+}
+
 /** The events of the element as DOM event types. */
 export type AgentChatEventMap = {
   [K in keyof AgentChatEventDetails]: CustomEvent<AgentChatEventDetails[K]>;
@@ -162,6 +178,12 @@ export declare class AgentChatElement extends HTMLElement {
   clientTools: Record<string, ClientTool> | undefined;
   /** CSS for what the tokens cannot reach: a string, or style sheets adopted into the shadow root. */
   styles: string | CSSStyleSheet | CSSStyleSheet[] | undefined;
+  /**
+   * The page's own store of conversations, for a backend without them (transport
+   * `chat-completions`, `responses`, `a2a`): used instead of `thread-store`. Each function may
+   * return a promise. A new object remounts the chat.
+   */
+  threadStore: AgentChatThreadStore | undefined;
   /** Answers a `client_tool` request; `false` when no chat is mounted. */
   resolveClientTool(actionId: string, result?: unknown, error?: string | null): boolean;
 

@@ -22,6 +22,9 @@ pub struct TransportConfig {
     pub headers: Vec<(String, String)>,
     /// Which backend is at `base_url` (issue 15); default: the agent server.
     pub backend: crate::core::transport::TransportOptions,
+    /// A thread store the host implements, for a backend without conversations of its own;
+    /// it replaces `backend.thread_store` (issue 15).
+    pub thread_storage: Option<crate::io::threads::HostThreads>,
 }
 
 /// The token and header values stay out of logs: `Debug` prints their names only.

@@ -5,6 +5,7 @@ pub mod client;
 pub mod clock;
 pub mod files;
 pub mod http;
+pub mod js_threads;
 pub mod keys;
 pub mod location;
 pub mod pattern;

@@ -2,10 +2,85 @@
 //! `localStorage` as one key per thread under a prefix plus an index of ids. What a thread
 //! is and how it reads is the core's (`core::transport::threads`); this file only moves text
 //! in and out of storage. An entry that cannot be read is skipped and counted, never fatal; a
-//! save the browser refuses (quota, storage blocked) is reported, never a panic.
+//! save the browser refuses (quota, storage blocked) is reported, never a panic. A host may
+//! keep them itself instead ([`ThreadStorage`]: IndexedDB, its own server, …).
+
+use std::future::Future;
+use std::pin::Pin;
+use std::rc::Rc;
 
 use crate::core::transport::threads::{index_key, thread_key, Thread, ThreadIndex, DEFAULT_PREFIX};
 use crate::core::transport::ThreadStoreKind;
+
+/// What a host's thread store answers, when it is ready.
+pub type StorageFuture<T> = Pin<Box<dyn Future<Output = Result<T, String>>>>;
+
+/// A thread store the host implements, for a backend without conversations of its own
+/// (issue 15): the chat keeps each conversation with its messages as one JSON text under
+/// its id. It asks for every thread once, when it mounts (the history waits for the
+/// answer), then saves a thread after each change and deletes it when the person does. An
+/// entry `load` returns that is not a thread is skipped and reported ("could not be read");
+/// an `Err` of `load` starts the chat with none and says so; an `Err` of `save` or `delete`
+/// is shown, and the chat goes on from memory.
+///
+/// ```
+/// use agent_chat_ui::io::threads::{StorageFuture, ThreadStorage};
+/// use std::{cell::RefCell, collections::BTreeMap};
+///
+/// /// Keeps threads in a map (a real host would write IndexedDB or its own server).
+/// #[derive(Default)]
+/// struct MapThreads(RefCell<BTreeMap<String, String>>);
+///
+/// impl ThreadStorage for MapThreads {
+///     fn load(&self) -> StorageFuture<Vec<String>> {
+///         let texts = self.0.borrow().values().cloned().collect();
+///         Box::pin(async move { Ok(texts) })
+///     }
+///     fn save(&self, id: &str, text: &str) -> StorageFuture<()> {
+///         self.0.borrow_mut().insert(id.to_owned(), text.to_owned());
+///         Box::pin(async { Ok(()) })
+///     }
+///     fn delete(&self, id: &str) -> StorageFuture<()> {
+///         self.0.borrow_mut().remove(id);
+///         Box::pin(async { Ok(()) })
+///     }
+/// }
+/// ```
+pub trait ThreadStorage {
+    /// Every kept thread, as the texts `save` was given.
+    fn load(&self) -> StorageFuture<Vec<String>>;
+    /// Keeps `text` (a JSON `{conversation, messages}`) as thread `id`, creating or
+    /// replacing it.
+    fn save(&self, id: &str, text: &str) -> StorageFuture<()>;
+    /// Forgets thread `id`.
+    fn delete(&self, id: &str) -> StorageFuture<()>;
+}
+
+/// A host's thread store as a chat's configuration holds it; two are equal when they are
+/// the same store.
+#[derive(Clone)]
+pub struct HostThreads(pub Rc<dyn ThreadStorage>);
+
+impl HostThreads {
+    /// Wraps a host's store.
+    pub fn new(store: impl ThreadStorage + 'static) -> HostThreads {
+        HostThreads(Rc::new(store))
+    }
+}
+
+impl PartialEq for HostThreads {
+    fn eq(&self, other: &Self) -> bool {
+        Rc::ptr_eq(&self.0, &other.0)
+    }
+}
+
+impl Eq for HostThreads {}
+
+impl std::fmt::Debug for HostThreads {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("HostThreads(..)")
+    }
+}
 
 /// One chat's thread store.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -17,6 +92,8 @@ pub enum ThreadStore {
         /// Key prefix (`agent-chat-ui:threads:<base URL>`).
         prefix: String,
     },
+    /// The host's own store.
+    Host(HostThreads),
 }
 
 impl ThreadStore {

@@ -115,12 +115,55 @@ impl ChatStore {
         });
     }
 
+    /// Reads the threads of the host's own store, then lets the gateway answer the session's
+    /// requests that waited for them; entries that are not threads, and a store that could
+    /// not load at all, are reported (issue 15).
+    pub(super) fn load_host_threads(&self, host: crate::io::threads::HostThreads) {
+        let store = *self;
+        let generation = self.driver.try_with_value(|d| d.generation).unwrap_or(0);
+        leptos::task::spawn_local(async move {
+            let loaded = host.0.load().await;
+            if !store.is_generation(generation) {
+                return;
+            }
+            let (threads, error) = match loaded {
+                Ok(texts) => {
+                    let (threads, unreadable) =
+                        crate::core::transport::threads::read_threads(&texts);
+                    let error =
+                        (unreadable > 0).then_some(crate::core::ChatError::Storage { unreadable });
+                    (threads, error)
+                }
+                Err(_) => (Vec::new(), Some(crate::core::ChatError::StorageLoad)),
+            };
+            store.run(move |d, now| d.gateway.threads_loaded(now, threads));
+            if let Some(error) = error {
+                store.dispatch(Command::ReportError(error));
+            }
+        });
+    }
+
     /// Saves (`Ok`) or deletes (`Err(id)`) a thread in the chat's thread store; a refusal
     /// of the browser is shown, the conversation stays in the chat (issue 15).
     fn keep_thread(&self, change: Result<crate::core::transport::Thread, String>) {
         let Some(Some(store)) = self.driver.try_with_value(|d| d.threads.clone()) else {
             return;
         };
+        if let crate::io::threads::ThreadStore::Host(host) = store {
+            let chat = *self;
+            leptos::task::spawn_local(async move {
+                let result = match &change {
+                    Ok(thread) => host.0.save(thread.id(), &thread.to_text()).await,
+                    Err(id) => host.0.delete(id).await,
+                };
+                if result.is_err() {
+                    chat.dispatch(Command::ReportError(crate::core::ChatError::Storage {
+                        unreadable: 0,
+                    }));
+                }
+            });
+            return;
+        }
         let result = match &change {
             Ok(thread) => store.save(thread),
             Err(id) => store.delete(id),
@@ -172,10 +215,14 @@ impl ChatStore {
             config.decision_keys = crate::io::keys::load(&scope);
         }
         config.key_seed = crate::io::keys::random_seed();
-        let Some((controllers, timer)) = self.driver.try_update_value(|d| {
+        let Some((controllers, timer, host)) = self.driver.try_update_value(|d| {
+            let mut host = None;
             if let Some(t) = d.transport.as_mut() {
                 t.base_url = base_url;
                 let (gateway, threads, _) = ChatStore::gateway_for(t);
+                if let Some(crate::io::threads::ThreadStore::Host(h)) = &threads {
+                    host = Some(h.clone());
+                }
                 d.gateway = gateway;
                 d.threads = threads;
             }
@@ -192,10 +239,13 @@ impl ChatStore {
                 actions: u64::MAX,
                 files: u64::MAX,
             };
-            (std::mem::take(&mut d.controllers), d.timer.take())
+            (std::mem::take(&mut d.controllers), d.timer.take(), host)
         }) else {
             return;
         };
+        if let Some(host) = host {
+            self.load_host_threads(host);
+        }
         for controller in controllers.values() {
             controller.abort();
         }

@@ -136,11 +136,18 @@ impl ChatStore {
         // A backend that cannot take answers draws its cards read-only (F190).
         config.can_resolve &= transport.backend.can_resolve();
         let (gateway, threads, unreadable) = Self::gateway_for(&transport);
+        let host = match &threads {
+            Some(crate::io::threads::ThreadStore::Host(host)) => Some(host.clone()),
+            _ => None,
+        };
         let store = Self::build(Session::new(config), Some(transport), callbacks);
         store.driver.update_value(|d| {
             d.gateway = gateway;
             d.threads = threads;
         });
+        if let Some(host) = host {
+            store.load_host_threads(host);
+        }
         if unreadable > 0 {
             store.dispatch(Command::ReportError(crate::core::ChatError::Storage {
                 unreadable,
@@ -164,7 +171,9 @@ impl ChatStore {
     }
 
     /// The gateway for `transport`'s backend, its thread store, and how many stored threads
-    /// could not be read (issue 15).
+    /// could not be read (issue 15). A host's own store is read after the mount
+    /// ([`ChatStore::load_host_threads`]); until then the gateway holds the session's
+    /// requests.
     pub(super) fn gateway_for(
         transport: &TransportConfig,
     ) -> (
@@ -176,10 +185,15 @@ impl ChatStore {
         if !backend.kind.keeps_threads() {
             return (crate::core::transport::Gateway::direct(), None, 0);
         }
+        let seed = crate::io::keys::random_seed();
+        if let Some(host) = &transport.thread_storage {
+            let gateway = crate::core::transport::Gateway::loading(backend, seed);
+            let store = crate::io::threads::ThreadStore::Host(host.clone());
+            return (gateway, Some(store), 0);
+        }
         let store = crate::io::threads::ThreadStore::new(backend.thread_store, &transport.base_url);
         let (threads, unreadable) = store.load();
-        let gateway =
-            crate::core::transport::Gateway::new(backend, threads, crate::io::keys::random_seed());
+        let gateway = crate::core::transport::Gateway::new(backend, threads, seed);
         (gateway, Some(store), unreadable)
     }
 

@@ -64,6 +64,11 @@ pub fn Chat(
     /// backend that cannot take answers. Read at mount.
     #[prop(optional)]
     transport: TransportOptions,
+    /// A thread store the host implements (`Some(HostThreads::new(my_store))`), for a backend
+    /// without conversations of its own: it replaces `transport.thread_store` (issue 15).
+    /// Read at mount.
+    #[prop(default = None)]
+    thread_storage: Option<crate::io::threads::HostThreads>,
     /// Agent to talk to; default: the first agent the server lists (F2). A signal switches
     /// agents later, as the picker does (a new chat with that agent).
     #[prop(optional, into)]
@@ -267,6 +272,7 @@ pub fn Chat(
     };
     let mut transport = TransportConfig::new(&base_url.get_untracked());
     transport.backend = backend;
+    transport.thread_storage = thread_storage;
     transport.authorization = authorization.get_untracked();
     transport.headers = headers.get_untracked();
     // The options as the props say now; the session follows them (issue 17).

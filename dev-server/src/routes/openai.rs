@@ -2,7 +2,8 @@
 //! same port as the agent server, so the page can be pointed at it with
 //! `?transport=chat-completions&baseUrl=/v1`. Deterministic: a message that mentions the
 //! weather gets a `get_weather` tool call (arguments streamed in two pieces) and an answer;
-//! anything else is echoed. Streamed as `data:` chunks ending with `[DONE]`, or whole.
+//! one that asks to email stops for a `send_email` call (`finish_reason: "tool_calls"`, no
+//! text: the caller is to run it); anything else is echoed. Streamed as `data:` chunks ending with `[DONE]`, or whole.
 
 use axum::body::{Body, Bytes};
 use axum::http::{header, HeaderValue, StatusCode};
@@ -25,6 +26,9 @@ pub async fn chat_completions(body: Bytes) -> Response {
         .map(|m| text_of(&m["content"]))
         .unwrap_or_default();
     let model = request["model"].as_str().unwrap_or("scripted").to_owned();
+    if last.to_lowercase().contains("email") {
+        return email_call(&model, request["stream"] == true);
+    }
     let weather = last.to_lowercase().contains("weather");
     let answer = if weather {
         "It is 24 °C in Izmir.".to_owned()
@@ -90,6 +94,33 @@ fn stream(model: &str, answer: &str, weather: bool) -> Response {
                         "usage": { "prompt_tokens": 9, "completion_tokens": 7, "total_tokens": 16 } });
     frames.push(format!("data: {usage}\n\n"));
     frames.push("data: [DONE]\n\n".to_owned());
+    let mut res = Response::new(Body::from(frames.concat()));
+    res.headers_mut().insert(
+        header::CONTENT_TYPE,
+        HeaderValue::from_static("text/event-stream"),
+    );
+    res
+}
+
+/// A reply that stops for a `send_email` call, as a model does when it wants a tool run.
+fn email_call(model: &str, streamed: bool) -> Response {
+    let call = json!({ "id": "call_email", "type": "function", "function": {
+        "name": "send_email", "arguments": "{\"to\":\"ayse@example.com\"}" } });
+    if !streamed {
+        let message = json!({ "role": "assistant", "content": null, "tool_calls": [call] });
+        let body = json!({ "id": "chatcmpl-scripted", "object": "chat.completion",
+            "model": model,
+            "choices": [{ "index": 0, "message": message, "finish_reason": "tool_calls" }] });
+        return axum::Json(body).into_response();
+    }
+    let mut piece = call;
+    piece["index"] = json!(0);
+    let frames = [
+        chunk(model, json!({ "role": "assistant", "content": null }), None),
+        chunk(model, json!({ "tool_calls": [piece] }), None),
+        chunk(model, json!({}), Some("tool_calls")),
+        "data: [DONE]\n\n".to_owned(),
+    ];
     let mut res = Response::new(Body::from(frames.concat()));
     res.headers_mut().insert(
         header::CONTENT_TYPE,

@@ -101,6 +101,10 @@ pub enum ChatError {
         /// How many stored conversations could not be read; 0 for a failed save.
         unreadable: usize,
     },
+    /// The host's own thread store could not load the saved conversations (issue 15); the
+    /// chat goes on with none.
+    #[error("thread store: load failed")]
+    StorageLoad,
     /// An answer to a card was not sent: the core's gate refused it (issue 13).
     #[error("answer not sent: {}", .0.as_str())]
     Refused(crate::core::draft::ResolveRefusal),
@@ -170,6 +174,7 @@ impl ChatError {
                 "chat-error-storage-unreadable",
                 &[("count", Arg::from(*unreadable as u64))],
             ),
+            ChatError::StorageLoad => catalog.tr("chat-error-storage-load"),
             ChatError::Refused(reason) => catalog.tr(reason.fluent_id()),
             ChatError::NoAgent => catalog.tr("chat-error-no-agent"),
             ChatError::Files(list) => list

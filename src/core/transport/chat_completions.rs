@@ -59,6 +59,8 @@ pub struct StreamDecoder {
     calls: Vec<PartialCall>,
     usage: Option<Value>,
     done: bool,
+    /// The last `finish_reason` the server gave.
+    finish_reason: Option<String>,
 }
 
 #[derive(Debug, Default)]
@@ -110,10 +112,13 @@ impl StreamDecoder {
             .collect()
     }
 
-    /// What the reply left: its tool calls and usage.
+    /// What the reply left: its tool calls and usage, and the calls it waits on when it
+    /// stopped for them.
     pub fn ending(&self) -> Reply {
+        let tool_calls = self.tool_calls();
         Reply {
-            tool_calls: self.tool_calls(),
+            pending_actions: waiting_on(self.finish_reason.as_deref(), &tool_calls),
+            tool_calls,
             usage: self.usage(),
             ..Reply::default()
         }
@@ -140,6 +145,9 @@ impl StreamDecoder {
         }
         if let Some(usage) = chunk.get("usage").filter(|u| u.is_object()) {
             self.usage = Some(usage_of(usage));
+        }
+        if let Some(reason) = chunk["choices"][0]["finish_reason"].as_str() {
+            self.finish_reason = Some(reason.to_owned());
         }
         let delta = &chunk["choices"][0]["delta"];
         if let Some(text) = delta["content"].as_str().filter(|t| !t.is_empty()) {
@@ -179,7 +187,7 @@ pub fn read_reply(body: &str) -> Result<Reply, String> {
     let message = value["choices"][0]
         .get("message")
         .ok_or("no choices[0].message")?;
-    let tool_calls = message["tool_calls"]
+    let tool_calls: Vec<ToolCall> = message["tool_calls"]
         .as_array()
         .into_iter()
         .flatten()
@@ -195,12 +203,33 @@ pub fn read_reply(body: &str) -> Result<Reply, String> {
             args: parse_arguments(c["function"]["arguments"].as_str().unwrap_or_default()),
         })
         .collect();
+    let finish_reason = value["choices"][0]["finish_reason"].as_str();
     Ok(Reply {
         content: content_text(&message["content"]),
+        pending_actions: waiting_on(finish_reason, &tool_calls),
         tool_calls,
         usage: value.get("usage").filter(|u| u.is_object()).map(usage_of),
         ..Reply::default()
     })
+}
+
+/// A reply that stopped for its tool calls (`finish_reason: "tool_calls"`) waits for
+/// another app to run them: each is a read-only approval card ("waiting in another app"),
+/// since this API takes no answers (F190). `None` when it did not stop for them.
+fn waiting_on(finish_reason: Option<&str>, calls: &[ToolCall]) -> Option<Value> {
+    if finish_reason != Some("tool_calls") || calls.is_empty() {
+        return None;
+    }
+    Some(
+        calls
+            .iter()
+            .map(|c| {
+                json!({ "id": c.id, "type": "tool_approval", "toolName": c.name,
+                        "args": if c.args.is_object() { c.args.clone() } else { json!({}) },
+                        "toolCallId": c.id })
+            })
+            .collect(),
+    )
 }
 
 fn usage_of(usage: &Value) -> Value {

@@ -228,6 +228,26 @@ impl Gateway {
         }
     }
 
+    /// The gateway for `options` whose threads are still being read from a store the host
+    /// implements (an asynchronous one): the session's requests wait until
+    /// [`Gateway::threads_loaded`], so the history never shows empty for a moment. The agent
+    /// server's gateway has no threads and waits for nothing.
+    pub fn loading(options: &TransportOptions, seed: u64) -> Gateway {
+        let mut gateway = Gateway::new(options, Vec::new(), seed);
+        if let Inner::Stateless(s) = &mut gateway.inner {
+            s.wait_for_threads();
+        }
+        gateway
+    }
+
+    /// The host's store has read its threads: the waiting requests of the session are
+    /// answered from them, in order.
+    pub fn threads_loaded(&mut self, now: Millis, threads: Vec<Thread>) {
+        if let Inner::Stateless(s) = &mut self.inner {
+            s.threads_loaded(now, threads, &mut self.outputs);
+        }
+    }
+
     /// Takes one output of the session. Requests and aborts are the gateway's; anything else
     /// (events, file reads) is handed back for the edge to run as before.
     pub fn from_session(&mut self, now: Millis, out: Output) -> Option<Output> {

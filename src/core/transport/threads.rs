@@ -106,6 +106,21 @@ impl ThreadIndex {
     }
 }
 
+/// Reads the threads a host's store handed back as text: the readable ones, and how many
+/// entries were not threads (skipped, for the chat to report), or repeated an id already read
+/// (the first one wins).
+pub fn read_threads(texts: &[String]) -> (Vec<Thread>, usize) {
+    let mut threads: Vec<Thread> = Vec::new();
+    let mut unreadable = 0;
+    for text in texts {
+        match Thread::from_text(text) {
+            Ok(t) if !threads.iter().any(|known| known.id() == t.id()) => threads.push(t),
+            Ok(_) | Err(_) => unreadable += 1,
+        }
+    }
+    (threads, unreadable)
+}
+
 /// The key of thread `id` under `prefix`.
 pub fn thread_key(prefix: &str, id: &str) -> String {
     format!("{prefix}:{id}")

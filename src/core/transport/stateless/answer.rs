@@ -265,9 +265,14 @@ impl Stateless {
     }
 }
 
-/// The cards of `thread` that still wait, settled as answered by the person's message
-/// (kept on their reply, `actionStates`); returns their ids.
-pub(super) fn settled_by_message(thread: &mut Thread, at: String) -> Vec<String> {
+/// The cards of `thread` that still wait, settled with `status` (`resolved`: answered by the
+/// person's message; `cancelled`: left behind) and kept so on their reply (`actionStates`);
+/// returns their ids with the status.
+pub(super) fn settled_by_message(
+    thread: &mut Thread,
+    at: String,
+    status: &'static str,
+) -> Vec<(String, &'static str)> {
     let mut settled = Vec::new();
     for message in thread.messages.iter_mut().rev() {
         let open: Vec<String> = message["metadata"]["pendingActions"]
@@ -285,9 +290,8 @@ pub(super) fn settled_by_message(thread: &mut Thread, at: String) -> Vec<String>
             message["actionStates"] = json!({});
         }
         for id in open {
-            message["actionStates"][id.as_str()] =
-                json!({ "status": "resolved", "resolvedAt": at });
-            settled.push(id);
+            message["actionStates"][id.as_str()] = json!({ "status": status, "resolvedAt": at });
+            settled.push((id, status));
         }
     }
     settled

@@ -37,6 +37,9 @@ pub(super) struct Stateless {
     /// The card request on the wire, and the session's agent requests waiting for it.
     card_request: Option<RequestId>,
     agents_waiting: Vec<RequestId>,
+    /// Requests of the session that wait for the host's store to read its threads
+    /// (`None` once they are read, or when nothing is to be read).
+    before_threads: Option<Vec<(HttpRequest, bool)>>,
 }
 
 /// The reader of one streamed reply, by backend.
@@ -105,9 +108,10 @@ struct WireTurn {
     failed: bool,
     /// The card this turn answers (E14), when it is an answer's continuation.
     answering: Option<answer::Answering>,
-    /// Cards this message settles when the turn starts: answered by continuing the task they
-    /// wait on (A2A's own way to answer `input-required`), or declined (Cogitator, C31).
-    settles: Vec<String>,
+    /// Cards this message answers by continuing the task they wait on (A2A's own way to
+    /// answer `input-required`), or leaves behind (Chat Completions) or declines (Cogitator,
+    /// C31): settled when the turn starts, with their status.
+    settles: Vec<(String, &'static str)>,
 }
 
 /// Pushes outputs for the session.
@@ -157,6 +161,28 @@ impl Stateless {
             listed: None,
             card_request: None,
             agents_waiting: Vec::new(),
+            before_threads: None,
+        }
+    }
+
+    /// Holds the session's requests until [`Stateless::threads_loaded`].
+    pub(super) fn wait_for_threads(&mut self) {
+        self.before_threads = Some(Vec::new());
+    }
+
+    /// The threads are read: the requests that waited are answered from them.
+    pub(super) fn threads_loaded(
+        &mut self,
+        now: Millis,
+        threads: Vec<Thread>,
+        outputs: &mut VecDeque<GatewayOutput>,
+    ) {
+        let Some(waiting) = self.before_threads.take() else {
+            return;
+        };
+        self.threads = threads;
+        for (req, stream) in waiting {
+            self.request(now, req, stream, outputs);
         }
     }
 
@@ -268,6 +294,9 @@ impl Stateless {
         stream: bool,
         outputs: &mut VecDeque<GatewayOutput>,
     ) {
+        if let Some(waiting) = &mut self.before_threads {
+            return waiting.push((req, stream));
+        }
         let (path, query) = req.path.split_once('?').unwrap_or((req.path.as_str(), ""));
         let query: Vec<(String, String)> = query
             .split('&')
@@ -484,9 +513,19 @@ impl Stateless {
             ),
         };
         let first = !thread.messages.iter().any(|m| m["role"] == "user");
+        // A2A: the message answers the question its task waits on. Chat Completions: the
+        // person moved on from calls nobody here can run (cancelled). Responses: the Console
+        // may still take them elsewhere, so they keep waiting. Cogitator: a new message
+        // declines the waiting calls (C31).
         let settles = match kind {
-            TransportKind::A2a => answer::settled_by_message(thread, format_iso(now)),
-            TransportKind::Cogitator => cogitator::decline_waiting(&mut thread.messages),
+            TransportKind::A2a => answer::settled_by_message(thread, format_iso(now), "resolved"),
+            TransportKind::ChatCompletions => {
+                answer::settled_by_message(thread, format_iso(now), "cancelled")
+            }
+            TransportKind::Cogitator => cogitator::decline_waiting(&mut thread.messages)
+                .into_iter()
+                .map(|id| (id, "cancelled"))
+                .collect(),
             _ => Vec::new(),
         };
         thread.messages.push(user.clone());
@@ -522,6 +561,9 @@ impl Stateless {
 
     /// The session gave up on one of its requests (Stop, a new chat).
     pub(super) fn abort(&mut self, session: RequestId, outputs: &mut VecDeque<GatewayOutput>) {
+        if let Some(waiting) = &mut self.before_threads {
+            waiting.retain(|(req, _)| req.id != session);
+        }
         if let Some(pos) = self.turns.iter().position(|t| t.session == session) {
             let turn = self.turns.remove(pos);
             outputs.push_back(GatewayOutput::Abort(turn.wire));
@@ -580,16 +622,10 @@ impl Stateless {
             self.accept_answer(now, &mut turn, outputs);
             self.turns.insert(pos, turn);
         }
-        // A new message declines what waits on Cogitator (C31); it answers it elsewhere.
-        let status = if self.options.kind == TransportKind::Cogitator {
-            "cancelled"
-        } else {
-            "resolved"
-        };
         let turn = &mut self.turns[pos];
         if !turn.started {
             turn.started = true;
-            for action_id in std::mem::take(&mut turn.settles) {
+            for (action_id, status) in std::mem::take(&mut turn.settles) {
                 let event = json!({ "type": "stream.action_resolved",
                                     "conversationId": turn.conversation_id,
                                     "actionId": action_id, "status": status });
