@@ -25,6 +25,9 @@ use super::TransportOptions;
 use crate::core::sse::SseFrameDecoder;
 use crate::core::{encode, lenient, HttpResponse, TransportError};
 
+/// A server's agents: name and description.
+pub type Agents = Vec<(String, Option<String>)>;
+
 /// The agent list, below the base URL.
 pub const AGENTS_PATH: &str = "/agents";
 /// The conversation metadata key of the server's thread, when it named one other than the
@@ -194,7 +197,7 @@ pub fn decline_waiting(messages: &mut [Value]) -> Vec<String> {
 /// developer's log; the list is asked for again next time.
 pub fn on_agents(
     result: &Result<HttpResponse, TransportError>,
-) -> (Option<Vec<(String, Option<String>)>>, Option<String>) {
+) -> (Option<Agents>, Option<String>) {
     let listed = match result {
         Ok(resp) if (200..300).contains(&resp.status) => read_agents(&resp.body),
         _ => None,
@@ -229,7 +232,7 @@ pub fn settle_entry(messages: &mut [Value], message_id: &str, action_id: &str) {
 
 /// The agents of a `GET /agents` answer: `(name, description)`; `None` when it is not a
 /// list of named agents.
-pub fn read_agents(body: &str) -> Option<Vec<(String, Option<String>)>> {
+pub fn read_agents(body: &str) -> Option<Agents> {
     let value: Value = serde_json::from_str(body).ok()?;
     let agents: Vec<(String, Option<String>)> = value["agents"]
         .as_array()?

@@ -33,7 +33,7 @@ pub(super) struct Stateless {
     /// The agent the backend describes (A2A's card): name and description, once read.
     card: Option<(String, Option<String>)>,
     /// The agents the backend lists (Cogitator's `GET /agents`), once read.
-    listed: Option<Vec<(String, Option<String>)>>,
+    listed: Option<cogitator::Agents>,
     /// The card request on the wire, and the session's agent requests waiting for it.
     card_request: Option<RequestId>,
     agents_waiting: Vec<RequestId>,
