@@ -177,6 +177,7 @@ pub const OBSERVED_ATTRIBUTES: &[&str] = &[
     "model",
     "thread-store",
     "action-url",
+    "resend-history",
     "agent-id",
     "conversation-id",
     "theme",
@@ -494,6 +495,7 @@ fn mount_into(host: web_sys::HtmlElement, target: web_sys::HtmlElement) -> u32 {
             .and_then(|t| crate::core::transport::ThreadStoreKind::parse(&t))
             .unwrap_or_default(),
         action_url: attr(&host, "action-url"),
+        resend_history: flag(&host, "resend-history", false),
     };
     // The page's own thread store (issue 15): read at mount; a new object remounts.
     let thread_storage = js_sys::Reflect::get(&host, &JsValue::from_str("_threadStore"))

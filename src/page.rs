@@ -49,8 +49,8 @@ pub struct PageConfig {
     pub show_timestamps: bool,
     /// `transport` (`agent-server`, `chat-completions`, `responses`, `a2a`, `cogitator`), `model`,
     /// `threadStore`
-    /// (`memory`/`local`) and `actionUrl` (a path below `baseUrl`; anything else is ignored):
-    /// the backend at `baseUrl` (issue 15).
+    /// (`memory`/`local`), `actionUrl` (a path below `baseUrl`; anything else is ignored) and
+    /// `resendHistory=1` (Responses without server state): the backend at `baseUrl` (issue 15).
     pub transport: crate::core::transport::TransportOptions,
     /// A `baseUrl` that was not taken (another origin, not on the build's allow-list).
     pub refused_base_url: Option<String>,
@@ -138,6 +138,7 @@ impl PageConfig {
                     None => cfg.unknown_transport = Some(value),
                 },
                 "model" => cfg.transport.model = Some(value),
+                "resendHistory" => cfg.transport.resend_history = flag(&value),
                 // A path below the base URL only: a link must not send answers (and the
                 // page's credentials) to another origin (issue 15).
                 "actionUrl" if value.starts_with('/') && !value.starts_with("//") => {

@@ -435,3 +435,30 @@ fn i15_f190_a_chat_completions_reply_waiting_for_its_tool_call_is_a_read_only_ca
     plain.stream(&STOPS_FOR_A_CALL.replace("\"tool_calls\"}]", "\"stop\"}]"));
     assert!(plain.session.cards().is_empty());
 }
+
+#[test]
+fn i15_responses_without_server_state_resend_the_history_and_ask_not_to_store() {
+    let mut options = options(TransportKind::Responses, None);
+    options.resend_history = true;
+    let mut l = Link::with_options(options, vec![]);
+    l.cmd(Command::Start);
+    l.cmd(Command::Send("Hello".into()));
+    assert_eq!(body_of(&l)["store"], false);
+    l.stream(CONTINUES);
+    l.cmd(Command::Send("And again".into()));
+    let body = body_of(&l);
+    assert!(
+        body.get("previous_response_id").is_none(),
+        "not chained: {body}"
+    );
+    assert_eq!(body["store"], false);
+    assert_eq!(
+        body["input"],
+        json!([
+            {"role": "user", "content": "Hello"},
+            {"role": "assistant", "content": "Sent the report."},
+            {"role": "user", "content": "And again"}
+        ]),
+        "the whole history"
+    );
+}

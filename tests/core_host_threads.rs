@@ -86,3 +86,29 @@ fn i15_the_session_waits_for_a_host_store_then_lists_and_opens_its_threads() {
     l.cmd(Command::RefreshHistory);
     assert_eq!(l.session.history().len(), 2);
 }
+
+#[test]
+fn i15_each_backend_at_one_url_keeps_its_own_threads() {
+    use agent_chat_ui::core::transport::ThreadStoreKind;
+    use agent_chat_ui::io::threads::ThreadStore;
+    let at = |backend| ThreadStore::new(ThreadStoreKind::Local, backend, "https://api.test/v1");
+    let completions = at(TransportKind::ChatCompletions);
+    let responses = at(TransportKind::Responses);
+    assert_ne!(completions, responses, "OpenAI's /v1 serves both");
+    assert_ne!(responses, at(TransportKind::A2a));
+    // Chat Completions keeps the prefix its threads were saved under before.
+    assert_eq!(
+        completions,
+        ThreadStore::Local {
+            prefix: "agent-chat-ui:threads:https://api.test/v1".into()
+        }
+    );
+    assert_eq!(
+        ThreadStore::new(
+            ThreadStoreKind::Memory,
+            TransportKind::Responses,
+            "https://api.test/v1"
+        ),
+        ThreadStore::Memory
+    );
+}

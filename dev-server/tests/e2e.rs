@@ -2177,6 +2177,57 @@ async fn keyboard_only_approve_deny_answer_journey(page: &ChatPage) -> Step {
 }
 
 journey! {
+    /// Issue 15: `examples/other-backends.html`: the `<agent-chat>` element over each other
+    /// backend, against the dev-server's scripted endpoints. Chat Completions streams its
+    /// reply with a tool call; the Responses element answers a card at the Console's action
+    /// endpoint and shows the continuation; the A2A element answers the question of a waiting
+    /// task at the action URL and shows the booking.
+    i15_the_element_speaks_every_other_backend => |page| i15_element_backends_journey(page)
+}
+
+/// The steps of [`i15_the_element_speaks_every_other_backend`].
+async fn i15_element_backends_journey(page: &ChatPage) -> Step {
+    page.open_path("examples/other-backends.html").await?;
+
+    page.element_send("completions", "What is the weather?")
+        .await?;
+    page.element_wait_for_text("completions", ".chat-message__content", "24 °C in Izmir")
+        .await?;
+    page.element_wait_for_text("completions", ".chat-tool-calls__label", "eather")
+        .await?;
+
+    page.element_send("responses", "Email the report to Ayse")
+        .await?;
+    page.element_click(
+        "responses",
+        ".chat-card[data-state=waiting] .chat-card__approve",
+    )
+    .await?;
+    page.element_wait_for_text(
+        "responses",
+        ".chat-message__content",
+        "Sent the report to ayse@example.com.",
+    )
+    .await?;
+    page.element_wait_for_text("responses", ".chat-card__outcome-label", "Approved")
+        .await?;
+
+    page.element_send("a2a", "Book a flight to Izmir").await?;
+    page.element_wait_for_text("a2a", ".chat-card__question", "Which date?")
+        .await?;
+    page.element_type("a2a", ".chat-card__input", "Friday")
+        .await?;
+    page.element_click("a2a", ".chat-card__send").await?;
+    page.element_wait_for_text(
+        "a2a",
+        ".chat-message__content",
+        "Booked for Friday: flight TK2410 to Izmir.",
+    )
+    .await?;
+    Ok(())
+}
+
+journey! {
     /// Issue 7: `examples/custom-element.html` from the dev-server. Two `<agent-chat>` elements on
     /// one page: the first (support) asks for approval, which is given inside its shadow root; the
     /// page's JS sees `action-required` and `action-resolved` arrive. The second (host) asks the

@@ -163,7 +163,7 @@ export type AgentChatEventMap = {
  * `<agent-chat>`. Scalar settings are attributes (`base-url`, `agent-id`, `theme`, …); objects
  * and the token are properties. Attribute changes apply to the running chat (a reply keeps
  * streaming, the draft stays) except `base-url`, `transport`, `model`, `thread-store`,
- * `action-url` and `default-locale`, which remount it.
+ * `action-url`, `resend-history` and `default-locale`, which remount it.
  */
 export declare class AgentChatElement extends HTMLElement {
   /** Sent as `Authorization` on every request; a property only, never an attribute. */

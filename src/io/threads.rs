@@ -97,12 +97,24 @@ pub enum ThreadStore {
 }
 
 impl ThreadStore {
-    /// The store `kind` for the chat talking to `base_url`: each server keeps its own threads.
-    pub fn new(kind: ThreadStoreKind, base_url: &str) -> ThreadStore {
+    /// The store `kind` for the chat talking to `backend` at `base_url`: each server keeps its
+    /// own threads, and so does each backend at one URL (OpenAI's `/v1` serves both Chat
+    /// Completions and Responses, whose threads do not mix). Chat Completions keeps the
+    /// prefix it had before the other backends came.
+    pub fn new(
+        kind: ThreadStoreKind,
+        backend: crate::core::transport::TransportKind,
+        base_url: &str,
+    ) -> ThreadStore {
         match kind {
             ThreadStoreKind::Memory => ThreadStore::Memory,
             ThreadStoreKind::Local => ThreadStore::Local {
-                prefix: format!("{DEFAULT_PREFIX}:{base_url}"),
+                prefix: match backend {
+                    crate::core::transport::TransportKind::ChatCompletions => {
+                        format!("{DEFAULT_PREFIX}:{base_url}")
+                    }
+                    other => format!("{DEFAULT_PREFIX}:{}:{base_url}", other.as_str()),
+                },
             },
         }
     }

@@ -191,7 +191,11 @@ impl ChatStore {
             let store = crate::io::threads::ThreadStore::Host(host.clone());
             return (gateway, Some(store), 0);
         }
-        let store = crate::io::threads::ThreadStore::new(backend.thread_store, &transport.base_url);
+        let store = crate::io::threads::ThreadStore::new(
+            backend.thread_store,
+            backend.kind,
+            &transport.base_url,
+        );
         let (threads, unreadable) = store.load();
         let gateway = crate::core::transport::Gateway::new(backend, threads, seed);
         (gateway, Some(store), unreadable)

@@ -4,7 +4,8 @@
 //! `agent-chat.js` (one ES module: wasm-bindgen's `--target web` glue plus two lines that load
 //! the wasm next to it and register the element) and `agent-chat_bg.wasm` (after `wasm-opt
 //! -Oz`), and the `snippets/` the glue imports. The stylesheet is compiled into the wasm.
-//! `examples/custom-element.html` is copied to `dist/examples/`. Runs after `trunk build`, which
+//! `examples/custom-element.html` and `examples/other-backends.html` are copied to
+//! `dist/examples/`. Runs after `trunk build`, which
 //! empties `dist/`. Prints every file's raw, gzip and brotli size and checks the first download
 //! against [`BUDGET_BYTES`].
 
@@ -143,9 +144,11 @@ pub fn build(ctx: &Ctx) -> Result<Sizes, String> {
 
     let examples = ctx.dist().join("examples");
     fs::create_dir_all(&examples).map_err(|e| format!("create {}: {e}", examples.display()))?;
-    let example = ctx.root.join("examples/custom-element.html");
-    fs::copy(&example, examples.join("custom-element.html"))
-        .map_err(|e| format!("copy {}: {e}", example.display()))?;
+    for name in ["custom-element.html", "other-backends.html"] {
+        let example = ctx.root.join("examples").join(name);
+        fs::copy(&example, examples.join(name))
+            .map_err(|e| format!("copy {}: {e}", example.display()))?;
+    }
 
     crate::npm::copy_build(ctx, &out)?;
 

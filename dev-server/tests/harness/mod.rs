@@ -2537,6 +2537,17 @@ el.click();
 return true;
 "#;
 
+/// Types into the first field matching a selector inside an element's shadow root (sets its
+/// value and fires `input`); `false` while there is none.
+pub const ELEMENT_TYPE_JS: &str = r#"
+const el = document.getElementById(arguments[0])?.shadowRoot?.querySelector(arguments[1]);
+if (!el || el.disabled) return false;
+el.focus();
+el.value = arguments[2];
+el.dispatchEvent(new Event("input", { bubbles: true }));
+return true;
+"#;
+
 /// Trimmed texts of the matches of a selector inside an element's shadow root.
 pub const ELEMENT_TEXTS_JS: &str = r#"
 const root = document.getElementById(arguments[0])?.shadowRoot;
@@ -2590,6 +2601,23 @@ impl ChatPage {
                 Ok(())
             } else {
                 Err("no enabled match in the shadow root".to_owned())
+            }
+        })
+        .await
+    }
+
+    /// Types `text` into the field `css` inside `<agent-chat id=host>`.
+    pub async fn element_type(&self, host: &str, css: &str, text: &str) -> Step {
+        self.wait_until(&format!("`{css}` in #{host} to take text"), async || {
+            let done = self
+                .client
+                .execute(ELEMENT_TYPE_JS, vec![json!(host), json!(css), json!(text)])
+                .await
+                .map_err(|e| e.to_string())?;
+            if done == json!(true) {
+                Ok(())
+            } else {
+                Err("no enabled field in the shadow root".to_owned())
             }
         })
         .await

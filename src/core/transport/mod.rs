@@ -143,6 +143,10 @@ pub struct TransportOptions {
     /// action's id and the backend's conversation id. Without it, those backends' cards are
     /// read-only.
     pub action_url: Option<String>,
+    /// Responses only: keep no state on the server. Each turn resends the conversation's
+    /// history and asks `store: false`, instead of chaining by `previous_response_id` (the
+    /// default).
+    pub resend_history: bool,
 }
 
 impl TransportOptions {

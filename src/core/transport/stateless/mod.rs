@@ -464,6 +464,7 @@ impl Stateless {
         let user_id = self.new_id("msg", now);
         let configured_model = self.options.model.clone();
         let kind = self.options.kind;
+        let resend_history = self.options.resend_history;
         let rpc_id = self.next_wire;
         let Some(thread) = self.thread_mut(conversation_id) else {
             return Out(outputs).not_found(session, "Conversation");
@@ -485,8 +486,10 @@ impl Stateless {
         let model = configured_model.unwrap_or_else(|| thread.agent_id().to_owned());
         let (path, wire_body) = match kind {
             TransportKind::Responses => {
-                let previous = thread.conversation["metadata"][CHAIN_KEY].as_str();
-                let body = responses::request_body(
+                let previous = thread.conversation["metadata"][CHAIN_KEY]
+                    .as_str()
+                    .filter(|_| !resend_history);
+                let mut body = responses::request_body(
                     &model,
                     &thread.messages,
                     &text,
@@ -494,6 +497,9 @@ impl Stateless {
                     stream,
                     previous,
                 );
+                if resend_history {
+                    body["store"] = Value::Bool(false);
+                }
                 (responses::PATH.to_owned(), body)
             }
             TransportKind::A2a => {
