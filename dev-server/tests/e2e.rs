@@ -2181,7 +2181,8 @@ journey! {
     /// backend, against the dev-server's scripted endpoints. Chat Completions streams its
     /// reply with a tool call; the Responses element answers a card at the Console's action
     /// endpoint and shows the continuation; the A2A element answers the question of a waiting
-    /// task at the action URL and shows the booking.
+    /// task at the action URL and shows the booking; the Cogitator element approves a paused
+    /// run's call (its side effects shown) and shows what the resumed run did.
     i15_the_element_speaks_every_other_backend => |page| i15_element_backends_journey(page)
 }
 
@@ -2222,6 +2223,22 @@ async fn i15_element_backends_journey(page: &ChatPage) -> Step {
         "a2a",
         ".chat-message__content",
         "Booked for Friday: flight TK2410 to Izmir.",
+    )
+    .await?;
+
+    // Cogitator (C31): a paused run's card, its side effects, and Approve resumes the run.
+    page.element_send("cogitator", "Refund order A-1").await?;
+    page.element_wait_for_text("cogitator", ".chat-card__side-effects", "payment")
+        .await?;
+    page.element_click(
+        "cogitator",
+        ".chat-card[data-state=waiting] .chat-card__approve",
+    )
+    .await?;
+    page.element_wait_for_text(
+        "cogitator",
+        ".chat-message__content",
+        "Refunded 40 EUR for order A-1.",
     )
     .await?;
     Ok(())
