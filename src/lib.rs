@@ -22,6 +22,11 @@ pub mod ui;
 pub mod utils;
 
 #[cfg(feature = "ui")]
+pub use io::agent::{
+    Agent, AgentEvents, AgentHandle, AgentOutcome, AgentTurn, PendingAction, Resolution,
+    ScriptedAgent, TurnInput,
+};
+#[cfg(feature = "ui")]
 pub use io::client::{AgentServerClient, ClientOptions};
 #[cfg(feature = "ui")]
 pub use store::ChatStore;

@@ -844,11 +844,15 @@ async fn i15_the_elements_thread_store_object_restores_keeps_and_reports() {
         saved_messages() == 3
     })
     .await;
+    // The save can land before the reply is drawn: wait for the drawing too.
+    wait_until("the reply is drawn", &root, || {
+        root.text_content().unwrap_or_default().contains("Noted.")
+    })
+    .await;
     let calls = stub.calls();
     assert_eq!(calls.len(), 1);
     // The whole history went to the model: the kept message first.
     assert_eq!(calls[0].json()["messages"][0]["content"], "Remember me");
-    assert!(root.text_content().unwrap_or_default().contains("Noted."));
     el.remove();
     drop(stub);
 }

@@ -1,6 +1,7 @@
 //! Browser edge: runs what the core asks for (fetch, streaming bodies, aborts, the clock) and
 //! turns the results back into [`crate::core::Input`]s. Nothing here decides anything.
 
+pub mod agent;
 pub mod client;
 pub mod clock;
 pub mod files;
@@ -10,4 +11,5 @@ pub mod keys;
 pub mod location;
 pub mod pattern;
 pub mod peers;
+pub mod scripted_agent;
 pub mod threads;

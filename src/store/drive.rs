@@ -93,7 +93,28 @@ impl ChatStore {
         let id = req.id;
         let generation = self.driver.try_with_value(|d| d.generation).unwrap_or(0);
         leptos::task::spawn_local(async move {
-            if stream {
+            if let Some(agent) = transport.agent.clone() {
+                // An agent in the page (issue 15): run instead of fetched, fed back the same way.
+                crate::io::agent::run(&agent, req, stream, controller, move |input| {
+                    if store.is_generation(generation) {
+                        if !matches!(input, Input::StreamChunk { .. }) {
+                            store.forget_controller(id);
+                        }
+                        store.handle_wire(input);
+                    }
+                })
+                .await;
+            } else if transport.backend.kind == crate::core::transport::TransportKind::InProcess {
+                // `in-process` named (the page, the element) without an agent: nothing to run.
+                if store.is_generation(generation) {
+                    let err = crate::core::TransportError::Network("no agent in the page".into());
+                    store.forget_controller(id);
+                    store.handle_wire(Input::Response {
+                        id,
+                        result: Err(err),
+                    });
+                }
+            } else if stream {
                 crate::io::http::run_stream(&transport, req, controller, move |input| {
                     if !store.is_generation(generation) {
                         return;

@@ -64,6 +64,12 @@ pub fn Chat(
     /// backend that cannot take answers. Read at mount.
     #[prop(optional)]
     transport: TransportOptions,
+    /// An agent that runs in this page instead of a server (issue 15): any
+    /// [`crate::Agent`]. Given, the backend is the in-process one whatever `transport`'s kind
+    /// says; its conversations are kept in `transport.thread_store` under `base_url` (any
+    /// name), and its pauses are answerable cards. Read at mount.
+    #[prop(optional, into)]
+    agent: Option<crate::AgentHandle>,
     /// A thread store the host implements (`Some(HostThreads::new(my_store))`), for a backend
     /// without conversations of its own: it replaces `transport.thread_store` (issue 15).
     /// Read at mount.
@@ -262,7 +268,7 @@ pub fn Chat(
     class: MaybeProp<String>,
 ) -> impl IntoView {
     let i18n = I18n::provide_with(locale, default_locale, custom_messages, on_locale_change);
-    let backend = TransportOptions {
+    let mut backend = TransportOptions {
         // A stateless backend lists one agent: the configured one, else the `agent_id` prop.
         agent_id: transport
             .agent_id
@@ -271,7 +277,11 @@ pub fn Chat(
         ..transport
     };
     let mut transport = TransportConfig::new(&base_url.get_untracked());
+    if agent.is_some() {
+        backend.kind = crate::core::transport::TransportKind::InProcess;
+    }
     transport.backend = backend;
+    transport.agent = agent;
     transport.thread_storage = thread_storage;
     transport.authorization = authorization.get_untracked();
     transport.headers = headers.get_untracked();

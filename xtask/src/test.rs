@@ -64,6 +64,8 @@ pub fn main(ctx: &Ctx) -> ExitCode {
         "agent-chat-ui",
         "-p",
         "leptos-app-example",
+        "-p",
+        "in-process-agent-example",
         "--target",
         "wasm32-unknown-unknown",
         "--all-targets",
@@ -160,6 +162,26 @@ pub fn main(ctx: &Ctx) -> ExitCode {
     } else {
         p.skip(
             "examples/leptos-app builds (wasm32)",
+            "wasm32 target missing",
+        );
+    }
+
+    // The in-page agent example: no server, built like the Leptos app (issue 15); its agent
+    // is the one tests/browser_in_process.rs drives.
+    if tools.wasm_target {
+        p.check(
+            "examples/in-process-agent builds (wasm32)",
+            ctx.cargo([
+                "build",
+                "-p",
+                "in-process-agent-example",
+                "--target",
+                "wasm32-unknown-unknown",
+            ]),
+        );
+    } else {
+        p.skip(
+            "examples/in-process-agent builds (wasm32)",
             "wasm32 target missing",
         );
     }

@@ -14,8 +14,10 @@
 //! for the wire, inputs for the session, and threads to save or delete.
 
 pub mod a2a;
+pub mod agent_sdk;
 pub mod chat_completions;
 pub mod cogitator;
+pub mod in_process;
 pub mod reply;
 pub mod responses;
 mod stateless;
@@ -49,6 +51,9 @@ pub enum TransportKind {
     /// conversations are kept in the page, each in the server's thread of the same id; a run
     /// that pauses for approval shows cards answered by `POST /agents/:name/resume`.
     Cogitator,
+    /// An agent the host runs in the page (a Rust `Agent`, given to the chat beside this
+    /// kind): conversations are kept in the page; its pauses are answerable cards.
+    InProcess,
 }
 
 impl TransportKind {
@@ -64,6 +69,7 @@ impl TransportKind {
             "responses" | "openai-responses" => Some(TransportKind::Responses),
             "a2a" => Some(TransportKind::A2a),
             "cogitator" => Some(TransportKind::Cogitator),
+            "in-process" | "inprocess" => Some(TransportKind::InProcess),
             _ => None,
         }
     }
@@ -76,11 +82,12 @@ impl TransportKind {
             TransportKind::Responses => "responses",
             TransportKind::A2a => "a2a",
             TransportKind::Cogitator => "cogitator",
+            TransportKind::InProcess => "in-process",
         }
     }
 
-    /// Whether this backend can take answers to cards at all (F190): the agent server always;
-    /// Responses and A2A only at a configured action endpoint
+    /// Whether this backend can take answers to cards at all (F190): the agent server and an
+    /// agent in the page always; Responses and A2A only at a configured action endpoint
     /// ([`TransportOptions::can_resolve`] decides with the configuration).
     pub fn can_resolve(self) -> bool {
         matches!(
@@ -89,6 +96,7 @@ impl TransportKind {
                 | TransportKind::Responses
                 | TransportKind::A2a
                 | TransportKind::Cogitator
+                | TransportKind::InProcess
         )
     }
 
@@ -222,7 +230,8 @@ impl Gateway {
             TransportKind::ChatCompletions
             | TransportKind::Responses
             | TransportKind::A2a
-            | TransportKind::Cogitator => {
+            | TransportKind::Cogitator
+            | TransportKind::InProcess => {
                 Inner::Stateless(Box::new(stateless::Stateless::new(options, threads, seed)))
             }
         };

@@ -76,6 +76,17 @@ pub enum Delta {
     Error(String),
     /// A frame that could not be read; skipped, for the developer's log only.
     Skipped(String),
+    /// A tool started (an in-page agent reports it at once): shown while the turn runs.
+    ToolStarted(ToolCall),
+    /// A tool finished with this result (a failed tool: `{error}`).
+    ToolFinished {
+        /// The call id.
+        id: String,
+        /// The tool's name.
+        name: String,
+        /// What it returned.
+        result: Value,
+    },
 }
 
 /// A whole reply, or what a streamed one leaves when it is over.
@@ -86,6 +97,11 @@ pub struct Reply {
     pub content: String,
     /// The tool calls it asked for.
     pub tool_calls: Vec<ToolCall>,
+    /// Whether the tool calls were already shown while streaming
+    /// ([`Delta::ToolStarted`]), so the end does not announce them again.
+    pub calls_streamed: bool,
+    /// The tool calls' results by call id, kept on the stored message.
+    pub results: Map<String, Value>,
     /// Token counts, as agent-server `usage`.
     pub usage: Option<Value>,
     /// Sources, as agent-server citations (`{id, title, link}`).

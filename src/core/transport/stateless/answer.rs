@@ -24,13 +24,16 @@
 //!   `conversationId` is the A2A context (the conversation's id on the agent's side; the
 //!   page's own id when there is none yet), plus `taskId`, `stream` and `decisionKey`; the
 //!   continuation is read as A2A results (JSON-RPC responses, streamed or whole).
+//! - An agent in the page (D65): a resume turn at its internal path with the stored action
+//!   and the answer, which the edge gives the agent in the agent-sdk's shapes; the
+//!   continuation is read as its event lines.
 
 use std::collections::VecDeque;
 
 use serde_json::{json, Value};
 
 use super::super::threads::Thread;
-use super::super::{a2a, cogitator};
+use super::super::{a2a, cogitator, in_process};
 use super::super::{GatewayOutput, TransportKind};
 use super::{Decoder, Out, Stateless, WireTurn, CHAIN_KEY};
 use crate::core::time::{format_iso, Millis};
@@ -82,7 +85,7 @@ impl Stateless {
         let Some(thread) = self.threads.iter().find(|t| t.id() == conversation_id) else {
             return Out(outputs).not_found(session, "Conversation");
         };
-        let Some((message_id, _)) = open_action(&thread.messages, action_id) else {
+        let Some((message_id, action)) = open_action(&thread.messages, action_id) else {
             let body = refusal(
                 "action_not_pending",
                 "This request is no longer waiting for an answer.",
@@ -139,6 +142,17 @@ impl Stateless {
                         return Out(outputs).respond(session, 400, body);
                     }
                 }
+            }
+            TransportKind::InProcess => {
+                let history = &thread.messages;
+                let wire = in_process::resume_body(
+                    thread.agent_id(),
+                    conversation_id,
+                    history,
+                    action,
+                    &resolution,
+                );
+                (in_process::PATH.to_owned(), wire)
             }
             _ => {
                 let body = refusal(

@@ -12,6 +12,7 @@ use serde_json::{json, Value};
 use super::a2a;
 use super::chat_completions as cc;
 use super::cogitator;
+use super::in_process;
 use super::reply::{error_envelope, Delta, Reply, WireFile};
 use super::responses;
 use super::threads::{title_from, Thread};
@@ -49,6 +50,7 @@ enum Decoder {
     Responses(responses::StreamDecoder),
     A2a(a2a::Decoder),
     Cogitator(cogitator::Decoder),
+    InProcess(in_process::Decoder),
 }
 
 impl Decoder {
@@ -57,6 +59,7 @@ impl Decoder {
             TransportKind::Responses => Decoder::Responses(responses::StreamDecoder::new()),
             TransportKind::A2a => Decoder::A2a(a2a::Decoder::new()),
             TransportKind::Cogitator => Decoder::Cogitator(cogitator::Decoder::new()),
+            TransportKind::InProcess => Decoder::InProcess(in_process::Decoder::new()),
             _ => Decoder::Chat(cc::StreamDecoder::new()),
         }
     }
@@ -67,6 +70,7 @@ impl Decoder {
             Decoder::Responses(d) => d.push(bytes),
             Decoder::A2a(d) => d.push(bytes),
             Decoder::Cogitator(d) => d.push(bytes),
+            Decoder::InProcess(d) => d.push(bytes),
         }
     }
 
@@ -76,6 +80,20 @@ impl Decoder {
             Decoder::Responses(d) => d.finish(),
             Decoder::A2a(d) => d.finish(),
             Decoder::Cogitator(d) => d.finish(),
+            Decoder::InProcess(d) => d.finish(),
+        }
+    }
+
+    /// Reads a whole reply (a non-streaming send) of A2A or an in-page agent.
+    fn read_whole(&mut self, body: &str) -> Vec<Delta> {
+        match self {
+            Decoder::A2a(d) => d.read_whole(body),
+            Decoder::InProcess(d) => d.read_whole(body),
+            d => {
+                let mut out = d.push(body.as_bytes());
+                out.extend(d.finish());
+                out
+            }
         }
     }
 
@@ -85,6 +103,7 @@ impl Decoder {
             Decoder::Responses(d) => d.ending(),
             Decoder::A2a(d) => d.ending(),
             Decoder::Cogitator(d) => d.ending(),
+            Decoder::InProcess(d) => d.ending(),
         }
     }
 }
@@ -513,6 +532,11 @@ impl Stateless {
                 let body = cogitator::request_body(thread_id, &text, &files);
                 (cogitator::run_path(thread.agent_id(), stream), body)
             }
+            TransportKind::InProcess => {
+                let (agent, history) = (thread.agent_id(), &thread.messages);
+                let body = in_process::request_body(agent, conversation_id, history, &text, &files);
+                (in_process::PATH.to_owned(), body)
+            }
             _ => (
                 cc::PATH.to_owned(),
                 cc::request_body(&model, &thread.messages, &text, &files, stream),
@@ -678,6 +702,16 @@ impl Stateless {
                     "{}: skipped a frame: {why}",
                     kind.as_str()
                 ))),
+                Delta::ToolStarted(call) => {
+                    let event = json!({ "type": "stream.tool_call", "toolName": call.name,
+                                        "toolCallId": call.id, "args": call.args });
+                    Out(outputs).frame(turn.session, now, event);
+                }
+                Delta::ToolFinished { id, name, result } => {
+                    let event = json!({ "type": "stream.tool_result", "toolName": name,
+                                        "toolCallId": id, "result": result });
+                    Out(outputs).frame(turn.session, now, event);
+                }
             }
         }
     }
@@ -714,7 +748,7 @@ impl Stateless {
         ending: &Reply,
         outputs: &mut VecDeque<GatewayOutput>,
     ) {
-        for call in &ending.tool_calls {
+        for call in ending.tool_calls.iter().filter(|_| !ending.calls_streamed) {
             let event = json!({ "type": "stream.tool_call", "toolName": call.name,
                                 "toolCallId": call.id, "args": call.args });
             Out(outputs).frame(turn.session, now, event);
@@ -780,8 +814,8 @@ impl Stateless {
         }
         let read = match self.options.kind {
             TransportKind::Responses => responses::read_reply(&resp.body),
-            TransportKind::A2a => {
-                let mut d = a2a::Decoder::new();
+            TransportKind::A2a | TransportKind::InProcess => {
+                let mut d = Decoder::new(self.options.kind);
                 let deltas = d.read_whole(&resp.body);
                 let refused = deltas.iter().find_map(|delta| match delta {
                     Delta::Error(wording) => Some(wording.clone()),
@@ -791,8 +825,11 @@ impl Stateless {
                     let body = json!({ "error": { "code": "AGENT_ERROR", "message": wording } });
                     return Out(outputs).respond(turn.session, 502, body.to_string());
                 }
+                // An A2A reply is one JSON document; an agent's lines are skipped one by one.
                 match deltas.iter().find_map(|delta| match delta {
-                    Delta::Skipped(why) => Some(why.clone()),
+                    Delta::Skipped(why) if self.options.kind == TransportKind::A2a => {
+                        Some(why.clone())
+                    }
                     _ => None,
                 }) {
                     Some(why) => Err(why),
@@ -874,7 +911,13 @@ impl Stateless {
                 .collect();
             message["metadata"] = json!({ "toolCallDetails": calls
                 .iter()
-                .map(|c| json!({ "id": c.id, "name": c.name, "args": c.args }))
+                .map(|c| {
+                    let mut detail = json!({ "id": c.id, "name": c.name, "args": c.args });
+                    if let Some(result) = reply.results.get(&c.id) {
+                        detail["result"] = result.clone();
+                    }
+                    detail
+                })
                 .collect::<Vec<_>>() });
         }
         if !reply.citations.is_empty() {
