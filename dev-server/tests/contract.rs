@@ -3225,3 +3225,194 @@ async fn i15_a2a_action_endpoint() {
     assert_eq!(res.status, 409);
     assert_eq!(res.json["error"]["code"], "action_not_pending");
 }
+
+/// The `data` of each event of a Cogitator stream (their own shape: a `type`, no timestamp),
+/// checking that it ends with `[DONE]` when `done`.
+fn cogitator_events(res: &Res, done: bool) -> Vec<Value> {
+    assert_eq!(res.status, 200, "{}", res.text);
+    assert!(res.header("content-type").starts_with("text/event-stream"));
+    let mut data: Vec<&str> = res
+        .text
+        .split("\n\n")
+        .filter(|b| !b.is_empty())
+        .map(|b| b.strip_prefix("data: ").expect("a data line"))
+        .collect();
+    assert_eq!(data.last() == Some(&"[DONE]"), done, "{}", res.text);
+    if done {
+        data.pop();
+    }
+    data.iter()
+        .map(|d| {
+            let v: Value = serde_json::from_str(d).expect("event JSON");
+            assert!(v["type"].is_string(), "type in {d}");
+            v
+        })
+        .collect()
+}
+
+/// The Cogitator server's shapes (seed 001, PROTOCOL §11.1, C31): agents, a streamed run that
+/// pauses with `pendingApprovals`, a resume that decides one call of two (still paused) then
+/// the other (completed), the refusals `RUN_NOT_PAUSED` and `THREAD_ACCESS_DENIED`, and a new
+/// message that declines the waiting calls.
+#[tokio::test]
+async fn i15_cogitator_endpoint() {
+    let api = start().await;
+    let base = format!("{}/cogitator", api.root);
+    let agents = api.send(api.http.get(format!("{base}/agents"))).await;
+    assert_eq!(agents.status, 200);
+    assert_eq!(agents.json["agents"][0]["name"], "support");
+
+    let res = api
+        .send(
+            api.http
+                .post(format!("{base}/agents/support/stream"))
+                .json(&json!({"input": "Refund both orders", "threadId": "t_contract"})),
+        )
+        .await;
+    let events = cogitator_events(&res, true);
+    let kinds: Vec<&str> = events.iter().map(|e| e["type"].as_str().unwrap()).collect();
+    assert_eq!(kinds[0], "start");
+    assert_eq!(events[0]["threadId"], "t_contract");
+    assert!(kinds.contains(&"text-delta"));
+    assert!(kinds.contains(&"tool-call-start") && kinds.contains(&"tool-result"));
+    assert_eq!(kinds[kinds.len() - 2..], ["approval-required", "finish"]);
+    let finish = events.last().unwrap();
+    assert_eq!(finish["status"], "paused");
+    assert_eq!(finish["usage"]["totalTokens"], 20);
+    let approvals = finish["pendingApprovals"].as_array().unwrap();
+    assert_eq!(approvals.len(), 2);
+    for a in approvals {
+        for key in [
+            "toolCallId",
+            "toolName",
+            "arguments",
+            "description",
+            "sideEffects",
+        ] {
+            assert!(a.get(key).is_some(), "{key} in {a}");
+        }
+    }
+    assert_eq!(
+        events[events.len() - 2]["approvals"],
+        finish["pendingApprovals"]
+    );
+    let first = approvals[0]["toolCallId"].as_str().unwrap().to_owned();
+    let second = approvals[1]["toolCallId"].as_str().unwrap().to_owned();
+    assert_ne!(first, second);
+
+    let resume = format!("{base}/agents/support/resume");
+    // Another user may not resume it.
+    let res = api
+        .send(
+            api.http
+                .post(&resume)
+                .header("x-user-id", "mallory")
+                .json(&json!({"threadId": "t_contract", "defaultDecision": {"approved": true}})),
+        )
+        .await;
+    res.assert_error(403, "THREAD_ACCESS_DENIED");
+    // One call decided: still paused with the other.
+    let res = api
+        .send(
+            api.http
+                .post(&resume)
+                .json(&json!({"threadId": "t_contract",
+            "decisions": {first.as_str(): {"approved": true}}})),
+        )
+        .await;
+    assert_eq!(res.status, 200, "{}", res.text);
+    assert_eq!(res.json["status"], "paused");
+    assert_eq!(
+        res.json["pendingApprovals"][0]["toolCallId"],
+        second.as_str()
+    );
+    assert_eq!(res.json["pendingApprovals"].as_array().unwrap().len(), 1);
+    // The other declined: the run completes and says what it did.
+    let res = api
+        .send(
+            api.http
+                .post(&resume)
+                .json(&json!({"threadId": "t_contract",
+            "decisions": {second.as_str(): {"approved": false, "reason": "Too small"}}})),
+        )
+        .await;
+    assert_eq!(res.json["status"], "completed");
+    assert_eq!(
+        res.json["output"],
+        "Refunded 40 EUR for order A-1. Did not refund order A-2 (Too small)."
+    );
+    assert_eq!(res.json["toolCalls"][0]["name"], "refund");
+    assert!(res.json.get("pendingApprovals").is_none());
+    // Nothing waits any more.
+    let res = api
+        .send(
+            api.http
+                .post(&resume)
+                .json(&json!({"threadId": "t_contract"})),
+        )
+        .await;
+    res.assert_error(409, "RUN_NOT_PAUSED");
+    let res = api
+        .send(api.http.post(&resume).json(&json!({"threadId": ""})))
+        .await;
+    res.assert_error(400, "INVALID_INPUT");
+
+    // A new message instead of a decision declines the waiting call.
+    let run = format!("{base}/agents/support/run");
+    let res = api
+        .send(
+            api.http
+                .post(&run)
+                .json(&json!({"input": "Refund A-1", "threadId": "t2"})),
+        )
+        .await;
+    assert_eq!(res.json["status"], "paused");
+    assert_eq!(res.json["output"], "Let me look up the order.");
+    assert_eq!(res.json["toolCalls"][0]["name"], "lookup_order");
+    let res = api
+        .send(
+            api.http
+                .post(&run)
+                .json(&json!({"input": "Hello", "threadId": "t2"})),
+        )
+        .await;
+    assert_eq!(res.json["status"], "completed");
+    assert_eq!(res.json["output"], "You said: Hello");
+    let res = api
+        .send(api.http.post(&resume).json(&json!({"threadId": "t2",
+            "defaultDecision": {"approved": true}})))
+        .await;
+    res.assert_error(409, "RUN_NOT_PAUSED");
+
+    // Errors in the server's envelope and in the stream.
+    let res = api
+        .send(
+            api.http
+                .post(&run)
+                .json(&json!({"input": "please fail", "threadId": "t3"})),
+        )
+        .await;
+    res.assert_error(503, "LLM_UNAVAILABLE");
+    let res = api
+        .send(
+            api.http
+                .post(format!("{base}/agents/support/stream"))
+                .json(&json!({"input": "please fail", "threadId": "t3"})),
+        )
+        .await;
+    let events = cogitator_events(&res, false);
+    assert_eq!(events.last().unwrap()["type"], "error");
+    assert_eq!(events.last().unwrap()["code"], "LLM_UNAVAILABLE");
+    let res = api
+        .send(
+            api.http
+                .post(format!("{base}/agents/ghost/run"))
+                .json(&json!({"input": "x"})),
+        )
+        .await;
+    res.assert_error(404, "AGENT_NOT_FOUND");
+    let res = api
+        .send(api.http.post(&run).json(&json!({"input": "  "})))
+        .await;
+    res.assert_error(400, "INVALID_INPUT");
+}

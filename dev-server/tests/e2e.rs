@@ -275,6 +275,64 @@ async fn i15_a2a_answer_journey(page: &ChatPage) -> Step {
 }
 
 journey! {
+    /// Issue 15, seed 001 (C31): the page over a Cogitator server (`?transport=cogitator`): the
+    /// server's agent is listed, a run streams, looks an order up (a tool call) and pauses for
+    /// approval: the card shows the call's side effects, offers no "don't ask again", and
+    /// Approve resumes the run, whose answer follows; two calls of one turn are approved
+    /// together; a new message declines a waiting call; a reload restores it all.
+    i15_cogitator_page_approves_a_paused_run_and_survives_reload =>
+        |page| i15_cogitator_journey(page)
+}
+
+/// The steps of [`i15_cogitator_page_approves_a_paused_run_and_survives_reload`].
+async fn i15_cogitator_journey(page: &ChatPage) -> Step {
+    const ASK: &str = "Refund order A-1";
+    const DONE: &str = "Refunded 40 EUR for order A-1.";
+    page.open_with_query("lang=en&transport=cogitator&baseUrl=/cogitator")
+        .await?;
+    page.wait_for_text(".chat-header", "support").await?;
+    page.send_message(ASK).await?;
+    page.wait_for_finished_reply_containing("Let me look up the order.")
+        .await?;
+    page.wait_for_text(".chat-tool-calls__label", "ookup")
+        .await?;
+    let card = sel::card("tool_approval", "waiting");
+    page.wait_for_visible(&card).await?;
+    page.wait_for_text(".chat-card__summary", "Refund 40 EUR for order A-1")
+        .await?;
+    page.wait_for_text(".chat-card__side-effects", "payment")
+        .await?;
+    page.wait_for_count(sel::REMEMBER, 0).await?;
+    page.wait_for_count(sel::EDIT_ARGUMENTS, 0).await?;
+    page.click(sel::APPROVE).await?;
+    page.wait_for_visible(&sel::card_in("approved")).await?;
+    page.wait_for_finished_reply_containing(DONE).await?;
+    // Two calls of one turn, approved together: one resume per call, the run goes on once
+    // both are decided.
+    page.send_message("Refund both orders").await?;
+    page.wait_for_count(&card, 2).await?;
+    page.click(".chat-batch__approve-all").await?;
+    page.wait_for_finished_reply_containing("Refunded 15 EUR for order A-2.")
+        .await?;
+    page.wait_for_count(&card, 0).await?;
+    // A new message instead of a decision declines the waiting call.
+    page.send_message("Refund order A-1 again").await?;
+    page.wait_for_visible(&card).await?;
+    page.send_message("Never mind").await?;
+    page.wait_for_finished_reply_containing("You said: Never mind")
+        .await?;
+    page.wait_for_visible(&sel::card_in("cancelled")).await?;
+    page.wait_for_url_containing("conversationId=").await?;
+    page.reload().await?;
+    page.wait_for_message("user", ASK).await?;
+    page.wait_for_message("assistant", DONE).await?;
+    page.wait_for_visible(&sel::card_in("cancelled")).await?;
+    page.wait_for_count(&card, 0).await?;
+    page.wait_for_text(".chat-history__title", ASK).await?;
+    Ok(())
+}
+
+journey! {
     /// Issue 8 (F45, F100–F102, F110, E6, E7): two conversations in the sidebar; selecting one
     /// opens it, renaming it shows the new title at once and the server keeps it (a reload reads it
     /// back), deleting the open one removes its row, clears the chat and the server forgets it.
@@ -2123,7 +2181,8 @@ journey! {
     /// backend, against the dev-server's scripted endpoints. Chat Completions streams its
     /// reply with a tool call; the Responses element answers a card at the Console's action
     /// endpoint and shows the continuation; the A2A element answers the question of a waiting
-    /// task at the action URL and shows the booking.
+    /// task at the action URL and shows the booking; the Cogitator element approves a paused
+    /// run's call (its side effects shown) and shows what the resumed run did.
     i15_the_element_speaks_every_other_backend => |page| i15_element_backends_journey(page)
 }
 
@@ -2164,6 +2223,22 @@ async fn i15_element_backends_journey(page: &ChatPage) -> Step {
         "a2a",
         ".chat-message__content",
         "Booked for Friday: flight TK2410 to Izmir.",
+    )
+    .await?;
+
+    // Cogitator (C31): a paused run's card, its side effects, and Approve resumes the run.
+    page.element_send("cogitator", "Refund order A-1").await?;
+    page.element_wait_for_text("cogitator", ".chat-card__side-effects", "payment")
+        .await?;
+    page.element_click(
+        "cogitator",
+        ".chat-card[data-state=waiting] .chat-card__approve",
+    )
+    .await?;
+    page.element_wait_for_text(
+        "cogitator",
+        ".chat-message__content",
+        "Refunded 40 EUR for order A-1.",
     )
     .await?;
     Ok(())

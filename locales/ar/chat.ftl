@@ -158,6 +158,7 @@ chat-theme-toggle-light = التبديل إلى المظهر الفاتح
 chat-theme-toggle-dark = التبديل إلى المظهر الداكن
 
 chat-action-details = التفاصيل
+chat-action-side-effects = الآثار الجانبية
 chat-action-approve = موافقة
 chat-action-deny = رفض
 chat-action-add-reason = إضافة سبب

@@ -150,6 +150,7 @@ chat-theme-toggle-light = Switch to light theme
 chat-theme-toggle-dark = Switch to dark theme
 
 chat-action-details = Details
+chat-action-side-effects = Side effects
 chat-action-approve = Approve
 chat-action-deny = Deny
 chat-action-add-reason = Add a reason

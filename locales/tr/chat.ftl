@@ -147,6 +147,7 @@ chat-theme-toggle-light = Açık temaya geç
 chat-theme-toggle-dark = Koyu temaya geç
 
 chat-action-details = Ayrıntılar
+chat-action-side-effects = Yan etkiler
 chat-action-approve = Onayla
 chat-action-deny = Reddet
 chat-action-add-reason = Gerekçe ekle

@@ -420,6 +420,9 @@ impl<'de> Deserialize<'de> for AgentMetadata {
 pub struct AgentCapabilities {
     /// `approvalArgsEdit` when it is a boolean; `None` lets the `allowArgumentEdit` prop apply.
     pub approval_args_edit: Option<bool>,
+    /// `approvalRemember` when it is a boolean: `false` hides "don't ask again" on approval
+    /// cards (a backend that cannot remember a tool for the chat, PROTOCOL §11.1).
+    pub approval_remember: Option<bool>,
     /// Every key as sent.
     pub raw: Map<String, Value>,
 }
@@ -438,6 +441,9 @@ impl Serialize for AgentCapabilities {
         if let Some(b) = self.approval_args_edit {
             raw.insert("approvalArgsEdit".into(), Value::Bool(b));
         }
+        if let Some(b) = self.approval_remember {
+            raw.insert("approvalRemember".into(), Value::Bool(b));
+        }
         raw.serialize(s)
     }
 }
@@ -448,6 +454,7 @@ impl AgentCapabilities {
     pub fn from_raw(raw: Map<String, Value>) -> AgentCapabilities {
         AgentCapabilities {
             approval_args_edit: raw.get("approvalArgsEdit").and_then(bool_of),
+            approval_remember: raw.get("approvalRemember").and_then(bool_of),
             raw,
         }
     }

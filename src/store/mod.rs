@@ -248,6 +248,7 @@ impl ChatStore {
         let (streaming, set_streaming) = signal(None);
         let (status, set_status) = signal(StatusSlice {
             can_send: true,
+            remember_allowed: true,
             ..Default::default()
         });
         let (history, set_history) = signal(HistorySlice::default());
@@ -880,6 +881,7 @@ fn status_of(s: &Session) -> StatusSlice {
         composer: s.composer_state(),
         argument_edit: s.argument_edit_allowed(),
         agent_argument_edit: s.agent().and_then(|a| a.capabilities.approval_args_edit),
+        remember_allowed: s.remember_allowed(),
         has_older_messages: s.has_older_messages(),
         is_loading_older: s.is_loading_older(),
         clock_offset_ms: s.clock_offset_ms(),

@@ -66,6 +66,9 @@ pub struct StatusSlice {
     pub argument_edit: bool,
     /// The agent's own `capabilities.approvalArgsEdit`, which wins over any prop (F177).
     pub agent_argument_edit: Option<bool>,
+    /// Whether approval cards offer "don't ask again" (not on a backend that cannot remember
+    /// a tool for the chat: Cogitator, PROTOCOL §11.1).
+    pub remember_allowed: bool,
     /// The open conversation has older messages to load (D26).
     pub has_older_messages: bool,
     /// An older page of messages is on its way (D26).

@@ -4,6 +4,7 @@
 pub mod a2a;
 pub mod actions;
 pub mod agents;
+pub mod cogitator;
 pub mod conversations;
 pub mod dev;
 pub mod files;
@@ -121,6 +122,10 @@ pub fn router(app: AppState) -> Router {
         .route(
             "/a2a/actions/{action_id}",
             post(a2a::answer).layer(DefaultBodyLimit::max(MAX_BODY_BYTES)),
+        )
+        .nest(
+            "/cogitator",
+            cogitator::router().layer(DefaultBodyLimit::max(MAX_BODY_BYTES)),
         );
     let root = match &app.config().dist {
         Some(dir) => root.fallback_service(ServeDir::new(dir)),

@@ -635,6 +635,14 @@ impl Session {
         )
     }
 
+    /// Whether approval cards offer "don't ask again for this tool": not when the agent says
+    /// it cannot remember (`capabilities.approvalRemember: false`, a Cogitator server).
+    pub fn remember_allowed(&self) -> bool {
+        self.agent()
+            .and_then(|a| a.capabilities.approval_remember)
+            .unwrap_or(true)
+    }
+
     /// §9.8 composer state (F193, C35). A backend that cannot take answers at all (Chat
     /// Completions, Responses without an action endpoint: `can_resolve` false) never holds the
     /// composer: its cards only show what the agent waits on elsewhere, and the person goes on

@@ -16,6 +16,7 @@
 pub mod a2a;
 pub mod agent_sdk;
 pub mod chat_completions;
+pub mod cogitator;
 pub mod in_process;
 pub mod reply;
 pub mod responses;
@@ -46,13 +47,18 @@ pub enum TransportKind {
     /// `{baseUrl}/.well-known/agent-card.json`): conversations are kept in the page with their
     /// context and open task; a task that waits for input is answered by the next message.
     A2a,
+    /// A Cogitator server (seed 001, PROTOCOL §11.1: `POST {baseUrl}/agents/:name/stream`):
+    /// conversations are kept in the page, each in the server's thread of the same id; a run
+    /// that pauses for approval shows cards answered by `POST /agents/:name/resume`.
+    Cogitator,
     /// An agent the host runs in the page (a Rust `Agent`, given to the chat beside this
     /// kind): conversations are kept in the page; its pauses are answerable cards.
     InProcess,
 }
 
 impl TransportKind {
-    /// Reads a configured name (`agent-server`, `chat-completions`, `responses`, `a2a`);
+    /// Reads a configured name (`agent-server`, `chat-completions`, `responses`, `a2a`,
+    /// `cogitator`);
     /// `None` for anything else.
     pub fn parse(name: &str) -> Option<TransportKind> {
         match name.trim().to_ascii_lowercase().as_str() {
@@ -62,6 +68,7 @@ impl TransportKind {
             }
             "responses" | "openai-responses" => Some(TransportKind::Responses),
             "a2a" => Some(TransportKind::A2a),
+            "cogitator" => Some(TransportKind::Cogitator),
             "in-process" | "inprocess" => Some(TransportKind::InProcess),
             _ => None,
         }
@@ -81,6 +88,7 @@ impl TransportKind {
             TransportKind::ChatCompletions => "chat-completions",
             TransportKind::Responses => "responses",
             TransportKind::A2a => "a2a",
+            TransportKind::Cogitator => "cogitator",
             TransportKind::InProcess => "in-process",
         }
     }
@@ -94,6 +102,7 @@ impl TransportKind {
             TransportKind::AgentServer
                 | TransportKind::Responses
                 | TransportKind::A2a
+                | TransportKind::Cogitator
                 | TransportKind::InProcess
         )
     }
@@ -228,6 +237,7 @@ impl Gateway {
             TransportKind::ChatCompletions
             | TransportKind::Responses
             | TransportKind::A2a
+            | TransportKind::Cogitator
             | TransportKind::InProcess => {
                 Inner::Stateless(Box::new(stateless::Stateless::new(options, threads, seed)))
             }

@@ -31,6 +31,8 @@ pub fn ApprovalCard(
     let edit_allowed = store.status.with_untracked(|s| {
         crate::core::edit_allowed(s.agent_argument_edit, card.allow_edit, s.argument_edit)
     });
+    // A backend that cannot remember a tool for the chat does not offer it (§11.1).
+    let remember_allowed = store.status.with_untracked(|s| s.remember_allowed);
     let Some(initial) = ApprovalDraft::new(&card.action, edit_allowed) else {
         return ().into_any();
     };
@@ -78,6 +80,21 @@ pub fn ApprovalCard(
         _ => proposal.clone(),
     };
     let fields = initial.fields().map(<[FormField]>::to_vec);
+    // What the call would touch (Cogitator `sideEffects`, §11.1), shown as chips; text only.
+    let side_effects: Vec<String> = card
+        .action
+        .side_effects
+        .as_ref()
+        .and_then(serde_json::Value::as_array)
+        .into_iter()
+        .flatten()
+        .filter_map(|v| match v {
+            serde_json::Value::String(s) => Some(s.trim().to_owned()),
+            serde_json::Value::Number(n) => Some(n.to_string()),
+            _ => None,
+        })
+        .filter(|s| !s.is_empty())
+        .collect();
 
     // The heading keeps the tool's own name (`send_email`, as the announcement says) unless
     // the server gave a title; then the name is the line under it, after the summary.
@@ -130,12 +147,14 @@ pub fn ApprovalCard(
                         </Show>
                     </div>
                 })}
-                <label class="chat-card__check">
-                    <input type="checkbox" disabled=move || !open.get()
-                        prop:checked=move || remember.get()
-                        on:change=move |ev| { let on = event_target_checked(&ev); draft.update(|d| d.set_remember(on)) }/>
-                    <span>{move || i18n.t("chat-action-remember")}</span>
-                </label>
+                {remember_allowed.then(|| view! {
+                    <label class="chat-card__check">
+                        <input type="checkbox" disabled=move || !open.get()
+                            prop:checked=move || remember.get()
+                            on:change=move |ev| { let on = event_target_checked(&ev); draft.update(|d| d.set_remember(on)) }/>
+                        <span>{move || i18n.t("chat-action-remember")}</span>
+                    </label>
+                })}
                 // The reason belongs to Deny: the field, then Deny, then the way back, in
                 // that order in the DOM and on screen, so Tab from the field reaches Deny
                 // and never jumps back to Approve (which stays first, above them).
@@ -200,6 +219,11 @@ pub fn ApprovalCard(
             icon=view! { <ShieldIcon/> }.into_any()
             controls=ViewFn::from(controls)
         >
+            {(!side_effects.is_empty()).then(|| view! {
+                <ul class="chat-card__side-effects" aria-label=move || i18n.t("chat-action-side-effects")>
+                    {side_effects.into_iter().map(|s| view! { <li class="chat-card__chip" dir="auto">{s}</li> }).collect_view()}
+                </ul>
+            })}
             <Show
                 when=move || editing.get() && open.get()
                 fallback=move || view! {

@@ -16,6 +16,10 @@
 //! - Responses (the Cognipeer Console client API, C20): `POST {actionUrl}` with the E14 body
 //!   plus `previous_response_id` (the response that waits) and `model`; the continuation is a
 //!   new response, streamed as Responses events or answered whole.
+//! - Cogitator (C31): `POST /agents/:name/resume` with `{threadId, decisions: {[toolCallId]:
+//!   {approved}}}` deciding this one call; the continuation is the run's answer (paused
+//!   again with the calls still undecided, or completed); `THREAD_ACCESS_DENIED` and
+//!   `RUN_NOT_PAUSED` read as `action_forbidden` and `action_not_pending`.
 //! - A2A (C19): `POST {actionUrl}` with `{conversationId, actionId, resolution}`, where
 //!   `conversationId` is the A2A context (the conversation's id on the agent's side; the
 //!   page's own id when there is none yet), plus `taskId`, `stream` and `decisionKey`; the
@@ -29,7 +33,7 @@ use std::collections::VecDeque;
 use serde_json::{json, Value};
 
 use super::super::threads::Thread;
-use super::super::{a2a, in_process};
+use super::super::{a2a, cogitator, in_process};
 use super::super::{GatewayOutput, TransportKind};
 use super::{Decoder, Out, Stateless, WireTurn, CHAIN_KEY};
 use crate::core::time::{format_iso, Millis};
@@ -120,6 +124,24 @@ impl Stateless {
                     wire["decisionKey"] = key.clone();
                 }
                 (fill_action_url(&template, action_id, &context), wire)
+            }
+            TransportKind::Cogitator => {
+                let thread_id = cogitator::thread_id(conversation_id, metadata);
+                match cogitator::answer_request(
+                    thread.agent_id(),
+                    thread_id,
+                    action_id,
+                    &resolution,
+                ) {
+                    Some(request) => request,
+                    None => {
+                        let body = refusal(
+                            "VALIDATION_ERROR",
+                            "This backend takes only approvals and denials.",
+                        );
+                        return Out(outputs).respond(session, 400, body);
+                    }
+                }
             }
             TransportKind::InProcess => {
                 let history = &thread.messages;

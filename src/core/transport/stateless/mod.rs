@@ -11,6 +11,7 @@ use serde_json::{json, Value};
 
 use super::a2a;
 use super::chat_completions as cc;
+use super::cogitator;
 use super::in_process;
 use super::reply::{error_envelope, Delta, Reply, WireFile};
 use super::responses;
@@ -32,6 +33,8 @@ pub(super) struct Stateless {
     turns: Vec<WireTurn>,
     /// The agent the backend describes (A2A's card): name and description, once read.
     card: Option<(String, Option<String>)>,
+    /// The agents the backend lists (Cogitator's `GET /agents`), once read.
+    listed: Option<cogitator::Agents>,
     /// The card request on the wire, and the session's agent requests waiting for it.
     card_request: Option<RequestId>,
     agents_waiting: Vec<RequestId>,
@@ -46,6 +49,7 @@ enum Decoder {
     Chat(cc::StreamDecoder),
     Responses(responses::StreamDecoder),
     A2a(a2a::Decoder),
+    Cogitator(cogitator::Decoder),
     InProcess(in_process::Decoder),
 }
 
@@ -54,6 +58,7 @@ impl Decoder {
         match kind {
             TransportKind::Responses => Decoder::Responses(responses::StreamDecoder::new()),
             TransportKind::A2a => Decoder::A2a(a2a::Decoder::new()),
+            TransportKind::Cogitator => Decoder::Cogitator(cogitator::Decoder::new()),
             TransportKind::InProcess => Decoder::InProcess(in_process::Decoder::new()),
             _ => Decoder::Chat(cc::StreamDecoder::new()),
         }
@@ -64,6 +69,7 @@ impl Decoder {
             Decoder::Chat(d) => d.push(bytes),
             Decoder::Responses(d) => d.push(bytes),
             Decoder::A2a(d) => d.push(bytes),
+            Decoder::Cogitator(d) => d.push(bytes),
             Decoder::InProcess(d) => d.push(bytes),
         }
     }
@@ -73,6 +79,7 @@ impl Decoder {
             Decoder::Chat(d) => d.finish(),
             Decoder::Responses(d) => d.finish(),
             Decoder::A2a(d) => d.finish(),
+            Decoder::Cogitator(d) => d.finish(),
             Decoder::InProcess(d) => d.finish(),
         }
     }
@@ -95,6 +102,7 @@ impl Decoder {
             Decoder::Chat(d) => d.ending(),
             Decoder::Responses(d) => d.ending(),
             Decoder::A2a(d) => d.ending(),
+            Decoder::Cogitator(d) => d.ending(),
             Decoder::InProcess(d) => d.ending(),
         }
     }
@@ -120,8 +128,8 @@ struct WireTurn {
     /// The card this turn answers (E14), when it is an answer's continuation.
     answering: Option<answer::Answering>,
     /// Cards this message answers by continuing the task they wait on (A2A's own way to
-    /// answer `input-required`), or leaves behind (Chat Completions): settled when the turn
-    /// starts, with their status.
+    /// answer `input-required`), or leaves behind (Chat Completions) or declines (Cogitator,
+    /// C31): settled when the turn starts, with their status.
     settles: Vec<(String, &'static str)>,
 }
 
@@ -169,6 +177,7 @@ impl Stateless {
             next_wire: WIRE_IDS,
             turns: Vec::new(),
             card: None,
+            listed: None,
             card_request: None,
             agents_waiting: Vec::new(),
             before_threads: None,
@@ -205,9 +214,11 @@ impl Stateless {
     /// The session's agent list: one agent, named by the backend's card where it has one (A2A,
     /// fetched once and again after a failure, the list waiting for it).
     fn agents(&mut self, session: RequestId, outputs: &mut VecDeque<GatewayOutput>) {
-        if self.options.kind != TransportKind::A2a || self.card.is_some() {
-            return self.answer_agents(session, outputs);
-        }
+        let path = match self.options.kind {
+            TransportKind::A2a if self.card.is_none() => a2a::CARD_PATH,
+            TransportKind::Cogitator if self.listed.is_none() => cogitator::AGENTS_PATH,
+            _ => return self.answer_agents(session, outputs),
+        };
         self.agents_waiting.push(session);
         if self.card_request.is_none() {
             let wire = self.next_wire_id();
@@ -215,13 +226,17 @@ impl Stateless {
             outputs.push_back(GatewayOutput::Send(HttpRequest {
                 id: wire,
                 method: Method::Get,
-                path: a2a::CARD_PATH.to_owned(),
+                path: path.to_owned(),
                 body: None,
             }));
         }
     }
 
     fn answer_agents(&self, session: RequestId, outputs: &mut VecDeque<GatewayOutput>) {
+        if self.options.kind == TransportKind::Cogitator {
+            let list = cogitator::agent_list(&self.options, self.listed.as_deref());
+            return Out(outputs).respond(session, 200, list.to_string());
+        }
         let id = self.options.agent();
         let mut agent = json!({ "id": id, "name": id });
         if let Some((name, description)) = &self.card {
@@ -242,6 +257,15 @@ impl Stateless {
         outputs: &mut VecDeque<GatewayOutput>,
     ) {
         self.card_request = None;
+        if self.options.kind == TransportKind::Cogitator {
+            let (listed, log) = cogitator::on_agents(&result);
+            self.listed = listed;
+            outputs.extend(log.map(GatewayOutput::Log));
+            for session in std::mem::take(&mut self.agents_waiting) {
+                self.answer_agents(session, outputs);
+            }
+            return;
+        }
         let card = match &result {
             Ok(resp) if (200..300).contains(&resp.status) => a2a::read_card(&resp.body),
             _ => None,
@@ -495,32 +519,43 @@ impl Stateless {
                 if resend_history {
                     body["store"] = Value::Bool(false);
                 }
-                (responses::PATH, body)
+                (responses::PATH.to_owned(), body)
             }
             TransportKind::A2a => {
                 let metadata = &thread.conversation["metadata"];
                 let body = a2a::request_body(rpc_id, &user_id, &text, &files, stream, metadata);
-                (a2a::RPC_PATH, body)
+                (a2a::RPC_PATH.to_owned(), body)
+            }
+            TransportKind::Cogitator => {
+                let thread_id =
+                    cogitator::thread_id(conversation_id, &thread.conversation["metadata"]);
+                let body = cogitator::request_body(thread_id, &text, &files);
+                (cogitator::run_path(thread.agent_id(), stream), body)
             }
             TransportKind::InProcess => {
                 let (agent, history) = (thread.agent_id(), &thread.messages);
                 let body = in_process::request_body(agent, conversation_id, history, &text, &files);
-                (in_process::PATH, body)
+                (in_process::PATH.to_owned(), body)
             }
             _ => (
-                cc::PATH,
+                cc::PATH.to_owned(),
                 cc::request_body(&model, &thread.messages, &text, &files, stream),
             ),
         };
         let first = !thread.messages.iter().any(|m| m["role"] == "user");
         // A2A: the message answers the question its task waits on. Chat Completions: the
         // person moved on from calls nobody here can run (cancelled). Responses: the Console
-        // may still take them elsewhere, so they keep waiting.
+        // may still take them elsewhere, so they keep waiting. Cogitator: a new message
+        // declines the waiting calls (C31).
         let settles = match kind {
             TransportKind::A2a => answer::settled_by_message(thread, format_iso(now), "resolved"),
             TransportKind::ChatCompletions => {
                 answer::settled_by_message(thread, format_iso(now), "cancelled")
             }
+            TransportKind::Cogitator => cogitator::decline_waiting(&mut thread.messages)
+                .into_iter()
+                .map(|id| (id, "cancelled"))
+                .collect(),
             _ => Vec::new(),
         };
         thread.messages.push(user.clone());
@@ -530,7 +565,7 @@ impl Stateless {
         let req = HttpRequest {
             id: wire,
             method: Method::Post,
-            path: path.to_owned(),
+            path,
             body: Some(wire_body.to_string()),
         };
         outputs.push_back(if stream {
@@ -755,7 +790,26 @@ impl Stateless {
             }
         };
         if !(200..300).contains(&resp.status) {
-            let body = error_envelope(resp.status, &resp.body);
+            let body = match self.options.kind {
+                // A refused resume in the agent server's codes (§11.1).
+                TransportKind::Cogitator if turn.answering.is_some() => {
+                    cogitator::action_error_envelope(resp.status, &resp.body)
+                }
+                _ => error_envelope(resp.status, &resp.body),
+            };
+            // RUN_NOT_PAUSED: nothing waits on the thread any more. Its entry says so, or the
+            // refetch that follows would draw the card open again (§9.6: the last reply's open
+            // entries are what waits); no answer is kept (nobody knows what it was).
+            let gone = self.options.kind == TransportKind::Cogitator
+                && body.contains("\"action_not_pending\"");
+            if let (true, Some(a)) = (gone, &turn.answering) {
+                let (message_id, action_id) = (a.message_id.clone(), a.action_id.clone());
+                let cid = turn.conversation_id.clone();
+                if let Some(t) = self.thread_mut(&cid) {
+                    cogitator::settle_entry(&mut t.messages, &message_id, &action_id);
+                }
+                self.save(&cid, outputs);
+            }
             return Out(outputs).respond(turn.session, resp.status, body);
         }
         let read = match self.options.kind {
@@ -782,6 +836,7 @@ impl Stateless {
                     None => Ok(d.ending()),
                 }
             }
+            TransportKind::Cogitator => cogitator::read_reply(&resp.body),
             _ => cc::read_reply(&resp.body),
         };
         let reply = match read {
