@@ -23,9 +23,14 @@ use crate::{run, Ctx};
 /// for the Chat Completions backend and the live flags (D60: 642.7 -> 670.7 KB), to that
 /// size plus 1.4%. The Responses and A2A backends (D61, D62) then grew it to 681.2 KB;
 /// compiling the stylesheet and the Fluent files in without their comments (`build.rs`)
-/// brought it back to 678.8 KB, under the same budget. `cargo xtask element` and the element
-/// step of `cargo xtask test` fail above it. Lower it whenever the element shrinks.
-pub const BUDGET_BYTES: u64 = 680 * 1024;
+/// brought it back to 678.8 KB, under the same budget. Raised a second time (D63) for the rest
+/// of issue 15, every backend being chosen at run time and so in the one wasm until lazy
+/// loading (issue 16) can split them off: answers at action endpoints, the host's thread
+/// store, Cogitator and the in-process agent's kind grew it to 700.9 KB (the agent runner
+/// itself is generic and stays out of the element, D65); the budget is that plus 1%.
+/// `cargo xtask element` and the element step of `cargo xtask test` fail above it. Lower it
+/// whenever the element shrinks.
+pub const BUDGET_BYTES: u64 = 708 * 1024;
 
 /// Features wasm-opt may assume; the same list as index.html's `data-wasm-opt-params`.
 const WASM_OPT_FEATURES: &[&str] = &[
