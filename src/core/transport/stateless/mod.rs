@@ -178,6 +178,11 @@ impl Stateless {
         }
         let id = self.options.agent();
         let mut agent = json!({ "id": id, "name": id });
+        if self.options.kind == TransportKind::InProcess {
+            // The agent-sdk resolution has no "remember for this chat" (PROTOCOL §10): the
+            // card does not offer it and the gate takes it off.
+            agent["capabilities"] = json!({ "approvalRemember": false });
+        }
         if let Some((name, description)) = &self.card {
             agent["name"] = Value::from(name.as_str());
             if let Some(d) = description {
