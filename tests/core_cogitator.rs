@@ -585,3 +585,48 @@ fn i15_c31_refused_resumes_read_as_the_agent_servers_codes() {
     );
     assert!(l.session.can_send());
 }
+
+/// The gate, not the card, keeps what this dialect cannot say out of an answer (§11.1):
+/// edited arguments would be dropped by the resume (the proposal would run while the card
+/// said the edit ran), so an edit from any caller (a slot, the store) is refused and nothing
+/// is sent; "remember for this chat" is taken off, so the card never claims it.
+#[test]
+fn i15_c31_an_edit_is_refused_and_remember_taken_off_where_cogitator_cannot_say_them() {
+    let (mut l, _) = paused_on(&[approval("call_1", "A-1")]);
+    let before = l.wire.len();
+    resolve(
+        &mut l,
+        "call_1",
+        Resolution::ToolApproval {
+            decision: agent_chat_ui::core::Decision::Allow,
+            approved_args: Some(json!({"order": "A-999"})),
+            remember_for_session: false,
+            comment: None,
+        },
+    );
+    assert_eq!(l.wire.len(), before, "nothing reached the wire");
+    assert_eq!(state_of(&l, "call_1"), CardState::Waiting);
+    assert!(matches!(
+        l.session.error(),
+        Some(ChatError::Refused(
+            agent_chat_ui::core::ResolveRefusal::EditNotOffered
+        ))
+    ));
+    resolve(
+        &mut l,
+        "call_1",
+        Resolution::ToolApproval {
+            decision: agent_chat_ui::core::Decision::Allow,
+            approved_args: None,
+            remember_for_session: true,
+            comment: None,
+        },
+    );
+    assert_eq!(l.wire.len(), before + 1, "the plain approval goes out");
+    answer_wire(&mut l, 200, &completed("Refunded A-1."));
+    assert_eq!(
+        state_of(&l, "call_1"),
+        CardState::Settled(Outcome::Approved { remembered: false }),
+        "the card does not claim what the server cannot do"
+    );
+}

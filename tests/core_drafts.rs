@@ -34,6 +34,8 @@ fn waiting(action: PendingAction) -> ActionCard {
 const OPEN: ResolveContext = ResolveContext {
     now: Millis(1_000),
     may_answer: true,
+    backend_edits: true,
+    backend_remembers: true,
     busy: false,
 };
 
@@ -442,6 +444,42 @@ fn i13_the_gate_refuses_a_card_that_is_gone_settled_sending_or_read_only() {
         Err(ResolveRefusal::Busy)
     );
     assert_eq!(check_resolve(Some(&card), &shown, &allow, OPEN), Ok(allow));
+}
+
+/// Issue 15 (§11.1): where the backend cannot run edited arguments, an edit is refused (it
+/// would be dropped on the wire while the card said it ran); an unchanged copy of the
+/// proposal is no edit and passes. Where it cannot remember, "remember" is taken off.
+#[test]
+fn i15_the_gate_refuses_edits_and_drops_remember_a_backend_cannot_express() {
+    let card = waiting(approval());
+    let shown = Shown::of(&card.action);
+    let plain = ResolveContext {
+        backend_edits: false,
+        backend_remembers: false,
+        ..OPEN
+    };
+    let edited = Resolution::ToolApproval {
+        decision: Decision::Allow,
+        approved_args: Some(json!({"to": "x@y.co", "count": 1})),
+        remember_for_session: false,
+        comment: None,
+    };
+    assert_eq!(
+        check_resolve(Some(&card), &shown, &edited, plain),
+        Err(ResolveRefusal::EditNotOffered)
+    );
+    assert!(check_resolve(Some(&card), &shown, &edited, OPEN).is_ok());
+    let same = Resolution::ToolApproval {
+        decision: Decision::Allow,
+        approved_args: Some(json!({"count": 1, "to": "a@b.co"})),
+        remember_for_session: true,
+        comment: None,
+    };
+    assert_eq!(
+        check_resolve(Some(&card), &shown, &same, plain),
+        Ok(Resolution::allow()),
+        "no edit, and no remember"
+    );
 }
 
 #[test]

@@ -198,6 +198,10 @@ fn i15_a_turn_in_the_page_streams_shows_tools_and_pauses_on_an_answerable_card()
         l.session.config().can_resolve,
         "an agent in the page takes answers"
     );
+    assert!(
+        !l.session.remember_allowed(),
+        "the agent-sdk answer has no \"remember for this chat\" (PROTOCOL §10)"
+    );
     l.cmd(Command::Send("Clean the build folder".into()));
     let (req, streamed) = l.wire.last().unwrap().clone();
     assert!(streamed);

@@ -30,6 +30,10 @@ pub enum ResolveRefusal {
     Expired,
     /// The answer is for another kind of request (an approval answered as a question...).
     WrongKind,
+    /// Allowed with edited `approvedArgs` where the backend cannot run edited arguments (a
+    /// Cogitator server, §11.1): approving would run the proposal while the card says the
+    /// edit ran.
+    EditNotOffered,
     /// Allowed with `approvedArgs` that are not a JSON object.
     NotAnObject,
     /// Allowed with `approvedArgs` that break the action's argsSchema.
@@ -55,6 +59,7 @@ impl ResolveRefusal {
             ResolveRefusal::Changed => "changed",
             ResolveRefusal::Expired => "expired",
             ResolveRefusal::WrongKind => "wrong-kind",
+            ResolveRefusal::EditNotOffered => "edit-not-offered",
             ResolveRefusal::NotAnObject => "not-an-object",
             ResolveRefusal::BreaksSchema(_) => "breaks-schema",
             ResolveRefusal::SkipNotAllowed => "skip-not-allowed",
@@ -81,6 +86,7 @@ impl ResolveRefusal {
             ResolveRefusal::Changed => "chat-error-refused-changed",
             ResolveRefusal::Expired => "chat-error-code-action-expired",
             ResolveRefusal::ReadOnly => "chat-error-refused-read-only",
+            ResolveRefusal::EditNotOffered => "chat-error-refused-edit-not-offered",
             ResolveRefusal::NotAnObject | ResolveRefusal::BreaksSchema(_) => {
                 "chat-error-refused-arguments"
             }
@@ -107,6 +113,12 @@ pub struct ResolveContext {
     pub may_answer: bool,
     /// A reply is streaming.
     pub busy: bool,
+    /// The backend can run edited arguments (`capabilities.approvalArgsEdit` is not false);
+    /// where it cannot, an edit is refused rather than silently dropped.
+    pub backend_edits: bool,
+    /// The backend can remember a tool for the chat (`capabilities.approvalRemember` is not
+    /// false); where it cannot, "remember" is taken off the answer.
+    pub backend_remembers: bool,
 }
 
 /// Decides whether `resolution` may be sent for `card` by someone who was shown `shown`.
@@ -158,6 +170,7 @@ pub fn check_resolve(
                     None => None,
                     Some(edit) if !edit.is_object() => return Err(ResolveRefusal::NotAnObject),
                     Some(edit) if args_equal(edit, &approval.args) => None,
+                    Some(_) if !ctx.backend_edits => return Err(ResolveRefusal::EditNotOffered),
                     Some(edit) => {
                         if let Some(schema) = &approval.args_schema {
                             let problems = check_value(edit, schema);
@@ -171,7 +184,7 @@ pub fn check_resolve(
                 Ok(Resolution::ToolApproval {
                     decision: Decision::Allow,
                     approved_args,
-                    remember_for_session: *remember_for_session,
+                    remember_for_session: *remember_for_session && ctx.backend_remembers,
                     comment: None,
                 })
             }

@@ -5,7 +5,7 @@
 use serde_json::json;
 
 use crate::core::actions::{ActionCard, CardState, Decider, Outcome};
-use crate::core::draft::{check_resolve, ResolveContext, ResolveRefusal, Shown};
+use crate::core::draft::{check_resolve, ResolveRefusal, Shown};
 use crate::core::time::Millis;
 use crate::core::wire::{
     ActionKind, ActionStateEntry, ActionStatus, ComposerMode, PendingAction, Resolution,
@@ -28,11 +28,7 @@ impl Session {
     pub(super) fn resolve(&mut self, shown: Shown, resolution: Resolution, draft: Option<String>) {
         let action_id = shown.action_id.clone();
         let card = self.cards.iter().find(|c| c.action.id == action_id);
-        let ctx = ResolveContext {
-            now: self.server_now(),
-            may_answer: card.is_some_and(|c| self.can_resolve(c)),
-            busy: self.is_streaming(),
-        };
+        let ctx = self.resolve_context(card.is_some_and(|c| self.can_resolve(c)));
         let resolution = match check_resolve(card, &shown, &resolution, ctx) {
             Ok(resolution) => resolution,
             Err(reason) => return self.refuse_locally(action_id, reason, draft),

@@ -38,11 +38,7 @@ impl Session {
         let same_set = batch.len() == shown.len()
             && shown.iter().all(|s| batch.contains(&s.action_id))
             && self.batch.is_empty();
-        let ctx = ResolveContext {
-            now: self.server_now(),
-            may_answer: true,
-            busy: self.is_streaming(),
-        };
+        let ctx = self.resolve_context(true);
         let mut checked = Vec::new();
         for s in &shown {
             let card = self.cards.iter().find(|c| c.action.id == s.action_id);

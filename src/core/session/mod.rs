@@ -635,6 +635,18 @@ impl Session {
         )
     }
 
+    /// What the gate knows of this backend and moment, besides the card (issue 13, 15).
+    pub(crate) fn resolve_context(&self, may_answer: bool) -> crate::core::ResolveContext {
+        crate::core::ResolveContext {
+            now: self.server_now(),
+            may_answer,
+            busy: self.is_streaming(),
+            backend_edits: self.agent().and_then(|a| a.capabilities.approval_args_edit)
+                != Some(false),
+            backend_remembers: self.remember_allowed(),
+        }
+    }
+
     /// Whether approval cards offer "don't ask again for this tool": not when the agent says
     /// it cannot remember (`capabilities.approvalRemember: false`, a Cogitator server).
     pub fn remember_allowed(&self) -> bool {

@@ -1,0 +1,375 @@
+//! What the wire answers to a turn (issue 15): the backend's reply, streamed or whole, read
+//! with its decoder and played back to the session as the agent server's `stream.*` frames
+//! or E9's JSON; the reply is stored in the thread, with the title of a first exchange.
+
+use std::collections::VecDeque;
+
+use serde_json::{json, Value};
+
+use super::super::reply::{error_envelope, Delta, Reply};
+use super::super::threads::title_from;
+use super::super::{chat_completions as cc, cogitator, responses, GatewayOutput, TransportKind};
+use super::{Decoder, Out, Stateless, WireTurn, CHAIN_KEY};
+use crate::core::time::{format_iso, Millis};
+use crate::core::{HttpResponse, Input, TransportError};
+
+impl Stateless {
+    /// What the wire answered.
+    pub(in crate::core::transport) fn wire(
+        &mut self,
+        now: Millis,
+        input: Input,
+        outputs: &mut VecDeque<GatewayOutput>,
+    ) {
+        let id = match &input {
+            Input::Response { id, .. }
+            | Input::StreamChunk { id, .. }
+            | Input::StreamClosed { id, .. } => *id,
+            _ => return,
+        };
+        if self.card_request == Some(id) {
+            if let Input::Response { result, .. } = input {
+                self.on_card(result, outputs);
+            }
+            return;
+        }
+        let Some(pos) = self.turns.iter().position(|t| t.wire == id) else {
+            return; // aborted
+        };
+        match input {
+            Input::Response { result, .. } => {
+                let turn = self.turns.remove(pos);
+                self.on_response(now, turn, result, outputs);
+            }
+            Input::StreamChunk { bytes, .. } => {
+                let deltas = self.turns[pos].decoder.push(&bytes);
+                self.on_deltas(now, pos, deltas, outputs);
+            }
+            Input::StreamClosed { error, .. } => {
+                let deltas = self.turns[pos].decoder.finish();
+                self.on_deltas(now, pos, deltas, outputs);
+                let turn = self.turns.remove(pos);
+                match error {
+                    Some(e) => Out(outputs).close(turn.session, Some(e)),
+                    None if turn.failed => Out(outputs).close(turn.session, None),
+                    None => self.finish_stream(now, turn, outputs),
+                }
+            }
+            _ => {}
+        }
+    }
+
+    fn start(&mut self, now: Millis, pos: usize, outputs: &mut VecDeque<GatewayOutput>) {
+        if !self.turns[pos].started && self.turns[pos].answering.is_some() {
+            // The backend took the answer: the card settles before its continuation (C7).
+            let mut turn = self.turns.remove(pos);
+            self.accept_answer(now, &mut turn, outputs);
+            self.turns.insert(pos, turn);
+        }
+        let turn = &mut self.turns[pos];
+        if !turn.started {
+            turn.started = true;
+            for (action_id, status) in std::mem::take(&mut turn.settles) {
+                let event = json!({ "type": "stream.action_resolved",
+                                    "conversationId": turn.conversation_id,
+                                    "actionId": action_id, "status": status });
+                Out(outputs).frame(turn.session, now, event);
+            }
+            let start = json!({ "type": "stream.start", "conversationId": turn.conversation_id,
+                                "messageId": turn.user["id"] });
+            Out(outputs).frame(turn.session, now, start);
+        }
+    }
+
+    fn on_deltas(
+        &mut self,
+        now: Millis,
+        pos: usize,
+        deltas: Vec<Delta>,
+        outputs: &mut VecDeque<GatewayOutput>,
+    ) {
+        self.start(now, pos, outputs);
+        let kind = self.options.kind;
+        let turn = &mut self.turns[pos];
+        for delta in deltas {
+            if turn.failed {
+                break;
+            }
+            match delta {
+                Delta::Text(text) => {
+                    turn.text.push_str(&text);
+                    Out(outputs).frame(
+                        turn.session,
+                        now,
+                        json!({ "type": "stream.text", "text": text }),
+                    );
+                }
+                Delta::Error(message) => {
+                    turn.failed = true;
+                    Out(outputs).frame(
+                        turn.session,
+                        now,
+                        json!({ "type": "stream.error", "error": message }),
+                    );
+                }
+                Delta::Skipped(why) => outputs.push_back(GatewayOutput::Log(format!(
+                    "{}: skipped a frame: {why}",
+                    kind.as_str()
+                ))),
+                Delta::ToolStarted(call) => {
+                    let event = json!({ "type": "stream.tool_call", "toolName": call.name,
+                                        "toolCallId": call.id, "args": call.args });
+                    Out(outputs).frame(turn.session, now, event);
+                }
+                Delta::ToolFinished { id, name, result } => {
+                    let event = json!({ "type": "stream.tool_result", "toolName": name,
+                                        "toolCallId": id, "result": result });
+                    Out(outputs).frame(turn.session, now, event);
+                }
+            }
+        }
+    }
+
+    fn finish_stream(
+        &mut self,
+        now: Millis,
+        mut turn: WireTurn,
+        outputs: &mut VecDeque<GatewayOutput>,
+    ) {
+        let ending = turn.decoder.ending();
+        // A server that stated the whole text only at the end (or more than it streamed), or
+        // replaced what it streamed (an A2A artifact): `stream.done` carries the final text.
+        if !ending.content.is_empty() && ending.content != turn.text {
+            if let Some(rest) = ending.content.strip_prefix(turn.text.as_str()) {
+                Out(outputs).frame(
+                    turn.session,
+                    now,
+                    json!({ "type": "stream.text", "text": rest }),
+                );
+            }
+            turn.text = ending.content.clone();
+        }
+        self.finish_frames(now, turn, &ending, outputs);
+    }
+
+    /// The end of a streamed turn: its tool calls (whole only now), the stored reply, and
+    /// `stream.done` with the title of a first exchange, the sources and the actions the
+    /// backend waits on.
+    fn finish_frames(
+        &mut self,
+        now: Millis,
+        turn: WireTurn,
+        ending: &Reply,
+        outputs: &mut VecDeque<GatewayOutput>,
+    ) {
+        for call in ending.tool_calls.iter().filter(|_| !ending.calls_streamed) {
+            let event = json!({ "type": "stream.tool_call", "toolName": call.name,
+                                "toolCallId": call.id, "args": call.args });
+            Out(outputs).frame(turn.session, now, event);
+        }
+        let (assistant, title) = self.store_reply(now, &turn, turn.text.clone(), ending, outputs);
+        let mut done = json!({ "type": "stream.done", "conversationId": turn.conversation_id,
+                               "messageId": assistant["id"], "content": turn.text });
+        if let Some(title) = title {
+            done["title"] = Value::from(title);
+        }
+        if let Some(usage) = &ending.usage {
+            done["usage"] = usage.clone();
+        }
+        if !ending.citations.is_empty() {
+            done["citations"] = Value::from(ending.citations.clone());
+        }
+        if let Some(actions) = &ending.pending_actions {
+            done["status"] = Value::from("requires_action");
+            done["pendingActions"] = actions.clone();
+        }
+        Out(outputs).frame(turn.session, now, done);
+        Out(outputs).close(turn.session, None);
+    }
+
+    fn on_response(
+        &mut self,
+        now: Millis,
+        turn: WireTurn,
+        result: Result<HttpResponse, TransportError>,
+        outputs: &mut VecDeque<GatewayOutput>,
+    ) {
+        let resp = match result {
+            Ok(resp) => resp,
+            Err(e) => {
+                return outputs.push_back(GatewayOutput::Session(Input::Response {
+                    id: turn.session,
+                    result: Err(e),
+                }))
+            }
+        };
+        if !(200..300).contains(&resp.status) {
+            let body = match self.options.kind {
+                // A refused resume in the agent server's codes (§11.1).
+                TransportKind::Cogitator if turn.answering.is_some() => {
+                    cogitator::action_error_envelope(resp.status, &resp.body)
+                }
+                _ => error_envelope(resp.status, &resp.body),
+            };
+            // RUN_NOT_PAUSED: nothing waits on the thread any more. Its entry says so, or the
+            // refetch that follows would draw the card open again (§9.6: the last reply's open
+            // entries are what waits); no answer is kept (nobody knows what it was).
+            let gone = self.options.kind == TransportKind::Cogitator
+                && body.contains("\"action_not_pending\"");
+            if let (true, Some(a)) = (gone, &turn.answering) {
+                let (message_id, action_id) = (a.message_id.clone(), a.action_id.clone());
+                let cid = turn.conversation_id.clone();
+                if let Some(t) = self.thread_mut(&cid) {
+                    cogitator::settle_entry(&mut t.messages, &message_id, &action_id);
+                }
+                self.save(&cid, outputs);
+            }
+            return Out(outputs).respond(turn.session, resp.status, body);
+        }
+        let read = match self.options.kind {
+            TransportKind::Responses => responses::read_reply(&resp.body),
+            TransportKind::A2a | TransportKind::InProcess => {
+                let mut d = Decoder::new(self.options.kind);
+                let deltas = d.read_whole(&resp.body);
+                let refused = deltas.iter().find_map(|delta| match delta {
+                    Delta::Error(wording) => Some(wording.clone()),
+                    _ => None,
+                });
+                if let Some(wording) = refused {
+                    let body = json!({ "error": { "code": "AGENT_ERROR", "message": wording } });
+                    return Out(outputs).respond(turn.session, 502, body.to_string());
+                }
+                // An A2A reply is one JSON document; an agent's lines are skipped one by one.
+                match deltas.iter().find_map(|delta| match delta {
+                    Delta::Skipped(why) if self.options.kind == TransportKind::A2a => {
+                        Some(why.clone())
+                    }
+                    _ => None,
+                }) {
+                    Some(why) => Err(why),
+                    None => Ok(d.ending()),
+                }
+            }
+            TransportKind::Cogitator => cogitator::read_reply(&resp.body),
+            _ => cc::read_reply(&resp.body),
+        };
+        let reply = match read {
+            Ok(reply) => reply,
+            Err(why) => {
+                outputs.push_back(GatewayOutput::Log(format!(
+                    "{}: unreadable reply: {why}",
+                    self.options.kind.as_str()
+                )));
+                let body = json!({ "error": { "code": "BAD_GATEWAY",
+                    "message": "The model server's answer could not be read." } });
+                return Out(outputs).respond(turn.session, 502, body.to_string());
+            }
+        };
+        let mut turn = turn;
+        // A whole 2xx reply: the backend took the answer.
+        self.accept_answer(now, &mut turn, outputs);
+        if turn.stream {
+            // A server that ignored `stream: true` and answered whole: the same reply, framed.
+            turn.text = reply.content.clone();
+            let session = turn.session;
+            let start = json!({ "type": "stream.start", "conversationId": turn.conversation_id,
+                                "messageId": turn.user["id"] });
+            Out(outputs).frame(session, now, start);
+            if !reply.content.is_empty() {
+                let text = json!({ "type": "stream.text", "text": reply.content });
+                Out(outputs).frame(session, now, text);
+            }
+            return self.finish_frames(now, turn, &reply, outputs);
+        }
+        let (assistant, title) =
+            self.store_reply(now, &turn, reply.content.clone(), &reply, outputs);
+        if turn.answering.is_some() {
+            let body = self.answer_body(&turn, &assistant, reply.pending_actions.as_ref());
+            return Out(outputs).respond(turn.session, 200, body.to_string());
+        }
+        let mut body = json!({ "message": turn.user, "response": assistant });
+        if let Some(title) = title {
+            body["conversationTitle"] = Value::from(title);
+        }
+        if let Some(usage) = reply.usage {
+            body["usage"] = usage;
+        }
+        if let Some(actions) = reply.pending_actions {
+            body["status"] = Value::from("requires_action");
+            body["pendingActions"] = actions;
+        }
+        Out(outputs).respond(turn.session, 200, body.to_string());
+    }
+
+    /// Stores the assistant's message (with its tool calls, so a reload shows the steps, its
+    /// sources and the actions it waits on) and, on the first exchange, the title; keeps the
+    /// reply's id for chaining the next turn. Returns the message and the new title.
+    fn store_reply(
+        &mut self,
+        now: Millis,
+        turn: &WireTurn,
+        content: String,
+        reply: &Reply,
+        outputs: &mut VecDeque<GatewayOutput>,
+    ) -> (Value, Option<String>) {
+        let calls = &reply.tool_calls;
+        let id = self.new_id("msg", now);
+        let at = format_iso(now);
+        let mut message = json!({ "id": id, "conversationId": turn.conversation_id,
+                                  "role": "assistant", "content": content,
+                                  "createdAt": at, "updatedAt": at });
+        if !calls.is_empty() {
+            message["toolCalls"] = calls
+                .iter()
+                .map(|c| json!({ "id": c.id, "name": c.name, "arguments": c.args.to_string() }))
+                .collect();
+            message["metadata"] = json!({ "toolCallDetails": calls
+                .iter()
+                .map(|c| {
+                    let mut detail = json!({ "id": c.id, "name": c.name, "args": c.args });
+                    if let Some(result) = reply.results.get(&c.id) {
+                        detail["result"] = result.clone();
+                    }
+                    detail
+                })
+                .collect::<Vec<_>>() });
+        }
+        if !reply.citations.is_empty() {
+            message["citations"] = Value::from(reply.citations.clone());
+        }
+        if let Some(actions) = &reply.pending_actions {
+            if !message["metadata"].is_object() {
+                message["metadata"] = json!({});
+            }
+            message["metadata"]["pendingActions"] = actions.clone();
+        }
+        let mut title = None;
+        if let Some(thread) = self.thread_mut(&turn.conversation_id) {
+            if !thread.conversation["metadata"].is_object() {
+                thread.conversation["metadata"] = json!({});
+            }
+            let metadata = &mut thread.conversation["metadata"];
+            if let Some(id) = &reply.response_id {
+                metadata[CHAIN_KEY] = Value::from(id.as_str());
+            }
+            for (key, value) in &reply.keep {
+                if let Some(m) = metadata.as_object_mut() {
+                    if value.is_null() {
+                        m.remove(key);
+                    } else {
+                        m.insert(key.clone(), value.clone());
+                    }
+                }
+            }
+            thread.messages.push(message.clone());
+            thread.conversation["updatedAt"] = Value::from(at);
+            if turn.first && thread.conversation["title"].as_str().is_none() {
+                let t = title_from(turn.user["content"].as_str().unwrap_or_default());
+                thread.conversation["title"] = Value::from(t.clone());
+                title = Some(t);
+            }
+        }
+        self.save(&turn.conversation_id, outputs);
+        (message, title)
+    }
+}
