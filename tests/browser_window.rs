@@ -17,7 +17,7 @@ use agent_chat_ui::ui::slots::HeaderSlot;
 use agent_chat_ui::ui::style::Styles;
 use leptos::prelude::*;
 use serde_json::{json, Value};
-use wasm_bindgen::JsCast;
+use wasm_bindgen::{JsCast, JsValue};
 use wasm_bindgen_test::*;
 
 wasm_bindgen_test_configure!(run_in_browser);
@@ -62,6 +62,23 @@ async fn mount_whole_with(
     pending: Value,
     header: bool,
 ) -> (ChatStore, impl Drop) {
+    let (store, handle, mut requests) = mount_list(root, header);
+    let e5 = json!({ "conversation": { "id": "conv_1", "agentId": "echo" }, "messages": all,
+                     "pendingActions": pending })
+    .to_string();
+    answer(&store, &mut requests, "/conversations/conv_1", 200, &e5);
+    // E5 is read a slice at a time (issue 18): the newest page is asked for once it is read.
+    let mut requests = e8_request(&store).await;
+    answer_e8(&store, &mut requests, all);
+    (store, handle)
+}
+
+/// Mounts a styled list in a 600 px box (the default `ChatHeader` above it when `header`),
+/// starts the session and answers the agent list; the requests left (E5 of `conv_1`).
+fn mount_list(
+    root: &web_sys::HtmlElement,
+    header: bool,
+) -> (ChatStore, impl Drop, Vec<agent_chat_ui::core::HttpRequest>) {
     let slot = Rc::new(Cell::new(None));
     let out = slot.clone();
     let handle = mount_to(root.clone(), move || {
@@ -97,23 +114,33 @@ async fn mount_whole_with(
         200,
         r#"{"agents":[{"id":"echo","name":"Echo"}]}"#,
     );
-    let e5 = json!({ "conversation": { "id": "conv_1", "agentId": "echo" }, "messages": all,
-                     "pendingActions": pending })
-    .to_string();
-    answer(&store, &mut requests, "/conversations/conv_1", 200, &e5);
-    let mut requests = store.take_requests();
+    (store, handle, requests)
+}
+
+/// Answers the newest E8 page (the last 25 of `all`).
+fn answer_e8(
+    store: &ChatStore,
+    requests: &mut Vec<agent_chat_ui::core::HttpRequest>,
+    all: &[Value],
+) {
     let tail: Vec<&Value> = all.iter().rev().take(25).collect();
     let e8 = json!({ "messages": tail, "total": all.len(), "limit": 25, "offset": 0,
                      "hasMore": all.len() > 25 })
     .to_string();
-    answer(
-        &store,
-        &mut requests,
-        "/conversations/conv_1/messages",
-        200,
-        &e8,
-    );
-    (store, handle)
+    answer(store, requests, "/conversations/conv_1/messages", 200, &e8);
+}
+
+/// The requests made until the newest E8 page is asked for (after E5 has been read).
+async fn e8_request(store: &ChatStore) -> Vec<agent_chat_ui::core::HttpRequest> {
+    let mut requests = Vec::new();
+    for _ in 0..500 {
+        requests.extend(store.take_requests());
+        if requests.iter().any(|r| r.path.contains("/messages?")) {
+            return requests;
+        }
+        sleep(5).await;
+    }
+    panic!("the newest E8 page was never asked for: {requests:?}");
 }
 
 fn scroller(root: &web_sys::HtmlElement) -> web_sys::HtmlElement {
@@ -225,6 +252,79 @@ async fn issue18_5000_messages_served_whole_draw_a_bounded_window_at_the_end() {
     );
     // The log itself says nothing new: no older page to load, nothing busy.
     assert!(query(&root, ".chat-older__button").is_none());
+}
+
+#[wasm_bindgen_test]
+async fn i18_a_conversation_served_whole_is_read_while_the_browser_keeps_its_turns() {
+    let root = section();
+    let all = fixture(5000);
+    let (store, _h, mut requests) = mount_list(&root, false);
+    let e5 = json!({ "conversation": { "id": "conv_1", "agentId": "echo" }, "messages": all,
+                     "pendingActions": [] })
+    .to_string();
+    answer(&store, &mut requests, "/conversations/conv_1", 200, &e5);
+    let is_e8 = |r: &agent_chat_ui::core::HttpRequest| r.path.contains("/messages?");
+    // The answer's own task read one slice of 5,000 messages; the rest is read in tasks of
+    // their own, each after the browser had its turn: a task queued now runs before the
+    // reading is done (the next slice's timer is queued before it, each slice after it).
+    assert!(!store.take_requests().iter().any(is_e8));
+    sleep(0).await;
+    assert!(
+        !store.take_requests().iter().any(is_e8),
+        "the whole answer was read before the browser got a turn"
+    );
+    assert!(store.messages.with_untracked(Vec::is_empty));
+    let mut requests = e8_request(&store).await;
+    answer_e8(&store, &mut requests, &all);
+    wait_for(&root, "article[data-message-id=msg_5000]").await;
+    assert_eq!(store.messages.with_untracked(Vec::len), 5000);
+}
+
+#[wasm_bindgen_test]
+async fn i18_a_conversation_just_opened_is_drawn_a_few_rows_per_frame() {
+    let root = section();
+    // Every change of the list's rows, as the browser saw them (counted in a
+    // MutationObserver's callback, which runs after each batch of DOM changes).
+    let watch = js_sys::Function::new_with_args(
+        "root",
+        "window.__rowCounts = []; new MutationObserver(() => { \
+           const n = root.querySelectorAll('article.chat-message').length; \
+           const a = window.__rowCounts; if (a[a.length - 1] !== n) a.push(n); \
+         }).observe(root, { childList: true, subtree: true });",
+    );
+    watch.call1(&JsValue::NULL, &root).unwrap();
+    let all = fixture(5000);
+    let (_store, _h) = mount_whole(&root, &all).await;
+    wait_for(&root, "article[data-message-id=msg_5000]").await;
+    frames(10).await;
+    let counts: Vec<u32> = js_sys::Reflect::get(&web_sys::window().unwrap(), &"__rowCounts".into())
+        .ok()
+        .and_then(|v| v.dyn_into::<js_sys::Array>().ok())
+        .map(|a| {
+            a.iter()
+                .filter_map(|v| v.as_f64())
+                .map(|n| n as u32)
+                .collect()
+        })
+        .unwrap_or_default();
+    let k = agent_chat_ui::ui::NEW_ROWS_PER_FRAME as u32;
+    let first = counts.iter().copied().find(|n| *n > 0).unwrap_or(0);
+    assert!(
+        (1..=k).contains(&first),
+        "the first frame drew {first} rows (at most {k}): {counts:?}"
+    );
+    let grew = counts
+        .windows(2)
+        .map(|w| w[1].saturating_sub(w[0]))
+        .max()
+        .unwrap_or(0);
+    assert!(grew <= k, "{grew} rows added at once: {counts:?}");
+    let drawn = rows(&root);
+    assert!(
+        drawn > k && drawn <= ROW_BOUND,
+        "the window grew to {drawn} rows over the next frames: {counts:?}"
+    );
+    assert_consecutive(&root);
 }
 
 #[wasm_bindgen_test]

@@ -11,6 +11,7 @@ pub mod edit;
 pub mod error;
 pub mod files;
 pub mod i18n;
+pub mod json_slices;
 pub mod lenient;
 pub mod markdown;
 pub mod schema;

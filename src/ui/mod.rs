@@ -26,6 +26,8 @@ pub mod style;
 pub mod tool_call;
 pub(crate) mod window;
 
+pub use self::window::NEW_ROWS_PER_FRAME;
+
 pub use chat::{Chat, ChatHeader, ChatMinimal, Theme};
 pub use i18n::{
     tr, use_i18n, use_i18n_context, use_i18n_context_optional, ChatI18nProvider, I18n, UseI18n,

@@ -20,6 +20,12 @@ use crate::store::ChatStore;
 /// Rows of the window at most (pinned rows come on top): a bound that holds even where rows
 /// are tiny and the box is tall.
 pub(crate) const MAX_ROWS: usize = 120;
+/// Rows newly drawn in one frame at most. Building a row's view (and laying it out) is what
+/// drawing costs, so a window that needs more at once (a conversation just opened, the
+/// window grown by much) is drawn over a few frames, the rows nearest the end or the rows
+/// already drawn first; a spacer stands in for the rest meanwhile (issue 18: no task over
+/// 50 ms). A jump to rows far from those drawn (Home, a find hit) draws its window at once.
+pub const NEW_ROWS_PER_FRAME: usize = 10;
 /// Height (px) a row that was never drawn counts as until some are measured.
 const DEFAULT_ROW_PX: f64 = 96.0;
 /// Height (px) of the box before it is laid out.
@@ -145,6 +151,12 @@ pub(crate) struct Window {
     version: RwSignal<u64>,
     /// The window (first, last index) as last drawn, pins aside.
     drawn: StoredValue<(usize, usize)>,
+    /// The height of the box (px) as last measured by the observer: read from there, not from
+    /// the box, so deciding the window never forces the browser to lay the page out.
+    view: StoredValue<f64>,
+    /// Rows the window wants are not drawn yet (over [`NEW_ROWS_PER_FRAME`]): the next frame
+    /// draws more.
+    more: StoredValue<bool>,
     /// The first row in view and its offset from the top of the box, for keeping the view
     /// still while the rows around it change.
     anchor: StoredValue<Option<(String, f64)>>,
@@ -162,6 +174,9 @@ impl Window {
         let heights = StoredValue::new(Heights::default());
         let version = RwSignal::new(0u64);
         let drawn = StoredValue::new((0usize, 0usize));
+        let drawn_ids = StoredValue::new(None::<(String, String)>);
+        let more = StoredValue::new(false);
+        let view_px = StoredValue::new(0.0f64);
         let seen = StoredValue::new(0usize);
         let items = Memo::new(move |_| {
             version.track();
@@ -185,7 +200,10 @@ impl Window {
                     card_rows.push(id);
                 }
             }
-            let view = view_height(scroller);
+            let view = match view_px.get_value() {
+                px if px > 0.0 => px,
+                _ => view_height(scroller),
+            };
             store.messages.with(|ms| {
                 heights.with_value(|h| {
                     let previous = seen.get_value();
@@ -197,7 +215,11 @@ impl Window {
                         span.as_ref(),
                         &pins,
                         &card_rows,
-                        drawn,
+                        Drawn {
+                            range: drawn,
+                            ids: drawn_ids,
+                            more,
+                        },
                         previous,
                     )
                 })
@@ -213,6 +235,8 @@ impl Window {
             heights,
             version,
             drawn,
+            view: view_px,
+            more,
             anchor: StoredValue::new(None),
             items,
             observer: StoredValue::new_local(None),
@@ -235,6 +259,12 @@ impl Window {
                     window.keep_view();
                 }
                 window.snapshot();
+                // The rest of the window in the next frame, a task of its own.
+                if window.more.try_get_value() == Some(true) {
+                    request_animation_frame(move || {
+                        let _ = window.version.try_update(|v| *v += 1);
+                    });
+                }
             });
         });
         on_cleanup(move || {
@@ -359,6 +389,10 @@ impl Window {
             let Some(created) = self.row_observer() else {
                 return;
             };
+            // The box itself: its height decides how many rows the window holds.
+            if let Some(el) = self.scroller.try_get_untracked().flatten() {
+                created.observer.observe(&el);
+            }
             self.observer.try_set_value(Some(created));
         }
         let _ = self.observer.try_with_value(|o| {
@@ -394,10 +428,31 @@ impl Window {
                         changed = true;
                     }
                 }
+                let scroller = window.scroller.try_get_untracked().flatten();
                 for entry in entries.iter() {
                     let entry: web_sys::ResizeObserverEntry = entry.unchecked_into();
                     let target = entry.target();
                     if !target.is_connected() {
+                        continue;
+                    }
+                    if scroller
+                        .as_ref()
+                        .is_some_and(|s| AsRef::<web_sys::Element>::as_ref(s) == &target)
+                    {
+                        let px = f64::from(
+                            target
+                                .dyn_ref::<web_sys::HtmlElement>()
+                                .map_or(0, |e| e.client_height()),
+                        );
+                        if px > 0.0
+                            && window
+                                .view
+                                .try_get_value()
+                                .is_some_and(|v| (v - px).abs() >= 0.5)
+                        {
+                            window.view.set_value(px);
+                            changed = true;
+                        }
                         continue;
                     }
                     let Some(id) = target.get_attribute(ROW_ATTR) else {
@@ -479,12 +534,14 @@ fn layout(
     span: Option<&Span>,
     pins: &Pins,
     card_rows: &[String],
-    drawn: StoredValue<(usize, usize)>,
+    drawn: Drawn,
     previous: usize,
 ) -> Vec<Item> {
     let n = ms.len();
     if n == 0 {
-        drawn.set_value((0, 0));
+        drawn.range.set_value((0, 0));
+        drawn.ids.set_value(None);
+        drawn.more.set_value(false);
         return Vec::new();
     }
     let estimate = h.estimate();
@@ -501,8 +558,15 @@ fn layout(
             from -= 1;
         }
     };
-    let (old_from, old_to) = drawn.get_value();
+    let (old_from, old_to) = drawn.range.get_value();
     let old_rows = old_to.saturating_sub(old_from);
+    // What was drawn, found again by ids (older pages may have been put in front since).
+    let before = drawn.ids.with_value(|ids| {
+        let (first, last) = ids.as_ref()?;
+        let f = ms.iter().position(|m| m.id == *first)?;
+        let l = ms.iter().rposition(|m| m.id == *last)?;
+        (f <= l).then_some((f, l))
+    });
     let mut fresh_from = previous;
     let (from, to) = match span {
         None => {
@@ -530,7 +594,13 @@ fn layout(
         }
     };
     let from = from.max((to + 1).saturating_sub(MAX_ROWS));
-    drawn.set_value((from, to));
+    let fresh_start = fresh_from == 0;
+    let (from, to, more) = within_frame(from, to, if fresh_start { None } else { before });
+    drawn.range.set_value((from, to));
+    drawn
+        .ids
+        .set_value(Some((ms[from].id.clone(), ms[to].id.clone())));
+    drawn.more.set_value(more);
     let mut indices: Vec<usize> = (from..=to).collect();
     for id in pins.focus.iter().chain(pins.hit.iter()).chain(card_rows) {
         if let Some(i) = ms.iter().rposition(|m| m.id == *id) {
@@ -568,6 +638,40 @@ fn layout(
         });
     }
     items
+}
+
+/// Where the window (pins aside) was drawn, by index and by id, and whether more of it is
+/// still to be drawn.
+#[derive(Clone, Copy)]
+struct Drawn {
+    range: StoredValue<(usize, usize)>,
+    ids: StoredValue<Option<(String, String)>>,
+    more: StoredValue<bool>,
+}
+
+/// The part of the window `from..=to` drawn this frame: at most [`NEW_ROWS_PER_FRAME`] rows
+/// that `before` (the rows drawn, when the window grows from them) did not have, nearest
+/// those; with nothing to grow from (a conversation just opened), the last rows. A window
+/// that does not meet `before` (a jump) is drawn whole. Also: whether rows are left for the
+/// next frame.
+pub(crate) fn within_frame(
+    from: usize,
+    to: usize,
+    before: Option<(usize, usize)>,
+) -> (usize, usize, bool) {
+    let k = NEW_ROWS_PER_FRAME;
+    match before {
+        None => {
+            let first = from.max((to + 1).saturating_sub(k));
+            (first, to, first > from)
+        }
+        Some((b_from, b_to)) if b_from <= to && b_to >= from => {
+            let first = from.max(b_from.saturating_sub(k));
+            let last = to.min(b_to + k);
+            (first, last, first > from || last < to)
+        }
+        Some(_) => (from, to, false),
+    }
 }
 
 /// The span the view wants, if the drawn window (`from..=to`) no longer serves it: the view

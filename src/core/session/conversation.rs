@@ -7,7 +7,7 @@ use serde_json::{json, Value};
 use crate::core::actions::{restore_cards, ActionCard, CardState};
 use crate::core::wire::{ConversationWithMessages, Message, MessagesPage, PendingAction};
 
-use super::error::{parse_json, parse_json_with};
+use super::error::parse_json;
 use super::state::{LoadPurpose, OlderPages, OutgoingMessage, Pending};
 use super::util::{conversation_from, encode, is_local_id};
 use super::{
@@ -75,22 +75,17 @@ impl Session {
             self.pending.retain(|(rid, _)| *rid != id);
             self.outputs.push_back(Output::Abort(id));
         }
+        self.stop_reading();
     }
 
-    pub(super) fn on_loaded(
+    /// E5 read (whole or a slice at a time, `reading.rs`): shown, or, when it may have been cut
+    /// at its cap, joined with the E8 newest page first (D26).
+    pub(super) fn on_read(
         &mut self,
         conversation_id: String,
         purpose: LoadPurpose,
-        result: Result<HttpResponse, TransportError>,
+        loaded: Result<ConversationWithMessages, ChatError>,
     ) {
-        if !self.load_still_current(&conversation_id, &purpose) {
-            return;
-        }
-        let loaded = parse_json_with(
-            result,
-            ErrorContext::LoadConversation,
-            ConversationWithMessages::from_value,
-        );
         match loaded {
             // E5 may have been cut at its cap: fetch the newest page too (D26).
             Ok(loaded) if loaded.messages.len() >= E5_MESSAGE_CAP => {

@@ -217,17 +217,17 @@ fn body_or_null(resp: &HttpResponse) -> &str {
     }
 }
 
-pub(super) fn parse_json_with<T>(
+/// The body of a request that succeeded, or why it did not (see [`successful`]).
+pub(super) fn successful_body(
     result: Result<HttpResponse, TransportError>,
     context: ErrorContext,
-    read: impl FnOnce(&serde_json::Value) -> Result<T, String>,
-) -> Result<T, ChatError> {
+) -> Result<String, ChatError> {
     let resp = successful(result, context)?;
-    let body = body_or_null(&resp);
-    let bad = |detail: String| ChatError::BadResponse { context, detail };
-    // C22: a lone surrogate or deep nesting in a conversation does not lose its cards.
-    let value = crate::core::lenient::parse(body).map_err(|e| bad(e.to_string()))?;
-    read(&value).map_err(bad)
+    Ok(if resp.body.trim().is_empty() {
+        "null".to_owned()
+    } else {
+        resp.body
+    })
 }
 
 pub(super) fn parse_json<T: serde::de::DeserializeOwned>(

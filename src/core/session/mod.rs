@@ -25,6 +25,7 @@ mod conversation;
 mod error;
 mod files;
 mod history;
+mod reading;
 mod running;
 mod state;
 mod stream;
@@ -48,6 +49,7 @@ use crate::core::wire::{
 use self::clock::ServerClock;
 pub use self::config::{SessionConfig, SessionOptions};
 pub use self::error::{ChatError, ErrorContext};
+pub use self::reading::{BYTES_PER_SLICE, MESSAGES_PER_SLICE};
 pub use self::stream::{ActiveToolCall, StreamingTurn};
 pub use self::util::{decode, encode};
 
@@ -491,6 +493,8 @@ pub struct Session {
     watch: Option<watch::Watch>,
     /// The rest of an "Approve all" / "Deny all", sent one after the other (issue 14).
     batch: VecDeque<(Shown, Resolution)>,
+    /// A long conversation answer being read a slice at a time (issue 18).
+    reading: Option<reading::Reading>,
 }
 
 impl Session {
@@ -528,6 +532,7 @@ impl Session {
             clock: ServerClock::default(),
             watch: None,
             batch: VecDeque::new(),
+            reading: None,
         }
     }
 
@@ -787,6 +792,7 @@ impl Session {
             .into_iter()
             .chain(self.watch.as_ref().map(|w| w.next_at))
             .chain(self.expiry_refresh_at)
+            .chain(self.reading_due())
             .chain(deadlines)
             .min()
     }
@@ -905,6 +911,7 @@ impl Session {
 
     fn handle_timeout(&mut self) {
         let now = self.now;
+        self.read_slice();
         // Deadlines are decided on the server's clock (issue 13).
         if self.expire_due_cards(self.server_now()) {
             self.revisions.actions += 1;
