@@ -198,8 +198,19 @@ async fn i15_a2a_journey(page: &ChatPage) -> Step {
     page.send_message("Book a flight to Izmir").await?;
     page.wait_for_finished_reply_containing("Which date?")
         .await?;
+    // Seed 000: without an action URL the waiting task is a read-only question card that
+    // does not hold the composer; the composer's reply answers it.
+    page.wait_for_visible(&sel::card("user_question", "waiting"))
+        .await?;
+    page.wait_for_text(sel::ELSEWHERE, "Waiting for an answer in another app")
+        .await?;
+    page.wait_for_count(sel::SEND, 0).await?;
     page.send_message("Friday").await?;
     page.wait_for_finished_reply_containing(ANSWER).await?;
+    page.wait_for_count(&sel::card("user_question", "waiting"), 0)
+        .await?;
+    page.wait_for_count(".chat-card[data-kind=\"user_question\"]", 1)
+        .await?;
     page.wait_for_url_containing("conversationId=").await?;
     page.reload().await?;
     page.wait_for_message("user", "Friday").await?;
@@ -213,7 +224,9 @@ journey! {
     /// Issue 15 (C20): the page over the Cognipeer Console's Responses API with its action
     /// endpoint (`actionUrl`): a response that requires action is an answerable card; Approve
     /// posts the answer there, the card settles and the continuation streams in as a new
-    /// reply; a reload reads the card as approved from the thread store.
+    /// reply; a reload reads the card as approved from the thread store. Seed 000 on the
+    /// Console wire: the action names its type `kind` and its schema `args_schema`, and both
+    /// are read (the editor refuses an edit without the schema's required `to`).
     i15_responses_page_answers_a_card_at_the_action_endpoint =>
         |page| i15_responses_answer_journey(page)
 }
@@ -222,7 +235,8 @@ journey! {
 async fn i15_responses_answer_journey(page: &ChatPage) -> Step {
     const SENT: &str = "Sent the report to ayse@example.com.";
     page.open_with_query(
-        "lang=en&transport=responses&baseUrl=/v1&model=scripted&actionUrl=/actions/%7BactionId%7D",
+        "lang=en&transport=responses&baseUrl=/v1&model=scripted&actionUrl=/actions/%7BactionId%7D\
+         &allowArgumentEdit=true",
     )
     .await?;
     page.send_message("Email the report to Ayse").await?;
@@ -230,6 +244,14 @@ async fn i15_responses_answer_journey(page: &ChatPage) -> Step {
         .await?;
     page.wait_for_count(sel::ELSEWHERE, 0).await?;
     page.wait_for_composer_open(false).await?;
+    page.open_argument_editor().await?;
+    page.edit_arguments(r#"{ "subject": "Report" }"#).await?;
+    page.wait_for_problems(&[r#""to" is required"#]).await?;
+    page.wait_for_enabled(sel::APPROVE, false).await?;
+    page.edit_arguments(r#"{ "to": "ayse@example.com", "subject": "Report" }"#)
+        .await?;
+    page.wait_for_problems(&[]).await?;
+    page.wait_for_enabled(sel::APPROVE, true).await?;
     page.click(sel::APPROVE).await?;
     page.wait_for_finished_reply_containing(SENT).await?;
     page.wait_for_visible(&sel::card("tool_approval", "approved"))
