@@ -197,7 +197,15 @@ fn fastest_pair(runs: usize, n: usize) -> (Duration, Duration) {
             "/agents",
             r#"{"agents":[{"id":"echo","name":"Echo"}]}"#,
         );
-        best5 = best5.min(answer(&mut s, &mut requests, "/conversations/conv_1", &e5));
+        // E5 is read a slice at a time (issue 18, D66): the answer, then each slice the
+        // session asks for at once; their sum is the work of reading it.
+        let mut read = answer(&mut s, &mut requests, "/conversations/conv_1", &e5);
+        while s.poll_timeout() == Some(agent_chat_ui::core::Millis(1_000)) {
+            let started = Instant::now();
+            step(&mut s, Input::Timeout, &mut requests);
+            read += started.elapsed();
+        }
+        best5 = best5.min(read);
         best8 = best8.min(answer(
             &mut s,
             &mut requests,

@@ -265,13 +265,20 @@ async fn i18_a_conversation_served_whole_is_read_while_the_browser_keeps_its_tur
     answer(&store, &mut requests, "/conversations/conv_1", 200, &e5);
     let is_e8 = |r: &agent_chat_ui::core::HttpRequest| r.path.contains("/messages?");
     // The answer's own task read one slice of 5,000 messages; the rest is read in tasks of
-    // their own, each after the browser had its turn: a task queued now runs before the
-    // reading is done (the next slice's timer is queued before it, each slice after it).
+    // their own. A task queued now (behind the next slice's, in the same queue) runs while
+    // the reading is far from done: the browser had its turns between the slices.
     assert!(!store.take_requests().iter().any(is_e8));
-    sleep(0).await;
-    assert!(
-        !store.take_requests().iter().any(is_e8),
-        "the whole answer was read before the browser got a turn"
+    let (done, seen) = (Rc::new(Cell::new(false)), Rc::new(Cell::new(None)));
+    let (probe_done, probe_seen, probe_store) = (done.clone(), seen.clone(), store);
+    assert!(agent_chat_ui::io::soon::soon(move || {
+        probe_seen.set(Some(probe_store.take_requests().iter().any(is_e8)));
+        probe_done.set(true);
+    }));
+    wait_until("the queued task ran", &root, || done.get()).await;
+    assert_eq!(
+        seen.get(),
+        Some(false),
+        "the whole answer was read before a task queued behind its second slice"
     );
     assert!(store.messages.with_untracked(Vec::is_empty));
     let mut requests = e8_request(&store).await;

@@ -12,4 +12,6 @@ pub mod location;
 pub mod pattern;
 pub mod peers;
 pub mod scripted_agent;
+#[cfg(target_arch = "wasm32")]
+pub mod soon;
 pub mod threads;

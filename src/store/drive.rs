@@ -289,6 +289,12 @@ impl ChatStore {
         let store = *self;
         // A browser timer holds at most 2^31-1 ms (24.8 days; Leptos throws beyond it): a
         // deadline further away wakes the session once a day, which re-arms the timer.
+        // Due now (the next slice of a long answer, issue 18): a task of its own without the
+        // timers' 4 ms hold. Nothing to clear later: a spare `Timeout` does only what is due.
+        #[cfg(target_arch = "wasm32")]
+        if delay == 0 && crate::io::soon::soon(move || store.handle(Input::Timeout)) {
+            return;
+        }
         let delay = std::time::Duration::from_millis(delay.min(MAX_TIMER_MS));
         if let Some(handle) = after(delay, move || store.handle(Input::Timeout)) {
             self.driver.try_update_value(|d| d.timer = Some(handle));

@@ -65,6 +65,8 @@ pub fn ChatMessageList(
     let paging = crate::ui::paging::Paging::new(scroller, store);
     // Only the rows in and near the view are drawn (issue 18, D58).
     let window = Window::new(store, scroller, stick);
+    // The first conversation opened should not pay for compiling the message view.
+    crate::ui::warm::message_view_when_idle();
     // Find in the conversation (D58): the message jumped to is drawn and marked.
     let find = use_context::<FindControl>().unwrap_or_else(FindControl::new);
     let find_hit = RwSignal::new(None::<String>);

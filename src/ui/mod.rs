@@ -24,6 +24,7 @@ pub mod provider;
 pub mod slots;
 pub mod style;
 pub mod tool_call;
+pub(crate) mod warm;
 pub(crate) mod window;
 
 pub use self::window::NEW_ROWS_PER_FRAME;
