@@ -4,8 +4,8 @@
 mod common;
 
 use agent_chat_ui::core::{
-    CardState, Command, HttpResponse, Input, Method, Outcome, Run, Session, SessionConfig,
-    SessionEvent, E5_MESSAGE_CAP, MESSAGE_PAGE,
+    CardState, Command, HttpResponse, Input, Method, Outcome, Run, Session, SessionEvent,
+    E5_MESSAGE_CAP, MESSAGE_PAGE,
 };
 use common::Harness;
 use serde_json::{json, Value};
@@ -55,19 +55,7 @@ fn e8(all: &[Value], path: &str) -> String {
 }
 
 fn opened(conversation: &str) -> Harness {
-    let mut h = Harness::new(SessionConfig {
-        conversation_id: Some(conversation.into()),
-        show_history: false,
-        ..Default::default()
-    });
-    h.cmd(Command::Start);
-    h.answer(
-        Method::Get,
-        "/agents",
-        200,
-        r#"{"agents":[{"id":"echo","name":"Echo"}]}"#,
-    );
-    h
+    Harness::opening(conversation)
 }
 
 fn numbers(s: &Session) -> Vec<usize> {

@@ -9,7 +9,7 @@ use agent_chat_ui::core::json_slices::array_elements;
 use agent_chat_ui::core::session::MESSAGES_PER_SLICE;
 use agent_chat_ui::core::wire::ConversationWithMessages;
 use agent_chat_ui::core::{
-    ChatError, Command, ErrorContext, Input, Method, Millis, Run, SessionConfig, SessionEvent,
+    ChatError, Command, ErrorContext, Input, Method, Millis, Run, SessionEvent,
 };
 use common::Harness;
 use serde_json::{json, Value};
@@ -33,19 +33,7 @@ fn whole(conversation: &str, messages: &[Value]) -> String {
 }
 
 fn opened(conversation: &str) -> Harness {
-    let mut h = Harness::new(SessionConfig {
-        conversation_id: Some(conversation.into()),
-        show_history: false,
-        ..Default::default()
-    });
-    h.cmd(Command::Start);
-    h.answer(
-        Method::Get,
-        "/agents",
-        200,
-        r#"{"agents":[{"id":"echo","name":"Echo"}]}"#,
-    );
-    h
+    Harness::opening(conversation)
 }
 
 /// Feeds `Input::Timeout` while a slice is due now (the driver's `setTimeout(0)`); how many.

@@ -80,6 +80,24 @@ impl Harness {
         h
     }
 
+    /// A session opening `conversation` (no history), the echo agent listed: the E5 request
+    /// is the one left to answer.
+    pub fn opening(conversation: &str) -> Self {
+        let mut h = Harness::new(SessionConfig {
+            conversation_id: Some(conversation.into()),
+            show_history: false,
+            ..Default::default()
+        });
+        h.cmd(Command::Start);
+        h.answer(
+            Method::Get,
+            "/agents",
+            200,
+            r#"{"agents":[{"id":"echo","name":"Echo"}]}"#,
+        );
+        h
+    }
+
     pub fn chunk(&mut self, stream: usize, text: &str) {
         let id = self.streams[stream].id;
         self.feed(Input::StreamChunk {
