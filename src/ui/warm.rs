@@ -23,7 +23,14 @@ pub(crate) fn message_view_when_idle() {
     let Some(owner) = Owner::current() else {
         return;
     };
+    // The list may be gone by then (its contexts with it): then there is nothing to warm.
+    let alive = std::rc::Rc::new(std::cell::Cell::new(true));
+    let gone = send_wrapper::SendWrapper::new(alive.clone());
+    on_cleanup(move || gone.set(false));
     let run = move || {
+        if !alive.get() {
+            return;
+        }
         let child = owner.child();
         child.with(|| {
             let message = Message {

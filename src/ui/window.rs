@@ -450,7 +450,7 @@ impl Window {
                                 .try_get_value()
                                 .is_some_and(|v| (v - px).abs() >= 0.5)
                         {
-                            window.view.set_value(px);
+                            window.view.try_set_value(px);
                             changed = true;
                         }
                         continue;
