@@ -208,20 +208,12 @@ fn successful(
     Ok(resp)
 }
 
-/// A body to parse: an empty one reads as `null`.
-fn body_or_null(resp: &HttpResponse) -> &str {
-    if resp.body.trim().is_empty() {
-        "null"
-    } else {
-        resp.body.as_str()
-    }
-}
-
 /// The body of a request that succeeded, or why it did not (see [`successful`]).
 pub(super) fn successful_body(
     result: Result<HttpResponse, TransportError>,
     context: ErrorContext,
 ) -> Result<String, ChatError> {
+    // An empty body reads as `null`.
     let resp = successful(result, context)?;
     Ok(if resp.body.trim().is_empty() {
         "null".to_owned()
@@ -234,9 +226,8 @@ pub(super) fn parse_json<T: serde::de::DeserializeOwned>(
     result: Result<HttpResponse, TransportError>,
     context: ErrorContext,
 ) -> Result<T, ChatError> {
-    let resp = successful(result, context)?;
-    let body = body_or_null(&resp);
-    crate::core::wire::json_text(body).map_err(|e| ChatError::BadResponse {
+    let body = successful_body(result, context)?;
+    crate::core::wire::json_text(&body).map_err(|e| ChatError::BadResponse {
         context,
         detail: e.to_string(),
     })
