@@ -5,6 +5,15 @@
 use std::{env, fs, path::Path};
 
 fn main() {
+    // The split build (D67): wasm-split-cli reads the linker's relocations, so the element
+    // (the cdylib) and the page (the bin) keep them when built with `split` for wasm32.
+    println!("cargo:rerun-if-env-changed=CARGO_FEATURE_SPLIT");
+    if env::var_os("CARGO_FEATURE_SPLIT").is_some()
+        && env::var("CARGO_CFG_TARGET_ARCH").as_deref() == Ok("wasm32")
+    {
+        println!("cargo:rustc-link-arg-cdylib=--emit-relocs");
+        println!("cargo:rustc-link-arg-bins=--emit-relocs");
+    }
     let out = env::var("OUT_DIR").expect("cargo sets OUT_DIR");
     for name in ["tokens.css", "chat.css"] {
         let source = format!("style/{name}");

@@ -222,6 +222,8 @@ pub struct Store {
     live_streams: HashMap<String, WeakUnboundedSender<Value>>,
     /// How many times each approved tool ran (seed 004: never twice).
     executions: HashMap<String, u32>,
+    /// The page's lazy chunks are refused (`POST /_dev/chunks`, issue 16).
+    pub chunks_blocked: bool,
     seq: u64,
 }
 

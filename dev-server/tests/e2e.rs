@@ -2733,3 +2733,92 @@ async fn npm_package_in_a_page_journey(page: &ChatPage) -> Step {
     }
     Ok(())
 }
+
+journey! {
+    /// Issue 16: the first screen needs none of the lazy chunks. With the server refusing
+    /// them, the page opens, the composer sends and the reply reads as plain text; the history
+    /// sidebar and a card that need a chunk say so in place (and in the banner) with Retry;
+    /// once the chunks are served again, Retry draws the card, which is answered as usual, and
+    /// the replies are formatted. The element likewise, with its `error` event.
+    i16_first_screen_works_without_lazy_chunks => |page| i16_first_screen_works_without_lazy_chunks_journey(page)
+}
+
+/// The steps of [`i16_first_screen_works_without_lazy_chunks`].
+async fn i16_first_screen_works_without_lazy_chunks_journey(page: &ChatPage) -> Step {
+    const NOT_LOADED: &str = "Part of the chat could not be loaded";
+    page.block_chunks(true).await?;
+    page.open().await?;
+    page.wait_for_visible(".chat-history .chat-chunk-failed")
+        .await?;
+    page.wait_for_error(NOT_LOADED).await?;
+    page.pick_agent("support").await?;
+    page.send_message("Email bob@example.com about the **launch**")
+        .await?;
+    // The reply reads as plain text while Markdown is missing: nothing is lost.
+    page.wait_for_visible("article[data-role=assistant] .chat-markdown--plain")
+        .await?;
+    let card_failed = "article[data-role=assistant] .chat-card--pending .chat-chunk-failed";
+    page.wait_for_visible(card_failed).await?;
+    page.wait_for_error(NOT_LOADED).await?;
+    page.wait_for_count(".chat-card__approve", 0).await?;
+
+    page.block_chunks(false).await?;
+    page.click(&format!("{card_failed} .chat-chunk-failed__retry"))
+        .await?;
+    let card = sel::card("tool_approval", "waiting");
+    page.wait_for_visible(&card).await?;
+    let action_id = page.action_id(&card).await?;
+    page.click(sel::APPROVE).await?;
+    page.wait_for_visible(&sel::card_in("approved")).await?;
+    page.wait_for_finished_reply_containing("Email sent to bob@example.com")
+        .await?;
+    page.expect_received(
+        &action_id,
+        &[json!({ "type": "tool_approval", "decision": "allow" })],
+    )
+    .await?;
+    // The Markdown chunk came with the continuation: every reply is formatted now.
+    page.wait_for_count(".chat-markdown--plain", 0).await?;
+    page.wait_for_count("article .chat-chunk-failed", 0).await?;
+    // The sidebar's own Retry brings the history back.
+    page.click(".chat-history .chat-chunk-failed__retry")
+        .await?;
+    page.wait_for_visible(".chat-history__new").await?;
+    page.wait_for_count(".chat-chunk-failed", 0).await?;
+
+    // The element, the same: its `error` event names the part, and Retry brings the card.
+    page.block_chunks(true).await?;
+    page.open_path("examples/custom-element.html").await?;
+    page.element_send("first", EMAIL_BOB).await?;
+    page.element_wait_for_text(
+        "first",
+        ".chat-card--pending .chat-chunk-failed",
+        "This part of the chat could not be loaded.",
+    )
+    .await?;
+    page.element_event("first", "error").await?;
+    let events = page
+        .client
+        .execute(ELEMENT_EVENTS_JS, vec![])
+        .await
+        .map_err(|e| format!("reading the element's events: {e}"))?;
+    let named_cards = events.as_array().into_iter().flatten().any(|e| {
+        e["chat"] == json!("first")
+            && e["name"] == json!("error")
+            && e["detail"]["message"] == json!("part not loaded: cards")
+    });
+    if !named_cards {
+        return Err(format!("no error event named the cards' part: {events}"));
+    }
+    page.block_chunks(false).await?;
+    page.element_click("first", ".chat-card--pending .chat-chunk-failed__retry")
+        .await?;
+    page.element_click(
+        "first",
+        ".chat-card[data-state=waiting] .chat-card__approve",
+    )
+    .await?;
+    page.element_wait_for_text("first", ".chat-message__content", EMAIL_SENT)
+        .await?;
+    Ok(())
+}

@@ -106,6 +106,9 @@ chat-error-retry = Retry
 chat-error-network = Could not reach the agent server. Check your connection and try again.
 chat-error-stream-cut = The connection dropped before the reply finished.
 chat-error-storage-load = Saved conversations could not be loaded. New ones are kept until the page closes.
+chat-error-chunk = Part of the chat could not be loaded. Check the connection and retry.
+chat-chunk-loading = Loading...
+chat-chunk-failed = This part of the chat could not be loaded.
 chat-error-storage-save = This conversation could not be saved in this browser: its storage is full or blocked.
 chat-error-storage-unreadable = { $count ->
     [one] One saved conversation could not be read and was skipped.

@@ -103,6 +103,9 @@ chat-error-retry = Tekrar dene
 chat-error-network = Asistan sunucusuna ulaşılamadı. Bağlantınızı kontrol edip tekrar deneyin.
 chat-error-stream-cut = Yanıt bitmeden bağlantı koptu.
 chat-error-storage-load = Kayıtlı konuşmalar yüklenemedi. Yenileri sayfa kapanana kadar saklanır.
+chat-error-chunk = Sohbetin bir bölümü yüklenemedi. Bağlantıyı kontrol edip yeniden deneyin.
+chat-chunk-loading = Yükleniyor...
+chat-chunk-failed = Sohbetin bu bölümü yüklenemedi.
 chat-error-storage-save = Bu konuşma bu tarayıcıya kaydedilemedi: depolama alanı dolu ya da engellenmiş.
 chat-error-storage-unreadable = { $count ->
     [one] Kayıtlı bir konuşma okunamadı ve atlandı.

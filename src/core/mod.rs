@@ -5,6 +5,7 @@
 
 pub mod actions;
 pub mod api;
+pub mod chunk;
 pub mod decision_keys;
 pub mod draft;
 pub mod edit;
@@ -26,6 +27,7 @@ pub mod url;
 pub mod wire;
 
 pub use actions::*;
+pub use chunk::Chunk;
 pub use decision_keys::{DecisionKey, DecisionKeys};
 pub use draft::{
     check_resolve, edit_allowed, may_answer, may_answer_in_list, ApprovalDraft, QuestionAnswer,

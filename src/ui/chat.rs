@@ -6,15 +6,16 @@ use leptos::prelude::*;
 
 use crate::core::transport::TransportOptions;
 use crate::core::{
-    ChatError, Command, ComposerMode, Conversation, ConversationListItem, Message, PendingAction,
-    Resolution, Role, SessionConfig, SessionOptions,
+    ChatError, Chunk, Command, ComposerMode, Conversation, ConversationListItem, Message,
+    PendingAction, Resolution, Role, SessionConfig, SessionOptions,
 };
 use crate::io::http::TransportConfig;
 use crate::store::{ChatCallbacks, ChatStore};
 use crate::ui::cards::{ChatActions, RenderCard};
 use crate::ui::chat_input::ChatInput;
+use crate::ui::chunk::Lazy;
 use crate::ui::find::{FindControl, FindToggle};
-use crate::ui::history::ChatHistory;
+use crate::ui::history::{history_part, history_pending, preload_history, HistoryArgs};
 use crate::ui::i18n::I18n;
 use crate::ui::message_list::ChatMessageList;
 use crate::ui::slots::{HeaderSlot, MessageActionsSlot, RenderProp};
@@ -400,13 +401,24 @@ pub fn Chat(
             <Styles/>
             <div class="chat-layout">
                 <Show when=move || show_history.get()>
-                    <ChatHistory
-                        open=drawer_open
-                        on_close=Callback::new(move |_| drawer_open.set(false))
-                        enable_search=enable_message_search
-                        header=render_history_header
-                        footer=render_history_footer
-                    />
+                    {
+                        let args = HistoryArgs {
+                            open: drawer_open.into(),
+                            on_close: Callback::new(move |_| drawer_open.set(false)),
+                            enable_search: enable_message_search,
+                            header: render_history_header,
+                            footer: render_history_footer,
+                        };
+                        let open = args.open;
+                        view! {
+                            <Lazy
+                                chunk=Chunk::History
+                                preload=preload_history
+                                view=move || history_part(args.clone())
+                                stand_in=move |notice| history_pending(open, notice)
+                            />
+                        }
+                    }
                 </Show>
                 <main class="chat-main">
                     {move || {

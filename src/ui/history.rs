@@ -438,3 +438,59 @@ fn matches_search(item: &ConversationListItem, needle: &str, untitled: &str) -> 
         None => untitled.contains(needle),
     }
 }
+
+/// What the chat gives its history sidebar (the props of [`ChatHistory`] it sets).
+#[derive(Clone)]
+pub(crate) struct HistoryArgs {
+    /// [`ChatHistory`]'s `open`.
+    pub open: Signal<bool>,
+    /// [`ChatHistory`]'s `on_close`.
+    pub on_close: Callback<()>,
+    /// [`ChatHistory`]'s `enable_search`.
+    pub enable_search: Signal<bool>,
+    /// [`ChatHistory`]'s `header`.
+    pub header: RenderProp<()>,
+    /// [`ChatHistory`]'s `footer`.
+    pub footer: RenderProp<()>,
+}
+
+crate::ui::chunk::split_point!(
+    history,
+    preload_history,
+    /// The chat's history sidebar, a part fetched the first time it is shown (issue 16).
+    pub(crate) fn history_part(args: HistoryArgs) -> AnyView {
+        view! {
+            <ChatHistory
+                open=args.open
+                on_close=args.on_close
+                enable_search=args.enable_search
+                header=args.header
+                footer=args.footer
+            />
+        }
+        .into_any()
+    }
+);
+
+/// The sidebar while its part is on its way: the same box, busy, so the layout does not move;
+/// or, when the part could not be fetched, the `notice` in that box.
+pub(crate) fn history_pending(open: Signal<bool>, notice: Option<AnyView>) -> AnyView {
+    let i18n = I18n::get();
+    let busy = notice.is_none();
+    let body = notice.unwrap_or_else(|| {
+        view! { <p class="chat-history__empty">{move || i18n.t("chat-history-loading")}</p> }
+            .into_any()
+    });
+    view! {
+        <aside
+            class="chat-history"
+            part="history"
+            data-open=move || open.get().to_string()
+            aria-busy=busy.then_some("true")
+            aria-label=move || i18n.t("chat-history-title")
+        >
+            {body}
+        </aside>
+    }
+    .into_any()
+}

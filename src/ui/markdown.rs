@@ -589,3 +589,33 @@ fn get(obj: &wasm_bindgen::JsValue, name: &str) -> Option<wasm_bindgen::JsValue>
         .ok()
         .filter(|v| !v.is_undefined() && !v.is_null())
 }
+
+crate::ui::chunk::split_point!(
+    markdown,
+    preload_markdown,
+    /// A stored assistant message's [`Markdown`], a part fetched with the first reply (issue
+    /// 16).
+    pub(crate) fn markdown_part(text: String) -> AnyView {
+        view! { <Markdown text=text/> }.into_any()
+    }
+);
+
+crate::ui::chunk::split_point!(
+    markdown,
+    preload_streaming_markdown,
+    /// The streaming reply's [`StreamingMarkdown`], in the same part as [`markdown_part`].
+    pub(crate) fn streaming_markdown_part(stream: Signal<StreamText>) -> AnyView {
+        view! { <StreamingMarkdown stream=stream/> }.into_any()
+    }
+);
+
+/// Markdown while its part is on its way (or could not be fetched: then with the `notice`
+/// under it): the source as plain text, every character kept and nothing read as markup, so
+/// the reply is readable at once.
+pub(crate) fn markdown_pending(text: Signal<String>, notice: Option<AnyView>) -> AnyView {
+    view! {
+        <div class="chat-markdown chat-markdown--plain">{move || text.get()}</div>
+        {notice}
+    }
+    .into_any()
+}

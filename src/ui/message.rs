@@ -3,12 +3,16 @@
 use leptos::prelude::*;
 
 use crate::core::markdown::{self, Direction};
-use crate::core::{Message, Role, Run};
+use crate::core::{Chunk, Message, Role, Run};
 use crate::store::ChatStore;
 use crate::ui::attachments::MessageFiles;
+use crate::ui::chunk::Lazy;
 use crate::ui::citations::Citations;
 use crate::ui::i18n::I18n;
-use crate::ui::markdown::{Markdown, StreamingMarkdown};
+use crate::ui::markdown::{
+    markdown_part, markdown_pending, preload_markdown, preload_streaming_markdown,
+    streaming_markdown_part,
+};
 use crate::ui::slots::{MessageActionsSlot, RenderProp};
 use crate::ui::tool_call::{ToolCallView, ToolCalls};
 
@@ -108,7 +112,18 @@ pub fn ChatMessage(
                     // (a code block's header, blocks before the first letter) follows the layout.
                     view! {
                         <div class="chat-message__content chat-message__content--markdown">
-                            <Markdown text=text/>
+                            <Lazy
+                                chunk=Chunk::Markdown
+                                preload=preload_markdown
+                                view={
+                                    let text = text.clone();
+                                    move || markdown_part(text.clone())
+                                }
+                                stand_in={
+                                    let text = Signal::stored(text.clone());
+                                    move |notice| markdown_pending(text, notice)
+                                }
+                            />
                         </div>
                     }
                     .into_any()
@@ -217,7 +232,12 @@ pub fn StreamingMessage(
                     }
                 >
                     <div class="chat-message__content chat-message__content--markdown">
-                        <StreamingMarkdown stream=text/>
+                        <Lazy
+                            chunk=Chunk::Markdown
+                            preload=preload_streaming_markdown
+                            view=move || streaming_markdown_part(text)
+                            stand_in=move |notice| markdown_pending(Signal::derive(move || text.with(|t| t.with(str::to_owned))), notice)
+                        />
                     </div>
                 </Show>
                 {move || progress.get().map(|p| view! { <p class="chat-message__progress" dir="auto">{p}</p> })}

@@ -7,6 +7,7 @@ pub mod attention_title;
 pub mod cards;
 pub mod chat;
 pub mod chat_input;
+pub mod chunk;
 pub mod citations;
 pub mod countdown;
 pub(crate) mod find;

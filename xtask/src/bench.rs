@@ -40,18 +40,36 @@ pub fn main(ctx: &Ctx) -> ExitCode {
     println!("\n## Sizes (gzip -9, brotli 11)\n");
     println!("| what | file | gzip | brotli |\n|---|---|---|---|");
     let kb = |b: u64| format!("{:.1} KB", b as f64 / 1024.0);
+    let on_first_use = |name: &str| {
+        if crate::split::is_chunk(name) {
+            " (on first use)"
+        } else {
+            ""
+        }
+    };
     match page_files(&ctx.dist()) {
         Ok(files) => {
             for f in &files {
-                println!("| page | {} | {} | {} |", f.name, kb(f.gzip), kb(f.brotli));
+                println!(
+                    "| page{} | {} | {} | {} |",
+                    on_first_use(&f.name),
+                    f.name,
+                    kb(f.gzip),
+                    kb(f.brotli)
+                );
             }
-            let gzip = files.iter().map(|f| f.gzip).sum();
-            let brotli = files.iter().map(|f| f.brotli).sum();
+            let page = element::Sizes { files };
             println!(
-                "| **page, first download = whole** | {} files | **{}** | {} |",
-                files.len(),
-                kb(gzip),
-                kb(brotli)
+                "| **page, first download** | {} files | **{}** | {} |",
+                page.first().count(),
+                kb(page.total()),
+                kb(page.total_brotli())
+            );
+            println!(
+                "| **page, whole** | {} files | **{}** | {} |",
+                page.files.len(),
+                kb(page.whole()),
+                kb(page.whole_brotli())
             );
         }
         Err(msg) => {
@@ -63,18 +81,25 @@ pub fn main(ctx: &Ctx) -> ExitCode {
         Some(s) => {
             for f in &s.files {
                 println!(
-                    "| element | {} | {} | {} |",
+                    "| element{} | {} | {} | {} |",
+                    on_first_use(&f.name),
                     f.name,
                     kb(f.gzip),
                     kb(f.brotli)
                 );
             }
             println!(
-                "| **element, first download = whole** | {} files | **{}** (budget {}) | {} |",
-                s.files.len(),
+                "| **element, first download** | {} files | **{}** (budget {}) | {} |",
+                s.first().count(),
                 kb(s.total()),
                 kb(element::BUDGET_BYTES),
                 kb(s.total_brotli())
+            );
+            println!(
+                "| **element, whole** | {} files | **{}** | {} |",
+                s.files.len(),
+                kb(s.whole()),
+                kb(s.whole_brotli())
             );
         }
         None => ok = false,
@@ -131,8 +156,8 @@ fn step(name: &str, mut cmd: std::process::Command) -> bool {
     }
 }
 
-/// The page's `.wasm`, `.js` and `.css` files (its snippets too; not the element's or the
-/// examples' files that share `dist/`), with their sizes.
+/// The page's `.wasm`, `.js` and `.css` files (its snippets and chunks too; not the element's,
+/// the examples' or the npm check's files that share `dist/`), with their sizes.
 fn page_files(dist: &Path) -> Result<Vec<element::FileSize>, String> {
     let mut files = Vec::new();
     collect(dist, dist, &mut files)?;
@@ -153,7 +178,7 @@ fn collect(base: &Path, dir: &Path, out: &mut Vec<element::FileSize>) -> Result<
             .display()
             .to_string();
         if path.is_dir() {
-            if !matches!(name.as_str(), "element" | "examples") {
+            if !matches!(name.as_str(), "element" | "examples" | "npm-check") {
                 collect(base, &path, out)?;
             }
             continue;

@@ -8,8 +8,10 @@ mod bench;
 mod demo;
 mod element;
 mod npm;
+mod page;
 mod run;
 mod setup;
+mod split;
 mod test;
 
 use std::{
@@ -43,6 +45,8 @@ commands:
                       the core (SSE, streaming Markdown) and the browser (opening and
                       paging a 1,000-message conversation, streaming a long answer);
                       printed as Markdown tables, never pass/fail on a number
+  split-page          Trunk's post_build hook (Trunk.toml): cuts the page's lazy
+                      chunks out of its wasm, like the element's (D67)
 
 environment:
   CI=true             print tool versions first
@@ -83,6 +87,7 @@ fn main() -> ExitCode {
             }
         }
         Some("bench") if args.len() == 1 => bench::main(&ctx),
+        Some("split-page") if args.len() == 1 => page::main(&ctx),
         None | Some("help" | "-h" | "--help") => {
             print!("{USAGE}");
             ExitCode::SUCCESS

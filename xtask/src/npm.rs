@@ -21,13 +21,36 @@ pub fn package_dir(ctx: &Ctx) -> PathBuf {
     ctx.root.join("packages/agent-chat")
 }
 
-/// The files of the element build the package ships (the rest of the package is checked in).
-const BUILT: &[&str] = &["agent-chat.js", "agent-chat_bg.wasm", "snippets"];
+/// The files of the element build the package ships besides its lazy chunks (the rest of the
+/// package is checked in).
+const BUILT: &[&str] = &[
+    "agent-chat.js",
+    "agent-chat_bg.wasm",
+    crate::split::LOADER,
+    "snippets",
+];
 
-/// Copies the element build (`dist/element`) into the package.
+/// Copies the element build (`dist/element`) into the package: the files above and every lazy
+/// chunk (D67), after removing the chunks of an earlier build.
 pub fn copy_build(ctx: &Ctx, element: &Path) -> Result<(), String> {
     let package = package_dir(ctx);
-    for name in BUILT {
+    let listed = |dir: &Path| -> Result<Vec<String>, String> {
+        Ok(fs::read_dir(dir)
+            .map_err(|e| format!("read {}: {e}", dir.display()))?
+            .flatten()
+            .filter_map(|e| e.file_name().into_string().ok())
+            .filter(|name| crate::split::is_chunk(name))
+            .collect())
+    };
+    for old in listed(&package)? {
+        fs::remove_file(package.join(&old)).map_err(|e| format!("remove {old}: {e}"))?;
+    }
+    let chunks = listed(element)?;
+    for name in BUILT
+        .iter()
+        .copied()
+        .chain(chunks.iter().map(String::as_str))
+    {
         let to = package.join(name);
         if to.is_dir() {
             fs::remove_dir_all(&to).map_err(|e| format!("remove {}: {e}", to.display()))?;

@@ -14,6 +14,10 @@ use crate::{run, which, Ctx};
 
 /// The Trunk release the page is built with.
 pub const TRUNK_VERSION: &str = "0.21.14";
+/// The wasm-split-cli release (crate `wasm_split_cli_support`) that cuts the element's and the
+/// page's lazy chunks out of the main wasm (D67). It must read what the `wasm_split_helpers`
+/// crate in Cargo.lock (Leptos' dependency) writes.
+pub const WASM_SPLIT_VERSION: &str = "0.2.4";
 /// The cargo-fuzz release the fuzz targets (`fuzz/`) are run with.
 pub const CARGO_FUZZ_VERSION: &str = "0.13.2";
 /// The wasm-bindgen CLI must equal the `wasm-bindgen` crate in Cargo.lock; this is used only
@@ -37,6 +41,8 @@ pub struct Tools {
     pub wasm_bindgen: bool,
     /// `trunk --version` is [`TRUNK_VERSION`].
     pub trunk: bool,
+    /// `wasm-split-cli` of [`WASM_SPLIT_VERSION`] is installed (cargo's install list).
+    pub wasm_split: bool,
     /// `node_modules/.bin/wasm-opt` is binaryen 132.
     pub wasm_opt: bool,
     /// `node_modules/axe-core` is [`AXE_CORE_VERSION`] and has `axe.min.js` (end-to-end checks).
@@ -56,7 +62,12 @@ pub struct Tools {
 impl Tools {
     /// Everything `trunk build --release` needs.
     pub fn page_ready(&self) -> bool {
-        self.wasm_target && self.wasm_bindgen && self.trunk && self.wasm_opt && self.fetched
+        self.wasm_target
+            && self.wasm_bindgen
+            && self.trunk
+            && self.wasm_split
+            && self.wasm_opt
+            && self.fetched
     }
 
     /// Everything the wasm-bindgen-test runner needs besides the page tools.
@@ -92,6 +103,7 @@ pub fn ensure(ctx: &Ctx) -> Tools {
         wasm_target: ensure_wasm_target(ctx),
         wasm_bindgen: ensure_wasm_bindgen(ctx),
         trunk: ensure_trunk(ctx),
+        wasm_split: ensure_wasm_split(ctx),
         cargo_fuzz: ensure_cargo_fuzz(ctx),
         ..Tools::default()
     };
@@ -174,6 +186,43 @@ fn ensure_trunk(ctx: &Ctx) -> bool {
     }
     let ok = run::ok(&mut ctx.cargo(["install", "trunk", "--version", TRUNK_VERSION, "--locked"]))
         && found().as_deref() == Some(wanted.as_str());
+    println!(
+        "[setup] {label}: {}",
+        if ok { "installed" } else { "FAILED" }
+    );
+    ok
+}
+
+/// wasm-split-cli at [`WASM_SPLIT_VERSION`]. It has no `--version`, so cargo's list of
+/// installed packages says which release is there.
+fn ensure_wasm_split(ctx: &Ctx) -> bool {
+    let wanted = format!("wasm_split_cli_support v{WASM_SPLIT_VERSION}:");
+    let found = || {
+        ctx.cargo(["install", "--list"])
+            .output()
+            .ok()
+            .map(|out| {
+                String::from_utf8_lossy(&out.stdout)
+                    .lines()
+                    .any(|l| l == wanted)
+            })
+            .unwrap_or(false)
+    };
+    let label = format!("wasm-split-cli {WASM_SPLIT_VERSION}");
+    if found() {
+        println!("[setup] {label}: present");
+        return true;
+    }
+    println!("[setup] {label}: installing… (~2 min)");
+    let ok = run::ok(&mut ctx.cargo([
+        "install",
+        "wasm_split_cli_support",
+        "--version",
+        WASM_SPLIT_VERSION,
+        "--features",
+        "build-binary",
+        "--locked",
+    ])) && found();
     println!(
         "[setup] {label}: {}",
         if ok { "installed" } else { "FAILED" }

@@ -73,10 +73,27 @@ pub fn main(ctx: &Ctx) -> ExitCode {
         "-D",
         "warnings",
     ]);
+    // The split points as the element and the page compile them (D67): only this crate is
+    // checked again, its dependencies' features are the same.
+    let split_clippy = ctx.cargo([
+        "clippy",
+        "-p",
+        "agent-chat-ui",
+        "--lib",
+        "--target",
+        "wasm32-unknown-unknown",
+        "--features",
+        "split",
+        "--",
+        "-D",
+        "warnings",
+    ]);
     if tools.wasm_target {
         p.check("clippy (wasm32)", wasm_clippy);
+        p.check("clippy (wasm32, split)", split_clippy);
     } else {
         p.skip("clippy (wasm32)", "wasm32 target missing");
+        p.skip("clippy (wasm32, split)", "wasm32 target missing");
     }
 
     // The crate as docs.rs and a registry user get it (issue 17): every public item documented

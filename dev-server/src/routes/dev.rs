@@ -5,7 +5,7 @@
 //! `POST /_dev/next-answer` arms a refusal, a failing tool, a new version for an edit, a
 //! dropped stream or a delay for the next answer, for tests of what a page does when the server
 //! knows more than it does; `POST /_dev/history-source` picks where a loaded conversation says
-//! how its requests ended.
+//! how its requests ended; `POST /_dev/chunks` refuses the page's lazy chunks (issue 16).
 
 use std::collections::HashMap;
 
@@ -395,6 +395,45 @@ pub fn shape_history(mut m: Value, source: u64) -> Value {
         obj.insert("actionStates".into(), Value::Object(states));
     }
     m
+}
+
+/// `POST /_dev/chunks` `{ blocked }` → `{ blocked }`: while `blocked`, the static files of the
+/// page's and the element's lazy chunks (`split_*.wasm`, `chunk_*.wasm`) answer 503, as an
+/// outage or a stale deploy would, so a journey can check the first screen works without them
+/// and a part that needs one says so and retries (issue 16).
+pub async fn chunks(
+    State(app): State<AppState>,
+    body: Result<Bytes, BytesRejection>,
+) -> Result<Json<Value>, ApiError> {
+    let body = json_body(body)?;
+    let blocked = body
+        .get("blocked")
+        .and_then(Value::as_bool)
+        .ok_or_else(|| ApiError::validation("blocked must be true or false"))?;
+    app.lock().chunks_blocked = blocked;
+    Ok(Json(json!({ "blocked": blocked })))
+}
+
+/// Whether `path` is a lazy chunk of a split build (see [`chunks`]).
+pub fn is_chunk_path(path: &str) -> bool {
+    let file = path.rsplit('/').next().unwrap_or(path);
+    file.ends_with(".wasm") && (file.starts_with("split_") || file.starts_with("chunk_"))
+}
+
+/// Middleware of the static files: 503 for a lazy chunk while `/_dev/chunks` blocks them.
+pub async fn refuse_blocked_chunks(
+    State(app): State<AppState>,
+    request: axum::extract::Request,
+    next: axum::middleware::Next,
+) -> Response {
+    if is_chunk_path(request.uri().path()) && app.lock().chunks_blocked {
+        return (
+            StatusCode::SERVICE_UNAVAILABLE,
+            "chunk blocked (_dev/chunks)",
+        )
+            .into_response();
+    }
+    next.run(request).await
 }
 
 #[cfg(test)]

@@ -51,7 +51,8 @@ pub fn router(app: AppState) -> Router {
             .route("/_dev/reissue", post(dev::reissue))
             .route("/_dev/next-answer", post(dev::next_answer))
             .route("/_dev/executions", get(dev::executions))
-            .route("/_dev/history-source", post(dev::history_source));
+            .route("/_dev/history-source", post(dev::history_source))
+            .route("/_dev/chunks", post(dev::chunks));
     }
     let api = api
         .route("/agents/{agent_id}", get(agents::get_one))
@@ -128,7 +129,12 @@ pub fn router(app: AppState) -> Router {
             cogitator::router().layer(DefaultBodyLimit::max(MAX_BODY_BYTES)),
         );
     let root = match &app.config().dist {
-        Some(dir) => root.fallback_service(ServeDir::new(dir)),
+        Some(dir) => {
+            let files = Router::new().fallback_service(ServeDir::new(dir)).layer(
+                axum::middleware::from_fn_with_state(app.clone(), dev::refuse_blocked_chunks),
+            );
+            root.fallback_service(files)
+        }
         None => root.fallback(not_found),
     };
     root.layer(cors)

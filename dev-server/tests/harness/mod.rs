@@ -1630,6 +1630,14 @@ new MutationObserver(note).observe(document.body, { subtree: true, childList: tr
         .await
     }
 
+    /// Makes the server refuse (503) or serve again the lazy chunks of the page and the element
+    /// (`POST /_dev/chunks`, issue 16).
+    pub async fn block_chunks(&self, blocked: bool) -> Step {
+        self.api_post("/_dev/chunks", json!({ "blocked": blocked }))
+            .await
+            .map(drop)
+    }
+
     /// Lets the action lapse on the server now (`POST /_dev/expire`), without the page knowing.
     pub async fn expire_on_server(&self, action_id: &str) -> Step {
         self.api_post("/_dev/expire", json!({ "actionId": action_id }))

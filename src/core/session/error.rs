@@ -108,6 +108,9 @@ pub enum ChatError {
     /// An answer to a card was not sent: the core's gate refused it (issue 13).
     #[error("answer not sent: {}", .0.as_str())]
     Refused(crate::core::draft::ResolveRefusal),
+    /// A part of the interface loaded on first use could not be fetched (issue 16).
+    #[error("part not loaded: {}", .0.as_str())]
+    ChunkMissing(crate::core::Chunk),
 }
 
 impl ChatError {
@@ -175,6 +178,7 @@ impl ChatError {
                 &[("count", Arg::from(*unreadable as u64))],
             ),
             ChatError::StorageLoad => catalog.tr("chat-error-storage-load"),
+            ChatError::ChunkMissing(_) => catalog.tr("chat-error-chunk"),
             ChatError::Refused(reason) => catalog.tr(reason.fluent_id()),
             ChatError::NoAgent => catalog.tr("chat-error-no-agent"),
             ChatError::Files(list) => list

@@ -225,6 +225,9 @@ pub enum Command {
     Stop,
     /// Hide the error banner.
     DismissError,
+    /// A part of the interface arrived: hides the banner if it was saying that this part
+    /// could not be fetched.
+    ChunkArrived(crate::core::Chunk),
     /// Reload the first page of the history quietly.
     RefreshHistory,
     /// Decide every call of one turn at once (issue 14): "Approve all (N)" (`approve`) or
@@ -254,7 +257,8 @@ pub enum Command {
     /// switching the history on loads it. Nothing else is touched: a reply keeps streaming.
     SetOptions(SessionOptions),
     /// Show a problem the session could not see itself (the page's storage failing, issue
-    /// 15) in the error banner, and report it as [`SessionEvent::Error`].
+    /// 15; a part of the interface that could not be fetched, issue 16) in the error banner,
+    /// and report it as [`SessionEvent::Error`].
     ReportError(ChatError),
     /// Answer an approval or a question (E14, PROTOCOL §9.5). `shown` is the action as the
     /// person saw it ([`Shown::of`] the drawn action): the answer is sent only if the card still
@@ -816,6 +820,12 @@ impl Session {
             Command::Stop => self.stop(),
             Command::DismissError => {
                 if self.error.take().is_some() {
+                    self.revisions.status += 1;
+                }
+            }
+            Command::ChunkArrived(chunk) => {
+                if self.error == Some(ChatError::ChunkMissing(chunk)) {
+                    self.error = None;
                     self.revisions.status += 1;
                 }
             }

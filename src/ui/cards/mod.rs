@@ -17,10 +17,11 @@ pub mod stage;
 use leptos::prelude::*;
 
 use crate::core::{
-    may_answer_in_list, ActionKind, AnswerValue, CardStage, CardState, Outcome, PendingAction,
-    Question, Receipt, Resolution, Shown,
+    may_answer_in_list, ActionKind, AnswerValue, CardStage, CardState, Chunk, Outcome,
+    PendingAction, Question, Receipt, Resolution, Shown,
 };
 use crate::store::{CardView, ChatStore};
+use crate::ui::chunk::Lazy;
 use crate::ui::countdown::Countdown;
 use crate::ui::i18n::I18n;
 
@@ -149,9 +150,41 @@ pub fn MessageCards(
         <For
             each=mine
             key=|card| card.clone()
-            children=move |(shown, revision)| view! { <ActionCardView action_id=shown.action_id revision=revision/> }
+            children=move |(shown, revision)| {
+                let id = shown.action_id;
+                view! {
+                    <Lazy
+                        chunk=Chunk::Cards
+                        preload=preload_cards
+                        view=move || card_part(id.clone(), revision)
+                        stand_in=card_pending
+                    />
+                }
+            }
         />
     }
+}
+
+crate::ui::chunk::split_point!(
+    cards,
+    preload_cards,
+    /// One card ([`ActionCardView`]), a part fetched when the first card is drawn (issue 16).
+    fn card_part(action_id: String, revision: u32) -> AnyView {
+        view! { <ActionCardView action_id=action_id revision=revision/> }.into_any()
+    }
+);
+
+/// A card while its part is on its way: a busy box where the card will be; or, when the part
+/// could not be fetched, the `notice` in that box.
+fn card_pending(notice: Option<AnyView>) -> AnyView {
+    let i18n = I18n::get();
+    let busy = notice.is_none();
+    let body = notice.unwrap_or_else(|| {
+        view! { <p class="chat-card__pending">{move || i18n.t("chat-chunk-loading")}</p> }
+            .into_any()
+    });
+    view! { <div class="chat-card chat-card--pending" aria-busy=busy.then_some("true")>{body}</div> }
+        .into_any()
 }
 
 /// One card by action id and revision: the built-in approval or question card, or the host's

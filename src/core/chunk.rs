@@ -1,0 +1,31 @@
+//! The parts of the chat that the element and the page fetch the first time they are needed
+//! (issue 16, D67): which part, and what the session does when one cannot be fetched.
+//!
+//! The core only names them; fetching is the browser edge's business (`ui::chunk`). A part
+//! that fails to arrive is an error like any other (the banner, `on_error`), and fetching it
+//! again clears that error.
+
+/// A part of the interface that is not in the first download.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Chunk {
+    /// The approval and question cards, with the argument editor and its schema checker.
+    Cards,
+    /// Formatted (Markdown) assistant messages; until it arrives they read as plain text.
+    Markdown,
+    /// The conversation list in the sidebar.
+    History,
+}
+
+impl Chunk {
+    /// Every part, in the order a first visit usually needs them.
+    pub const ALL: [Chunk; 3] = [Chunk::Markdown, Chunk::Cards, Chunk::History];
+
+    /// Lower-case name, as in the chunk's file name and the `error` event's detail.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Chunk::Cards => "cards",
+            Chunk::Markdown => "markdown",
+            Chunk::History => "history",
+        }
+    }
+}

@@ -1,0 +1,224 @@
+//! Parts of the chat fetched the first time they are drawn (issue 16, D67).
+//!
+//! A function declared with [`split_point!`] is where a part begins. Built with the `split`
+//! feature (the element and the page are), `wasm-split-cli` moves it, and all the code only it
+//! reaches, out of the main wasm into a chunk of its own; calling it fetches the chunk first.
+//! Without the feature (a Leptos app mounting `<Chat/>`, the tests) it is an ordinary function
+//! and [`Lazy`] draws it at once, exactly as before.
+//!
+//! [`Lazy`] shows a stand-in while the chunk is on its way (each place chooses one that keeps
+//! what it shows readable: Markdown reads as plain text) and, if the chunk cannot be fetched,
+//! says so in place with a Retry button; the session hears it too ([`Command::ReportError`]:
+//! the banner and `on_error`). Nothing typed is lost: the composer is in the first download.
+
+use std::future::Future;
+use std::pin::Pin;
+use std::task::{Context, Poll, Waker};
+
+use leptos::prelude::*;
+
+use crate::core::{ChatError, Chunk, Command};
+use crate::store::ChatStore;
+use crate::ui::i18n::I18n;
+
+/// A chunk could not be fetched or instantiated (the browser console has the details).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ChunkMissing;
+
+#[cfg(feature = "split")]
+impl From<leptos::wasm_split::SplitLoaderError> for ChunkMissing {
+    fn from(_: leptos::wasm_split::SplitLoaderError) -> Self {
+        ChunkMissing
+    }
+}
+
+/// Declares where a part loaded on first use begins: `split_point!(chunk_name, preload_name,
+/// fn name(args) -> Type { body })` defines `async fn name(args) -> Result<Type, ChunkMissing>`
+/// and `async fn preload_name() -> Result<(), ChunkMissing>` (fetches the chunk without
+/// calling anything). Functions with the same `chunk_name` share one chunk.
+macro_rules! split_point {
+    (
+        $chunk:ident, $preload:ident,
+        $(#[$meta:meta])*
+        $vis:vis fn $name:ident($($arg:ident : $ty:ty),* $(,)?) -> $ret:ty $body:block
+    ) => {
+        // The split function and its raw preload live in a module named like the preload
+        // function (modules and functions do not share names), so each split point's
+        // generated items stay apart.
+        #[cfg(feature = "split")]
+        #[doc(hidden)]
+        mod $preload {
+            #[allow(unused_imports)]
+            use super::*;
+
+            $(#[$meta])*
+            #[leptos::wasm_split::wasm_split(
+                $chunk,
+                wasm_split_path = ::leptos::wasm_split,
+                fallible,
+                preload(#[doc(hidden)] raw)
+            )]
+            pub fn $name($($arg: $ty),*) -> Result<$ret, $crate::ui::chunk::ChunkMissing> {
+                Ok($body)
+            }
+        }
+        #[cfg(feature = "split")]
+        $vis use $preload::$name;
+
+        $(#[$meta])*
+        #[cfg(not(feature = "split"))]
+        $vis async fn $name($($arg: $ty),*) -> Result<$ret, $crate::ui::chunk::ChunkMissing> {
+            Ok($body)
+        }
+
+        /// Fetches the chunk of the function of the same place without calling it.
+        #[cfg(feature = "split")]
+        $vis async fn $preload() -> Result<(), $crate::ui::chunk::ChunkMissing> {
+            $preload::raw().await.map_err($crate::ui::chunk::ChunkMissing::from)
+        }
+
+        /// Without `split` every part is in the main wasm: nothing to fetch.
+        #[cfg(not(feature = "split"))]
+        $vis async fn $preload() -> Result<(), $crate::ui::chunk::ChunkMissing> {
+            Ok(())
+        }
+    };
+}
+pub(crate) use split_point;
+
+/// Polls `fut` once, without a task to wake: `Some` when it was ready at once (a function of
+/// a chunk already here, or any function without `split`).
+fn ready_now<F: Future + ?Sized>(fut: Pin<&mut F>) -> Option<F::Output> {
+    match fut.poll(&mut Context::from_waker(Waker::noop())) {
+        Poll::Ready(value) => Some(value),
+        Poll::Pending => None,
+    }
+}
+
+/// Draws `view`, a function declared with [`split_point!`], in the current owner: at once when
+/// its chunk is here, else `stand_in` until it arrives. A chunk that cannot be fetched is an
+/// inline notice with Retry, and [`Command::ReportError`] for the banner and `on_error`.
+#[component]
+pub fn Lazy<P, PF, V, VF, S>(
+    /// Which part this is (for the error).
+    chunk: Chunk,
+    /// Fetches the chunk (the `preload` of the split point).
+    preload: P,
+    /// Builds the part; called only once `preload` has finished.
+    view: V,
+    /// What stands in for the part until it is drawn: called with `None` while the chunk is
+    /// on its way, and with the notice (what happened, Retry) when it could not be fetched,
+    /// to place where the part would be.
+    stand_in: S,
+) -> impl IntoView
+where
+    S: Fn(Option<AnyView>) -> AnyView + Send + Sync + 'static,
+    P: Fn() -> PF + Send + Sync + 'static,
+    PF: Future<Output = Result<(), ChunkMissing>> + 'static,
+    V: Fn() -> VF + Send + Sync + 'static,
+    VF: Future<Output = Result<AnyView, ChunkMissing>> + 'static,
+{
+    let failed = RwSignal::new(false);
+    let retried = StoredValue::new(false);
+    let arrived = arrivals(chunk);
+    let store = use_context::<ChatStore>();
+    let report = move |command: Command| {
+        if let Some(store) = store {
+            store.dispatch(command);
+        }
+    };
+    // Waits for a fetch already started, off the view.
+    let finish = {
+        let arrived = arrived.clone();
+        move |fetching: Pin<Box<dyn Future<Output = Result<(), ChunkMissing>>>>| {
+            let arrived = arrived.clone();
+            leptos::task::spawn_local(async move {
+                let result = fetching.await;
+                if result.is_ok() {
+                    // Every place waiting for this chunk (or showing that it failed) draws
+                    // its part now.
+                    ARRIVED.with(|a| a[index(chunk)].set(true));
+                    arrived.notify();
+                }
+                // This place may be gone by now (the streaming reply became a stored
+                // message): then there is no one to tell.
+                if failed.try_set(result.is_err()).is_some() {
+                    return;
+                }
+                let after_failure = retried.try_update_value(std::mem::take).unwrap_or(false);
+                match result {
+                    Ok(()) if after_failure => report(Command::ChunkArrived(chunk)),
+                    Ok(()) => {}
+                    Err(ChunkMissing) => {
+                        report(Command::ReportError(ChatError::ChunkMissing(chunk)))
+                    }
+                }
+            });
+        }
+    };
+    let retry = move |_| {
+        retried.set_value(true);
+        failed.set(false);
+    };
+    move || {
+        arrived.track();
+        let failed_before = failed.get();
+        if failed_before && !has_arrived(chunk) {
+            // Only Retry (or another place getting the chunk) fetches it again.
+            return stand_in(Some(failed_view(retry).into_any()));
+        }
+        let mut fetching: Pin<Box<dyn Future<Output = Result<(), ChunkMissing>>>> =
+            Box::pin(untrack(&preload));
+        if ready_now(fetching.as_mut()) == Some(Ok(())) {
+            // The chunk is here, so the part is ready at once. It is built in this owner,
+            // without subscribing this closure to what the part reads.
+            let mut built = Box::pin(untrack(&view));
+            if let Some(Ok(part)) = untrack(|| ready_now(built.as_mut())) {
+                return part;
+            }
+            fetching = Box::pin(async { Err(ChunkMissing) });
+        }
+        if failed_before {
+            return stand_in(Some(failed_view(retry).into_any()));
+        }
+        // On its way (or failed at once): the task says which, and this draws again.
+        finish(fetching);
+        stand_in(None)
+    }
+}
+
+thread_local! {
+    /// Per chunk: notified when it arrives, so that every place of that part draws it.
+    static ARRIVALS: [ArcTrigger; 3] = std::array::from_fn(|_| ArcTrigger::new());
+    /// Per chunk: it has arrived once (then it stays).
+    static ARRIVED: [std::cell::Cell<bool>; 3] = const { [const { std::cell::Cell::new(false) }; 3] };
+}
+
+fn index(chunk: Chunk) -> usize {
+    match chunk {
+        Chunk::Cards => 0,
+        Chunk::Markdown => 1,
+        Chunk::History => 2,
+    }
+}
+
+fn arrivals(chunk: Chunk) -> ArcTrigger {
+    ARRIVALS.with(|all| all[index(chunk)].clone())
+}
+
+fn has_arrived(chunk: Chunk) -> bool {
+    ARRIVED.with(|a| a[index(chunk)].get())
+}
+
+/// In place of a part that could not be fetched: what happened, and Retry.
+fn failed_view(retry: impl Fn(leptos::ev::MouseEvent) + Send + Sync + 'static) -> impl IntoView {
+    let i18n = I18n::get();
+    view! {
+        <div class="chat-chunk-failed">
+            <span>{move || i18n.t("chat-chunk-failed")}</span>
+            <button type="button" class="chat-chunk-failed__retry" on:click=retry>
+                {move || i18n.t("chat-error-retry")}
+            </button>
+        </div>
+    }
+}

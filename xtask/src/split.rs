@@ -1,0 +1,168 @@
+//! The split build (D67): one wasm for the first screen and chunks fetched on first use.
+//!
+//! `wasm-split-cli` works on the linker's output, before wasm-bindgen, and needs its
+//! relocations: the crate is linked with `--emit-relocs` and the `split` feature (which turns
+//! the `split_point!`s into real split points). The main module then goes through
+//! wasm-bindgen with `--keep-lld-exports`, because the chunks import the function table that
+//! wasm-bindgen 0.2.130 otherwise stops exporting. Every module is optimized with the same
+//! wasm-opt flags. The loader `__wasm_split.js` imports the glue (`./<name>.js`) and fetches
+//! each chunk from beside itself (`new URL(…, import.meta.url)`), so the files only have to
+//! stay together.
+
+use std::{
+    fs,
+    path::{Path, PathBuf},
+    process::Command,
+};
+
+use crate::{run, Ctx};
+
+/// Features wasm-opt may assume (the browsers the element supports have them all).
+pub const WASM_OPT_FEATURES: &[&str] = &[
+    "--enable-bulk-memory",
+    "--enable-bulk-memory-opt",
+    "--enable-nontrapping-float-to-int",
+    "--enable-sign-ext",
+    "--enable-mutable-globals",
+    "--enable-reference-types",
+    "--enable-multivalue",
+];
+
+/// The loader wasm-split-cli writes beside the chunks.
+pub const LOADER: &str = "__wasm_split.js";
+
+/// Whether `name` (a file of a split build) is a chunk fetched on first use.
+pub fn is_chunk(name: &str) -> bool {
+    let file = name.rsplit('/').next().unwrap_or(name);
+    file.ends_with(".wasm") && (file.starts_with("split_") || file.starts_with("chunk_"))
+}
+
+/// `cargo build` arguments of the split build of the element (`build.rs` adds
+/// `--emit-relocs` to the link when `split` is on).
+pub const ELEMENT_BUILD: &[&str] = &[
+    "build",
+    "--release",
+    "--lib",
+    "-p",
+    "agent-chat-ui",
+    "--target",
+    "wasm32-unknown-unknown",
+    "--features",
+    "split",
+];
+
+/// Splits `raw` (the linker's wasm) and writes `<name>_bg.wasm`, `<name>.js` (wasm-bindgen
+/// `--target web` glue), the loader and the chunks into `out`, every module optimized.
+/// `work` is a scratch directory. `optimize: false` (a debug page) skips wasm-opt. Returns the
+/// chunks' file names.
+pub fn split_and_bind(
+    ctx: &Ctx,
+    raw: &Path,
+    work: &Path,
+    out: &Path,
+    name: &str,
+    log: &str,
+    optimize: bool,
+) -> Result<Vec<String>, String> {
+    let _ = fs::remove_dir_all(work);
+    fs::create_dir_all(work).map_err(|e| format!("create {}: {e}", work.display()))?;
+    let mut cut = ctx.command("wasm-split-cli");
+    cut.arg(raw)
+        .arg(work)
+        .args(["--target", "web", "--out-name", name]);
+    step(log, cut)?;
+    let main = work.join(format!("{name}.wasm"));
+    if !main.is_file() || !work.join(LOADER).is_file() {
+        return Err(format!(
+            "wasm-split-cli wrote no {name}.wasm or {LOADER} in {}",
+            work.display()
+        ));
+    }
+
+    let mut bindgen = ctx.command("wasm-bindgen");
+    bindgen
+        .args([
+            "--target",
+            "web",
+            "--no-typescript",
+            "--keep-lld-exports",
+            "--out-name",
+            name,
+            "--out-dir",
+        ])
+        .arg(out)
+        .arg(&main);
+    step(log, bindgen)?;
+    let glue = out.join(format!("{name}_bg.wasm"));
+    if optimize {
+        optimize_wasm(ctx, &glue, &glue, log)?;
+    }
+
+    fs::copy(work.join(LOADER), out.join(LOADER)).map_err(|e| format!("copy {LOADER}: {e}"))?;
+    let mut chunks = Vec::new();
+    let entries = fs::read_dir(work).map_err(|e| format!("read {}: {e}", work.display()))?;
+    for entry in entries.flatten() {
+        let file = entry.file_name().to_string_lossy().into_owned();
+        if is_chunk(&file) {
+            if optimize {
+                optimize_wasm(ctx, &entry.path(), &out.join(&file), log)?;
+            } else {
+                fs::copy(entry.path(), out.join(&file)).map_err(|e| format!("copy {file}: {e}"))?;
+            }
+            chunks.push(file);
+        }
+    }
+    if chunks.is_empty() {
+        return Err("wasm-split-cli cut no chunk: was the crate built with `split`?".into());
+    }
+    chunks.sort();
+    Ok(chunks)
+}
+
+/// `wasm-opt -Oz` with the project's features, `from` into `to`.
+fn optimize_wasm(ctx: &Ctx, from: &Path, to: &Path, log: &str) -> Result<(), String> {
+    let mut opt = ctx.command("wasm-opt");
+    opt.arg("-Oz")
+        .args(WASM_OPT_FEATURES)
+        .arg(from)
+        .arg("-o")
+        .arg(to);
+    step(log, opt)
+}
+
+/// Where a wasm32 build of `profile` (`release`, `debug`) puts the linker's wasm.
+pub fn wasm_dir(ctx: &Ctx, profile: &str) -> PathBuf {
+    std::env::var_os("CARGO_TARGET_DIR")
+        .map_or_else(|| ctx.root.join("target"), PathBuf::from)
+        .join("wasm32-unknown-unknown")
+        .join(profile)
+}
+
+/// Runs `cmd`, printing it under `[log]`.
+pub fn step(log: &str, mut cmd: Command) -> Result<(), String> {
+    println!("[{log}] $ {}", run::display(&cmd));
+    match run::status(&mut cmd) {
+        Ok(st) if st.success() => Ok(()),
+        Ok(st) => Err(format!("`{}` failed: {st}", run::display(&cmd))),
+        Err(msg) => Err(msg),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn chunks_are_the_split_and_shared_modules_only() {
+        assert!(super::is_chunk("split_history.wasm"));
+        assert!(super::is_chunk("chunk_3_markdown_cards.wasm"));
+        assert!(!super::is_chunk("agent-chat_bg.wasm"));
+        assert!(!super::is_chunk("__wasm_split.js"));
+        assert!(!super::is_chunk("snippets/split_x/inline0.js"));
+    }
+
+    #[test]
+    fn the_element_is_built_with_its_split_points() {
+        let args = super::ELEMENT_BUILD;
+        assert!(args.windows(2).any(|w| w == ["--features", "split"]));
+        assert!(args.contains(&"--release") && args.contains(&"--lib"));
+    }
+}
