@@ -2822,3 +2822,35 @@ async fn i16_first_screen_works_without_lazy_chunks_journey(page: &ChatPage) -> 
         .await?;
     Ok(())
 }
+
+journey! {
+    /// Issue 16, D68: the backends other than the agent server are a chunk. With it refused,
+    /// the page over Chat Completions opens and says a part could not be loaded (nothing else
+    /// breaks: the chat waits); once it is served again the page fetches it by itself, the
+    /// chat starts, and a message gets its streamed reply.
+    i16_a_backend_in_a_chunk_is_fetched_again_until_it_arrives =>
+        |page| i16_backend_chunk_journey(page)
+}
+
+/// The steps of [`i16_a_backend_in_a_chunk_is_fetched_again_until_it_arrives`].
+async fn i16_backend_chunk_journey(page: &ChatPage) -> Step {
+    const ASK: &str = "What is the weather?";
+    page.block_chunks(true).await?;
+    page.open_with_query("lang=en&transport=chat-completions&baseUrl=/v1&model=scripted")
+        .await?;
+    page.wait_for_error("Part of the chat could not be loaded")
+        .await?;
+    page.block_chunks(false).await?;
+    // The sidebar's Retry for its own part; the backend comes with the page's next attempt.
+    page.click(".chat-history .chat-chunk-failed__retry")
+        .await?;
+    page.wait_for_visible(".chat-history__new").await?;
+    // The gateway answered the session's start: the model is the chat's one agent.
+    page.wait_for_text(".chat-header__title", "scripted")
+        .await?;
+    page.send_message(ASK).await?;
+    page.wait_for_finished_reply_containing("It is 24 °C in Izmir.")
+        .await?;
+    page.wait_for_count(sel::ERROR_TEXT, 0).await?;
+    Ok(())
+}

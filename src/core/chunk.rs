@@ -14,11 +14,20 @@ pub enum Chunk {
     Markdown,
     /// The conversation list in the sidebar.
     History,
+    /// The backends other than the agent server (Chat Completions, Responses, A2A,
+    /// Cogitator, an agent in the page): a chat pointed at one fetches it at the start, and
+    /// its requests wait for it (D68).
+    Backends,
 }
 
 impl Chunk {
-    /// Every part, in the order a first visit usually needs them.
-    pub const ALL: [Chunk; 3] = [Chunk::Markdown, Chunk::Cards, Chunk::History];
+    /// Every part, in the order a visit needs them.
+    pub const ALL: [Chunk; 4] = [
+        Chunk::Backends,
+        Chunk::Markdown,
+        Chunk::Cards,
+        Chunk::History,
+    ];
 
     /// Lower-case name, as in the chunk's file name and the `error` event's detail.
     pub fn as_str(self) -> &'static str {
@@ -26,6 +35,7 @@ impl Chunk {
             Chunk::Cards => "cards",
             Chunk::Markdown => "markdown",
             Chunk::History => "history",
+            Chunk::Backends => "backends",
         }
     }
 }

@@ -14,4 +14,5 @@ pub mod peers;
 pub mod scripted_agent;
 #[cfg(target_arch = "wasm32")]
 pub mod soon;
+pub mod split;
 pub mod threads;

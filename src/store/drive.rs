@@ -20,7 +20,7 @@ impl ChatStore {
         self.run(move |d, now| d.gateway.from_wire(now, input));
     }
 
-    fn run(&self, step: impl FnOnce(&mut super::Driver, crate::core::Millis)) {
+    pub(super) fn run(&self, step: impl FnOnce(&mut super::Driver, crate::core::Millis)) {
         let now = crate::io::clock::now();
         let Some((work, next_timeout)) = self.driver.try_update_value(|d| {
             step(d, now);
@@ -240,12 +240,16 @@ impl ChatStore {
             let mut host = None;
             if let Some(t) = d.transport.as_mut() {
                 t.base_url = base_url;
-                let (gateway, threads, _) = ChatStore::gateway_for(t);
+                let (gateway, threads, _, awaited) = ChatStore::gateway_for(t);
                 if let Some(crate::io::threads::ThreadStore::Host(h)) = &threads {
                     host = Some(h.clone());
                 }
                 d.gateway = gateway;
                 d.threads = threads;
+                // A fetch for the earlier server reports to a generation that is gone.
+                d.backend = awaited;
+                d.backend_fetching = false;
+                d.backend_failures = 0;
             }
             d.generation += 1;
             d.session = Session::new(config);
@@ -264,6 +268,7 @@ impl ChatStore {
         }) else {
             return;
         };
+        self.fetch_backend();
         if let Some(host) = host {
             self.load_host_threads(host);
         }

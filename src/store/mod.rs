@@ -14,6 +14,7 @@ use crate::core::{
 use crate::io::http::TransportConfig;
 
 mod answers;
+mod backend;
 mod drive;
 mod hook;
 mod slices;
@@ -53,7 +54,22 @@ struct Driver {
     /// Bumped by [`ChatStore::switch_server`]: what a request of an earlier server reports
     /// is dropped (its ids mean nothing to the new session).
     generation: u64,
+    /// The backend the gateway awaits, while its code is on its way (issue 16, D68).
+    backend: Option<backend::BackendSpec>,
+    /// A fetch of the backends' code is on its way.
+    backend_fetching: bool,
+    /// How many fetches of the backends' code failed in a row.
+    backend_failures: u32,
 }
+
+/// What [`ChatStore::gateway_for`] gives: the gateway, the thread store, how many stored
+/// threads could not be read, and the backend the gateway awaits (D68).
+type GatewayFor = (
+    crate::core::transport::Gateway,
+    Option<crate::io::threads::ThreadStore>,
+    usize,
+    Option<backend::BackendSpec>,
+);
 
 /// Handle to one chat's state. `Copy`; get it from context with [`ChatStore::expect`].
 ///
@@ -135,7 +151,8 @@ impl ChatStore {
         config.key_seed = crate::io::keys::random_seed();
         // A backend that cannot take answers draws its cards read-only (F190).
         config.can_resolve &= transport.backend.can_resolve();
-        let (gateway, threads, unreadable) = Self::gateway_for(&transport);
+        let (gateway, threads, unreadable, awaited) = Self::gateway_for(&transport);
+        let awaits = awaited.is_some();
         let host = match &threads {
             Some(crate::io::threads::ThreadStore::Host(host)) => Some(host.clone()),
             _ => None,
@@ -144,7 +161,11 @@ impl ChatStore {
         store.driver.update_value(|d| {
             d.gateway = gateway;
             d.threads = threads;
+            d.backend = awaited;
         });
+        if awaits {
+            store.fetch_backend();
+        }
         if let Some(host) = host {
             store.load_host_threads(host);
         }
@@ -174,31 +195,47 @@ impl ChatStore {
     /// could not be read (issue 15). A host's own store is read after the mount
     /// ([`ChatStore::load_host_threads`]); until then the gateway holds the session's
     /// requests.
-    pub(super) fn gateway_for(
-        transport: &TransportConfig,
-    ) -> (
-        crate::core::transport::Gateway,
-        Option<crate::io::threads::ThreadStore>,
-        usize,
-    ) {
+    ///
+    /// In the element and the page the backends other than the agent server are a chunk
+    /// (D68): if it is not here yet, the gateway awaits it and the [`backend::BackendSpec`]
+    /// that builds it is returned, for [`ChatStore::fetch_backend`].
+    pub(super) fn gateway_for(transport: &TransportConfig) -> GatewayFor {
+        use crate::core::transport::Gateway;
         let backend = &transport.backend;
         if !backend.kind.keeps_threads() {
-            return (crate::core::transport::Gateway::direct(), None, 0);
+            return (Gateway::direct(), None, 0, None);
         }
         let seed = crate::io::keys::random_seed();
-        if let Some(host) = &transport.thread_storage {
-            let gateway = crate::core::transport::Gateway::loading(backend, seed);
-            let store = crate::io::threads::ThreadStore::Host(host.clone());
-            return (gateway, Some(store), 0);
+        let (spec, store, unreadable) = match &transport.thread_storage {
+            Some(host) => {
+                let spec = backend::BackendSpec {
+                    options: backend.clone(),
+                    threads: Vec::new(),
+                    seed,
+                    loading: true,
+                };
+                (spec, crate::io::threads::ThreadStore::Host(host.clone()), 0)
+            }
+            None => {
+                let store = crate::io::threads::ThreadStore::new(
+                    backend.thread_store,
+                    backend.kind,
+                    &transport.base_url,
+                );
+                let (threads, unreadable) = store.load();
+                let spec = backend::BackendSpec {
+                    options: backend.clone(),
+                    threads,
+                    seed,
+                    loading: false,
+                };
+                (spec, store, unreadable)
+            }
+        };
+        match backend::gateway_now(&spec) {
+            Some(gateway) => (gateway, Some(store), unreadable, None),
+            None => (Gateway::awaiting(), Some(store), unreadable, Some(spec)),
         }
-        let store = crate::io::threads::ThreadStore::new(
-            backend.thread_store,
-            backend.kind,
-            &transport.base_url,
-        );
-        let (threads, unreadable) = store.load();
-        let gateway = crate::core::transport::Gateway::new(backend, threads, seed);
-        (gateway, Some(store), unreadable)
     }
 
     /// A store around an existing `session` with no network: every request the session makes
@@ -243,6 +280,9 @@ impl ChatStore {
             attention_reported: None,
             answers: answers::Answers::default(),
             generation: 0,
+            backend: None,
+            backend_fetching: false,
+            backend_failures: 0,
         };
         let (messages, set_messages) = signal(initial_messages);
         let (streaming, set_streaming) = signal(None);

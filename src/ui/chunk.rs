@@ -1,7 +1,7 @@
 //! Parts of the chat fetched the first time they are drawn (issue 16, D67).
 //!
-//! A function declared with [`split_point!`] is where a part begins. Built with the `split`
-//! feature (the element and the page are), `wasm-split-cli` moves it, and all the code only it
+//! A function declared with `split_point!` ([`crate::io::split`]) is where a part begins.
+//! Built with the `split` feature (the element and the page are), `wasm-split-cli` moves it, and all the code only it
 //! reaches, out of the main wasm into a chunk of its own; calling it fetches the chunk first.
 //! Without the feature (a Leptos app mounting `<Chat/>`, the tests) it is an ordinary function
 //! and [`Lazy`] draws it at once, exactly as before.
@@ -13,7 +13,6 @@
 
 use std::future::Future;
 use std::pin::Pin;
-use std::task::{Context, Poll, Waker};
 
 use leptos::prelude::*;
 
@@ -21,81 +20,10 @@ use crate::core::{ChatError, Chunk, Command};
 use crate::store::ChatStore;
 use crate::ui::i18n::I18n;
 
-/// A chunk could not be fetched or instantiated (the browser console has the details).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct ChunkMissing;
+use crate::io::split::ready_now;
+pub use crate::io::split::ChunkMissing;
 
-#[cfg(feature = "split")]
-impl From<leptos::wasm_split::SplitLoaderError> for ChunkMissing {
-    fn from(_: leptos::wasm_split::SplitLoaderError) -> Self {
-        ChunkMissing
-    }
-}
-
-/// Declares where a part loaded on first use begins: `split_point!(chunk_name, preload_name,
-/// fn name(args) -> Type { body })` defines `async fn name(args) -> Result<Type, ChunkMissing>`
-/// and `async fn preload_name() -> Result<(), ChunkMissing>` (fetches the chunk without
-/// calling anything). Functions with the same `chunk_name` share one chunk.
-macro_rules! split_point {
-    (
-        $chunk:ident, $preload:ident,
-        $(#[$meta:meta])*
-        $vis:vis fn $name:ident($($arg:ident : $ty:ty),* $(,)?) -> $ret:ty $body:block
-    ) => {
-        // The split function and its raw preload live in a module named like the preload
-        // function (modules and functions do not share names), so each split point's
-        // generated items stay apart.
-        #[cfg(feature = "split")]
-        #[doc(hidden)]
-        mod $preload {
-            #[allow(unused_imports)]
-            use super::*;
-
-            $(#[$meta])*
-            #[leptos::wasm_split::wasm_split(
-                $chunk,
-                wasm_split_path = ::leptos::wasm_split,
-                fallible,
-                preload(#[doc(hidden)] raw)
-            )]
-            pub fn $name($($arg: $ty),*) -> Result<$ret, $crate::ui::chunk::ChunkMissing> {
-                Ok($body)
-            }
-        }
-        #[cfg(feature = "split")]
-        $vis use $preload::$name;
-
-        $(#[$meta])*
-        #[cfg(not(feature = "split"))]
-        $vis async fn $name($($arg: $ty),*) -> Result<$ret, $crate::ui::chunk::ChunkMissing> {
-            Ok($body)
-        }
-
-        /// Fetches the chunk of the function of the same place without calling it.
-        #[cfg(feature = "split")]
-        $vis async fn $preload() -> Result<(), $crate::ui::chunk::ChunkMissing> {
-            $preload::raw().await.map_err($crate::ui::chunk::ChunkMissing::from)
-        }
-
-        /// Without `split` every part is in the main wasm: nothing to fetch.
-        #[cfg(not(feature = "split"))]
-        $vis async fn $preload() -> Result<(), $crate::ui::chunk::ChunkMissing> {
-            Ok(())
-        }
-    };
-}
-pub(crate) use split_point;
-
-/// Polls `fut` once, without a task to wake: `Some` when it was ready at once (a function of
-/// a chunk already here, or any function without `split`).
-fn ready_now<F: Future + ?Sized>(fut: Pin<&mut F>) -> Option<F::Output> {
-    match fut.poll(&mut Context::from_waker(Waker::noop())) {
-        Poll::Ready(value) => Some(value),
-        Poll::Pending => None,
-    }
-}
-
-/// Draws `view`, a function declared with [`split_point!`], in the current owner: at once when
+/// Draws `view`, a function declared with `split_point!`, in the current owner: at once when
 /// its chunk is here, else `stand_in` until it arrives. A chunk that cannot be fetched is an
 /// inline notice with Retry, and [`Command::ReportError`] for the banner and `on_error`.
 #[component]
@@ -189,9 +117,9 @@ where
 
 thread_local! {
     /// Per chunk: notified when it arrives, so that every place of that part draws it.
-    static ARRIVALS: [ArcTrigger; 3] = std::array::from_fn(|_| ArcTrigger::new());
+    static ARRIVALS: [ArcTrigger; 4] = std::array::from_fn(|_| ArcTrigger::new());
     /// Per chunk: it has arrived once (then it stays).
-    static ARRIVED: [std::cell::Cell<bool>; 3] = const { [const { std::cell::Cell::new(false) }; 3] };
+    static ARRIVED: [std::cell::Cell<bool>; 4] = const { [const { std::cell::Cell::new(false) }; 4] };
 }
 
 fn index(chunk: Chunk) -> usize {
@@ -199,6 +127,7 @@ fn index(chunk: Chunk) -> usize {
         Chunk::Cards => 0,
         Chunk::Markdown => 1,
         Chunk::History => 2,
+        Chunk::Backends => 3,
     }
 }
 

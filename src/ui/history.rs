@@ -454,7 +454,7 @@ pub(crate) struct HistoryArgs {
     pub footer: RenderProp<()>,
 }
 
-crate::ui::chunk::split_point!(
+crate::io::split::split_point!(
     history,
     preload_history,
     /// The chat's history sidebar, a part fetched the first time it is shown (issue 16).

@@ -590,7 +590,7 @@ fn get(obj: &wasm_bindgen::JsValue, name: &str) -> Option<wasm_bindgen::JsValue>
         .filter(|v| !v.is_undefined() && !v.is_null())
 }
 
-crate::ui::chunk::split_point!(
+crate::io::split::split_point!(
     markdown,
     preload_markdown,
     /// A stored assistant message's [`Markdown`], a part fetched with the first reply (issue
@@ -600,7 +600,7 @@ crate::ui::chunk::split_point!(
     }
 );
 
-crate::ui::chunk::split_point!(
+crate::io::split::split_point!(
     markdown,
     preload_streaming_markdown,
     /// The streaming reply's [`StreamingMarkdown`], in the same part as [`markdown_part`].

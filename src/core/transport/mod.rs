@@ -216,8 +216,68 @@ pub struct Gateway {
 enum Inner {
     /// The agent server: everything passes through with the session's own ids.
     Direct,
-    /// A backend without conversations of its own.
-    Stateless(Box<stateless::Stateless>),
+    /// A backend whose code is still on its way (issue 16, D68).
+    Awaiting(Awaiting),
+    /// A backend without conversations of its own. Behind a trait object, so that only the
+    /// code that builds one (a chunk of its own in the element and the page) names its
+    /// methods.
+    Stateless(Box<dyn Backend>),
+}
+
+/// What waits for a backend whose code is on its way: the session's requests, in order, and
+/// threads a host's store read meanwhile.
+#[derive(Debug, Default)]
+struct Awaiting {
+    requests: Vec<(HttpRequest, bool)>,
+    threads: Option<Vec<Thread>>,
+}
+
+/// What the gateway asks of a backend without conversations of its own.
+trait Backend: std::fmt::Debug {
+    fn request(
+        &mut self,
+        now: Millis,
+        req: HttpRequest,
+        stream: bool,
+        outputs: &mut VecDeque<GatewayOutput>,
+    );
+    fn abort(&mut self, id: RequestId, outputs: &mut VecDeque<GatewayOutput>);
+    fn wire(&mut self, now: Millis, input: Input, outputs: &mut VecDeque<GatewayOutput>);
+    fn threads_loaded(
+        &mut self,
+        now: Millis,
+        threads: Vec<Thread>,
+        outputs: &mut VecDeque<GatewayOutput>,
+    );
+}
+
+impl Backend for stateless::Stateless {
+    fn request(
+        &mut self,
+        now: Millis,
+        req: HttpRequest,
+        stream: bool,
+        outputs: &mut VecDeque<GatewayOutput>,
+    ) {
+        stateless::Stateless::request(self, now, req, stream, outputs);
+    }
+
+    fn abort(&mut self, id: RequestId, outputs: &mut VecDeque<GatewayOutput>) {
+        stateless::Stateless::abort(self, id, outputs);
+    }
+
+    fn wire(&mut self, now: Millis, input: Input, outputs: &mut VecDeque<GatewayOutput>) {
+        stateless::Stateless::wire(self, now, input, outputs);
+    }
+
+    fn threads_loaded(
+        &mut self,
+        now: Millis,
+        threads: Vec<Thread>,
+        outputs: &mut VecDeque<GatewayOutput>,
+    ) {
+        stateless::Stateless::threads_loaded(self, now, threads, outputs);
+    }
 }
 
 impl Gateway {
@@ -253,18 +313,67 @@ impl Gateway {
     /// [`Gateway::threads_loaded`], so the history never shows empty for a moment. The agent
     /// server's gateway has no threads and waits for nothing.
     pub fn loading(options: &TransportOptions, seed: u64) -> Gateway {
-        let mut gateway = Gateway::new(options, Vec::new(), seed);
-        if let Inner::Stateless(s) = &mut gateway.inner {
-            s.wait_for_threads();
+        let inner = match options.kind {
+            TransportKind::AgentServer => Inner::Direct,
+            _ => {
+                let mut backend = stateless::Stateless::new(options, Vec::new(), seed);
+                backend.wait_for_threads();
+                Inner::Stateless(Box::new(backend))
+            }
+        };
+        Gateway {
+            inner,
+            outputs: VecDeque::new(),
         }
-        gateway
+    }
+
+    /// The gateway of a backend whose code is still being fetched (the element and the page
+    /// load the backends other than the agent server on first use, issue 16, D68): the
+    /// session's requests wait, in order, until [`Gateway::arrived`] (however long the edge
+    /// takes to fetch it, retries included; Stop drops a waiting request).
+    pub fn awaiting() -> Gateway {
+        Gateway {
+            inner: Inner::Awaiting(Awaiting::default()),
+            outputs: VecDeque::new(),
+        }
+    }
+
+    /// The backend's gateway (built by [`Gateway::new`] or [`Gateway::loading`]) arrived: it
+    /// takes over, gets the threads a host's store read meanwhile, then the requests that
+    /// waited, in order. Ignored unless this gateway was awaiting one.
+    pub fn arrived(&mut self, now: Millis, backend: Gateway) {
+        if !matches!(self.inner, Inner::Awaiting(_)) {
+            return;
+        }
+        let Inner::Awaiting(waited) = std::mem::replace(&mut self.inner, backend.inner) else {
+            return;
+        };
+        self.outputs.extend(backend.outputs);
+        if let Some(threads) = waited.threads {
+            self.threads_loaded(now, threads);
+        }
+        for (req, stream) in waited.requests {
+            let out = if stream {
+                Output::OpenStream(req)
+            } else {
+                Output::Send(req)
+            };
+            self.from_session(now, out);
+        }
+    }
+
+    /// Whether the backend's code is still awaited.
+    pub fn is_awaiting(&self) -> bool {
+        matches!(self.inner, Inner::Awaiting(_))
     }
 
     /// The host's store has read its threads: the waiting requests of the session are
     /// answered from them, in order.
     pub fn threads_loaded(&mut self, now: Millis, threads: Vec<Thread>) {
-        if let Inner::Stateless(s) = &mut self.inner {
-            s.threads_loaded(now, threads, &mut self.outputs);
+        match &mut self.inner {
+            Inner::Stateless(s) => s.threads_loaded(now, threads, &mut self.outputs),
+            Inner::Awaiting(waiting) => waiting.threads = Some(threads),
+            Inner::Direct => {}
         }
     }
 
@@ -284,6 +393,15 @@ impl Gateway {
                 s.request(now, req, true, &mut self.outputs)
             }
             (Inner::Stateless(s), Output::Abort(id)) => s.abort(id, &mut self.outputs),
+            (Inner::Awaiting(waiting), Output::Send(req)) => waiting.requests.push((req, false)),
+            (Inner::Awaiting(waiting), Output::OpenStream(req)) => {
+                waiting.requests.push((req, true))
+            }
+            // Never sent: it is dropped, and nothing reports back (as for a request aborted
+            // before its response).
+            (Inner::Awaiting(waiting), Output::Abort(id)) => {
+                waiting.requests.retain(|(req, _)| req.id != id)
+            }
             (_, other) => return Some(other),
         }
         None
@@ -294,6 +412,9 @@ impl Gateway {
         match &mut self.inner {
             Inner::Direct => self.outputs.push_back(GatewayOutput::Session(input)),
             Inner::Stateless(s) => s.wire(now, input, &mut self.outputs),
+            // Nothing was sent while awaiting: an answer can only be a late one of a
+            // gateway this one replaced.
+            Inner::Awaiting(_) => {}
         }
     }
 

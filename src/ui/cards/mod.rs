@@ -165,7 +165,7 @@ pub fn MessageCards(
     }
 }
 
-crate::ui::chunk::split_point!(
+crate::io::split::split_point!(
     cards,
     preload_cards,
     /// One card ([`ActionCardView`]), a part fetched when the first card is drawn (issue 16).

@@ -1,0 +1,131 @@
+//! The gateway of a backend other than the agent server: in the element and the page its code
+//! is a chunk fetched when a chat is pointed at one (issue 16, D68). Until it is here the
+//! gateway holds the session's requests (the chat reads as loading). A fetch that fails is
+//! said in the banner (and `on_error`) and tried again after 1, 2, 4… up to 30 seconds; when
+//! the code arrives the banner clears and the requests that waited go out in order.
+
+use leptos::prelude::*;
+
+use crate::core::transport::{Gateway, Thread, TransportOptions};
+use crate::core::{ChatError, Chunk, Command};
+use crate::io::split::ready_now;
+
+use super::ChatStore;
+
+/// What builds a backend's gateway.
+#[derive(Clone, Debug)]
+pub(crate) struct BackendSpec {
+    /// The backend.
+    pub(crate) options: TransportOptions,
+    /// The threads the page's own store holds.
+    pub(crate) threads: Vec<Thread>,
+    /// Random seed for new ids.
+    pub(crate) seed: u64,
+    /// The host's store reads the threads after the mount ([`Gateway::loading`]).
+    pub(crate) loading: bool,
+}
+
+crate::io::split::split_point!(
+    backends,
+    preload_backends,
+    /// The gateway of a backend other than the agent server.
+    fn backend_part(spec: BackendSpec) -> Gateway {
+        if spec.loading {
+            Gateway::loading(&spec.options, spec.seed)
+        } else {
+            Gateway::new(&spec.options, spec.threads, spec.seed)
+        }
+    }
+);
+
+/// The gateway for `spec` if its code is here now (always without `split`).
+pub(super) fn gateway_now(spec: &BackendSpec) -> Option<Gateway> {
+    let mut fetched = Box::pin(preload_backends());
+    if ready_now(fetched.as_mut()) != Some(Ok(())) {
+        return None;
+    }
+    let mut built = Box::pin(backend_part(spec.clone()));
+    ready_now(built.as_mut()).and_then(Result::ok)
+}
+
+/// The wait before the fetch after `failures` failed ones: 1 s, doubling, at most 30 s.
+pub(super) fn retry_delay_ms(failures: u32) -> u64 {
+    (1_000u64 << failures.saturating_sub(1).min(5)).min(30_000)
+}
+
+impl ChatStore {
+    /// Fetches the backends' chunk for the awaited backend, unless a fetch is on its way, and
+    /// hands the gateway the backend when it arrives; a failure is reported (the first of a
+    /// row) and retried later.
+    pub(super) fn fetch_backend(&self) {
+        let store = *self;
+        let Some(Some((spec, generation))) = self.driver.try_update_value(|d| {
+            if d.backend_fetching {
+                return None;
+            }
+            let spec = d.backend.clone()?;
+            d.backend_fetching = true;
+            Some((spec, d.generation))
+        }) else {
+            return;
+        };
+        leptos::task::spawn_local(async move {
+            let fetched = preload_backends().await;
+            if !store.is_generation(generation) {
+                return;
+            }
+            match fetched.ok().and_then(|()| gateway_now(&spec)) {
+                Some(gateway) => {
+                    let failures = store
+                        .driver
+                        .try_with_value(|d| d.backend_failures)
+                        .unwrap_or(0);
+                    store.run(move |d, now| {
+                        d.backend_fetching = false;
+                        d.backend_failures = 0;
+                        d.backend = None;
+                        d.gateway.arrived(now, gateway);
+                    });
+                    if failures > 0 {
+                        store.dispatch(Command::ChunkArrived(Chunk::Backends));
+                    }
+                }
+                None => {
+                    let Some(failures) = store.driver.try_update_value(|d| {
+                        d.backend_fetching = false;
+                        d.backend_failures += 1;
+                        d.backend_failures
+                    }) else {
+                        return;
+                    };
+                    if failures == 1 {
+                        store.dispatch(Command::ReportError(ChatError::ChunkMissing(
+                            Chunk::Backends,
+                        )));
+                    }
+                    let delay = std::time::Duration::from_millis(retry_delay_ms(failures));
+                    set_timeout(
+                        move || {
+                            if store.is_generation(generation) {
+                                store.fetch_backend();
+                            }
+                        },
+                        delay,
+                    );
+                }
+            }
+        });
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn i16_a_failed_fetch_is_retried_after_one_second_doubling_up_to_thirty() {
+        let delays: Vec<u64> = (1..=8).map(super::retry_delay_ms).collect();
+        assert_eq!(
+            delays,
+            [1_000, 2_000, 4_000, 8_000, 16_000, 30_000, 30_000, 30_000]
+        );
+    }
+}
