@@ -27,8 +27,8 @@ usage: cargo xtask <command>
 
 commands:
   setup               install what is missing (wasm32 target, wasm-bindgen-cli, trunk,
-                      cargo-fuzz, wasm-opt via npm, chromium + chromedriver), then
-                      `cargo fetch`
+                      wasm-split-cli, cargo-fuzz, wasm-opt via npm, chromium +
+                      chromedriver), then `cargo fetch`
   demo [--port N]     setup, build the page with Trunk, serve it with the dev-server
                       on http://127.0.0.1:N/ (default port 8080)
   element             build the <agent-chat> custom element into dist/element
