@@ -1,7 +1,7 @@
 //! Code fetched on first use (issue 16, D67, D68): where a part of the element and the page
 //! begins, and what a failed fetch is.
 //!
-//! A function declared with [`split_point!`] is where a part begins. Built with the `split`
+//! A function declared with `split_point!` is where a part begins. Built with the `split`
 //! feature (the element and the page are), `wasm-split-cli` moves it, and all the code only it
 //! reaches, out of the main wasm into a chunk of its own; calling it fetches the chunk first.
 //! Without the feature (a Leptos app mounting `<Chat/>`, the tests) it is an ordinary function,
