@@ -1,8 +1,9 @@
 //! Parts of the chat fetched the first time they are drawn (issue 16, D67).
 //!
 //! A function declared with `split_point!` ([`crate::io::split`]) is where a part begins.
-//! Built with the `split` feature (the element and the page are), `wasm-split-cli` moves it, and all the code only it
-//! reaches, out of the main wasm into a chunk of its own; calling it fetches the chunk first.
+//! Built with the `split` feature (the element and the page are), `wasm-split-cli` moves it,
+//! and all the code only it reaches, out of the main wasm into a chunk of its own; calling it
+//! fetches the chunk first.
 //! Without the feature (a Leptos app mounting `<Chat/>`, the tests) it is an ordinary function
 //! and [`Lazy`] draws it at once, exactly as before.
 //!
@@ -47,7 +48,6 @@ where
     VF: Future<Output = Result<AnyView, ChunkMissing>> + 'static,
 {
     let failed = RwSignal::new(false);
-    let retried = StoredValue::new(false);
     let arrived = arrivals(chunk);
     let store = use_context::<ChatStore>();
     let report = move |command: Command| {
@@ -62,32 +62,29 @@ where
             let arrived = arrived.clone();
             leptos::task::spawn_local(async move {
                 let result = fetching.await;
+                let failed_before = FAILED.with(|f| f[index(chunk)].replace(result.is_err()));
                 if result.is_ok() {
                     // Every place waiting for this chunk (or showing that it failed) draws
-                    // its part now.
+                    // its part now, and the banner that said it was missing goes, whichever
+                    // place got it.
                     ARRIVED.with(|a| a[index(chunk)].set(true));
                     arrived.notify();
+                    if failed_before {
+                        report(Command::ChunkArrived(chunk));
+                    }
                 }
                 // This place may be gone by now (the streaming reply became a stored
                 // message): then there is no one to tell.
                 if failed.try_set(result.is_err()).is_some() {
                     return;
                 }
-                let after_failure = retried.try_update_value(std::mem::take).unwrap_or(false);
-                match result {
-                    Ok(()) if after_failure => report(Command::ChunkArrived(chunk)),
-                    Ok(()) => {}
-                    Err(ChunkMissing) => {
-                        report(Command::ReportError(ChatError::ChunkMissing(chunk)))
-                    }
+                if result.is_err() {
+                    report(Command::ReportError(ChatError::ChunkMissing(chunk)));
                 }
             });
         }
     };
-    let retry = move |_| {
-        retried.set_value(true);
-        failed.set(false);
-    };
+    let retry = move |_| failed.set(false);
     move || {
         arrived.track();
         let failed_before = failed.get();
@@ -120,6 +117,8 @@ thread_local! {
     static ARRIVALS: [ArcTrigger; 4] = std::array::from_fn(|_| ArcTrigger::new());
     /// Per chunk: it has arrived once (then it stays).
     static ARRIVED: [std::cell::Cell<bool>; 4] = const { [const { std::cell::Cell::new(false) }; 4] };
+    /// Per chunk: its last fetch failed.
+    static FAILED: [std::cell::Cell<bool>; 4] = const { [const { std::cell::Cell::new(false) }; 4] };
 }
 
 fn index(chunk: Chunk) -> usize {
