@@ -17,7 +17,7 @@ use crate::{
 };
 
 /// Number of steps, for the `[i/N]` banners.
-const STEPS: usize = 14;
+const STEPS: usize = 16;
 
 /// The cargo-fuzz targets in `fuzz/fuzz_targets/`; each has seeds in `fuzz/seeds/<target>/`.
 const FUZZ_TARGETS: [&str; 3] = ["sse_decoder", "wire_types", "args_schema"];
