@@ -342,12 +342,11 @@ impl Gateway {
     /// takes over, gets the threads a host's store read meanwhile, then the requests that
     /// waited, in order. Ignored unless this gateway was awaiting one.
     pub fn arrived(&mut self, now: Millis, backend: Gateway) {
-        if !matches!(self.inner, Inner::Awaiting(_)) {
-            return;
-        }
-        let Inner::Awaiting(waited) = std::mem::replace(&mut self.inner, backend.inner) else {
+        let Inner::Awaiting(waiting) = &mut self.inner else {
             return;
         };
+        let waited = std::mem::take(waiting);
+        self.inner = backend.inner;
         self.outputs.extend(backend.outputs);
         if let Some(threads) = waited.threads {
             self.threads_loaded(now, threads);
