@@ -8,6 +8,7 @@ use std::cell::Cell;
 use std::collections::HashMap;
 use std::rc::Rc;
 
+use agent_chat_ui::core::session::MESSAGES_PER_SLICE;
 use agent_chat_ui::core::{Session, SessionConfig};
 use agent_chat_ui::store::{ChatCallbacks, ChatStore};
 use agent_chat_ui::ui::chat::ChatHeader;
@@ -67,9 +68,14 @@ async fn mount_whole_with(
                      "pendingActions": pending })
     .to_string();
     answer(&store, &mut requests, "/conversations/conv_1", 200, &e5);
-    // E5 is read a slice at a time (issue 18): the newest page is asked for once it is read.
+    // E5 is read a slice at a time (issue 18), the newest page asked for with it (D69): the
+    // newest messages show first, the tests here start once every one is read.
     let mut requests = e8_request(&store).await;
     answer_e8(&store, &mut requests, all);
+    wait_until("every message read", root, || {
+        store.messages.with_untracked(Vec::len) == all.len()
+    })
+    .await;
     (store, handle)
 }
 
@@ -130,7 +136,7 @@ fn answer_e8(
     answer(store, requests, "/conversations/conv_1/messages", 200, &e8);
 }
 
-/// The requests made until the newest E8 page is asked for (after E5 has been read).
+/// The requests made until the newest E8 page is asked for (with E5's answer, D69).
 async fn e8_request(store: &ChatStore) -> Vec<agent_chat_ui::core::HttpRequest> {
     let mut requests = Vec::new();
     for _ in 0..500 {
@@ -263,28 +269,34 @@ async fn i18_a_conversation_served_whole_is_read_while_the_browser_keeps_its_tur
                      "pendingActions": [] })
     .to_string();
     answer(&store, &mut requests, "/conversations/conv_1", 200, &e5);
-    let is_e8 = |r: &agent_chat_ui::core::HttpRequest| r.path.contains("/messages?");
-    // The answer's own task read one slice of 5,000 messages; the rest is read in tasks of
-    // their own. A task queued now (behind the next slice's, in the same queue) runs while
-    // the reading is far from done: the browser had its turns between the slices.
-    assert!(!store.take_requests().iter().any(is_e8));
-    let (done, seen) = (Rc::new(Cell::new(false)), Rc::new(Cell::new(None)));
-    let (probe_done, probe_seen, probe_store) = (done.clone(), seen.clone(), store);
-    assert!(agent_chat_ui::io::soon::soon(move || {
-        probe_seen.set(Some(probe_store.take_requests().iter().any(is_e8)));
-        probe_done.set(true);
-    }));
-    wait_until("the queued task ran", &root, || done.get()).await;
-    assert_eq!(
-        seen.get(),
-        Some(false),
-        "the whole answer was read before a task queued behind its second slice"
-    );
-    assert!(store.messages.with_untracked(Vec::is_empty));
+    // The newest page is asked for with the answer (D69); once it confirms the answer ends
+    // the conversation, its newest messages are shown while the older ones are read.
     let mut requests = e8_request(&store).await;
     answer_e8(&store, &mut requests, &all);
+    // The answer's own task read one slice of 5,000 messages; the rest is read in tasks of
+    // their own, so the browser draws frames meanwhile: the next frame (after the store's,
+    // which publishes what the session has) sees the newest messages and not yet the rest.
+    let (done, seen) = (Rc::new(Cell::new(false)), Rc::new(Cell::new(None)));
+    let (probe_done, probe_seen) = (done.clone(), seen.clone());
+    request_animation_frame(move || {
+        probe_seen.set(Some(store.messages.with_untracked(Vec::len)));
+        probe_done.set(true);
+    });
+    wait_until("the next frame", &root, || done.get()).await;
+    let shown = seen.get().unwrap_or(0);
+    assert!(
+        (MESSAGES_PER_SLICE..5000).contains(&shown),
+        "{shown} messages in the first frame: the newest slice, before the rest is read"
+    );
+    // The newest message is drawn before the older ones are all read, then all join it.
     wait_for(&root, "article[data-message-id=msg_5000]").await;
-    assert_eq!(store.messages.with_untracked(Vec::len), 5000);
+    wait_until("every message read", &root, || {
+        store.messages.with_untracked(Vec::len) == 5000
+    })
+    .await;
+    // Joined above: the reader still sees the end (the list follows it, D58).
+    frames(3).await;
+    assert!(in_view(&root, "msg_5000"), "the view stayed at the end");
 }
 
 #[wasm_bindgen_test]

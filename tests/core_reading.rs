@@ -197,3 +197,196 @@ fn i18_the_array_of_an_object_is_cut_into_its_elements_without_parsing() {
         assert_eq!(array_elements(bad, "messages"), None, "{bad}");
     }
 }
+
+/// The E8 newest page of `all` (newest first), as a server that pages answers it.
+fn newest_page(all: &[Value]) -> String {
+    let page: Vec<&Value> = all.iter().rev().take(25).collect();
+    json!({ "messages": page, "total": all.len(), "limit": 25, "offset": 0,
+            "hasMore": all.len() > 25 })
+    .to_string()
+}
+
+fn newest_page_path(h: &Harness) -> String {
+    h.requests
+        .iter()
+        .find(|r| r.path.contains("/messages?"))
+        .map(|r| r.path.clone())
+        .expect("the E8 newest page is asked for with the answer")
+}
+
+fn texts(h: &Harness) -> Vec<String> {
+    h.s.messages()
+        .iter()
+        .map(|m| m.content.display_text().into_owned())
+        .collect()
+}
+
+#[test]
+fn i18_an_open_shows_the_newest_messages_once_the_newest_page_confirms_them() {
+    let all = fixture("conv_1", 1000);
+    let mut h = opened("conv_1");
+    h.answer(
+        Method::Get,
+        "/conversations/conv_1",
+        200,
+        &whole("conv_1", &all),
+    );
+    // The newest page is asked for with the answer, not after reading it (D69).
+    let path = newest_page_path(&h);
+    assert!(path.ends_with("limit=25&order=desc"), "{path}");
+    assert!(h.s.messages().is_empty(), "the end is not known yet");
+    h.answer(Method::Get, &path, 200, &newest_page(&all));
+    // The first slice's messages are the conversation's newest: shown at once.
+    let newest: Vec<String> = (1000 - MESSAGES_PER_SLICE + 1..=1000)
+        .map(|i| format!("Message {i}"))
+        .collect();
+    assert_eq!(texts(&h), newest);
+    assert_eq!(h.s.run(), Run::Idle, "the composer can be used");
+    assert!(h.s.has_older_messages() && h.s.is_loading_older());
+    let changed = |h: &Harness| {
+        h.events
+            .iter()
+            .filter(|e| **e == SessionEvent::ConversationChanged(Some("conv_1".into())))
+            .count()
+    };
+    assert_eq!(changed(&h), 1);
+    // Asking for older messages meanwhile asks the server nothing: they are being read.
+    let before = h.requests.len();
+    h.cmd(Command::LoadOlderMessages);
+    assert_eq!(h.requests.len(), before);
+    let slices = read_slices(&mut h);
+    assert_eq!(slices + 1, 1000_usize.div_ceil(MESSAGES_PER_SLICE));
+    let expected: Vec<String> = (1..=1000).map(|i| format!("Message {i}")).collect();
+    assert_eq!(texts(&h), expected, "the older ones joined above");
+    assert!(!h.s.has_older_messages() && !h.s.is_loading_older());
+    assert_eq!(changed(&h), 1, "one open, announced once");
+    assert_eq!(h.s.poll_timeout(), None);
+}
+
+#[test]
+fn i18_an_answer_cut_at_its_cap_is_never_shown_before_the_newest_page_joins_it() {
+    // The server gave the first 400 of 1,000 messages: its newest page is not in the answer.
+    let all = fixture("conv_1", 1000);
+    let mut h = opened("conv_1");
+    h.answer(
+        Method::Get,
+        "/conversations/conv_1",
+        200,
+        &whole("conv_1", &all[..400]),
+    );
+    let path = newest_page_path(&h);
+    h.answer(Method::Get, &path, 200, &newest_page(&all));
+    assert!(h.s.messages().is_empty(), "message 400 is not the end");
+    assert_eq!(h.s.run(), Run::Loading);
+    read_slices(&mut h);
+    // D26: the newest page alone, older pages to load.
+    let expected: Vec<String> = (976..=1000).map(|i| format!("Message {i}")).collect();
+    assert_eq!(texts(&h), expected);
+    assert!(h.s.has_older_messages() && !h.s.is_loading_older());
+}
+
+#[test]
+fn i18_a_malformed_older_message_keeps_the_newest_shown_with_a_clear_error() {
+    let all = fixture("conv_1", 600);
+    let body = whole("conv_1", &all).replacen(r#""content":"Message 2""#, r#""content":tru"#, 1);
+    let mut h = opened("conv_1");
+    h.answer(Method::Get, "/conversations/conv_1", 200, &body);
+    let path = newest_page_path(&h);
+    h.answer(Method::Get, &path, 200, &newest_page(&all));
+    assert_eq!(h.s.messages().len(), MESSAGES_PER_SLICE);
+    read_slices(&mut h);
+    assert_eq!(
+        h.s.messages().len(),
+        MESSAGES_PER_SLICE,
+        "nothing shown is lost"
+    );
+    assert!(matches!(
+        h.s.error(),
+        Some(ChatError::BadResponse {
+            context: ErrorContext::LoadConversation,
+            ..
+        })
+    ));
+    // The server pages (E8 answered): the older messages can be asked for from it.
+    assert!(h.s.has_older_messages() && !h.s.is_loading_older());
+    let before = h.requests.len();
+    h.cmd(Command::LoadOlderMessages);
+    assert_eq!(h.requests.len(), before + 1);
+    assert!(h.requests[before].path.contains("offset=200"));
+}
+
+#[test]
+fn i18_a_message_sent_while_older_ones_are_read_stays_the_newest() {
+    let all = fixture("conv_1", 1000);
+    let mut h = opened("conv_1");
+    h.answer(
+        Method::Get,
+        "/conversations/conv_1",
+        200,
+        &whole("conv_1", &all),
+    );
+    let path = newest_page_path(&h);
+    h.answer(Method::Get, &path, 404, r#"{"error":{"code":"not_found"}}"#);
+    assert_eq!(
+        h.s.messages().len(),
+        MESSAGES_PER_SLICE,
+        "no E8: the answer is all"
+    );
+    h.cmd(Command::Send("one more".into()));
+    read_slices(&mut h);
+    let shown = texts(&h);
+    assert_eq!(shown.len(), 1001);
+    assert_eq!(shown[0], "Message 1");
+    assert_eq!(shown[1000], "one more");
+    assert!(!h.s.has_older_messages());
+}
+
+#[test]
+fn i18_opening_another_conversation_drops_the_older_part_still_being_read() {
+    let all = fixture("conv_1", 1000);
+    let mut h = opened("conv_1");
+    h.answer(
+        Method::Get,
+        "/conversations/conv_1",
+        200,
+        &whole("conv_1", &all),
+    );
+    let path = newest_page_path(&h);
+    h.answer(Method::Get, &path, 200, &newest_page(&all));
+    assert_eq!(h.s.messages().len(), MESSAGES_PER_SLICE);
+    h.cmd(Command::OpenConversation("conv_2".into()));
+    assert_eq!(h.s.poll_timeout(), None, "the reading is dropped");
+    h.answer(
+        Method::Get,
+        "/conversations/conv_2",
+        200,
+        &whole("conv_2", &fixture("conv_2", 3)),
+    );
+    assert_eq!(h.s.messages().len(), 3);
+    assert!(!h.s.has_older_messages() && !h.s.is_loading_older());
+}
+
+#[test]
+fn i18_a_long_answer_waits_for_the_newest_page_before_it_is_shown_when_read_first() {
+    // Read before the newest page answers: shown whole when it does, as D26 joins them.
+    let all = fixture("conv_1", 300);
+    let mut h = opened("conv_1");
+    h.answer(
+        Method::Get,
+        "/conversations/conv_1",
+        200,
+        &whole("conv_1", &all),
+    );
+    read_slices(&mut h);
+    assert!(h.s.messages().is_empty());
+    assert_eq!(
+        h.s.poll_timeout(),
+        None,
+        "nothing to read while the page is awaited"
+    );
+    let path = newest_page_path(&h);
+    h.answer(Method::Get, &path, 200, &newest_page(&all));
+    assert_eq!(h.s.messages().len(), 300);
+    assert!(!h.s.has_older_messages());
+    assert_eq!(h.s.run(), Run::Idle);
+}

@@ -160,6 +160,8 @@ pub(crate) struct Window {
     /// The first row in view and its offset from the top of the box, for keeping the view
     /// still while the rows around it change.
     anchor: StoredValue<Option<(String, f64)>>,
+    /// New heights were measured; the window is redrawn with them in the next frame.
+    remeasured: StoredValue<bool>,
     /// What the list draws, in order.
     pub(crate) items: Memo<Vec<Item>>,
     observer: StoredValue<Option<RowObserver>, LocalStorage>,
@@ -238,6 +240,7 @@ impl Window {
             view: view_px,
             more,
             anchor: StoredValue::new(None),
+            remeasured: StoredValue::new(false),
             items,
             observer: StoredValue::new_local(None),
         };
@@ -346,11 +349,11 @@ impl Window {
         let Some(id) = scroll_to else {
             return;
         };
-        let scroller = self.scroller;
+        let window = *self;
         // After the list has drawn it.
         leptos::task::spawn_local(async move {
             leptos::task::tick().await;
-            let Some(el) = scroller.try_get_untracked().flatten() else {
+            let Some(el) = window.scroller.try_get_untracked().flatten() else {
                 return;
             };
             // The list alone scrolls: `scrollIntoView` would move the page around it too.
@@ -361,6 +364,9 @@ impl Window {
                 let centred =
                     offset - (f64::from(el.client_height()) - f64::from(row.offset_height())) / 2.0;
                 el.set_scroll_top(centred.max(0.0).round() as i32);
+                // The row in view is now the hit: a redraw due meanwhile (older messages
+                // joined above) keeps it there rather than the row seen before.
+                window.snapshot();
             }
         });
     }
@@ -472,9 +478,17 @@ impl Window {
                     changed = true;
                 }
             });
-            if changed {
-                let _ = window.version.try_update(|v| *v += 1);
-                window.on_scroll();
+            // Redrawn in the next frame, a task of its own: in this one the rows just drawn
+            // were laid out, and drawing more now would add their cost to it (issue 18).
+            if changed && window.remeasured.try_get_value() == Some(false) {
+                window.remeasured.try_set_value(true);
+                request_animation_frame(move || {
+                    // `None`: set, so the list still exists (an element may have remounted).
+                    if window.remeasured.try_set_value(false).is_none() {
+                        let _ = window.version.try_update(|v| *v += 1);
+                        window.on_scroll();
+                    }
+                });
             }
         });
         let observer = web_sys::ResizeObserver::new(callback.as_ref().unchecked_ref()).ok()?;

@@ -60,22 +60,30 @@ impl Session {
     /// Aborts every conversation load and older-page request: their answers belong to the
     /// conversation being left and must never land in the next one.
     pub(super) fn drop_pending_loads(&mut self) {
+        self.abort_pending(|p| {
+            matches!(
+                p,
+                Pending::Load { .. }
+                    | Pending::LoadTail { .. }
+                    | Pending::ReadingTail { .. }
+                    | Pending::Older { .. }
+            )
+        });
+        self.stop_reading();
+    }
+
+    /// Aborts the requests in flight that `which` picks; their answers are never read.
+    pub(super) fn abort_pending(&mut self, which: impl Fn(&Pending) -> bool) {
         let stale: Vec<RequestId> = self
             .pending
             .iter()
-            .filter(|(_, p)| {
-                matches!(
-                    p,
-                    Pending::Load { .. } | Pending::LoadTail { .. } | Pending::Older { .. }
-                )
-            })
+            .filter(|(_, p)| which(p))
             .map(|(id, _)| *id)
             .collect();
         for id in stale {
             self.pending.retain(|(rid, _)| *rid != id);
             self.outputs.push_back(Output::Abort(id));
         }
-        self.stop_reading();
     }
 
     /// E5 read (whole or a slice at a time, `reading.rs`): shown, or, when it may have been cut
@@ -126,21 +134,34 @@ impl Session {
         &mut self,
         conversation_id: String,
         purpose: LoadPurpose,
-        mut loaded: ConversationWithMessages,
+        loaded: ConversationWithMessages,
         result: Result<HttpResponse, TransportError>,
     ) {
         if !self.load_still_current(&conversation_id, &purpose) {
             return;
         }
-        let reaches_start = match parse_json::<MessagesPage>(result, ErrorContext::LoadConversation)
-        {
-            Ok(page) => {
+        let page = parse_json::<MessagesPage>(result, ErrorContext::LoadConversation);
+        self.finish_joined(conversation_id, purpose, loaded, Some(page));
+    }
+
+    /// E5 read, with the answer for the E8 newest page if one was asked for: joined (D26)
+    /// and shown. A server without E8 (404 or anything unreadable) shows what E5 gave, with
+    /// no paging.
+    pub(super) fn finish_joined(
+        &mut self,
+        conversation_id: String,
+        purpose: LoadPurpose,
+        mut loaded: ConversationWithMessages,
+        page: Option<Result<MessagesPage, ChatError>>,
+    ) {
+        let reaches_start = match page {
+            Some(Ok(page)) => {
                 let (messages, reaches_start) =
                     join_window(std::mem::take(&mut loaded.messages), page);
                 loaded.messages = messages;
                 reaches_start
             }
-            Err(_) => true,
+            Some(Err(_)) | None => true,
         };
         self.finish_load(conversation_id, purpose, Ok((loaded, reaches_start)));
     }
@@ -212,16 +233,7 @@ impl Session {
         self.reconcile_interrupted(&mut messages, same_conversation);
         if !connected || !same_conversation {
             // An older page on its way would not join what is now shown.
-            let stale: Vec<RequestId> = self
-                .pending
-                .iter()
-                .filter(|(_, p)| matches!(p, Pending::Older { .. }))
-                .map(|(id, _)| *id)
-                .collect();
-            for id in stale {
-                self.pending.retain(|(rid, _)| *rid != id);
-                self.outputs.push_back(Output::Abort(id));
-            }
+            self.abort_pending(|p| matches!(p, Pending::Older { .. }));
             self.older = OlderPages::None;
         }
         self.older = self.older.with_exist(has_older);
@@ -353,18 +365,23 @@ impl Session {
             // Older messages still exist: the person can try again.
             Err(err) => return self.set_error(err),
         };
+        let fresh = self.prepend_older(page.messages.into_iter().rev().collect());
+        // A page with nothing new would be asked for again and again: stop there.
+        self.older = OlderPages::idle(page.has_more && fresh);
+    }
+
+    /// Older messages (oldest first) put before those loaded, deduplicated by id; the
+    /// settled cards they describe are restored (§9.6), never announced; open cards keep
+    /// their state. Whether any was new.
+    pub(super) fn prepend_older(&mut self, older: Vec<Message>) -> bool {
         let known: std::collections::HashSet<&str> =
             self.messages.iter().map(|m| m.id.as_str()).collect();
-        let mut older: Vec<Message> = page
-            .messages
+        let mut older: Vec<Message> = older
             .into_iter()
-            .rev()
             .filter(|m| !known.contains(m.id.as_str()))
             .collect();
-        // A page with nothing new would be asked for again and again: stop there.
-        self.older = OlderPages::idle(page.has_more && !older.is_empty());
         if older.is_empty() {
-            return;
+            return false;
         }
         older.append(&mut self.messages);
         self.messages = older;
@@ -389,6 +406,7 @@ impl Session {
             }
         }
         self.revisions.actions += 1;
+        true
     }
 
     pub(super) fn create_conversation(&mut self, title: Option<String>) {

@@ -729,9 +729,11 @@ impl Session {
         self.older.exist()
     }
 
-    /// An older page of messages is on its way. Changes bump the `status` revision.
+    /// Older messages are on their way: an E8 page, or the older part of a long answer still
+    /// being read while its newest messages are shown (D69). Changes bump the `status`
+    /// revision.
     pub fn is_loading_older(&self) -> bool {
-        self.older == OlderPages::Loading
+        self.older.arriving()
     }
 
     /// Slice revisions, for drivers that republish only what changed.
@@ -896,6 +898,9 @@ impl Session {
                 purpose,
                 loaded,
             } => self.on_tail(conversation_id, purpose, *loaded, result),
+            Pending::ReadingTail { conversation_id } => {
+                self.on_reading_tail(conversation_id, result)
+            }
             Pending::Older { conversation_id } => self.on_older(conversation_id, result),
             Pending::Send { outgoing } => self.on_sent(outgoing, result),
             Pending::Resolve { turn } => self.on_resolve_response(turn, result),

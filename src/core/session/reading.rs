@@ -6,14 +6,24 @@
 //! [`Input::Timeout`](super::Input::Timeout) at once ([`Session::poll_timeout`]) while a
 //! reading is under way, and reads the next slice then. The answer's text is dropped when the
 //! reading ends; nothing but the messages is kept.
+//!
+//! An answer that may have been cut at its cap asks for the E8 newest page at once (D26), in
+//! parallel with the reading. When the person opened the conversation and that page (or an
+//! answer under the cap) shows the answer reaches the conversation's end, the newest messages
+//! are shown as soon as they are read, and the older ones join them, above, when the reading
+//! ends (D69).
 
 use std::ops::Range;
 
-use crate::core::wire::{ConversationWithMessages, Message};
+use crate::core::wire::{ConversationWithMessages, Message, MessagesPage};
 
-use super::error::successful_body;
-use super::state::LoadPurpose;
-use super::{ChatError, ErrorContext, HttpResponse, Session, TransportError};
+use super::error::{parse_json, successful_body};
+use super::state::{LoadPurpose, OlderPages, Pending};
+use super::util::encode;
+use super::{
+    ChatError, ErrorContext, HttpResponse, Method, Session, SessionEvent, TransportError,
+    E5_MESSAGE_CAP, MESSAGE_PAGE,
+};
 
 /// Messages parsed in one slice at most: the unit that bounds a task's work whatever the
 /// machine (issue 18).
@@ -33,18 +43,23 @@ pub(super) struct Reading {
     left: Vec<Range<usize>>,
     /// The answer without its messages.
     head: ConversationWithMessages,
-    /// The messages parsed so far, newest first.
+    /// The messages parsed and not shown yet, newest first.
     parsed: Vec<Message>,
+    /// The E8 newest page asked for beside the answer, and its answer.
+    tail: Tail,
+    /// The newest messages are on screen (an open, D69); `parsed` holds older ones only.
+    shown: bool,
 }
 
-/// What one slice did.
-enum Step {
-    /// More to read.
-    More,
-    /// Every message is parsed.
-    Done,
-    /// The text is not what an answer can be.
-    Failed(String),
+/// The E8 newest page asked for beside an answer that may have been cut at its cap (D26).
+#[derive(Debug)]
+enum Tail {
+    /// The answer holds fewer messages than the cap: it is the whole conversation.
+    NotAsked,
+    /// Asked for, not answered yet.
+    Waiting,
+    /// Its answer: the page, or why there is none (a server without E8).
+    Answered(Result<MessagesPage, ChatError>),
 }
 
 /// How an answer is read.
@@ -75,6 +90,8 @@ impl Reading {
                 body,
                 left,
                 head,
+                tail: Tail::NotAsked,
+                shown: false,
             })),
             Err(detail) => Start::Failed(detail),
         }
@@ -82,8 +99,9 @@ impl Reading {
 
     /// Parses the next slice: up to [`MESSAGES_PER_SLICE`] messages or [`BYTES_PER_SLICE`]
     /// bytes of them, newest first. An element that is not JSON fails the whole answer, as it
-    /// would parsed whole; one that is not a message is dropped, as it would be.
-    fn step(&mut self) -> Step {
+    /// would parsed whole (the error says why); one that is not a message is dropped, as it
+    /// would be.
+    fn step(&mut self) -> Result<(), String> {
         let mut bytes = 0;
         for _ in 0..MESSAGES_PER_SLICE {
             if bytes >= BYTES_PER_SLICE {
@@ -95,23 +113,59 @@ impl Reading {
             bytes += range.len();
             match crate::core::lenient::parse(&self.body[range]) {
                 Ok(v) => self.parsed.extend(Message::from_json(&v)),
-                Err(e) => return Step::Failed(e.to_string()),
+                Err(e) => return Err(e.to_string()),
             }
         }
-        if self.left.is_empty() {
-            Step::Done
-        } else {
-            Step::More
+        Ok(())
+    }
+
+    /// Whether the newest message read is the conversation's newest: the answer was under
+    /// its cap, or the E8 newest page has nothing newer (its newest is the answer's), or the
+    /// server has no E8 (then the answer is all there is, as D26 shows it).
+    fn reaches_end(&self) -> bool {
+        match &self.tail {
+            Tail::NotAsked | Tail::Answered(Err(_)) => true,
+            Tail::Waiting => false,
+            Tail::Answered(Ok(page)) => match (page.messages.first(), self.parsed.first()) {
+                (None, _) => true,
+                (Some(newest), Some(ours)) => newest.id == ours.id,
+                (Some(_), None) => false,
+            },
         }
     }
 
-    /// The answer read: the conversation with its messages, oldest first.
-    fn finish(self) -> (String, LoadPurpose, ConversationWithMessages) {
+    /// The newest messages read so far, oldest first, as the conversation to show now;
+    /// what is read from here on is older.
+    fn take_newest(&mut self) -> ConversationWithMessages {
+        let mut messages = std::mem::take(&mut self.parsed);
+        messages.reverse();
+        self.shown = true;
+        ConversationWithMessages {
+            conversation: self.head.conversation.clone(),
+            messages,
+            pending_actions: self.head.pending_actions.clone(),
+        }
+    }
+
+    /// The answer read: the conversation with its messages, oldest first, and the E8 newest
+    /// page's answer if one was asked for.
+    fn finish(
+        self,
+    ) -> (
+        String,
+        LoadPurpose,
+        ConversationWithMessages,
+        Option<Result<MessagesPage, ChatError>>,
+    ) {
         let mut loaded = self.head;
         let mut messages = self.parsed;
         messages.reverse();
         loaded.messages = messages;
-        (self.conversation_id, self.purpose, loaded)
+        let tail = match self.tail {
+            Tail::Answered(answer) => Some(answer),
+            Tail::NotAsked | Tail::Waiting => None,
+        };
+        (self.conversation_id, self.purpose, loaded, tail)
     }
 }
 
@@ -133,7 +187,23 @@ impl Session {
             Err(err) => return self.on_read(conversation_id, purpose, Err(err)),
         };
         match Reading::start(conversation_id.clone(), purpose.clone(), body) {
-            Start::Sliced(reading) => {
+            Start::Sliced(mut reading) => {
+                self.stop_reading();
+                // It may have been cut at its cap: the newest page, asked for now, comes
+                // while the answer is read (D26).
+                if reading.left.len() >= E5_MESSAGE_CAP {
+                    reading.tail = Tail::Waiting;
+                    let path = format!(
+                        "/conversations/{}/messages?limit={MESSAGE_PAGE}&order=desc",
+                        encode(&conversation_id)
+                    );
+                    self.request(
+                        Method::Get,
+                        path,
+                        None,
+                        Pending::ReadingTail { conversation_id },
+                    );
+                }
                 self.reading = Some(*reading);
                 self.read_slice();
             }
@@ -148,42 +218,118 @@ impl Session {
         }
     }
 
-    /// Reads the next slice of the answer being read, if any; the answer goes on to be shown
-    /// once the last is read.
+    /// The E8 newest page asked for beside the answer being read.
+    pub(super) fn on_reading_tail(
+        &mut self,
+        conversation_id: String,
+        result: Result<HttpResponse, TransportError>,
+    ) {
+        let Some(reading) = self.reading.as_mut() else {
+            return;
+        };
+        if reading.conversation_id != conversation_id || !matches!(reading.tail, Tail::Waiting) {
+            return;
+        }
+        reading.tail = Tail::Answered(parse_json::<MessagesPage>(
+            result,
+            ErrorContext::LoadConversation,
+        ));
+        self.advance_reading();
+    }
+
+    /// Reads the next slice of the answer being read, if any.
     pub(super) fn read_slice(&mut self) {
         let Some(reading) = self.reading.as_mut() else {
             return;
         };
-        match reading.step() {
-            Step::More => {}
-            Step::Done => {
-                if let Some(reading) = self.reading.take() {
-                    let (conversation_id, purpose, loaded) = reading.finish();
-                    // Another conversation may have been opened meanwhile.
-                    if self.load_still_current(&conversation_id, &purpose) {
-                        self.on_read(conversation_id, purpose, Ok(loaded));
-                    }
-                }
+        if !reading.left.is_empty() {
+            if let Err(detail) = reading.step() {
+                return self.reading_failed(detail);
             }
-            Step::Failed(detail) => {
-                if let Some(reading) = self.reading.take() {
-                    let err = ChatError::BadResponse {
-                        context: ErrorContext::LoadConversation,
-                        detail,
-                    };
-                    self.on_read(reading.conversation_id, reading.purpose, Err(err));
-                }
-            }
+        }
+        self.advance_reading();
+    }
+
+    /// After a slice or the newest page's answer. An open shows the newest messages as soon
+    /// as they are known to end the conversation (D69). The answer goes on to be shown (or
+    /// its older messages join those shown) once every message is read and the newest page,
+    /// if asked for, has answered.
+    fn advance_reading(&mut self) {
+        let Some(reading) = self.reading.as_mut() else {
+            return;
+        };
+        let read = reading.left.is_empty();
+        if !read && !reading.shown && reading.purpose == LoadPurpose::Open && reading.reaches_end()
+        {
+            let conversation_id = reading.conversation_id.clone();
+            let newest = reading.take_newest();
+            self.apply_loaded(newest, false);
+            self.older = OlderPages::Reading;
+            self.emit(SessionEvent::ConversationChanged(Some(conversation_id)));
+            return;
+        }
+        if !read || (!reading.shown && matches!(reading.tail, Tail::Waiting)) {
+            return;
+        }
+        let Some(reading) = self.reading.take() else {
+            return;
+        };
+        if reading.shown {
+            // The answer starts at the conversation's first message (D26).
+            self.older = OlderPages::None;
+            self.revisions.status += 1;
+            self.prepend_older(reading.parsed.into_iter().rev().collect());
+            return;
+        }
+        let (conversation_id, purpose, loaded, tail) = reading.finish();
+        // Another conversation may have been opened meanwhile.
+        if self.load_still_current(&conversation_id, &purpose) {
+            self.finish_joined(conversation_id, purpose, loaded, tail);
         }
     }
 
-    /// When the next slice is read: at once, in a task of its own.
-    pub(super) fn reading_due(&self) -> Option<crate::core::time::Millis> {
-        self.reading.as_ref().map(|_| self.now)
+    /// A message of the answer is not JSON: the load fails, as it would read whole. When the
+    /// newest messages are already shown they stay, with the error, and the older ones are
+    /// left to E8 where the server has it.
+    fn reading_failed(&mut self, detail: String) {
+        let Some(reading) = self.reading.take() else {
+            return;
+        };
+        self.abort_pending(|p| matches!(p, Pending::ReadingTail { .. }));
+        let err = ChatError::BadResponse {
+            context: ErrorContext::LoadConversation,
+            detail,
+        };
+        if reading.shown {
+            let pages = matches!(reading.tail, Tail::Answered(Ok(_)));
+            self.older = OlderPages::idle(pages);
+            self.revisions.status += 1;
+            self.set_error(err);
+        } else {
+            self.on_read(reading.conversation_id, reading.purpose, Err(err));
+        }
     }
 
-    /// Stops reading an answer that no longer matters (another conversation, New Chat).
+    /// When the next slice is read: at once, in a task of its own (none while only the
+    /// newest page is awaited).
+    pub(super) fn reading_due(&self) -> Option<crate::core::time::Millis> {
+        self.reading
+            .as_ref()
+            .filter(|r| !r.left.is_empty())
+            .map(|_| self.now)
+    }
+
+    /// An answer is being read (a conversation load is under way).
+    pub(super) fn is_reading(&self) -> bool {
+        self.reading.is_some()
+    }
+
+    /// Stops reading an answer that no longer matters (another conversation, New Chat, a
+    /// newer answer). Older messages it had still to show are left to E8.
     pub(super) fn stop_reading(&mut self) {
-        self.reading = None;
+        if self.reading.take().is_some_and(|r| r.shown) && self.older == OlderPages::Reading {
+            self.older = OlderPages::Available;
+            self.revisions.status += 1;
+        }
     }
 }

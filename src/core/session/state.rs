@@ -57,6 +57,10 @@ pub(super) enum Pending {
         purpose: LoadPurpose,
         loaded: Box<ConversationWithMessages>,
     },
+    /// E8 newest page asked for beside an E5 answer being read in slices (D26, D69).
+    ReadingTail {
+        conversation_id: String,
+    },
     /// E8 next older page (D26).
     Older {
         conversation_id: String,
@@ -161,6 +165,9 @@ pub(super) enum OlderPages {
     Available,
     /// An older page is on its way (so older messages exist).
     Loading,
+    /// The older messages are in the E5 answer still being read; they join the newest ones,
+    /// shown already, when the reading ends (D69).
+    Reading,
 }
 
 impl OlderPages {
@@ -178,6 +185,11 @@ impl OlderPages {
         }
     }
 
+    /// Older messages are on their way, from the server or the answer being read.
+    pub(super) fn arriving(self) -> bool {
+        matches!(self, OlderPages::Loading | OlderPages::Reading)
+    }
+
     /// `exist` as a state, keeping a page on its way on its way. A window that reaches the
     /// first message ends `Loading` too: nothing older is left to wait for (the page still on
     /// its way is then deduplicated to nothing by `on_older`).
@@ -185,6 +197,7 @@ impl OlderPages {
         match (exist, self) {
             (false, _) => OlderPages::None,
             (true, OlderPages::Loading) => OlderPages::Loading,
+            (true, OlderPages::Reading) => OlderPages::Reading,
             (true, _) => OlderPages::Available,
         }
     }

@@ -58,10 +58,13 @@ impl Session {
             return;
         }
         let gap = (watch.gap_ms * 2).min(LONGEST_GAP_MS);
-        let loading = self
-            .pending
-            .iter()
-            .any(|(_, p)| matches!(p, Pending::Load { .. } | Pending::LoadTail { .. }));
+        let loading = self.is_reading()
+            || self.pending.iter().any(|(_, p)| {
+                matches!(
+                    p,
+                    Pending::Load { .. } | Pending::LoadTail { .. } | Pending::ReadingTail { .. }
+                )
+            });
         // A reply on its way (or a look already out) tells more than a look would.
         if !self.is_streaming() && !loading {
             self.refresh_conversation();
