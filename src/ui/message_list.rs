@@ -143,7 +143,7 @@ pub fn ChatMessageList(
                     find.open.set(true);
                 }
             }
-            on:focusout=move |ev| window.on_blur(ev.related_target())
+            on:focusout=move |ev| window.on_blur(ev.target(), ev.related_target())
             on:scroll=move |_| {
                 if let Some(el) = scroller.try_get_untracked().flatten() {
                     // At the end it follows; it stops only when the reader moves up. Not by the

@@ -24,7 +24,8 @@ pub(crate) const MAX_ROWS: usize = 120;
 /// drawing costs, so a window that needs more at once (a conversation just opened, the
 /// window grown by much) is drawn over a few frames, the rows nearest the end or the rows
 /// already drawn first; a spacer stands in for the rest meanwhile (issue 18: no task over
-/// 50 ms). A jump to rows far from those drawn (Home, a find hit) draws its window at once.
+/// 50 ms). A jump to rows far from those drawn (Home, a find hit, a dragged scrollbar) draws
+/// the rows in view first, then grows from them.
 pub const NEW_ROWS_PER_FRAME: usize = 10;
 /// Height (px) a row that was never drawn counts as until some are measured.
 const DEFAULT_ROW_PX: f64 = 96.0;
@@ -68,12 +69,82 @@ impl Item {
 }
 
 /// The window by message ids: the first and last rows of it, and whether it follows the end
-/// (new messages join it). Following with no first id is "the end", however tall.
+/// (new messages join it). Following with no first id is "the end", however tall. `view`:
+/// the first and last rows in view when it was chosen, drawn first after a jump.
 #[derive(Clone, Debug, PartialEq)]
 struct Span {
     first: String,
     last: String,
     follow: bool,
+    view: Option<(String, String)>,
+}
+
+/// Keeps keyboard focus through the keyed list's redraws. Rows kept drawn while rows are
+/// added before them (the window growing towards a focused row, or one with a card) are moved
+/// in the DOM by the keyed list, and a moved element loses focus: a focus loss while the list
+/// is redrawn is taken as that, and the element is focused again once the redraw is done.
+#[derive(Clone, Copy)]
+struct FocusKeeper {
+    /// The list is being redrawn: set when the window is computed, cleared in a microtask
+    /// queued then, after the keyed list has applied it.
+    redrawing: StoredValue<bool>,
+    /// The element that lost focus during a redraw.
+    lost: StoredValue<Option<web_sys::HtmlElement>, LocalStorage>,
+}
+
+impl FocusKeeper {
+    fn new() -> Self {
+        FocusKeeper {
+            redrawing: StoredValue::new(false),
+            lost: StoredValue::new_local(None),
+        }
+    }
+
+    /// The window is being computed: the keyed list redraws next, in this microtask.
+    fn redraw_starts(self) {
+        if self.redrawing.try_get_value() != Some(false) {
+            return;
+        }
+        self.redrawing.set_value(true);
+        let done = wasm_bindgen::closure::Closure::once_into_js(move || self.redraw_done());
+        if let Some(w) = web_sys::window() {
+            w.queue_microtask(done.unchecked_ref());
+        }
+    }
+
+    fn redraw_done(self) {
+        if self.redrawing.try_set_value(false).is_some() {
+            return; // The list is gone.
+        }
+        let Some(Some(el)) = self.lost.try_update_value(Option::take) else {
+            return;
+        };
+        let document = web_sys::window().and_then(|w| w.document());
+        // Focus went nowhere else meanwhile: it was the move.
+        let nowhere = document
+            .and_then(|d| {
+                d.active_element()
+                    .map(|a| Some(a) == d.body().map(Into::into))
+            })
+            .unwrap_or(true);
+        if el.is_connected() && nowhere {
+            let options = web_sys::FocusOptions::new();
+            options.set_prevent_scroll(true);
+            let _ = el.focus_with_options(&options);
+        }
+    }
+
+    /// Focus left `target` for nothing (no related target): during a redraw, the list moved
+    /// it; true when it is taken care of.
+    fn lost_in_redraw(self, target: Option<web_sys::EventTarget>) -> bool {
+        if self.redrawing.try_get_value() != Some(true) {
+            return false;
+        }
+        let el = target.and_then(|t| t.dyn_into::<web_sys::HtmlElement>().ok());
+        let kept = el.is_some();
+        self.lost.try_set_value(el);
+        kept
+    }
 }
 
 /// Rows drawn wherever they are.
@@ -162,6 +233,8 @@ pub(crate) struct Window {
     anchor: StoredValue<Option<(String, f64)>>,
     /// New heights were measured; the window is redrawn with them in the next frame.
     remeasured: StoredValue<bool>,
+    /// Keeps focus on rows the list moves.
+    focus: FocusKeeper,
     /// What the list draws, in order.
     pub(crate) items: Memo<Vec<Item>>,
     observer: StoredValue<Option<RowObserver>, LocalStorage>,
@@ -180,8 +253,10 @@ impl Window {
         let more = StoredValue::new(false);
         let view_px = StoredValue::new(0.0f64);
         let seen = StoredValue::new(0usize);
+        let focus = FocusKeeper::new();
         let items = Memo::new(move |_| {
             version.track();
+            focus.redraw_starts();
             let span = span.get();
             let pins = pins.get();
             // Open cards are drawn under their message (or the last assistant one).
@@ -241,6 +316,7 @@ impl Window {
             more,
             anchor: StoredValue::new(None),
             remeasured: StoredValue::new(false),
+            focus,
             items,
             observer: StoredValue::new_local(None),
         };
@@ -292,6 +368,7 @@ impl Window {
                 first: String::new(),
                 last: String::new(),
                 follow: true,
+                view: None,
             };
             if self.span.with_untracked(|s| s.as_ref() != Some(&end)) {
                 self.span.set(Some(end));
@@ -330,8 +407,16 @@ impl Window {
         }
     }
 
-    /// Focus left the list (to `related`, outside it): no row is kept for it.
-    pub(crate) fn on_blur(&self, related: Option<web_sys::EventTarget>) {
+    /// Focus left `target` for `related`: outside the list, no row is kept for it. A loss
+    /// for nothing while the list redraws is the list moving the row: it stays.
+    pub(crate) fn on_blur(
+        &self,
+        target: Option<web_sys::EventTarget>,
+        related: Option<web_sys::EventTarget>,
+    ) {
+        if related.is_none() && self.focus.lost_in_redraw(target) {
+            return;
+        }
         let inside = related
             .and_then(|t| t.dyn_into::<web_sys::Node>().ok())
             .zip(self.scroller.try_get_untracked().flatten())
@@ -609,7 +694,29 @@ fn layout(
     };
     let from = from.max((to + 1).saturating_sub(MAX_ROWS));
     let fresh_start = fresh_from == 0;
-    let (from, to, more) = within_frame(from, to, if fresh_start { None } else { before });
+    let in_view = span
+        .and_then(|s| s.view.as_ref())
+        .and_then(|(first, last)| {
+            let f = ms.iter().position(|m| m.id == *first)?;
+            let l = ms.iter().rposition(|m| m.id == *last)?;
+            (f <= l).then_some((f, l))
+        });
+    // Opening: the rows that fill the view from the end come first.
+    let filling = {
+        let (mut acc, mut rows) = (0.0, 0);
+        while rows < n && acc < view {
+            acc += height(n - 1 - rows) + h.gap;
+            rows += 1;
+        }
+        rows
+    };
+    let (from, to, more) = within_frame(
+        from,
+        to,
+        if fresh_start { None } else { before },
+        filling,
+        in_view,
+    );
     drawn.range.set_value((from, to));
     drawn
         .ids
@@ -665,18 +772,22 @@ struct Drawn {
 
 /// The part of the window `from..=to` drawn this frame: at most [`NEW_ROWS_PER_FRAME`] rows
 /// that `before` (the rows drawn, when the window grows from them) did not have, nearest
-/// those; with nothing to grow from (a conversation just opened), the last rows. A window
-/// that does not meet `before` (a jump) is drawn whole. Also: whether rows are left for the
-/// next frame.
+/// those; with nothing to grow from (a conversation just opened), the last rows, as many as
+/// fill the view (`filling`, by estimated heights: the first frame of an open is also the
+/// first drawing of the list, the costliest). A window that does not meet `before` (a jump)
+/// draws the rows in view (`in_view`) first, or all of it when they are not known. Also:
+/// whether rows are left for the next frame.
 pub(crate) fn within_frame(
     from: usize,
     to: usize,
     before: Option<(usize, usize)>,
+    filling: usize,
+    in_view: Option<(usize, usize)>,
 ) -> (usize, usize, bool) {
     let k = NEW_ROWS_PER_FRAME;
     match before {
         None => {
-            let first = from.max((to + 1).saturating_sub(k));
+            let first = from.max((to + 1).saturating_sub(filling.clamp(1, k)));
             (first, to, first > from)
         }
         Some((b_from, b_to)) if b_from <= to && b_to >= from => {
@@ -684,7 +795,12 @@ pub(crate) fn within_frame(
             let last = to.min(b_to + k);
             (first, last, first > from || last < to)
         }
-        Some(_) => (from, to, false),
+        Some(_) => match in_view {
+            Some((v_from, v_to)) if from <= v_from && v_to <= to => {
+                (v_from, v_to, v_from > from || v_to < to)
+            }
+            _ => (from, to, false),
+        },
     }
 }
 
@@ -706,8 +822,8 @@ fn wanted(
     let estimate = h.estimate();
     let (want_top, want_bottom) = (top - view, top + 2.0 * view);
     let (need_top, need_bottom) = (top - view / 2.0, top + 1.5 * view);
-    let (mut want_from, mut need_from) = (None, None);
-    let (mut want_to, mut need_to) = (0usize, 0usize);
+    let (mut want_from, mut need_from, mut view_from) = (None, None, None);
+    let (mut want_to, mut need_to, mut view_to) = (0usize, 0usize, 0usize);
     let mut y = origin;
     for (i, m) in ms.iter().enumerate() {
         let bottom = y + h.of(&m.id, estimate);
@@ -717,8 +833,14 @@ fn wanted(
         if bottom > need_top && need_from.is_none() {
             need_from = Some(i);
         }
+        if bottom > top && view_from.is_none() {
+            view_from = Some(i);
+        }
         if y < need_bottom {
             need_to = i;
+        }
+        if y < top + view {
+            view_to = i;
         }
         if y < want_bottom {
             want_to = i;
@@ -729,12 +851,14 @@ fn wanted(
     }
     let want_from = want_from.unwrap_or(n - 1).min(want_to);
     let need_from = need_from.unwrap_or(n - 1).min(need_to);
+    let view_from = view_from.unwrap_or(n - 1).min(view_to);
     let covers = from <= need_from && to >= need_to;
     let oversized = to.saturating_sub(from) > 2 * (want_to - want_from) + 20;
     (!covers || oversized).then(|| Span {
         first: ms[want_from].id.clone(),
         last: ms[want_to].id.clone(),
         follow: want_to == n - 1,
+        view: Some((ms[view_from].id.clone(), ms[view_to].id.clone())),
     })
 }
 
