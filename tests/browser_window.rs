@@ -299,11 +299,17 @@ async fn i18_a_conversation_served_whole_is_read_while_the_browser_keeps_its_tur
     assert!(in_view(&root, "msg_5000"), "the view stayed at the end");
 }
 
-#[wasm_bindgen_test]
-async fn i18_a_conversation_just_opened_is_drawn_a_few_rows_per_frame() {
-    let root = section();
-    // Every change of the list's rows, as the browser saw them (counted in a
-    // MutationObserver's callback, which runs after each batch of DOM changes).
+/// 2,000 messages served whole, open at the end with the newest drawn; the mount to keep.
+async fn open_2000_at_the_end(root: &web_sys::HtmlElement) -> impl Drop {
+    let (_store, handle) = mount_whole(root, &fixture(2000)).await;
+    wait_for(root, "article[data-message-id=msg_2000]").await;
+    frames(3).await;
+    handle
+}
+
+/// Starts recording every change of the number of rows under `root`, as the browser saw
+/// them (in a MutationObserver's callback, which runs after each batch of DOM changes).
+fn watch_row_counts(root: &web_sys::HtmlElement) {
     let watch = js_sys::Function::new_with_args(
         "root",
         "window.__rowCounts = []; new MutationObserver(() => { \
@@ -311,12 +317,12 @@ async fn i18_a_conversation_just_opened_is_drawn_a_few_rows_per_frame() {
            const a = window.__rowCounts; if (a[a.length - 1] !== n) a.push(n); \
          }).observe(root, { childList: true, subtree: true });",
     );
-    watch.call1(&JsValue::NULL, &root).unwrap();
-    let all = fixture(5000);
-    let (_store, _h) = mount_whole(&root, &all).await;
-    wait_for(&root, "article[data-message-id=msg_5000]").await;
-    frames(10).await;
-    let counts: Vec<u32> = js_sys::Reflect::get(&web_sys::window().unwrap(), &"__rowCounts".into())
+    watch.call1(&JsValue::NULL, root).unwrap();
+}
+
+/// The row counts recorded since [`watch_row_counts`].
+fn row_counts() -> Vec<u32> {
+    js_sys::Reflect::get(&web_sys::window().unwrap(), &"__rowCounts".into())
         .ok()
         .and_then(|v| v.dyn_into::<js_sys::Array>().ok())
         .map(|a| {
@@ -325,7 +331,18 @@ async fn i18_a_conversation_just_opened_is_drawn_a_few_rows_per_frame() {
                 .map(|n| n as u32)
                 .collect()
         })
-        .unwrap_or_default();
+        .unwrap_or_default()
+}
+
+#[wasm_bindgen_test]
+async fn i18_a_conversation_just_opened_is_drawn_a_few_rows_per_frame() {
+    let root = section();
+    watch_row_counts(&root);
+    let all = fixture(5000);
+    let (_store, _h) = mount_whole(&root, &all).await;
+    wait_for(&root, "article[data-message-id=msg_5000]").await;
+    frames(10).await;
+    let counts = row_counts();
     let k = agent_chat_ui::ui::NEW_ROWS_PER_FRAME as u32;
     let first = counts.iter().copied().find(|n| *n > 0).unwrap_or(0);
     assert!(
@@ -359,30 +376,12 @@ async fn i18_a_jump_draws_the_rows_in_view_first_then_the_rest_of_its_window() {
     let (_store, _h) = mount_whole(&root, &all).await;
     wait_for(&root, "article[data-message-id=msg_5000]").await;
     frames(5).await;
-    // Every change of the rows, as the browser saw them.
-    let watch = js_sys::Function::new_with_args(
-        "root",
-        "window.__jumpCounts = []; new MutationObserver(() => { \
-           const n = root.querySelectorAll('article.chat-message').length; \
-           const a = window.__jumpCounts; if (a[a.length - 1] !== n) a.push(n); \
-         }).observe(root, { childList: true, subtree: true });",
-    );
-    watch.call1(&JsValue::NULL, &root).unwrap();
+    watch_row_counts(&root);
     // A dragged scrollbar: far from every row drawn.
     let list = scroller(&root);
     list.set_scroll_top(list.scroll_height() / 2);
     frames(10).await;
-    let counts: Vec<u32> =
-        js_sys::Reflect::get(&web_sys::window().unwrap(), &"__jumpCounts".into())
-            .ok()
-            .and_then(|v| v.dyn_into::<js_sys::Array>().ok())
-            .map(|a| {
-                a.iter()
-                    .filter_map(|v| v.as_f64())
-                    .map(|n| n as u32)
-                    .collect()
-            })
-            .unwrap_or_default();
+    let counts = row_counts();
     let whole = rows(&root);
     let first = counts.first().copied().unwrap_or(whole);
     assert!(
@@ -403,10 +402,7 @@ async fn i18_a_jump_draws_the_rows_in_view_first_then_the_rest_of_its_window() {
 #[wasm_bindgen_test]
 async fn i18_a_focused_field_keeps_focus_while_rows_are_drawn_before_its_row() {
     let root = section();
-    let all = fixture(2000);
-    let (_store, _h) = mount_whole(&root, &all).await;
-    wait_for(&root, "article[data-message-id=msg_2000]").await;
-    frames(3).await;
+    let _h = open_2000_at_the_end(&root).await;
     // A field inside the newest row (as in a card's reason box), focused and typed into.
     let newest = row(&root, "msg_2000").unwrap();
     let document = web_sys::window().unwrap().document().unwrap();
@@ -670,10 +666,7 @@ async fn issue18_the_find_button_is_in_the_header_when_there_is_one() {
 #[wasm_bindgen_test]
 async fn issue18_the_focused_row_stays_drawn_when_scrolled_away() {
     let root = section();
-    let all = fixture(2000);
-    let (_store, _h) = mount_whole(&root, &all).await;
-    wait_for(&root, "article[data-message-id=msg_2000]").await;
-    frames(3).await;
+    let _h = open_2000_at_the_end(&root).await;
     // Focus something inside the newest row (here the row itself, made focusable as a host's
     // slot content would be).
     let newest = row(&root, "msg_2000").unwrap();

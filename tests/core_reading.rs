@@ -214,6 +214,20 @@ fn newest_page_path(h: &Harness) -> String {
         .expect("the E8 newest page is asked for with the answer")
 }
 
+/// Opens `conv_1`, answers E5 with `all` served whole; the path of the newest page asked for
+/// with it.
+fn answered_whole(all: &[Value]) -> (Harness, String) {
+    let mut h = opened("conv_1");
+    h.answer(
+        Method::Get,
+        "/conversations/conv_1",
+        200,
+        &whole("conv_1", all),
+    );
+    let path = newest_page_path(&h);
+    (h, path)
+}
+
 fn texts(h: &Harness) -> Vec<String> {
     h.s.messages()
         .iter()
@@ -224,15 +238,8 @@ fn texts(h: &Harness) -> Vec<String> {
 #[test]
 fn i18_an_open_shows_the_newest_messages_once_the_newest_page_confirms_them() {
     let all = fixture("conv_1", 1000);
-    let mut h = opened("conv_1");
-    h.answer(
-        Method::Get,
-        "/conversations/conv_1",
-        200,
-        &whole("conv_1", &all),
-    );
     // The newest page is asked for with the answer, not after reading it (D69).
-    let path = newest_page_path(&h);
+    let (mut h, path) = answered_whole(&all);
     assert!(path.ends_with("limit=25&order=desc"), "{path}");
     assert!(h.s.messages().is_empty(), "the end is not known yet");
     h.answer(Method::Get, &path, 200, &newest_page(&all));
@@ -318,14 +325,7 @@ fn i18_a_malformed_older_message_keeps_the_newest_shown_with_a_clear_error() {
 #[test]
 fn i18_a_message_sent_while_older_ones_are_read_stays_the_newest() {
     let all = fixture("conv_1", 1000);
-    let mut h = opened("conv_1");
-    h.answer(
-        Method::Get,
-        "/conversations/conv_1",
-        200,
-        &whole("conv_1", &all),
-    );
-    let path = newest_page_path(&h);
+    let (mut h, path) = answered_whole(&all);
     h.answer(Method::Get, &path, 404, r#"{"error":{"code":"not_found"}}"#);
     assert_eq!(
         h.s.messages().len(),
@@ -344,14 +344,7 @@ fn i18_a_message_sent_while_older_ones_are_read_stays_the_newest() {
 #[test]
 fn i18_opening_another_conversation_drops_the_older_part_still_being_read() {
     let all = fixture("conv_1", 1000);
-    let mut h = opened("conv_1");
-    h.answer(
-        Method::Get,
-        "/conversations/conv_1",
-        200,
-        &whole("conv_1", &all),
-    );
-    let path = newest_page_path(&h);
+    let (mut h, path) = answered_whole(&all);
     h.answer(Method::Get, &path, 200, &newest_page(&all));
     assert_eq!(h.s.messages().len(), MESSAGES_PER_SLICE);
     h.cmd(Command::OpenConversation("conv_2".into()));
@@ -370,13 +363,7 @@ fn i18_opening_another_conversation_drops_the_older_part_still_being_read() {
 fn i18_a_long_answer_waits_for_the_newest_page_before_it_is_shown_when_read_first() {
     // Read before the newest page answers: shown whole when it does, as D26 joins them.
     let all = fixture("conv_1", 300);
-    let mut h = opened("conv_1");
-    h.answer(
-        Method::Get,
-        "/conversations/conv_1",
-        200,
-        &whole("conv_1", &all),
-    );
+    let (mut h, path) = answered_whole(&all);
     read_slices(&mut h);
     assert!(h.s.messages().is_empty());
     assert_eq!(
@@ -384,7 +371,6 @@ fn i18_a_long_answer_waits_for_the_newest_page_before_it_is_shown_when_read_firs
         None,
         "nothing to read while the page is awaited"
     );
-    let path = newest_page_path(&h);
     h.answer(Method::Get, &path, 200, &newest_page(&all));
     assert_eq!(h.s.messages().len(), 300);
     assert!(!h.s.has_older_messages());

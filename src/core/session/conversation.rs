@@ -97,14 +97,9 @@ impl Session {
         match loaded {
             // E5 may have been cut at its cap: fetch the newest page too (D26).
             Ok(loaded) if loaded.messages.len() >= E5_MESSAGE_CAP => {
-                let path = format!(
-                    "/conversations/{}/messages?limit={MESSAGE_PAGE}&order=desc",
-                    encode(&conversation_id)
-                );
-                self.request(
-                    Method::Get,
-                    path,
-                    None,
+                let id = conversation_id.clone();
+                self.request_newest_page(
+                    &id,
                     Pending::LoadTail {
                         conversation_id,
                         purpose,
@@ -114,6 +109,15 @@ impl Session {
             }
             loaded => self.finish_load(conversation_id, purpose, loaded.map(|l| (l, true))),
         }
+    }
+
+    /// E8 `order=desc`, first page: the conversation's newest messages (D26).
+    pub(super) fn request_newest_page(&mut self, conversation_id: &str, pending: Pending) {
+        let path = format!(
+            "/conversations/{}/messages?limit={MESSAGE_PAGE}&order=desc",
+            encode(conversation_id)
+        );
+        self.request(Method::Get, path, None, pending);
     }
 
     pub(super) fn load_still_current(&self, conversation_id: &str, purpose: &LoadPurpose) -> bool {

@@ -19,10 +19,8 @@ use crate::core::wire::{ConversationWithMessages, Message, MessagesPage};
 
 use super::error::{parse_json, successful_body};
 use super::state::{LoadPurpose, OlderPages, Pending};
-use super::util::encode;
 use super::{
-    ChatError, ErrorContext, HttpResponse, Method, Session, SessionEvent, TransportError,
-    E5_MESSAGE_CAP, MESSAGE_PAGE,
+    ChatError, ErrorContext, HttpResponse, Session, SessionEvent, TransportError, E5_MESSAGE_CAP,
 };
 
 /// Messages parsed in one slice at most: the unit that bounds a task's work whatever the
@@ -193,16 +191,8 @@ impl Session {
                 // while the answer is read (D26).
                 if reading.left.len() >= E5_MESSAGE_CAP {
                     reading.tail = Tail::Waiting;
-                    let path = format!(
-                        "/conversations/{}/messages?limit={MESSAGE_PAGE}&order=desc",
-                        encode(&conversation_id)
-                    );
-                    self.request(
-                        Method::Get,
-                        path,
-                        None,
-                        Pending::ReadingTail { conversation_id },
-                    );
+                    let id = conversation_id.clone();
+                    self.request_newest_page(&id, Pending::ReadingTail { conversation_id });
                 }
                 self.reading = Some(*reading);
                 self.read_slice();
