@@ -24,8 +24,9 @@ pub(crate) const MAX_ROWS: usize = 120;
 /// drawing costs, so a window that needs more at once (a conversation just opened, the
 /// window grown by much) is drawn over a few frames, the rows nearest the end or the rows
 /// already drawn first; a spacer stands in for the rest meanwhile (issue 18: no task over
-/// 50 ms). A jump to rows far from those drawn (Home, a find hit, a dragged scrollbar) draws
-/// the rows in view first, then grows from them.
+/// 50 ms). A jump to rows far from those drawn (Home, a find hit) draws its window at once:
+/// growing it after the jump moved the view when the list's top changed meanwhile (the
+/// older-page row), since each growth puts the row seen before back where it was.
 pub const NEW_ROWS_PER_FRAME: usize = 10;
 /// Height (px) a row that was never drawn counts as until some are measured.
 const DEFAULT_ROW_PX: f64 = 96.0;
@@ -69,14 +70,12 @@ impl Item {
 }
 
 /// The window by message ids: the first and last rows of it, and whether it follows the end
-/// (new messages join it). Following with no first id is "the end", however tall. `view`:
-/// the first and last rows in view when it was chosen, drawn first after a jump.
+/// (new messages join it). Following with no first id is "the end", however tall.
 #[derive(Clone, Debug, PartialEq)]
 struct Span {
     first: String,
     last: String,
     follow: bool,
-    view: Option<(String, String)>,
 }
 
 /// Keeps keyboard focus through the keyed list's redraws. Rows kept drawn while rows are
@@ -368,7 +367,6 @@ impl Window {
                 first: String::new(),
                 last: String::new(),
                 follow: true,
-                view: None,
             };
             if self.span.with_untracked(|s| s.as_ref() != Some(&end)) {
                 self.span.set(Some(end));
@@ -694,29 +692,7 @@ fn layout(
     };
     let from = from.max((to + 1).saturating_sub(MAX_ROWS));
     let fresh_start = fresh_from == 0;
-    let in_view = span
-        .and_then(|s| s.view.as_ref())
-        .and_then(|(first, last)| {
-            let f = ms.iter().position(|m| m.id == *first)?;
-            let l = ms.iter().rposition(|m| m.id == *last)?;
-            (f <= l).then_some((f, l))
-        });
-    // Opening: the rows that fill the view from the end come first.
-    let filling = {
-        let (mut acc, mut rows) = (0.0, 0);
-        while rows < n && acc < view {
-            acc += height(n - 1 - rows) + h.gap;
-            rows += 1;
-        }
-        rows
-    };
-    let (from, to, more) = within_frame(
-        from,
-        to,
-        if fresh_start { None } else { before },
-        filling,
-        in_view,
-    );
+    let (from, to, more) = within_frame(from, to, if fresh_start { None } else { before });
     drawn.range.set_value((from, to));
     drawn
         .ids
@@ -772,22 +748,18 @@ struct Drawn {
 
 /// The part of the window `from..=to` drawn this frame: at most [`NEW_ROWS_PER_FRAME`] rows
 /// that `before` (the rows drawn, when the window grows from them) did not have, nearest
-/// those; with nothing to grow from (a conversation just opened), the last rows, as many as
-/// fill the view (`filling`, by estimated heights: the first frame of an open is also the
-/// first drawing of the list, the costliest). A window that does not meet `before` (a jump)
-/// draws the rows in view (`in_view`) first, or all of it when they are not known. Also:
-/// whether rows are left for the next frame.
+/// those; with nothing to grow from (a conversation just opened), the last rows. A window
+/// that does not meet `before` (a jump) is drawn whole. Also: whether rows are left for the
+/// next frame.
 pub(crate) fn within_frame(
     from: usize,
     to: usize,
     before: Option<(usize, usize)>,
-    filling: usize,
-    in_view: Option<(usize, usize)>,
 ) -> (usize, usize, bool) {
     let k = NEW_ROWS_PER_FRAME;
     match before {
         None => {
-            let first = from.max((to + 1).saturating_sub(filling.clamp(1, k)));
+            let first = from.max((to + 1).saturating_sub(k));
             (first, to, first > from)
         }
         Some((b_from, b_to)) if b_from <= to && b_to >= from => {
@@ -795,12 +767,7 @@ pub(crate) fn within_frame(
             let last = to.min(b_to + k);
             (first, last, first > from || last < to)
         }
-        Some(_) => match in_view {
-            Some((v_from, v_to)) if from <= v_from && v_to <= to => {
-                (v_from, v_to, v_from > from || v_to < to)
-            }
-            _ => (from, to, false),
-        },
+        Some(_) => (from, to, false),
     }
 }
 
@@ -822,8 +789,8 @@ fn wanted(
     let estimate = h.estimate();
     let (want_top, want_bottom) = (top - view, top + 2.0 * view);
     let (need_top, need_bottom) = (top - view / 2.0, top + 1.5 * view);
-    let (mut want_from, mut need_from, mut view_from) = (None, None, None);
-    let (mut want_to, mut need_to, mut view_to) = (0usize, 0usize, 0usize);
+    let (mut want_from, mut need_from) = (None, None);
+    let (mut want_to, mut need_to) = (0usize, 0usize);
     let mut y = origin;
     for (i, m) in ms.iter().enumerate() {
         let bottom = y + h.of(&m.id, estimate);
@@ -833,14 +800,8 @@ fn wanted(
         if bottom > need_top && need_from.is_none() {
             need_from = Some(i);
         }
-        if bottom > top && view_from.is_none() {
-            view_from = Some(i);
-        }
         if y < need_bottom {
             need_to = i;
-        }
-        if y < top + view {
-            view_to = i;
         }
         if y < want_bottom {
             want_to = i;
@@ -851,14 +812,12 @@ fn wanted(
     }
     let want_from = want_from.unwrap_or(n - 1).min(want_to);
     let need_from = need_from.unwrap_or(n - 1).min(need_to);
-    let view_from = view_from.unwrap_or(n - 1).min(view_to);
     let covers = from <= need_from && to >= need_to;
     let oversized = to.saturating_sub(from) > 2 * (want_to - want_from) + 20;
     (!covers || oversized).then(|| Span {
         first: ms[want_from].id.clone(),
         last: ms[want_to].id.clone(),
         follow: want_to == n - 1,
-        view: Some((ms[view_from].id.clone(), ms[view_to].id.clone())),
     })
 }
 
