@@ -274,14 +274,7 @@ fn i18_an_open_shows_the_newest_messages_once_the_newest_page_confirms_them() {
 fn i18_an_answer_cut_at_its_cap_is_never_shown_before_the_newest_page_joins_it() {
     // The server gave the first 400 of 1,000 messages: its newest page is not in the answer.
     let all = fixture("conv_1", 1000);
-    let mut h = opened("conv_1");
-    h.answer(
-        Method::Get,
-        "/conversations/conv_1",
-        200,
-        &whole("conv_1", &all[..400]),
-    );
-    let path = newest_page_path(&h);
+    let (mut h, path) = answered_whole(&all[..400]);
     h.answer(Method::Get, &path, 200, &newest_page(&all));
     assert!(h.s.messages().is_empty(), "message 400 is not the end");
     assert_eq!(h.s.run(), Run::Loading);
