@@ -25,6 +25,9 @@ impl Session {
         }
         self.revisions.status += 1;
         self.load_history(false);
+        if let Some(outgoing) = self.awaiting_agent.take() {
+            self.send_to_new_conversation(outgoing);
+        }
     }
 
     pub(super) fn select_agent(&mut self, id: String) {

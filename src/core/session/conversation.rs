@@ -17,6 +17,11 @@ use super::{
 
 impl Session {
     pub(super) fn clear_chat(&mut self) {
+        // A message that has not reached a conversation stays the person's: back to the
+        // composer, never posted into whatever is shown next.
+        if let Some(outgoing) = self.take_unsent() {
+            self.give_back(outgoing);
+        }
         self.abort_stream();
         self.drop_pending_loads();
         self.older = OlderPages::None;
@@ -437,7 +442,11 @@ impl Session {
             .and_then(|v| conversation_from(v, ErrorContext::Send))
         {
             // Something else was opened or sent meanwhile: the new one only joins the history.
-            Ok(conversation) if self.conversation.is_some() || !self.messages.is_empty() => {
+            Ok(conversation)
+                if self.conversation.is_some()
+                    || self.run == Run::Loading
+                    || !self.messages.is_empty() =>
+            {
                 self.emit(SessionEvent::ConversationCreated(conversation));
                 self.load_history(false);
             }

@@ -54,7 +54,8 @@ pub use self::stream::{ActiveToolCall, StreamingTurn};
 pub use self::util::{decode, encode};
 
 use self::state::{
-    HistoryState, InterruptedTurn, LoadPurpose, OlderPages, Pending, RunningTurn, Turn,
+    HistoryState, InterruptedTurn, LoadPurpose, OlderPages, OutgoingMessage, Pending, RunningTurn,
+    Turn,
 };
 use self::util::base36_padded;
 
@@ -499,6 +500,8 @@ pub struct Session {
     batch: VecDeque<(Shown, Resolution)>,
     /// A long conversation answer being read a slice at a time (issue 18).
     reading: Option<reading::Reading>,
+    /// A message sent before the agent list arrived; it goes out when it does.
+    awaiting_agent: Option<OutgoingMessage>,
 }
 
 impl Session {
@@ -537,6 +540,7 @@ impl Session {
             watch: None,
             batch: VecDeque::new(),
             reading: None,
+            awaiting_agent: None,
         }
     }
 

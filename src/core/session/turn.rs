@@ -137,18 +137,49 @@ impl Session {
         };
         match self.conversation.as_ref().map(|c| c.id.clone()) {
             Some(conversation_id) => self.post_message(conversation_id, outgoing),
-            None => match self.selected_agent.clone() {
-                Some(agent_id) => {
-                    let body = json!({ "agentId": agent_id }).to_string();
-                    self.request(
-                        Method::Post,
-                        "/conversations".into(),
-                        Some(body),
-                        Pending::Create { outgoing },
-                    );
-                }
-                None => self.refuse_send(outgoing, ChatError::NoAgent),
-            },
+            None => self.send_to_new_conversation(outgoing),
+        }
+    }
+
+    /// E4 for the selected agent, then the message. While the agent list is on its way (a
+    /// backend's code may still be loading, D68) the message waits for it, shown as sent;
+    /// with no agent at all it is refused and the draft comes back.
+    pub(super) fn send_to_new_conversation(&mut self, outgoing: OutgoingMessage) {
+        match self.selected_agent.clone() {
+            Some(agent_id) => {
+                let body = json!({ "agentId": agent_id }).to_string();
+                self.request(
+                    Method::Post,
+                    "/conversations".into(),
+                    Some(body),
+                    Pending::Create { outgoing },
+                );
+            }
+            None if self
+                .pending
+                .iter()
+                .any(|(_, p)| matches!(p, Pending::Agents)) =>
+            {
+                self.awaiting_agent = Some(outgoing);
+            }
+            None => self.refuse_send(outgoing, ChatError::NoAgent),
+        }
+    }
+
+    /// The message that has not reached a conversation yet: waiting for the agent list, or
+    /// for E4 to create its conversation. A creation already asked for goes on without the
+    /// message (the conversation only joins the history).
+    pub(super) fn take_unsent(&mut self) -> Option<OutgoingMessage> {
+        if let Some(outgoing) = self.awaiting_agent.take() {
+            return Some(outgoing);
+        }
+        let (_, pending) = self
+            .pending
+            .iter_mut()
+            .find(|(_, p)| matches!(p, Pending::Create { .. }))?;
+        match std::mem::replace(pending, Pending::CreateEmpty) {
+            Pending::Create { outgoing } => Some(outgoing),
+            _ => None,
         }
     }
 
@@ -198,6 +229,10 @@ impl Session {
     }
 
     pub(super) fn stop(&mut self) {
+        // Not sent yet: nothing to stop on the server; the text goes back to the composer.
+        if let Some(outgoing) = self.take_unsent() {
+            return self.give_back(outgoing);
+        }
         let Some(turn) = self.streaming.take() else {
             return;
         };
@@ -282,6 +317,22 @@ impl Session {
     /// the text back to the composer and show why (C29). Busy / waiting refusals also refetch
     /// the conversation so the card or the latest answer shows (§9.9).
     pub(super) fn refuse_send(&mut self, outgoing: OutgoingMessage, err: ChatError) {
+        self.give_back(outgoing);
+        let refetch = matches!(
+            err.code(),
+            Some("action_pending" | "pending_action" | "conversation_busy")
+        );
+        self.set_error(err);
+        if refetch {
+            if let Some(id) = self.conversation.as_ref().map(|c| c.id.clone()) {
+                self.open_conversation(id, LoadPurpose::Refresh);
+            }
+        }
+    }
+
+    /// Takes back a message that was not sent: the optimistic message leaves, the text and
+    /// the attachments go back to the composer, the turn ends.
+    pub(super) fn give_back(&mut self, outgoing: OutgoingMessage) {
         self.messages.retain(|m| m.id != outgoing.optimistic_id);
         self.revisions.messages += 1;
         // The attachments come back too, before any added since (nothing is lost, F197).
@@ -295,17 +346,7 @@ impl Session {
             self.revisions.streaming += 1;
         }
         self.finish_turn();
-        let refetch = matches!(
-            err.code(),
-            Some("action_pending" | "pending_action" | "conversation_busy")
-        );
         self.emit(SessionEvent::DraftReturned(outgoing.text));
-        self.set_error(err);
-        if refetch {
-            if let Some(id) = self.conversation.as_ref().map(|c| c.id.clone()) {
-                self.open_conversation(id, LoadPurpose::Refresh);
-            }
-        }
     }
 
     pub(super) fn finish_turn(&mut self) {
