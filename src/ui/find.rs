@@ -98,13 +98,13 @@ pub(crate) fn FindInConversation(
     let bar = NodeRef::<Div>::new();
     // Ids of the hits, oldest first: one lower-cased scan per change of the text or messages.
     let hits = Memo::new(move |_| {
-        let needle = query.with(|q| q.trim().to_lowercase());
+        let needle = query.with(|q| crate::ui::format::lower(q.trim()));
         if needle.is_empty() || !open.get() {
             return Vec::new();
         }
         store.messages.with(|ms| {
             ms.iter()
-                .filter(|m| m.content.display_text().to_lowercase().contains(&needle))
+                .filter(|m| crate::ui::format::lower(&m.content.display_text()).contains(&needle))
                 .map(|m| m.id.clone())
                 .collect::<Vec<_>>()
         })

@@ -30,15 +30,42 @@ pub fn title_case_tool(name: &str) -> String {
         .map(|word| {
             let mut chars = word.chars();
             match chars.next() {
-                Some(first) => first
-                    .to_uppercase()
-                    .chain(chars.as_str().to_lowercase().chars())
-                    .collect(),
+                Some(first) => {
+                    let mut word = upper(first.encode_utf8(&mut [0; 4]));
+                    word.push_str(&lower(chars.as_str()));
+                    word
+                }
                 None => String::new(),
             }
         })
         .collect::<Vec<_>>()
         .join(" ")
+}
+
+/// `s` in lower case, by Unicode's rules. In the browser this is the engine's
+/// `toLowerCase`, so the element does not carry Rust's case tables (~24 KB; issue 16).
+pub fn lower(s: &str) -> String {
+    #[cfg(target_arch = "wasm32")]
+    {
+        js_sys::JsString::from(s).to_lower_case().into()
+    }
+    #[cfg(not(target_arch = "wasm32"))]
+    {
+        s.to_lowercase()
+    }
+}
+
+/// `s` in upper case, by Unicode's rules (the engine's `toUpperCase` in the browser, as
+/// [`lower`]).
+pub fn upper(s: &str) -> String {
+    #[cfg(target_arch = "wasm32")]
+    {
+        js_sys::JsString::from(s).to_upper_case().into()
+    }
+    #[cfg(not(target_arch = "wasm32"))]
+    {
+        s.to_uppercase()
+    }
 }
 
 /// F171: "Just now", "5m ago", "3h ago", "2d ago", else the date (YYYY-MM-DD).

@@ -58,11 +58,11 @@ pub fn ChatHistory(
     // so a rename or a new time redraws one row and keeps focus where it is.
     let visible = Memo::new(move |_| {
         let needle = if enable_search.get() {
-            query.with(|q| q.trim().to_lowercase())
+            query.with(|q| crate::ui::format::lower(q.trim()))
         } else {
             String::new()
         };
-        let untitled = i18n.t("chat-history-new-chat").to_lowercase();
+        let untitled = crate::ui::format::lower(&i18n.t("chat-history-new-chat"));
         store.history.with(|h| {
             h.items
                 .iter()
@@ -434,7 +434,7 @@ fn SearchIcon() -> impl IntoView {
 /// already lower-case, as is `needle`).
 fn matches_search(item: &ConversationListItem, needle: &str, untitled: &str) -> bool {
     match item.title.as_deref().filter(|t| !t.trim().is_empty()) {
-        Some(t) => t.to_lowercase().contains(needle),
+        Some(t) => crate::ui::format::lower(t).contains(needle),
         None => untitled.contains(needle),
     }
 }
