@@ -56,7 +56,7 @@ pub fn ChatMessage(
     let time = show_timestamp
         .then_some(message.created_at)
         .flatten()
-        .map(|at| view! { <MessageTime at=at/> });
+        .map(|at| lazy_extra(Extra::Time(at)));
     let actions = (message.role == Role::Assistant)
         .then(|| {
             render_actions.render(MessageActionsSlot {
@@ -82,7 +82,7 @@ pub fn ChatMessage(
         move || {
             enable_citations
                 .get()
-                .then(|| view! { <Citations citations=list.clone()/> })
+                .then(|| lazy_extra(Extra::Sources(list.clone())))
         }
     });
     let duration = message.tool_call_duration_seconds();
@@ -104,7 +104,7 @@ pub fn ChatMessage(
                 <span class="chat-visually-hidden">
                     {move || if is_user { i18n.t("chat-message-user") } else { i18n.t("chat-message-ai") }}
                 </span>
-                {(!steps.is_empty()).then(|| view! { <ToolCalls tool_calls=steps duration_seconds=duration/> })}
+                {(!steps.is_empty()).then(|| lazy_extra(Extra::Steps(steps, false, duration)))}
                 {if is_user {
                     view! { <div class="chat-message__content">{user_lines(&text)}</div> }.into_any()
                 } else {
@@ -128,7 +128,7 @@ pub fn ChatMessage(
                     }
                     .into_any()
                 }}
-                {(!message.files.is_empty()).then(|| view! { <MessageFiles files=message.files.clone()/> })}
+                {(!message.files.is_empty()).then(|| lazy_extra(Extra::Files(message.files.clone())))}
                 {citations}
                 {interrupted}
                 {time}
@@ -221,7 +221,8 @@ pub fn StreamingMessage(
             <div class="chat-message__body">
                 {move || {
                     let calls = calls.get();
-                    (!calls.is_empty()).then(|| view! { <ToolCalls tool_calls=calls is_executing=!has_text.get()/> })
+                    let executing = !has_text.get();
+                    (!calls.is_empty()).then(|| lazy_extra(Extra::Steps(calls, executing, None)))
                 }}
                 <Show
                     when=move || has_text.get()
@@ -283,15 +284,55 @@ fn Avatar(role: Role, render: RenderProp<Role>) -> impl IntoView {
     }
 }
 
-/// F72: the message's local time as HH:MM, with the exact instant in `datetime`.
-#[component]
-fn MessageTime(at: crate::core::Millis) -> impl IntoView {
-    view! {
-        <time class="chat-message__time" datetime=crate::core::format_iso(at)>
-            {crate::ui::format::local_hh_mm(at)}
-        </time>
-    }
+/// What a message shows beside its text and that the first screen never needs. It is in the
+/// Markdown part: it comes with the first reply, or when the browser is first idle (issue 16).
+#[derive(Clone)]
+enum Extra {
+    /// Tool steps ([`ToolCalls`]): still running, and how long they took.
+    Steps(Vec<ToolCallView>, bool, Option<u64>),
+    /// Attachments ([`MessageFiles`]).
+    Files(Vec<crate::core::wire::FileAttachment>),
+    /// Sources ([`Citations`]).
+    Sources(Vec<crate::core::wire::Citation>),
+    /// F72: the local time as HH:MM, with the exact instant in `datetime`.
+    Time(crate::core::Millis),
 }
+
+/// Draws `extra` once the Markdown part is here; until then nothing stands in for it, and if
+/// the part cannot be fetched, its notice (with Retry) does.
+fn lazy_extra(extra: Extra) -> AnyView {
+    view! {
+        <Lazy
+            chunk=Chunk::Markdown
+            preload=preload_extras
+            view=move || extra_part(extra.clone())
+            stand_in={|notice: Option<AnyView>| notice.unwrap_or_else(|| ().into_any())}
+        />
+    }
+    .into_any()
+}
+
+crate::io::split::split_point!(
+    markdown,
+    preload_extras,
+    /// One [`Extra`] of a message, in the Markdown part.
+    fn extra_part(extra: Extra) -> AnyView {
+        match extra {
+            Extra::Steps(steps, executing, duration) => view! {
+                <ToolCalls tool_calls=steps is_executing=executing duration_seconds=duration/>
+            }
+            .into_any(),
+            Extra::Files(files) => view! { <MessageFiles files=files/> }.into_any(),
+            Extra::Sources(list) => view! { <Citations citations=list/> }.into_any(),
+            Extra::Time(at) => view! {
+                <time class="chat-message__time" datetime=crate::core::format_iso(at)>
+                    {crate::ui::format::local_hh_mm(at)}
+                </time>
+            }
+            .into_any(),
+        }
+    }
+);
 
 fn role_name(role: &Role) -> &'static str {
     match role {
