@@ -243,10 +243,10 @@ mod messages;
 mod requests;
 mod resolutions;
 
-pub use actions::*;
-pub use agents::*;
-pub use conversations::*;
-pub use events::*;
-pub use messages::*;
-pub use requests::*;
-pub use resolutions::*;
+pub use self::actions::*;
+pub use self::agents::*;
+pub use self::conversations::*;
+pub use self::events::*;
+pub use self::messages::*;
+pub use self::requests::*;
+pub use self::resolutions::*;
