@@ -2824,6 +2824,36 @@ async fn i16_first_screen_works_without_lazy_chunks_journey(page: &ChatPage) -> 
 }
 
 journey! {
+    /// Issue 16, D71: a language other than English is a chunk of its own, fetched when a chat
+    /// speaks it. With the chunks refused, a Turkish page still shows the chat (in English:
+    /// never blank, never stuck hidden); served again, the same page speaks Turkish from its
+    /// first frame on.
+    i16_a_locale_is_fetched_when_the_chat_speaks_it => |page| i16_locale_chunk_journey(page)
+}
+
+/// The steps of [`i16_a_locale_is_fetched_when_the_chat_speaks_it`].
+async fn i16_locale_chunk_journey(page: &ChatPage) -> Step {
+    page.block_chunks(true).await?;
+    page.open_with_query("lang=tr").await?;
+    page.wait_for_visible(sel::TEXTAREA).await?;
+    page.wait_for_attribute(sel::TEXTAREA, "placeholder", "Type your message...")
+        .await?;
+    page.wait_for_attribute(sel::ROOT, "lang", "en").await?;
+
+    page.block_chunks(false).await?;
+    page.open_with_query("lang=tr").await?;
+    page.wait_for_attribute(sel::TEXTAREA, "placeholder", "Mesajınızı yazın...")
+        .await?;
+    page.wait_for_attribute(sel::ROOT, "lang", "tr").await?;
+    // Arabic likewise, right to left.
+    page.open_with_query("lang=ar").await?;
+    page.wait_for_attribute(sel::ROOT, "dir", "rtl").await?;
+    page.wait_for_attribute(sel::TEXTAREA, "placeholder", "اكتب رسالتك...")
+        .await?;
+    Ok(())
+}
+
+journey! {
     /// Issue 16, D68: the backends other than the agent server are a chunk. With it refused,
     /// the page over Chat Completions opens and says a part could not be loaded (nothing else
     /// breaks: the chat waits); once it is served again the page fetches it by itself, the

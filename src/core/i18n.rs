@@ -8,12 +8,59 @@ use std::collections::HashMap;
 use fluent_bundle::{FluentArgs, FluentBundle, FluentResource, FluentValue};
 use unic_langid::LanguageIdentifier;
 
+/// The locales shipped with the crate, `en` (the reference) first.
+pub const SHIPPED: [&str; 3] = ["en", "tr", "ar"];
+
+/// The reference locale's Fluent source, always compiled in.
+const EN_SOURCE: &str = include_str!(concat!(env!("OUT_DIR"), "/en.ftl"));
+
 /// The locales shipped with the crate, with their Fluent sources. `en` is the reference.
+///
+/// Not in the element's and the page's split builds (feature `split`): there the other
+/// locales are chunks fetched when a chat uses them ([`add_source`]; issue 16, D71).
+#[cfg(not(feature = "split"))]
 pub const LOCALES: &[(&str, &str)] = &[
-    ("en", include_str!(concat!(env!("OUT_DIR"), "/en.ftl"))),
+    ("en", EN_SOURCE),
     ("tr", include_str!(concat!(env!("OUT_DIR"), "/tr.ftl"))),
     ("ar", include_str!(concat!(env!("OUT_DIR"), "/ar.ftl"))),
 ];
+
+#[cfg(feature = "split")]
+thread_local! {
+    /// The sources of the locales fetched so far (split builds).
+    static FETCHED: std::cell::RefCell<Vec<(&'static str, &'static str)>> =
+        const { std::cell::RefCell::new(Vec::new()) };
+}
+
+/// The Fluent source of a shipped locale, if it is here: always for `en`, and for the others
+/// unless the build fetches them ([`add_source`]).
+pub fn source(tag: &str) -> Option<&'static str> {
+    if tag == DEFAULT_LOCALE {
+        return Some(EN_SOURCE);
+    }
+    #[cfg(not(feature = "split"))]
+    {
+        LOCALES.iter().find(|(t, _)| *t == tag).map(|(_, s)| *s)
+    }
+    #[cfg(feature = "split")]
+    {
+        FETCHED.with(|f| f.borrow().iter().find(|(t, _)| *t == tag).map(|(_, s)| *s))
+    }
+}
+
+/// Hands over the source of a locale fetched on first use (split builds; elsewhere every
+/// source is compiled in and this changes nothing).
+pub fn add_source(tag: &'static str, source: &'static str) {
+    #[cfg(feature = "split")]
+    FETCHED.with(|f| {
+        let mut fetched = f.borrow_mut();
+        if !fetched.iter().any(|(t, _)| *t == tag) {
+            fetched.push((tag, source));
+        }
+    });
+    #[cfg(not(feature = "split"))]
+    let _ = (tag, source);
+}
 
 /// Whether a shipped locale is written right to left (the chat then sets `dir="rtl"`).
 pub fn is_rtl(locale: &str) -> bool {
@@ -28,11 +75,10 @@ pub const DEFAULT_LOCALE: &str = "en";
 pub fn match_locale(requested: &str) -> Option<&'static str> {
     let requested = requested.trim().to_ascii_lowercase().replace('_', "-");
     let lang = requested.split('-').next().unwrap_or_default();
-    LOCALES
-        .iter()
-        .map(|(tag, _)| *tag)
+    SHIPPED
+        .into_iter()
         .find(|tag| *tag == requested)
-        .or_else(|| LOCALES.iter().map(|(tag, _)| *tag).find(|tag| *tag == lang))
+        .or_else(|| SHIPPED.into_iter().find(|tag| *tag == lang))
 }
 
 /// The locale a chat starts with (F39, F40, F128): the controlled `locale` prop when given,
@@ -118,15 +164,13 @@ fn bundle_for(tag: &'static str, source: &'static str) -> FluentBundle<FluentRes
 }
 
 impl Catalog {
-    /// Builds the catalog for `requested` (matched with [`match_locale`]), falling back to `en`.
+    /// Builds the catalog for `requested` (matched with [`match_locale`]), falling back to `en`
+    /// (also for a locale whose source has not been fetched yet, see [`source`]).
     pub fn new(requested: &str) -> Self {
-        let locale = match_locale(requested).unwrap_or(DEFAULT_LOCALE);
-        let source = LOCALES
-            .iter()
-            .find(|(tag, _)| *tag == locale)
-            .map(|(_, src)| *src)
-            .unwrap_or(LOCALES[0].1);
-        let fallback = (locale != DEFAULT_LOCALE).then(|| bundle_for(DEFAULT_LOCALE, LOCALES[0].1));
+        let (locale, source) = match_locale(requested)
+            .and_then(|tag| Some((tag, source(tag)?)))
+            .unwrap_or((DEFAULT_LOCALE, EN_SOURCE));
+        let fallback = (locale != DEFAULT_LOCALE).then(|| bundle_for(DEFAULT_LOCALE, EN_SOURCE));
         Catalog {
             locale,
             primary: bundle_for(locale, source),

@@ -40,8 +40,10 @@ pub use error::*;
 pub use files::{
     base64_encode, format_file_size, FileCheck, FileMeta, FileRejection, PendingFile, UploadLimits,
 };
+#[cfg(not(feature = "split"))]
+pub use i18n::LOCALES;
 pub use i18n::{
-    is_rtl, match_locale, pick_locale, react_key_to_id, Arg, Catalog, DEFAULT_LOCALE, LOCALES,
+    is_rtl, match_locale, pick_locale, react_key_to_id, Arg, Catalog, DEFAULT_LOCALE, SHIPPED,
 };
 pub use schema::{
     args_equal, check_args_text, check_value, set_pattern_engine, PatternEngine, Problem,

@@ -62,13 +62,16 @@ macro_rules! split_point {
         }
 
         /// Fetches the chunk of the function of the same place without calling it.
+        // A part may also be fetched only by calling it (a locale's texts).
         #[cfg(feature = "split")]
+        #[allow(dead_code)]
         $vis async fn $preload() -> Result<(), $crate::io::split::ChunkMissing> {
             $preload::raw().await.map_err($crate::io::split::ChunkMissing::from)
         }
 
         /// Without `split` every part is in the main wasm: nothing to fetch.
         #[cfg(not(feature = "split"))]
+        #[allow(dead_code)]
         $vis async fn $preload() -> Result<(), $crate::io::split::ChunkMissing> {
             Ok(())
         }

@@ -380,6 +380,10 @@ pub fn Chat(
         if theme.get() == Theme::Light {
             c.push_str(" chat-theme-light");
         }
+        // Hidden until its language's texts are here (D71).
+        if i18n.is_waiting() {
+            c.push_str(" chat-root--waiting");
+        }
         if let Some(extra) = class.get() {
             c.push(' ');
             c.push_str(&extra);

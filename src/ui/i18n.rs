@@ -10,12 +10,20 @@ use std::rc::Rc;
 use leptos::prelude::*;
 
 use crate::core::{match_locale, Arg, Catalog, ChatError, DEFAULT_LOCALE};
+use crate::ui::locale_chunk;
 
 thread_local! {
     static CATALOGS: RefCell<HashMap<&'static str, Rc<Catalog>>> = RefCell::new(HashMap::new());
 }
 
 fn catalog(locale: &'static str) -> Rc<Catalog> {
+    // A locale is shown only once its texts are here ([`I18n::show`]); never cache English
+    // under another name.
+    let locale = if locale_chunk::is_here(locale) {
+        locale
+    } else {
+        DEFAULT_LOCALE
+    };
     CATALOGS.with(|c| {
         c.borrow_mut()
             .entry(locale)
@@ -35,6 +43,11 @@ pub struct I18n {
     controlled: RwSignal<bool>,
     /// `on_locale_change` (F41).
     on_change: StoredValue<Option<Callback<String>>>,
+    /// The locale asked for last; `locale` follows once its texts are here (D71).
+    wanted: StoredValue<&'static str>,
+    /// The first locale's texts are on their way: the chat is not shown yet (no flash of
+    /// English on a Turkish page).
+    waiting: RwSignal<bool>,
 }
 
 impl I18n {
@@ -45,14 +58,53 @@ impl I18n {
             .into_iter()
             .map(|(k, v)| (crate::core::react_key_to_id(&k), v))
             .collect();
+        let here = locale_chunk::is_here(locale);
         let i18n = I18n {
-            locale: RwSignal::new(locale),
+            locale: RwSignal::new(if here { locale } else { DEFAULT_LOCALE }),
             overrides: StoredValue::new(overrides),
             controlled: RwSignal::new(false),
             on_change: StoredValue::new(None),
+            wanted: StoredValue::new(locale),
+            waiting: RwSignal::new(!here),
         };
         provide_context(i18n);
+        if !here {
+            i18n.show(locale);
+        }
         i18n
+    }
+
+    /// Shows `next`'s texts: at once when they are here, else once its chunk arrives (split
+    /// builds, D71), the current language staying until then. If the chunk cannot be fetched
+    /// the chat stays in the language it shows (the console says why) and the next switch
+    /// tries again.
+    fn show(self, next: &'static str) {
+        self.wanted.set_value(next);
+        if locale_chunk::is_here(next) {
+            if self.locale.get_untracked() != next {
+                self.locale.set(next);
+            }
+            self.waiting.set(false);
+            return;
+        }
+        leptos::task::spawn_local(async move {
+            let fetched = locale_chunk::fetch(next).await;
+            // Another language was asked for meanwhile, or the chat is gone.
+            if self.wanted.try_get_value() != Some(next) {
+                return;
+            }
+            if fetched.is_ok() {
+                let _ = self.locale.try_set(next);
+            } else {
+                locale_missing(next);
+            }
+            let _ = self.waiting.try_set(false);
+        });
+    }
+
+    /// Whether the chat waits for its first locale's texts (it is hidden meanwhile).
+    pub(crate) fn is_waiting(&self) -> bool {
+        self.waiting.get()
     }
 
     /// The locale rules of `Chat` and [`ChatI18nProvider`] (F39–F41, F128): start from the
@@ -85,8 +137,8 @@ impl I18n {
                     None,
                     default_locale.get_untracked().as_deref(),
                 );
-                if i18n.locale.get_untracked() != next {
-                    i18n.locale.set(next);
+                if i18n.wanted.get_value() != next {
+                    i18n.show(next);
                 }
             }
             None => i18n.set_control(false, on_locale_change),
@@ -101,6 +153,8 @@ impl I18n {
             overrides: StoredValue::new(HashMap::new()),
             controlled: RwSignal::new(true),
             on_change: StoredValue::new(None),
+            wanted: StoredValue::new(DEFAULT_LOCALE),
+            waiting: RwSignal::new(false),
         })
     }
 
@@ -127,8 +181,8 @@ impl I18n {
         let Some(locale) = match_locale(requested) else {
             return false;
         };
-        let changed = self.locale.get_untracked() != locale;
-        self.locale.set(locale);
+        let changed = self.wanted.get_value() != locale;
+        self.show(locale);
         crate::io::location::replace_query_param("lang", Some(locale));
         if changed {
             if let Some(cb) = self.on_change.get_value() {
@@ -165,6 +219,16 @@ impl I18n {
         }
         err.describe(&catalog(locale))
     }
+}
+
+/// Says in the console that a locale's texts could not be fetched.
+fn locale_missing(tag: &str) {
+    #[cfg(target_arch = "wasm32")]
+    web_sys::console::warn_1(&wasm_bindgen::JsValue::from_str(&format!(
+        "agent-chat-ui: the texts of locale {tag} could not be loaded; the chat stays in its language"
+    )));
+    #[cfg(not(target_arch = "wasm32"))]
+    let _ = tag;
 }
 
 /// Shorthand for `I18n::get().t(id)`, reactive to the locale.

@@ -16,6 +16,7 @@ pub mod history;
 pub mod history_hook;
 pub mod i18n;
 pub mod icons;
+pub(crate) mod locale_chunk;
 pub mod markdown;
 pub mod message;
 pub mod message_actions;
