@@ -42,29 +42,43 @@ pub fn title_case_tool(name: &str) -> String {
         .join(" ")
 }
 
-/// `s` in lower case, by Unicode's rules. In the browser this is the engine's
-/// `toLowerCase`, so the element does not carry Rust's case tables (~24 KB; issue 16).
+/// `s` in lower case, by Unicode's rules. ASCII text is folded here; other text, in the
+/// browser, by the engine's `toLowerCase`, so the element does not carry Rust's case tables
+/// (~24 KB; issue 16) and find's scan of every message stays in the wasm for most of them.
 pub fn lower(s: &str) -> String {
-    #[cfg(target_arch = "wasm32")]
-    {
-        js_sys::JsString::from(s).to_lower_case().into()
+    if s.is_ascii() {
+        return s.to_ascii_lowercase();
     }
-    #[cfg(not(target_arch = "wasm32"))]
-    {
-        s.to_lowercase()
-    }
+    unicode_case(s, false)
 }
 
-/// `s` in upper case, by Unicode's rules (the engine's `toUpperCase` in the browser, as
-/// [`lower`]).
+/// `s` in upper case, by Unicode's rules (as [`lower`]).
 pub fn upper(s: &str) -> String {
+    if s.is_ascii() {
+        return s.to_ascii_uppercase();
+    }
+    unicode_case(s, true)
+}
+
+/// Non-ASCII case folding: the engine's in the browser, std's elsewhere.
+fn unicode_case(s: &str, upper: bool) -> String {
     #[cfg(target_arch = "wasm32")]
     {
-        js_sys::JsString::from(s).to_upper_case().into()
+        let js = js_sys::JsString::from(s);
+        if upper {
+            js.to_upper_case()
+        } else {
+            js.to_lower_case()
+        }
+        .into()
     }
     #[cfg(not(target_arch = "wasm32"))]
     {
-        s.to_uppercase()
+        if upper {
+            s.to_uppercase()
+        } else {
+            s.to_lowercase()
+        }
     }
 }
 
