@@ -224,6 +224,9 @@ pub struct Store {
     executions: HashMap<String, u32>,
     /// The page's lazy chunks are refused (`POST /_dev/chunks`, issue 16).
     pub chunks_blocked: bool,
+    /// While `chunks_blocked`: the parts still served (their `split_<name>.wasm` and every
+    /// shared `chunk_*.wasm`); empty refuses every chunk.
+    pub chunks_spared: Vec<String>,
     seq: u64,
 }
 

@@ -2735,18 +2735,19 @@ async fn npm_package_in_a_page_journey(page: &ChatPage) -> Step {
 }
 
 journey! {
-    /// Issue 16: the first screen needs none of the lazy chunks. With the server refusing
-    /// them, the page opens, the composer sends and the reply reads as plain text; the history
-    /// sidebar and a card that need a chunk say so in place (and in the banner) with Retry;
-    /// once the chunks are served again, Retry draws the card, which is answered as usual, and
-    /// the replies are formatted. The element likewise, with its `error` event.
+    /// Issue 16: the first screen needs none of the lazy chunks but the messages' own (asked
+    /// for when the chat is drawn, D72; refused in the next journey). With the server refusing
+    /// the others, the page opens, the composer sends and the reply reads as plain text; the
+    /// history sidebar and a card that need a chunk say so in place (and in the banner) with
+    /// Retry; once the chunks are served again, Retry draws the card, which is answered as
+    /// usual, and the replies are formatted. The element likewise, with its `error` event.
     i16_first_screen_works_without_lazy_chunks => |page| i16_first_screen_works_without_lazy_chunks_journey(page)
 }
 
 /// The steps of [`i16_first_screen_works_without_lazy_chunks`].
 async fn i16_first_screen_works_without_lazy_chunks_journey(page: &ChatPage) -> Step {
     const NOT_LOADED: &str = "Part of the chat could not be loaded";
-    page.block_chunks(true).await?;
+    page.block_chunks_except(&["messages"]).await?;
     page.open().await?;
     page.wait_for_visible(".chat-history .chat-chunk-failed")
         .await?;
@@ -2787,7 +2788,7 @@ async fn i16_first_screen_works_without_lazy_chunks_journey(page: &ChatPage) -> 
     page.wait_for_count(".chat-chunk-failed", 0).await?;
 
     // The element, the same: its `error` event names the part, and Retry brings the card.
-    page.block_chunks(true).await?;
+    page.block_chunks_except(&["messages"]).await?;
     page.open_path("examples/custom-element.html").await?;
     page.element_send("first", EMAIL_BOB).await?;
     page.element_wait_for_text(
@@ -2824,6 +2825,42 @@ async fn i16_first_screen_works_without_lazy_chunks_journey(page: &ChatPage) -> 
 }
 
 journey! {
+    /// Issue 16, D72: the messages are a part of their own, asked for when the chat is first
+    /// drawn. With every chunk refused, the composer still works: a message typed and sent
+    /// reaches the server and its reply is stored, while the list says in place (and in the
+    /// banner) that it could not be loaded. Served again, the list's Retry draws the
+    /// conversation, the sent message and the reply in it.
+    i16_the_composer_sends_before_the_messages_part_arrives =>
+        |page| i16_messages_part_journey(page)
+}
+
+/// The steps of [`i16_the_composer_sends_before_the_messages_part_arrives`].
+async fn i16_messages_part_journey(page: &ChatPage) -> Step {
+    const LIST_FAILED: &str = ".chat-message-list-pending .chat-chunk-failed";
+    page.block_chunks(true).await?;
+    page.open().await?;
+    page.wait_for_visible(LIST_FAILED).await?;
+    page.wait_for_error("Part of the chat could not be loaded")
+        .await?;
+    page.send_message("Hello before the list").await?;
+    page.wait_for_composer_text("").await?;
+    page.wait_for_server_message("assistant", "You said: Hello before the list")
+        .await?;
+    page.block_chunks(false).await?;
+    page.click(&format!("{LIST_FAILED} .chat-chunk-failed__retry"))
+        .await?;
+    page.wait_for_finished_reply_containing("You said: Hello before the list")
+        .await?;
+    // The sidebar's part failed too: its own Retry brings it.
+    page.click(".chat-history .chat-chunk-failed__retry")
+        .await?;
+    page.wait_for_visible(".chat-history__new").await?;
+    page.wait_for_count(".chat-chunk-failed", 0).await?;
+    page.wait_for_count(sel::ERROR_TEXT, 0).await?;
+    Ok(())
+}
+
+journey! {
     /// Issue 16, D71: a language other than English is a chunk of its own, fetched when a chat
     /// speaks it. With the chunks refused, a Turkish page still shows the chat (in English:
     /// never blank, never stuck hidden); served again, the same page speaks Turkish from its
@@ -2854,10 +2891,11 @@ async fn i16_locale_chunk_journey(page: &ChatPage) -> Step {
 }
 
 journey! {
-    /// Issue 16, D68: the backends other than the agent server are a chunk. With it refused,
-    /// the page over Chat Completions opens and says a part could not be loaded (nothing else
-    /// breaks: the chat waits); once it is served again the page fetches it by itself, the
-    /// chat starts, and a message gets its streamed reply.
+    /// Issue 16, D68: the backends other than the agent server are a chunk. With it refused
+    /// (and every part but the messages', D72), the page over Chat Completions opens and says
+    /// a part could not be loaded (nothing else breaks: the chat waits); once it is served
+    /// again the page fetches it by itself, the chat starts, and a message gets its streamed
+    /// reply.
     i16_a_backend_in_a_chunk_is_fetched_again_until_it_arrives =>
         |page| i16_backend_chunk_journey(page)
 }
@@ -2865,7 +2903,7 @@ journey! {
 /// The steps of [`i16_a_backend_in_a_chunk_is_fetched_again_until_it_arrives`].
 async fn i16_backend_chunk_journey(page: &ChatPage) -> Step {
     const ASK: &str = "What is the weather?";
-    page.block_chunks(true).await?;
+    page.block_chunks_except(&["messages"]).await?;
     page.open_with_query("lang=en&transport=chat-completions&baseUrl=/v1&model=scripted")
         .await?;
     page.wait_for_error("Part of the chat could not be loaded")

@@ -14,6 +14,10 @@ pub enum Chunk {
     Markdown,
     /// The conversation list in the sidebar.
     History,
+    /// The messages of the conversation: their rows, the streaming reply, find and paging
+    /// (D72). Asked for when the chat is first drawn; until it arrives the list shows its
+    /// empty or loading state, and the composer works.
+    Messages,
     /// The backends other than the agent server (Chat Completions, Responses, A2A,
     /// Cogitator, an agent in the page): a chat pointed at one fetches it at the start, and
     /// its requests wait for it (D68).
@@ -22,8 +26,9 @@ pub enum Chunk {
 
 impl Chunk {
     /// Every part, in the order a visit needs them.
-    pub const ALL: [Chunk; 4] = [
+    pub const ALL: [Chunk; 5] = [
         Chunk::Backends,
+        Chunk::Messages,
         Chunk::Markdown,
         Chunk::Cards,
         Chunk::History,
@@ -35,6 +40,7 @@ impl Chunk {
             Chunk::Cards => "cards",
             Chunk::Markdown => "markdown",
             Chunk::History => "history",
+            Chunk::Messages => "messages",
             Chunk::Backends => "backends",
         }
     }

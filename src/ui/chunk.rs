@@ -114,11 +114,11 @@ where
 
 thread_local! {
     /// Per chunk: notified when it arrives, so that every place of that part draws it.
-    static ARRIVALS: [ArcTrigger; 4] = std::array::from_fn(|_| ArcTrigger::new());
+    static ARRIVALS: [ArcTrigger; Chunk::ALL.len()] = std::array::from_fn(|_| ArcTrigger::new());
     /// Per chunk: it has arrived once (then it stays).
-    static ARRIVED: [std::cell::Cell<bool>; 4] = const { [const { std::cell::Cell::new(false) }; 4] };
+    static ARRIVED: [std::cell::Cell<bool>; Chunk::ALL.len()] = const { [const { std::cell::Cell::new(false) }; Chunk::ALL.len()] };
     /// Per chunk: its last fetch failed.
-    static FAILED: [std::cell::Cell<bool>; 4] = const { [const { std::cell::Cell::new(false) }; 4] };
+    static FAILED: [std::cell::Cell<bool>; Chunk::ALL.len()] = const { [const { std::cell::Cell::new(false) }; Chunk::ALL.len()] };
 }
 
 fn index(chunk: Chunk) -> usize {
@@ -127,6 +127,7 @@ fn index(chunk: Chunk) -> usize {
         Chunk::Markdown => 1,
         Chunk::History => 2,
         Chunk::Backends => 3,
+        Chunk::Messages => 4,
     }
 }
 

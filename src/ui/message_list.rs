@@ -1,11 +1,16 @@
 //! `<ChatMessageList/>`: the scrolling, announced list of messages plus the streaming reply.
+//!
+//! In the element and the page (split builds) the list is a part of its own, fetched when the
+//! chat is first drawn (D72): until it arrives the list shows its empty or loading state,
+//! which are in the first download, and the composer works.
 
 use leptos::html::Div;
 use leptos::prelude::*;
 
-use crate::core::Run;
+use crate::core::{Chunk, Run};
 use crate::store::ChatStore;
 use crate::ui::cards::ChatActions;
+use crate::ui::chunk::Lazy;
 use crate::ui::find::{FindControl, FindInConversation};
 use crate::ui::i18n::I18n;
 use crate::ui::message::{ChatMessage, StreamingMessage};
@@ -55,6 +60,105 @@ pub fn ChatMessageList(
     class: MaybeProp<String>,
 ) -> impl IntoView {
     provide_context(actions.unwrap_or_default());
+    let args = ListArgs {
+        auto_scroll,
+        render_actions,
+        render_avatar,
+        show_avatars,
+        show_timestamps,
+        enable_citations,
+        empty_state,
+        class,
+    };
+    view! {
+        <Lazy
+            chunk=Chunk::Messages
+            preload=preload_messages
+            view=move || messages_part(args.clone())
+            stand_in=move |notice| list_pending(empty_state, notice)
+        />
+    }
+}
+
+/// What [`ChatMessageList`] was given, for its part.
+#[derive(Clone)]
+struct ListArgs {
+    auto_scroll: bool,
+    render_actions: RenderProp<MessageActionsSlot>,
+    render_avatar: RenderProp<crate::core::Role>,
+    show_avatars: bool,
+    show_timestamps: bool,
+    enable_citations: Signal<bool>,
+    empty_state: RenderProp<()>,
+    class: MaybeProp<String>,
+}
+
+/// In place of the list until its part is here: the empty state or the loading one (so a new
+/// chat looks the same either way), or the notice that the part could not be fetched.
+fn list_pending(empty_state: RenderProp<()>, notice: Option<AnyView>) -> AnyView {
+    let store = ChatStore::expect();
+    let busy = notice.is_none() && store.status.with_untracked(|s| s.run != Run::Idle);
+    view! {
+        <div class="chat-message-list-frame">
+            <div class="chat-message-list-pending" aria-busy=busy.then_some("true")>
+                <div class="chat-message-list__inner">
+                    {notice.unwrap_or_else(|| list_states(empty_state).into_any())}
+                </div>
+            </div>
+        </div>
+    }
+    .into_any()
+}
+
+/// The empty state ("Start a conversation", or the host's) and the loading one, each shown
+/// when it applies.
+fn list_states(empty_state: RenderProp<()>) -> impl IntoView {
+    let store = ChatStore::expect();
+    let i18n = I18n::get();
+    let loading = move || store.status.with(|s| s.run == Run::Loading);
+    let empty = move || {
+        store.messages.with(|m| m.is_empty()) && store.streaming.with(|s| s.is_none()) && !loading()
+    };
+    view! {
+        <Show when=empty>
+            {move || empty_state.render(()).unwrap_or_else(|| view! {
+                <div class="chat-empty">
+                    <div class="chat-empty__icon"><crate::ui::icons::ChatIcon/></div>
+                    <h2 class="chat-empty__title">{move || i18n.t("chat-empty-title")}</h2>
+                    <p class="chat-empty__subtitle">{move || i18n.t("chat-empty-subtitle")}</p>
+                </div>
+            }.into_any())}
+        </Show>
+        <Show when=loading>
+            <div class="chat-loading" role="status">
+                <div class="chat-dots"><span></span><span></span><span></span></div>
+                <p>{move || i18n.t("chat-loading-conversation")}</p>
+            </div>
+        </Show>
+    }
+}
+
+crate::io::split::split_point!(
+    messages,
+    preload_messages,
+    /// The list itself: rows, the streaming reply, find and paging (D72).
+    fn messages_part(args: ListArgs) -> AnyView {
+        list_view(args).into_any()
+    }
+);
+
+/// The scrolling, announced list of the enclosing store's messages.
+fn list_view(args: ListArgs) -> impl IntoView {
+    let ListArgs {
+        auto_scroll,
+        render_actions,
+        render_avatar,
+        show_avatars,
+        show_timestamps,
+        enable_citations,
+        empty_state,
+        class,
+    } = args;
     let store = ChatStore::expect();
     let i18n = I18n::get();
     let scroller = NodeRef::<Div>::new();
@@ -101,10 +205,6 @@ pub fn ChatMessageList(
         });
     });
 
-    let loading = move || store.status.with(|s| s.run == Run::Loading);
-    let empty = move || {
-        store.messages.with(|m| m.is_empty()) && store.streaming.with(|s| s.is_none()) && !loading()
-    };
     // Also busy while an older page is on its way (D27): its messages are history, not news.
     let busy = move || {
         store
@@ -163,21 +263,7 @@ pub fn ChatMessageList(
             }
         >
             <div class="chat-message-list__inner">
-                <Show when=empty>
-                    {move || empty_state.render(()).unwrap_or_else(|| view! {
-                        <div class="chat-empty">
-                            <div class="chat-empty__icon"><crate::ui::icons::ChatIcon/></div>
-                            <h2 class="chat-empty__title">{move || i18n.t("chat-empty-title")}</h2>
-                            <p class="chat-empty__subtitle">{move || i18n.t("chat-empty-subtitle")}</p>
-                        </div>
-                    }.into_any())}
-                </Show>
-                <Show when=loading>
-                    <div class="chat-loading" role="status">
-                        <div class="chat-dots"><span></span><span></span><span></span></div>
-                        <p>{move || i18n.t("chat-loading-conversation")}</p>
-                    </div>
-                </Show>
+                {list_states(empty_state)}
                 <crate::ui::paging::OlderMessages/>
                 // Windowed (D58): the rows near the view, spacers for the rest. Keyed by message
                 // id, so the rows on screen are never moved in the DOM (which would replay their

@@ -397,10 +397,12 @@ pub fn shape_history(mut m: Value, source: u64) -> Value {
     m
 }
 
-/// `POST /_dev/chunks` `{ blocked }` → `{ blocked }`: while `blocked`, the static files of the
-/// page's and the element's lazy chunks (`split_*.wasm`, `chunk_*.wasm`) answer 503, as an
-/// outage or a stale deploy would, so a journey can check the first screen works without them
-/// and a part that needs one says so and retries (issue 16).
+/// `POST /_dev/chunks` `{ blocked, except? }` → `{ blocked }`: while `blocked`, the static files
+/// of the page's and the element's lazy chunks (`split_*.wasm`, `chunk_*.wasm`) answer 503, as
+/// an outage or a stale deploy would, so a journey can check the first screen works without
+/// them and a part that needs one says so and retries (issue 16). `except` names parts still
+/// served (`["messages"]`): their own file and the shared `chunk_*.wasm` files, so only the
+/// other parts fail.
 pub async fn chunks(
     State(app): State<AppState>,
     body: Result<Bytes, BytesRejection>,
@@ -410,7 +412,18 @@ pub async fn chunks(
         .get("blocked")
         .and_then(Value::as_bool)
         .ok_or_else(|| ApiError::validation("blocked must be true or false"))?;
-    app.lock().chunks_blocked = blocked;
+    let spared = match body.get("except") {
+        None | Some(Value::Null) => Vec::new(),
+        Some(Value::Array(names)) => names
+            .iter()
+            .map(|n| n.as_str().map(str::to_owned))
+            .collect::<Option<Vec<_>>>()
+            .ok_or_else(|| ApiError::validation("except must be a list of part names"))?,
+        Some(_) => return Err(ApiError::validation("except must be a list of part names")),
+    };
+    let mut state = app.lock();
+    state.chunks_blocked = blocked;
+    state.chunks_spared = spared;
     Ok(Json(json!({ "blocked": blocked })))
 }
 
@@ -420,13 +433,29 @@ pub fn is_chunk_path(path: &str) -> bool {
     file.ends_with(".wasm") && (file.starts_with("split_") || file.starts_with("chunk_"))
 }
 
+/// Whether the chunk file `path` is still served while chunks are blocked: a part named in
+/// `spared`, or a shared chunk when some part is spared.
+fn is_spared(path: &str, spared: &[String]) -> bool {
+    let file = path.rsplit('/').next().unwrap_or(path);
+    !spared.is_empty()
+        && (file.starts_with("chunk_")
+            || spared
+                .iter()
+                .any(|name| file.strip_prefix("split_") == Some(&format!("{name}.wasm"))))
+}
+
 /// Middleware of the static files: 503 for a lazy chunk while `/_dev/chunks` blocks them.
 pub async fn refuse_blocked_chunks(
     State(app): State<AppState>,
     request: axum::extract::Request,
     next: axum::middleware::Next,
 ) -> Response {
-    if is_chunk_path(request.uri().path()) && app.lock().chunks_blocked {
+    let path = request.uri().path();
+    let refused = is_chunk_path(path) && {
+        let state = app.lock();
+        state.chunks_blocked && !is_spared(path, &state.chunks_spared)
+    };
+    if refused {
         return (
             StatusCode::SERVICE_UNAVAILABLE,
             "chunk blocked (_dev/chunks)",
@@ -438,8 +467,20 @@ pub async fn refuse_blocked_chunks(
 
 #[cfg(test)]
 mod tests {
-    use super::shape_history;
+    use super::{is_spared, shape_history};
     use serde_json::json;
+
+    #[test]
+    fn sparing_a_part_serves_its_file_and_the_shared_ones_only() {
+        let spared = vec!["messages".to_owned()];
+        assert!(is_spared("/element/split_messages.wasm", &spared));
+        assert!(is_spared("/element/chunk_12.wasm", &spared));
+        assert!(!is_spared("/element/split_cards.wasm", &spared));
+        assert!(!is_spared("/split_messages_old.wasm", &spared));
+        // Nothing spared: every chunk is refused.
+        assert!(!is_spared("/element/chunk_12.wasm", &[]));
+        assert!(!is_spared("/element/split_messages.wasm", &[]));
+    }
 
     fn message() -> serde_json::Value {
         json!({"id": "m", "role": "assistant", "content": "Done.", "metadata": {"pendingActions": [

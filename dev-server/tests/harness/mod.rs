@@ -1638,6 +1638,14 @@ new MutationObserver(note).observe(document.body, { subtree: true, childList: tr
             .map(drop)
     }
 
+    /// Makes the server refuse (503) the lazy chunks of every part but `served` (and the
+    /// chunks those parts share with others), as [`ChatPage::block_chunks`] does for all.
+    pub async fn block_chunks_except(&self, served: &[&str]) -> Step {
+        self.api_post("/_dev/chunks", json!({ "blocked": true, "except": served }))
+            .await
+            .map(drop)
+    }
+
     /// Lets the action lapse on the server now (`POST /_dev/expire`), without the page knowing.
     pub async fn expire_on_server(&self, action_id: &str) -> Step {
         self.api_post("/_dev/expire", json!({ "actionId": action_id }))
