@@ -118,6 +118,7 @@ pub fn build(ctx: &Ctx) -> Result<Sizes, String> {
     }
     glue.push_str(AUTO_DEFINE);
     fs::write(&js, glue).map_err(|e| format!("write {}: {e}", js.display()))?;
+    split::minify_scripts(ctx, &out, "element")?;
 
     let examples = ctx.dist().join("examples");
     fs::create_dir_all(&examples).map_err(|e| format!("create {}: {e}", examples.display()))?;

@@ -68,6 +68,10 @@ fn run(ctx: &Ctx) -> Result<Vec<String>, String> {
     let renamed = rename_glue_import(&loader, PAGE, &hashed)?;
     fs::write(staging.join(split::LOADER), renamed)
         .map_err(|e| format!("write {}: {e}", split::LOADER))?;
+    if profile == "release" {
+        // The scripts Trunk staged are all the page's (its glue, our loader, the snippets).
+        split::minify_scripts(ctx, &staging, "split-page")?;
+    }
     Ok(chunks)
 }
 

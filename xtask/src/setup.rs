@@ -29,6 +29,8 @@ const WASM_OPT_VERSION: &str = "132";
 const AXE_CORE_VERSION: &str = "4.11.1";
 /// TypeScript release pinned in package.json; type-checks a consumer of the npm package.
 pub const TYPESCRIPT_VERSION: &str = "5.6.3";
+/// terser release pinned in package.json; minifies the element's and the page's scripts.
+const TERSER_VERSION: &str = "5.51.4";
 /// The browser target.
 const WASM_TARGET: &str = "wasm32-unknown-unknown";
 
@@ -43,7 +45,8 @@ pub struct Tools {
     pub trunk: bool,
     /// `wasm-split-cli` of [`WASM_SPLIT_VERSION`] is installed (cargo's install list).
     pub wasm_split: bool,
-    /// `node_modules/.bin/wasm-opt` is binaryen 132.
+    /// `node_modules/.bin/wasm-opt` is binaryen 132 and `node_modules/terser` is
+    /// [`TERSER_VERSION`] (the build's two npm tools).
     pub wasm_opt: bool,
     /// `node_modules/axe-core` is [`AXE_CORE_VERSION`] and has `axe.min.js` (end-to-end checks).
     pub axe_core: bool,
@@ -311,7 +314,7 @@ fn report_binary(name: &str, path: Option<&PathBuf>, on_missing: impl FnOnce()) 
 }
 
 /// The npm packages of package.json, project-local (`npm ci` from package-lock.json):
-/// binaryen's wasm-opt (the page build), axe-core (the end-to-end accessibility checks) and
+/// binaryen's wasm-opt and terser (the builds), axe-core (the end-to-end accessibility checks) and
 /// TypeScript (the npm package's type check). One `npm ci` when any is missing or at another
 /// version; returns `(wasm_opt, axe_core, typescript)`.
 fn ensure_npm_packages(ctx: &Ctx) -> (bool, bool, bool) {
@@ -319,13 +322,14 @@ fn ensure_npm_packages(ctx: &Ctx) -> (bool, bool, bool) {
     let wasm_opt_ok = || {
         run::first_line(ctx.command(&wasm_opt).arg("--version"))
             .is_some_and(|line| line.contains(&format!("version {WASM_OPT_VERSION} ")))
+            && npm_package_version(ctx, "terser", "bin/terser").as_deref() == Some(TERSER_VERSION)
     };
     let axe_ok =
         || npm_package_version(ctx, "axe-core", "axe.min.js").as_deref() == Some(AXE_CORE_VERSION);
     let ts_ok =
         || npm_package_version(ctx, "typescript", "bin/tsc").as_deref() == Some(TYPESCRIPT_VERSION);
     let labels = [
-        format!("wasm-opt {WASM_OPT_VERSION} (node_modules)"),
+        format!("wasm-opt {WASM_OPT_VERSION} and terser {TERSER_VERSION} (node_modules)"),
         format!("axe-core {AXE_CORE_VERSION} (node_modules)"),
         format!("typescript {TYPESCRIPT_VERSION} (node_modules)"),
     ];
