@@ -21,7 +21,13 @@
 //!   not grow with the answer. Also the number of frames that changed the page against the
 //!   number of deltas the server sent (at most one update per frame).
 //!
+//! - **A usable composer** (issue 16): the page and the element are loaded in a frame of an
+//!   empty page of the same origin, and the time from the frame's creation to a composer
+//!   that takes text (the text box present and not read-only, checked every animation frame
+//!   of the outer page) is taken, for the first load (cold cache) and the next ones.
+//!
 //! `BENCH_RUNS` (default 5) sets the repetitions; the report gives median and worst.
+//! `BENCH_ONLY=composer` runs only the composer's measurement.
 
 use serde_json::Value;
 
@@ -29,6 +35,67 @@ use serde_json::Value;
 #[path = "../tests/harness/mod.rs"]
 mod harness;
 use harness::{ChatPage, Harness, Step};
+
+/// Loads `arguments[0]` in a frame and sets `window.__benchComposer` to the ms from the
+/// frame's creation to a composer that takes text (in the page, or in an `<agent-chat>`'s
+/// shadow root).
+const COMPOSER_JS: &str = r#"
+window.__benchComposer = null;
+var frame = document.createElement('iframe');
+frame.style.cssText = 'position:fixed;top:0;left:0;width:1000px;height:700px;border:0';
+var t0 = performance.now();
+frame.src = arguments[0];
+(document.body || document.documentElement).appendChild(frame);
+function box(root) { return root ? root.querySelector('textarea.chat-input__textarea') : null; }
+function check() {
+  var d = frame.contentDocument;
+  var host = d && d.querySelector('agent-chat');
+  var t = d && (box(d) || (host && box(host.shadowRoot)));
+  if (t && !t.readOnly) { window.__benchComposer = performance.now() - t0; frame.remove(); return; }
+  requestAnimationFrame(check);
+}
+requestAnimationFrame(check);
+return true;
+"#;
+
+/// Ms from a frame's creation to a usable composer in it, for `path` (see [`COMPOSER_JS`]).
+async fn composer_time(page: &ChatPage, path: &str) -> Step<f64> {
+    page.client
+        .execute(COMPOSER_JS, vec![path.into()])
+        .await
+        .map_err(|e| format!("loading {path} in a frame: {e}"))?;
+    page.wait_until(&format!("a usable composer in {path}"), async || {
+        let v = page
+            .client
+            .execute("return window.__benchComposer;", vec![])
+            .await
+            .map_err(|e| e.to_string())?;
+        v.as_f64().ok_or_else(|| "not yet".to_owned())
+    })
+    .await
+}
+
+/// Issue 16: navigation to a usable composer, the page and the element, cold then warm.
+async fn composer(page: &ChatPage, runs: usize) -> Step {
+    // A document of the same origin without a chat hosts the frames: the agent list (JSON,
+    // which the browser shows as text).
+    page.open_path("api/agents/agents").await?;
+    println!("| navigation to a usable composer (frame, 2-core machine) | first load | next loads: median | worst |");
+    println!("|---|---|---|---|");
+    for (what, path) in [
+        ("standalone page", "/?lang=en"),
+        ("`<agent-chat>` example", "/examples/custom-element.html"),
+    ] {
+        let first = composer_time(page, path).await?;
+        let mut next = Vec::new();
+        for _ in 0..runs {
+            next.push(composer_time(page, path).await?);
+        }
+        let (median, worst) = median_max(&next);
+        println!("| {what} | {first:.0} ms | {median:.0} ms | {worst:.0} ms |");
+    }
+    Ok(())
+}
 
 /// Starts collecting main-thread tasks over 50 ms into `window.__benchLongTasks`.
 const WATCH_LONG_TASKS_JS: &str = r#"
@@ -162,6 +229,15 @@ fn main() {
         .build()
         .expect("tokio runtime");
     let mut failed = false;
+    rt.block_on(async {
+        let harness = Harness::start().await;
+        let outcome = composer(&harness.page, runs).await;
+        failed |= outcome.is_err();
+        harness.finish("bench_composer", outcome).await;
+    });
+    if std::env::var("BENCH_ONLY").as_deref() == Ok("composer") {
+        std::process::exit(i32::from(failed));
+    }
     rt.block_on(async {
         let harness = Harness::start().await;
         let outcome = long_conversation(&harness.page, runs).await;

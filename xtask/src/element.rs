@@ -25,12 +25,13 @@ use crate::{run, split, Ctx};
 /// raised twice for the backends of issue 15 (D60, D63) to 708 KB while everything was in one
 /// wasm (707.5 KB on main c4bc115). Lazy loading (D67: cards, Markdown and the history
 /// sidebar in chunks; D68: the backends other than the agent server) brought the first
-/// download to 520.6 KB, and D71 (dates by hand, the browser's case rules, a message's
-/// extras in the Markdown chunk, the locales other than English in chunks) to 476.6 KB; the
-/// budget is that plus 5%.
+/// download to 520.6 KB, D71 (dates by hand, the browser's case rules, a message's extras in
+/// the Markdown chunk, the locales other than English in chunks) to 476.6 KB, and D72 (the
+/// message list a chunk of its own, the scripts minified) to 407.9 KB; the budget is that
+/// plus 5%.
 /// `cargo xtask element` and the element step of `cargo xtask test` fail above it. Lower it
 /// whenever the element shrinks.
-pub const BUDGET_BYTES: u64 = 500 * 1024;
+pub const BUDGET_BYTES: u64 = 428 * 1024;
 
 /// Appended to the glue: load the wasm beside the module, then define `<agent-chat>`.
 const AUTO_DEFINE: &str = r#"
