@@ -161,3 +161,67 @@ async fn i16_a_chunk_that_fails_says_so_in_place_and_retry_fetches_it_for_every_
     );
     assert_eq!(fetches(), 3, "no place fetched it again");
 }
+
+thread_local! {
+    /// The sibling split point's own loader has answered once (then it is ready at once).
+    static SIBLING_LOADED: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+}
+
+/// Another split point of the same chunk, as `split_point!` makes one: its loader fails while
+/// the chunk cannot be fetched, and once the chunk is here it answers a moment later the first
+/// time (never at once), then at once.
+fn sibling_fetch() -> Pin<Box<dyn Future<Output = Result<(), ChunkMissing>>>> {
+    if SIBLING_LOADED.get() {
+        return Box::pin(async { Ok(()) });
+    }
+    let arrived = ARRIVED.get();
+    Box::pin(async move {
+        JsFuture::from(js_sys::Promise::resolve(&wasm_bindgen::JsValue::NULL))
+            .await
+            .map_err(|_| ChunkMissing)?;
+        SIBLING_LOADED.set(arrived);
+        if arrived {
+            Ok(())
+        } else {
+            Err(ChunkMissing)
+        }
+    })
+}
+
+#[wasm_bindgen_test]
+async fn i16_a_place_of_another_split_point_draws_when_its_chunk_arrives_elsewhere() {
+    FETCHES.with(|f| f.borrow_mut().clear());
+    ARRIVED.set(false);
+    let root = section();
+    let _handle = mount_to(root.clone(), move || {
+        I18n::provide(Some("en"), HashMap::new());
+        view! {
+            <div class="place" data-n="0">
+                <Lazy chunk=Chunk::Messages preload=controlled_fetch view=part stand_in=stand_in/>
+            </div>
+            <div class="place" data-n="1">
+                <Lazy chunk=Chunk::Messages preload=sibling_fetch view=part stand_in=stand_in/>
+            </div>
+        }
+    });
+    wait_until("the first place to fetch", &root, || fetches() == 1).await;
+    end_fetch(0, false);
+    wait_until("both notices", &root, || {
+        count(&root, ".chat-chunk-failed") == 2
+    })
+    .await;
+    let retry: web_sys::HtmlElement = query(&root, ".place[data-n='0'] .chat-chunk-failed__retry")
+        .unwrap()
+        .unchecked_into();
+    retry.click();
+    wait_until("a second attempt", &root, || fetches() == 2).await;
+    end_fetch(1, true);
+    // The other place asks its own split point again (not ready at once) and draws too.
+    wait_until("both parts", &root, || count(&root, ".part") == 2).await;
+    assert_eq!(
+        count(&root, ".chat-chunk-failed"),
+        0,
+        "{}",
+        root.inner_html()
+    );
+}

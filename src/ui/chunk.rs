@@ -101,12 +101,14 @@ where
             if let Some(Ok(part)) = untrack(|| ready_now(built.as_mut())) {
                 return part;
             }
+            if failed_before {
+                return stand_in(Some(failed_view(retry).into_any()));
+            }
             fetching = Box::pin(async { Err(ChunkMissing) });
         }
-        if failed_before {
-            return stand_in(Some(failed_view(retry).into_any()));
-        }
-        // On its way (or failed at once): the task says which, and this draws again.
+        // On its way (or failed at once): the task says which, and this draws again. A place
+        // that showed the failure gets here when another place got the chunk: its own split
+        // point still has to be asked for (at once, the chunk is here).
         finish(fetching);
         stand_in(None)
     }
