@@ -10,8 +10,33 @@ use crate::ui::i18n::I18n;
 use crate::ui::icons::{FileIcon, XIcon};
 
 /// The composer's pending files: name, size and a × per file. Nothing while there are none.
+///
+/// In the split builds the chips are drawn by the messages' part (D72), which the chat asks
+/// for when it is first drawn, long before a file can be picked; if that part could not be
+/// fetched, its notice (with Retry) stands where the chips would be.
 #[component]
 pub fn PendingFiles() -> impl IntoView {
+    view! {
+        <crate::ui::chunk::Lazy
+            chunk=crate::core::Chunk::Messages
+            preload=preload_pending_files
+            view=pending_files_part
+            stand_in={|notice: Option<AnyView>| notice.unwrap_or_else(|| ().into_any())}
+        />
+    }
+}
+
+crate::io::split::split_point!(
+    messages,
+    preload_pending_files,
+    /// [`PendingFiles`]' chips, in the messages' part.
+    fn pending_files_part() -> AnyView {
+        pending_files().into_any()
+    }
+);
+
+/// The chips of [`PendingFiles`].
+fn pending_files() -> impl IntoView {
     let store = ChatStore::expect();
     let i18n = I18n::get();
     let has_files = move || store.files.with(|f| !f.pending.is_empty());

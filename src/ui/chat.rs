@@ -567,13 +567,50 @@ pub fn ChatHeader(
                 </button>
             </Show>
             <h1 class="chat-header__title">{title}</h1>
-            <AgentPicker/>
+            // Both wait for what comes after the first frame anyway (the agent list, the
+            // messages), so they are drawn by the messages' part (D72).
+            <Lazy
+                chunk=Chunk::Messages
+                preload=preload_agent_picker
+                view=agent_picker_part
+                stand_in=nothing_yet
+            />
             // Find in the conversation (D58): here rather than over the messages.
-            {use_context::<FindControl>().map(|control| view! { <FindToggle control=control docked=true/> })}
+            {use_context::<FindControl>().map(|control| view! {
+                <Lazy
+                    chunk=Chunk::Messages
+                    preload=preload_find_toggle
+                    view=move || find_toggle_part(control)
+                    stand_in=nothing_yet
+                />
+            })}
             {children.map(|c| c())}
         </header>
     }
 }
+
+/// In the header, in place of a part on its way: nothing (the list says if it failed).
+fn nothing_yet(_notice: Option<AnyView>) -> AnyView {
+    ().into_any()
+}
+
+crate::io::split::split_point!(
+    messages,
+    preload_agent_picker,
+    /// The header's [`AgentPicker`], in the messages' part (D72).
+    fn agent_picker_part() -> AnyView {
+        view! { <AgentPicker/> }.into_any()
+    }
+);
+
+crate::io::split::split_point!(
+    messages,
+    preload_find_toggle,
+    /// The header's find button, in the messages' part (D72).
+    fn find_toggle_part(control: FindControl) -> AnyView {
+        view! { <FindToggle control=control docked=true/> }.into_any()
+    }
+);
 
 /// F43: shown with more than one agent while the chat is empty and idle.
 #[component]
@@ -628,30 +665,35 @@ fn AgentPicker() -> impl IntoView {
                 </button>
                 <Show when=move || open.get()>
                     <div class="chat-agent-picker__menu" role="menu" aria-label=move || i18n.t("chat-header-select-agent")>
-                        <For
-                            each=move || store.status.with(|s| s.agents.clone())
-                            key=|a| a.id.clone()
-                            children=move |agent| {
-                                let id = agent.id.clone();
-                                let id_attr = agent.id.clone();
-                                let id_cur = agent.id.clone();
-                                view! {
-                                    <button
-                                        type="button"
-                                        role="menuitemradio"
-                                        class="chat-agent-picker__option"
-                                        data-agent-id=id_attr
-                                        aria-checked=move || (current() == id_cur).to_string()
-                                        on:click=move |_| pick(id.clone())
-                                    >
-                                        <span class="chat-agent-picker__name">{agent.name.clone()}</span>
-                                        {agent.description.clone().map(|d| view! {
-                                            <span class="chat-agent-picker__description">{d}</span>
-                                        })}
-                                    </button>
-                                }
-                            }
-                        />
+                        // Not a keyed `For`: a handful of agents, changed rarely, and the
+                        // keyed diff then stays out of the first download (D72).
+                        {move || {
+                            store
+                                .status
+                                .with(|s| s.agents.clone())
+                                .into_iter()
+                                .map(|agent| {
+                                    let id = agent.id.clone();
+                                    let id_attr = agent.id.clone();
+                                    let id_cur = agent.id.clone();
+                                    view! {
+                                        <button
+                                            type="button"
+                                            role="menuitemradio"
+                                            class="chat-agent-picker__option"
+                                            data-agent-id=id_attr
+                                            aria-checked=move || (current() == id_cur).to_string()
+                                            on:click=move |_| pick(id.clone())
+                                        >
+                                            <span class="chat-agent-picker__name">{agent.name.clone()}</span>
+                                            {agent.description.clone().map(|d| view! {
+                                                <span class="chat-agent-picker__description">{d}</span>
+                                            })}
+                                        </button>
+                                    }
+                                })
+                                .collect_view()
+                        }}
                     </div>
                 </Show>
             </div>

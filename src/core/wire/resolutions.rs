@@ -241,15 +241,18 @@ impl Resolution {
                 })
             }
             "user_question" => {
-                let answers = obj
+                // Inserted one by one, not collected (see `action_states_of`).
+                let mut answers = BTreeMap::new();
+                for (k, v) in obj
                     .get("answers")
                     .and_then(Value::as_object)
-                    .map(|m| {
-                        m.iter()
-                            .filter_map(|(k, v)| AnswerValue::from_json(v).map(|a| (k.clone(), a)))
-                            .collect()
-                    })
-                    .unwrap_or_default();
+                    .into_iter()
+                    .flatten()
+                {
+                    if let Some(answer) = AnswerValue::from_json(v) {
+                        answers.insert(k.clone(), answer);
+                    }
+                }
                 Some(Resolution::UserQuestion {
                     answers,
                     cancelled: obj.get("cancelled").and_then(bool_of).unwrap_or(false),
