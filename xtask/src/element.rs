@@ -27,11 +27,11 @@ use crate::{run, split, Ctx};
 /// sidebar in chunks; D68: the backends other than the agent server) brought the first
 /// download to 520.6 KB, D71 (dates by hand, the browser's case rules, a message's extras in
 /// the Markdown chunk, the locales other than English in chunks) to 476.6 KB, and D72 (the
-/// message list a chunk of its own, the scripts minified) to 407.9 KB; the budget is that
-/// plus 5%.
+/// message list and what waits for the first answer a chunk of their own, the scripts
+/// minified) to 386.0 KB; the budget is that plus 5%.
 /// `cargo xtask element` and the element step of `cargo xtask test` fail above it. Lower it
 /// whenever the element shrinks.
-pub const BUDGET_BYTES: u64 = 428 * 1024;
+pub const BUDGET_BYTES: u64 = 405 * 1024;
 
 /// Appended to the glue: load the wasm beside the module, then define `<agent-chat>`.
 const AUTO_DEFINE: &str = r#"
