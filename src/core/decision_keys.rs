@@ -22,6 +22,39 @@ pub struct DecisionKey {
     pub key: String,
 }
 
+impl DecisionKey {
+    /// Reads one kept entry (`{actionId, version?, resolution, key}`, as [`DecisionKey::to_json`]
+    /// writes it); `None` when it is not one. Read by hand rather than through the serde
+    /// derive, which would put a deserializer of its own in the element's first download
+    /// (issue 16); the derive stays for hosts, and a test holds the two to the same answers.
+    pub fn from_json(value: &Value) -> Option<DecisionKey> {
+        let object = value.as_object()?;
+        let version = match object.get("version") {
+            None | Some(Value::Null) => None,
+            Some(v) => Some(v.as_i64()?),
+        };
+        Some(DecisionKey {
+            action_id: object.get("actionId")?.as_str()?.to_owned(),
+            version,
+            resolution: object.get("resolution")?.clone(),
+            key: object.get("key")?.as_str()?.to_owned(),
+        })
+    }
+
+    /// The entry as kept in `sessionStorage` (the serde derive's form).
+    pub fn to_json(&self) -> Value {
+        let mut object = serde_json::Map::new();
+        object.insert("actionId".into(), Value::String(self.action_id.clone()));
+        object.insert(
+            "version".into(),
+            self.version.map_or(Value::Null, Value::from),
+        );
+        object.insert("resolution".into(), self.resolution.clone());
+        object.insert("key".into(), Value::String(self.key.clone()));
+        Value::Object(object)
+    }
+}
+
 /// The decisions not settled yet, and where new keys come from.
 #[derive(Clone, Debug, Default)]
 pub struct DecisionKeys {
@@ -104,5 +137,63 @@ impl DecisionKeys {
         x ^= x >> 27;
         self.rng = x;
         x.wrapping_mul(0x2545_f491_4f6c_dd1d)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::DecisionKey;
+    use serde_json::{json, Value};
+
+    /// What the serde derive reads from `value` (the form hosts may rely on).
+    fn derived(value: &Value) -> Option<DecisionKey> {
+        serde_json::from_value(value.clone()).ok()
+    }
+
+    #[test]
+    fn i16_kept_keys_are_read_by_hand_as_the_derive_reads_them() {
+        let resolution = json!({"decision": "approve", "args": {"to": "<b>x</b>"}});
+        let cases = [
+            json!({"actionId": "a1", "version": 3, "resolution": resolution, "key": "k1"}),
+            json!({"actionId": "a1", "resolution": resolution, "key": "k1"}),
+            json!({"actionId": "a1", "version": null, "resolution": null, "key": "k1"}),
+            json!({"actionId": "a1", "version": 3, "resolution": 1, "key": "k1", "extra": true}),
+            json!({"actionId": "a1", "version": 1.5, "resolution": {}, "key": "k1"}),
+            json!({"actionId": "a1", "version": "3", "resolution": {}, "key": "k1"}),
+            json!({"actionId": "a1", "version": 18446744073709551615u64, "resolution": {}, "key": "k"}),
+            json!({"actionId": 7, "resolution": {}, "key": "k1"}),
+            json!({"actionId": "a1", "key": "k1"}),
+            json!({"actionId": "a1", "resolution": {}}),
+            json!({"resolution": {}, "key": "k1"}),
+            json!("a1"),
+            Value::Null,
+        ];
+        let mut read = 0;
+        for case in &cases {
+            let by_hand = DecisionKey::from_json(case);
+            assert_eq!(by_hand, derived(case), "{case}");
+            read += usize::from(by_hand.is_some());
+        }
+        // Both accepted and refused entries were compared.
+        assert_eq!(read, 4);
+        // The one form told apart: the derive also takes the fields as an array, which the
+        // edge never writes; by hand only the object written by `to_json` is read.
+        let array = json!(["a1", 3, {}, "k1"]);
+        assert!(derived(&array).is_some());
+        assert_eq!(DecisionKey::from_json(&array), None);
+    }
+
+    #[test]
+    fn i16_a_kept_key_is_written_as_the_derive_writes_it_and_reads_back() {
+        for version in [Some(4), None] {
+            let key = DecisionKey {
+                action_id: "a\"1".into(),
+                version,
+                resolution: json!({"decision": "deny", "reason": "no"}),
+                key: "0b0e-…".into(),
+            };
+            assert_eq!(key.to_json(), serde_json::to_value(&key).unwrap());
+            assert_eq!(DecisionKey::from_json(&key.to_json()), Some(key));
+        }
     }
 }

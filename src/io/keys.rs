@@ -18,10 +18,7 @@ pub fn load(scope: &str) -> Vec<DecisionKey> {
     let Ok(serde_json::Value::Array(items)) = serde_json::from_str(&text) else {
         return Vec::new();
     };
-    items
-        .into_iter()
-        .filter_map(|v| serde_json::from_value(v).ok())
-        .collect()
+    items.iter().filter_map(DecisionKey::from_json).collect()
 }
 
 /// Keeps `entries` for `scope` (removes the entry when there are none).
@@ -29,9 +26,10 @@ pub fn save(scope: &str, entries: &[DecisionKey]) {
     let Some(storage) = storage() else { return };
     if entries.is_empty() {
         let _ = storage.remove_item(scope);
-    } else if let Ok(text) = serde_json::to_string(entries) {
+    } else {
+        let text = serde_json::Value::Array(entries.iter().map(DecisionKey::to_json).collect());
         // A full quota loses only the reuse of keys after a reload.
-        let _ = storage.set_item(scope, &text);
+        let _ = storage.set_item(scope, &text.to_string());
     }
 }
 
