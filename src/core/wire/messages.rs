@@ -595,15 +595,7 @@ impl<'de> Deserialize<'de> for ActionStateEntry {
 
 /// Reads an `actionStates` object, dropping unreadable entries.
 fn action_states_of(v: Option<&Value>) -> BTreeMap<String, ActionStateEntry> {
-    let mut states = BTreeMap::new();
-    // Inserted one by one: `collect` into a map sorts a vector first, one more sort
-    // compiled into the first download for nothing (D72).
-    for (k, v) in v.and_then(Value::as_object).into_iter().flatten() {
-        if let Some(entry) = ActionStateEntry::from_json(v) {
-            states.insert(k.clone(), entry);
-        }
-    }
-    states
+    map_of(v, ActionStateEntry::from_json)
 }
 
 /// A stored (or locally built) chat message (§4).

@@ -240,24 +240,10 @@ impl Resolution {
                     comment: field(obj, &["comment", "reason"]).and_then(str_of),
                 })
             }
-            "user_question" => {
-                // Inserted one by one, not collected (see `action_states_of`).
-                let mut answers = BTreeMap::new();
-                for (k, v) in obj
-                    .get("answers")
-                    .and_then(Value::as_object)
-                    .into_iter()
-                    .flatten()
-                {
-                    if let Some(answer) = AnswerValue::from_json(v) {
-                        answers.insert(k.clone(), answer);
-                    }
-                }
-                Some(Resolution::UserQuestion {
-                    answers,
-                    cancelled: obj.get("cancelled").and_then(bool_of).unwrap_or(false),
-                })
-            }
+            "user_question" => Some(Resolution::UserQuestion {
+                answers: map_of(obj.get("answers"), AnswerValue::from_json),
+                cancelled: obj.get("cancelled").and_then(bool_of).unwrap_or(false),
+            }),
             "client_tool" => Some(Resolution::ClientTool {
                 result: field(obj, &["result"]).cloned(),
                 error: field(obj, &["error"]).map(|e| match e {
