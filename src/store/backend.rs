@@ -80,7 +80,7 @@ impl ChatStore {
                         .driver
                         .try_with_value(|d| d.backend_failures)
                         .unwrap_or(0);
-                    store.run(move |d, now| {
+                    store.run(move |d, now, _| {
                         d.backend_fetching = false;
                         d.backend_failures = 0;
                         d.backend = None;

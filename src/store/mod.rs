@@ -16,6 +16,7 @@ use crate::io::http::TransportConfig;
 mod answers;
 mod backend;
 mod drive;
+mod engine;
 mod hook;
 mod slices;
 
@@ -60,6 +61,8 @@ struct Driver {
     backend_fetching: bool,
     /// How many fetches of the backends' code failed in a row.
     backend_failures: u32,
+    /// The session's logic, and the steps waiting for it while it is on its way (D74).
+    engine: engine::EngineSlot,
 }
 
 /// What [`ChatStore::gateway_for`] gives: the gateway, the thread store, how many stored
@@ -119,6 +122,9 @@ pub struct ChatStore {
     pub composer_focused: ReadSignal<bool>,
     /// How many cards wait for this person (issue 14: the "(N)" title prefix).
     pub pending_count: RwSignal<usize>,
+    /// The session's logic is here and the status it publishes is drawn, so something typed
+    /// can be sent (D74); until then the composer reads as busy.
+    pub(crate) ready: ReadSignal<bool>,
 }
 
 /// The write halves of [`ChatStore`]'s public slices.
@@ -133,6 +139,7 @@ struct Writers {
     draft: WriteSignal<String>,
     now: WriteSignal<crate::core::Millis>,
     composer_focused: WriteSignal<bool>,
+    ready: WriteSignal<bool>,
 }
 
 impl ChatStore {
@@ -283,11 +290,14 @@ impl ChatStore {
             backend: None,
             backend_fetching: false,
             backend_failures: 0,
+            engine: engine::EngineSlot::new(),
         };
         let (messages, set_messages) = signal(initial_messages);
         let (streaming, set_streaming) = signal(None);
+        // Nothing can be sent before the session's logic is here (D74): the draft stays.
+        let ready = driver.engine.engine.is_some();
         let (status, set_status) = signal(StatusSlice {
-            can_send: true,
+            can_send: ready,
             remember_allowed: true,
             ..Default::default()
         });
@@ -297,6 +307,7 @@ impl ChatStore {
         let (draft, set_draft) = signal(String::new());
         let (now, set_now) = signal(crate::io::clock::now());
         let (composer_focused, set_composer_focused) = signal(false);
+        let (ready, set_ready) = signal(ready);
         let last_assistant_id = Memo::new(move |_| {
             messages.with(|ms| {
                 ms.iter()
@@ -317,6 +328,7 @@ impl ChatStore {
                 draft: set_draft,
                 now: set_now,
                 composer_focused: set_composer_focused,
+                ready: set_ready,
             },
             messages,
             last_assistant_id,
@@ -330,8 +342,11 @@ impl ChatStore {
             attention: crate::ui::attention::ChatAttention::new(),
             pending_count: RwSignal::new(0),
             composer_focused,
+            ready,
         };
         provide_context(store);
+        // Fetched at once, beside the first download (D74); nothing waits for it yet.
+        store.fetch_engine();
         // The find bar's state, shared by the list and the header that draws its button.
         provide_context(crate::ui::find::FindControl::new());
         let ticker = every_second(move || {
@@ -628,8 +643,17 @@ impl ChatStore {
         }
         // The composer state is derived from the cards too.
         if revs.status != published.status || revs.actions != published.actions {
-            if let Some(s) = self.driver.try_with_value(|d| status_of(&d.session)) {
+            if let Some((mut s, ready)) = self
+                .driver
+                .try_with_value(|d| (status_of(&d.session), d.engine.engine.is_some()))
+            {
+                // Nothing can be sent before the session's logic is here (D74); the composer
+                // stops reading as busy with the status that can send.
+                s.can_send &= ready;
                 let _ = self.write.status.try_set(s);
+                if ready && self.ready.try_get_untracked() == Some(false) {
+                    let _ = self.write.ready.try_set(true);
+                }
             }
         }
         if revs.actions != published.actions {
