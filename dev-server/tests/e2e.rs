@@ -2863,7 +2863,7 @@ async fn i16_messages_part_journey(page: &ChatPage) -> Step {
 journey! {
     /// Issue 16, D74: the session's logic is a chunk fetched as soon as a chat is created.
     /// With it refused (the parts of the first screen served), the page opens and says a part
-    /// could not be loaded; the composer takes text but Enter sends nothing (the text stays, the send button is off).
+    /// could not be loaded, the history reads as loading; the composer takes text but Enter sends nothing (the text stays, the send button is off).
     /// Served again, the page fetches it by itself, the banner clears, the chat starts, and
     /// the text typed before is sent and answered. The element's `error` event names it.
     i16_nothing_is_sent_before_the_core_arrives => |page| i16_core_chunk_journey(page)
@@ -2877,6 +2877,9 @@ async fn i16_core_chunk_journey(page: &ChatPage) -> Step {
     page.open().await?;
     page.wait_for_error("Part of the chat could not be loaded")
         .await?;
+    // The history reads as loading, not as empty, while nothing could ask for it.
+    page.wait_for_visible(".chat-history__loading").await?;
+    page.wait_for_count(".chat-history__empty", 0).await?;
     page.click(sel::TEXTAREA).await?;
     page.type_text(HELLO).await?;
     page.wait_for_composer_text(HELLO).await?;

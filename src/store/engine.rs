@@ -103,8 +103,10 @@ impl ChatStore {
         let Some(failures) = self.driver.try_update_value(|d| {
             d.engine.engine = Some(engine);
             d.engine.fetching = false;
-            // The status was drawn without a session (nothing could be sent): publish it.
+            // The status and the history were drawn without a session (nothing could be
+            // sent, the history read as loading): publish them.
             d.published.status = u64::MAX;
+            d.published.history = u64::MAX;
             std::mem::take(&mut d.engine.failures)
         }) else {
             return;

@@ -301,7 +301,11 @@ impl ChatStore {
             remember_allowed: true,
             ..Default::default()
         });
-        let (history, set_history) = signal(HistorySlice::default());
+        // The history reads as loading, not empty, until the session can ask for it.
+        let (history, set_history) = signal(HistorySlice {
+            loading: !ready,
+            ..HistorySlice::default()
+        });
         let (cards, set_cards) = signal(Vec::new());
         let (files, set_files) = signal(initial_files);
         let (draft, set_draft) = signal(String::new());
