@@ -4,6 +4,7 @@
 //! tests can check that every locale formats every id.
 
 use std::collections::HashMap;
+use std::rc::Rc;
 
 use fluent_bundle::{FluentArgs, FluentBundle, FluentResource, FluentValue};
 use unic_langid::LanguageIdentifier;
@@ -17,7 +18,7 @@ const EN_SOURCE: &str = include_str!(concat!(env!("OUT_DIR"), "/en.ftl"));
 /// The locales shipped with the crate, with their Fluent sources. `en` is the reference.
 ///
 /// Not in the element's and the page's split builds (feature `split`): there the other
-/// locales are chunks fetched when a chat uses them ([`add_source`]; issue 16, D71).
+/// locales are chunks fetched when a chat uses them (`ui::locale_chunk`; issue 16, D71).
 #[cfg(not(feature = "split"))]
 pub const LOCALES: &[(&str, &str)] = &[
     ("en", EN_SOURCE),
@@ -25,15 +26,9 @@ pub const LOCALES: &[(&str, &str)] = &[
     ("ar", include_str!(concat!(env!("OUT_DIR"), "/ar.ftl"))),
 ];
 
-#[cfg(feature = "split")]
-thread_local! {
-    /// The sources of the locales fetched so far (split builds).
-    static FETCHED: std::cell::RefCell<Vec<(&'static str, &'static str)>> =
-        const { std::cell::RefCell::new(Vec::new()) };
-}
-
-/// The Fluent source of a shipped locale, if it is here: always for `en`, and for the others
-/// unless the build fetches them ([`add_source`]).
+/// The Fluent source of a shipped locale, if it is compiled in: always `en`, and the others
+/// unless the build is split (feature `split`: there each other locale is a chunk that
+/// brings its own texts and Fluent's runtime, `ui::locale_chunk`; issue 16, D71, D75).
 pub fn source(tag: &str) -> Option<&'static str> {
     if tag == DEFAULT_LOCALE {
         return Some(EN_SOURCE);
@@ -44,22 +39,8 @@ pub fn source(tag: &str) -> Option<&'static str> {
     }
     #[cfg(feature = "split")]
     {
-        FETCHED.with(|f| f.borrow().iter().find(|(t, _)| *t == tag).map(|(_, s)| *s))
+        None
     }
-}
-
-/// Hands over the source of a locale fetched on first use (split builds; elsewhere every
-/// source is compiled in and this changes nothing).
-pub fn add_source(tag: &'static str, source: &'static str) {
-    #[cfg(feature = "split")]
-    FETCHED.with(|f| {
-        let mut fetched = f.borrow_mut();
-        if !fetched.iter().any(|(t, _)| *t == tag) {
-            fetched.push((tag, source));
-        }
-    });
-    #[cfg(not(feature = "split"))]
-    let _ = (tag, source);
 }
 
 /// Whether a shipped locale is written right to left (the chat then sets `dir="rtl"`).
@@ -133,12 +114,53 @@ impl From<i64> for Arg {
     }
 }
 
-/// Formats messages for one locale, with an `en` fallback for ids the locale lacks and
-/// per-id overrides (the `customMessages` prop).
+/// Formats the messages of a locale other than English with Fluent. Fluent's runtime is
+/// reached only through this trait, so the element and the page load it with the chunk of
+/// the locale that needs it (D75).
+pub trait Formatter {
+    /// Whether the locale has a message with this id.
+    fn has(&self, id: &str) -> bool;
+    /// Formats `id` with `args`; `None` when the locale lacks it.
+    fn format(&self, id: &str, args: &[(&str, Arg)]) -> Option<String>;
+}
+
+/// One locale's Fluent bundle.
+struct Fluent(FluentBundle<FluentResource>);
+
+impl Formatter for Fluent {
+    fn has(&self, id: &str) -> bool {
+        self.0.has_message(id)
+    }
+
+    fn format(&self, id: &str, args: &[(&str, Arg)]) -> Option<String> {
+        let pattern = self.0.get_message(id)?.value()?;
+        let mut fargs = FluentArgs::new();
+        for (name, value) in args {
+            match value {
+                Arg::Str(s) => fargs.set(*name, FluentValue::from(s.clone())),
+                Arg::Num(n) => fargs.set(*name, FluentValue::from(*n)),
+            }
+        }
+        let mut errors = Vec::new();
+        Some(
+            self.0
+                .format_pattern(pattern, Some(&fargs), &mut errors)
+                .into_owned(),
+        )
+    }
+}
+
+/// Fluent for the shipped locale `tag` with its `source`.
+pub fn fluent(tag: &'static str, source: &'static str) -> Rc<dyn Formatter> {
+    Rc::new(Fluent(bundle_for(tag, source)))
+}
+
+/// Formats messages for one locale, with English for ids the locale lacks and per-id
+/// overrides (the `customMessages` prop). English comes from a table the build makes of
+/// `en.ftl` (D75); other locales are formatted by Fluent.
 pub struct Catalog {
     locale: &'static str,
-    primary: FluentBundle<FluentResource>,
-    fallback: Option<FluentBundle<FluentResource>>,
+    fluent: Option<Rc<dyn Formatter>>,
     overrides: HashMap<String, String>,
 }
 
@@ -165,16 +187,34 @@ fn bundle_for(tag: &'static str, source: &'static str) -> FluentBundle<FluentRes
 
 impl Catalog {
     /// Builds the catalog for `requested` (matched with [`match_locale`]), falling back to `en`
-    /// (also for a locale whose source has not been fetched yet, see [`source`]).
+    /// (also for a locale whose source is not compiled in, see [`source`]). A locale other
+    /// than English has its Fluent source parsed here; the element and the page build theirs
+    /// from a locale's chunk instead ([`Catalog::with_fluent`]).
     pub fn new(requested: &str) -> Self {
-        let (locale, source) = match_locale(requested)
+        match match_locale(requested)
+            .filter(|tag| *tag != DEFAULT_LOCALE)
             .and_then(|tag| Some((tag, source(tag)?)))
-            .unwrap_or((DEFAULT_LOCALE, EN_SOURCE));
-        let fallback = (locale != DEFAULT_LOCALE).then(|| bundle_for(DEFAULT_LOCALE, EN_SOURCE));
+        {
+            Some((tag, source)) => Catalog::with_fluent(tag, fluent(tag, source)),
+            None => Catalog::english(),
+        }
+    }
+
+    /// English, from the build's table of `en.ftl`: no Fluent runtime involved (D75).
+    pub fn english() -> Self {
+        Catalog {
+            locale: DEFAULT_LOCALE,
+            fluent: None,
+            overrides: HashMap::new(),
+        }
+    }
+
+    /// The catalog of the shipped locale `locale`, formatted by `fluent` (English where it
+    /// lacks an id).
+    pub fn with_fluent(locale: &'static str, fluent: Rc<dyn Formatter>) -> Self {
         Catalog {
             locale,
-            primary: bundle_for(locale, source),
-            fallback,
+            fluent: Some(fluent),
             overrides: HashMap::new(),
         }
     }
@@ -194,11 +234,11 @@ impl Catalog {
             .collect();
     }
 
-    /// Whether the catalog (or its fallback) has a message with this id.
+    /// Whether the catalog (or English) has a message with this id.
     pub fn has(&self, id: &str) -> bool {
         self.overrides.contains_key(id)
-            || self.primary.has_message(id)
-            || self.fallback.as_ref().is_some_and(|b| b.has_message(id))
+            || self.fluent.as_ref().is_some_and(|f| f.has(id))
+            || english(id).is_some()
     }
 
     /// Formats `id` without arguments. Unknown ids come back as the id itself, so a missing
@@ -212,28 +252,90 @@ impl Catalog {
         if let Some(text) = self.overrides.get(id) {
             return fill_placeholders(text, args);
         }
-        let bundle = if self.primary.has_message(id) {
-            &self.primary
-        } else {
-            match &self.fallback {
-                Some(b) if b.has_message(id) => b,
-                _ => return id.to_owned(),
-            }
+        if let Some(text) = self.fluent.as_ref().and_then(|f| f.format(id, args)) {
+            return text;
+        }
+        match english(id) {
+            Some(text) => text.format(args),
+            None => id.to_owned(),
+        }
+    }
+}
+
+/// One piece of an English text.
+enum Piece {
+    /// Text as written.
+    Text(&'static str),
+    /// The value of the argument of this name.
+    Arg(&'static str),
+}
+
+/// One English message, as the build script reads it from `en.ftl`.
+enum English {
+    /// The same text whatever the numbers.
+    Plain(&'static [Piece]),
+    /// `{ $selector -> [one] … *[other] … }`.
+    Plural {
+        selector: &'static str,
+        one: &'static [Piece],
+        other: &'static [Piece],
+    },
+}
+
+/// Every English message, sorted by id (generated by `build.rs` from `en.ftl`).
+static ENGLISH: &[(&str, English)] = include!(concat!(env!("OUT_DIR"), "/en_table.rs"));
+
+/// The English message `id`.
+fn english(id: &str) -> Option<&'static English> {
+    ENGLISH
+        .binary_search_by(|(key, _)| (*key).cmp(id))
+        .ok()
+        .map(|i| &ENGLISH[i].1)
+}
+
+impl English {
+    /// Formats the message as Fluent would for `en`: the `one` variant for the number 1 (and
+    /// for the text "one", which names the variant), a missing argument written `{$name}`.
+    fn format(&self, args: &[(&str, Arg)]) -> String {
+        let value = |name: &str| args.iter().find(|(n, _)| *n == name).map(|(_, v)| v);
+        let pieces = match self {
+            English::Plain(pieces) => pieces,
+            English::Plural {
+                selector,
+                one,
+                other,
+            } => match value(selector) {
+                Some(Arg::Num(n)) if *n == 1.0 => one,
+                Some(Arg::Str(s)) if s == "one" => one,
+                _ => other,
+            },
         };
-        let Some(pattern) = bundle.get_message(id).and_then(|m| m.value()) else {
-            return id.to_owned();
-        };
-        let mut fargs = FluentArgs::new();
-        for (name, value) in args {
-            match value {
-                Arg::Str(s) => fargs.set(*name, FluentValue::from(s.clone())),
-                Arg::Num(n) => fargs.set(*name, FluentValue::from(*n)),
+        let mut out = String::new();
+        for piece in pieces.iter() {
+            match piece {
+                Piece::Text(text) => out.push_str(text),
+                Piece::Arg(name) => match value(name) {
+                    Some(Arg::Str(s)) => out.push_str(s),
+                    Some(Arg::Num(n)) => out.push_str(&number(*n)),
+                    None => {
+                        out.push_str("{$");
+                        out.push_str(name);
+                        out.push('}');
+                    }
+                },
             }
         }
-        let mut errors = Vec::new();
-        bundle
-            .format_pattern(pattern, Some(&fargs), &mut errors)
-            .into_owned()
+        out
+    }
+}
+
+/// A number as Fluent writes it by default (`f64`'s `Display`); whole numbers without the
+/// float formatting code.
+fn number(n: f64) -> String {
+    if n.fract() == 0.0 && n.abs() < 1e15 && !(n == 0.0 && n.is_sign_negative()) {
+        (n as i64).to_string()
+    } else {
+        n.to_string()
     }
 }
 
@@ -258,7 +360,7 @@ fn fill_placeholders(text: &str, args: &[(&str, Arg)]) -> String {
     for (name, value) in args {
         let value = match value {
             Arg::Str(s) => s.clone(),
-            Arg::Num(n) => format!("{n}"),
+            Arg::Num(n) => number(*n),
         };
         for pat in [
             format!("{{ ${name} }}"),
@@ -269,4 +371,111 @@ fn fill_placeholders(text: &str, args: &[(&str, Arg)]) -> String {
         }
     }
     out
+}
+
+#[cfg(test)]
+mod english_table_tests {
+    use super::*;
+
+    /// The argument names one English message uses.
+    fn names(text: &English) -> Vec<&'static str> {
+        let pieces: Vec<&Piece> = match text {
+            English::Plain(p) => p.iter().collect(),
+            English::Plural { one, other, .. } => one.iter().chain(other.iter()).collect(),
+        };
+        let mut names: Vec<&str> = pieces
+            .into_iter()
+            .filter_map(|p| match p {
+                Piece::Arg(name) => Some(*name),
+                Piece::Text(_) => None,
+            })
+            .collect();
+        if let English::Plural { selector, .. } = text {
+            names.push(selector);
+        }
+        names.sort();
+        names.dedup();
+        names
+    }
+
+    #[test]
+    fn i16_the_english_table_holds_every_message_of_en_ftl_once_in_order() {
+        let resource = FluentResource::try_new(EN_SOURCE.to_owned()).expect("en.ftl parses");
+        let mut ids: Vec<&str> = resource
+            .entries()
+            .filter_map(|e| match e {
+                fluent_syntax::ast::Entry::Message(m) => Some(m.id.name),
+                _ => None,
+            })
+            .collect();
+        ids.sort();
+        let table: Vec<&str> = ENGLISH.iter().map(|(id, _)| *id).collect();
+        assert_eq!(table, ids);
+        assert!(ids.len() > 200, "the whole file was read: {}", ids.len());
+    }
+
+    #[test]
+    fn i16_english_from_the_table_is_what_fluent_writes_for_every_message_and_argument() {
+        let fluent = Fluent(bundle_for(DEFAULT_LOCALE, EN_SOURCE));
+        let values = [
+            Arg::Str("Bob <b>".into()),
+            Arg::Num(1.0),
+            Arg::Num(2.0),
+            Arg::Num(0.0),
+            Arg::Num(1.5),
+            Arg::Num(-3.0),
+            Arg::Num(12_345_678.0),
+            Arg::Str("one".into()),
+            Arg::Str("1".into()),
+        ];
+        let mut compared = 0;
+        for (id, text) in ENGLISH {
+            let names = names(text);
+            let mut sets: Vec<Vec<(&str, Arg)>> = vec![Vec::new()];
+            for value in &values {
+                sets.push(names.iter().map(|n| (*n, value.clone())).collect());
+            }
+            // One argument missing at a time.
+            for skip in &names {
+                sets.push(
+                    names
+                        .iter()
+                        .filter(|n| *n != skip)
+                        .map(|n| (*n, Arg::Num(2.0)))
+                        .collect(),
+                );
+            }
+            for args in sets {
+                let expected = fluent.format(id, &args).expect("Fluent has every id");
+                assert_eq!(text.format(&args), expected, "{id} with {args:?}");
+                compared += 1;
+            }
+        }
+        assert!(compared > 2_000, "{compared}");
+    }
+
+    #[test]
+    fn i16_a_catalog_falls_back_to_english_and_then_to_the_id() {
+        let english = Catalog::english();
+        assert_eq!(english.locale(), "en");
+        assert_eq!(english.tr("chat-input-placeholder"), "Type your message...");
+        assert_eq!(english.tr("no-such-id"), "no-such-id");
+        assert!(english.has("chat-input-placeholder") && !english.has("no-such-id"));
+        // A formatter without the id: English answers.
+        struct Silent;
+        impl Formatter for Silent {
+            fn has(&self, _: &str) -> bool {
+                false
+            }
+            fn format(&self, _: &str, _: &[(&str, Arg)]) -> Option<String> {
+                None
+            }
+        }
+        let tr = Catalog::with_fluent("tr", Rc::new(Silent));
+        assert_eq!(tr.locale(), "tr");
+        assert_eq!(
+            tr.tr_args("chat-action-expires-minutes", &[("n", Arg::Num(1.0))]),
+            "Expires in 1 minute"
+        );
+    }
 }

@@ -1,4 +1,4 @@
-//! Localized strings for the components: a per-chat locale signal plus cached Fluent catalogs.
+//! Localized strings for the components: a per-chat locale signal plus cached catalogs.
 //!
 //! Catalogs are built once per locale per thread (they are not `Send`); `customMessages`
 //! overrides are per chat.
@@ -27,7 +27,7 @@ fn catalog(locale: &'static str) -> Rc<Catalog> {
     CATALOGS.with(|c| {
         c.borrow_mut()
             .entry(locale)
-            .or_insert_with(|| Rc::new(Catalog::new(locale)))
+            .or_insert_with(|| Rc::new(locale_chunk::catalog(locale)))
             .clone()
     })
 }
@@ -201,7 +201,7 @@ impl I18n {
     pub fn t_args(&self, id: &str, args: &[(&str, Arg)]) -> String {
         let locale = self.locale.get();
         if let Some(text) = self.overrides.with_value(|o| o.get(id).cloned()) {
-            let mut c = Catalog::new(locale);
+            let mut c = locale_chunk::catalog(locale);
             c.set_overrides(HashMap::from([(id.to_owned(), text)]));
             return c.tr_args(id, args);
         }

@@ -1,20 +1,23 @@
 //! The locales other than `en` in the element and the page: each is a chunk of its own,
-//! fetched when a chat first uses it (issue 16, D71). A visitor downloads only the language
-//! the chat speaks. Without the `split` feature every locale is compiled in and [`fetch`] is
-//! ready at once.
+//! fetched when a chat first uses it (issue 16, D71), bringing its texts and Fluent's runtime
+//! (English is formatted from the build's table without it, D75). A visitor downloads only
+//! the language the chat speaks. Without the `split` feature every locale is compiled in and
+//! [`fetch`] is ready at once.
 
-#[cfg(feature = "split")]
-use crate::core::i18n::add_source;
-use crate::core::i18n::source;
+use std::cell::RefCell;
+use std::rc::Rc;
+
+use crate::core::i18n::Formatter;
+use crate::core::{Catalog, DEFAULT_LOCALE};
 use crate::ui::chunk::ChunkMissing;
 
 #[cfg(feature = "split")]
 crate::io::split::split_point!(
     locale_tr,
     preload_locale_tr,
-    /// The Turkish Fluent source.
-    fn tr_source() -> &'static str {
-        include_str!(concat!(env!("OUT_DIR"), "/tr.ftl"))
+    /// Turkish, formatted by Fluent.
+    fn tr_fluent() -> Rc<dyn Formatter> {
+        crate::core::i18n::fluent("tr", include_str!(concat!(env!("OUT_DIR"), "/tr.ftl")))
     }
 );
 
@@ -22,15 +25,50 @@ crate::io::split::split_point!(
 crate::io::split::split_point!(
     locale_ar,
     preload_locale_ar,
-    /// The Arabic Fluent source.
-    fn ar_source() -> &'static str {
-        include_str!(concat!(env!("OUT_DIR"), "/ar.ftl"))
+    /// Arabic, formatted by Fluent.
+    fn ar_fluent() -> Rc<dyn Formatter> {
+        crate::core::i18n::fluent("ar", include_str!(concat!(env!("OUT_DIR"), "/ar.ftl")))
     }
 );
 
+thread_local! {
+    /// The locales whose texts are here, each parsed once.
+    static HERE: RefCell<Vec<(&'static str, Rc<dyn Formatter>)>> = const { RefCell::new(Vec::new()) };
+}
+
+/// The formatter of `tag` if its texts are here (never for English, which needs none).
+fn formatter(tag: &str) -> Option<Rc<dyn Formatter>> {
+    if tag == DEFAULT_LOCALE {
+        return None;
+    }
+    let here = HERE.with(|h| {
+        h.borrow()
+            .iter()
+            .find(|(t, _)| *t == tag)
+            .map(|(_, f)| f.clone())
+    });
+    // Compiled in: parsed the first time it is asked for.
+    #[cfg(not(feature = "split"))]
+    let here = here.or_else(|| {
+        let tag = crate::core::match_locale(tag)?;
+        let formatter = crate::core::i18n::fluent(tag, crate::core::i18n::source(tag)?);
+        HERE.with(|h| h.borrow_mut().push((tag, formatter.clone())));
+        Some(formatter)
+    });
+    here
+}
+
 /// Whether the texts of `tag` (a shipped locale) are here.
 pub(crate) fn is_here(tag: &str) -> bool {
-    source(tag).is_some()
+    tag == DEFAULT_LOCALE || formatter(tag).is_some()
+}
+
+/// The catalog of `tag` (a shipped locale whose texts are here; English otherwise).
+pub(crate) fn catalog(tag: &'static str) -> Catalog {
+    match formatter(tag) {
+        Some(formatter) => Catalog::with_fluent(tag, formatter),
+        None => Catalog::english(),
+    }
 }
 
 /// Makes the texts of `tag` (a shipped locale) available: at once when they are here, else
@@ -42,11 +80,16 @@ pub(crate) async fn fetch(tag: &'static str) -> Result<(), ChunkMissing> {
     #[cfg(feature = "split")]
     {
         let fetched = match tag {
-            "tr" => tr_source().await?,
-            "ar" => ar_source().await?,
+            "tr" => tr_fluent().await?,
+            "ar" => ar_fluent().await?,
             _ => return Err(ChunkMissing),
         };
-        add_source(tag, fetched);
+        HERE.with(|h| {
+            let mut here = h.borrow_mut();
+            if !here.iter().any(|(t, _)| *t == tag) {
+                here.push((tag, fetched));
+            }
+        });
         Ok(())
     }
     // Every locale is compiled in: only a tag that is not shipped is missing.

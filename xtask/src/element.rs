@@ -28,11 +28,12 @@ use crate::{run, split, Ctx};
 /// download to 520.6 KB, D71 (dates by hand, the browser's case rules, a message's extras in
 /// the Markdown chunk, the locales other than English in chunks) to 476.6 KB, and D72 (the
 /// message list and what waits for the first answer a chunk of their own, the scripts
-/// minified) to 386.0 KB, D73 (the kept decision keys read by hand) to 382.6 KB, and D74 (the
-/// session's logic a chunk fetched at once) to 321.9 KB; the budget is that plus 5%.
+/// minified) to 386.0 KB, D73 (the kept decision keys read by hand) to 382.6 KB, D74 (the
+/// session's logic a chunk fetched at once) to 321.9 KB, and D75 (English from a build-time
+/// table, Fluent's runtime with the other locales) to 280.3 KB; the budget is that plus 5%.
 /// `cargo xtask element` and the element step of `cargo xtask test` fail above it. Lower it
 /// whenever the element shrinks.
-pub const BUDGET_BYTES: u64 = 338 * 1024;
+pub const BUDGET_BYTES: u64 = 295 * 1024;
 
 /// Appended to the glue: load the wasm beside the module, then define `<agent-chat>`.
 const AUTO_DEFINE: &str = r#"
