@@ -2797,31 +2797,41 @@ async fn i16_first_screen_works_without_lazy_chunks_journey(page: &ChatPage) -> 
         "This part of the chat could not be loaded.",
     )
     .await?;
-    page.element_event("first", "error").await?;
+    expect_part_error(page, "first", "cards").await?;
+    page.block_chunks(false).await?;
+    page.element_click("first", ".chat-card--pending .chat-chunk-failed__retry")
+        .await?;
+    approve_email_in(page, "first").await
+}
+
+/// Approves the waiting card of `<agent-chat id=host>` and waits for the support agent's
+/// "Email sent" continuation.
+async fn approve_email_in(page: &ChatPage, host: &str) -> Step {
+    page.element_click(host, ".chat-card[data-state=waiting] .chat-card__approve")
+        .await?;
+    page.element_wait_for_text(host, ".chat-message__content", EMAIL_SENT)
+        .await
+}
+
+/// Waits for an `error` event of `<agent-chat id=host>` and checks that one of them names the
+/// part `chunk` that could not be loaded (issue 16).
+async fn expect_part_error(page: &ChatPage, host: &str, chunk: &str) -> Step {
+    page.element_event(host, "error").await?;
     let events = page
         .client
         .execute(ELEMENT_EVENTS_JS, vec![])
         .await
         .map_err(|e| format!("reading the element's events: {e}"))?;
-    let named_cards = events.as_array().into_iter().flatten().any(|e| {
-        e["chat"] == json!("first")
+    let named = events.as_array().into_iter().flatten().any(|e| {
+        e["chat"] == json!(host)
             && e["name"] == json!("error")
-            && e["detail"]["message"] == json!("part not loaded: cards")
+            && e["detail"]["message"] == json!(format!("part not loaded: {chunk}"))
     });
-    if !named_cards {
-        return Err(format!("no error event named the cards' part: {events}"));
+    if named {
+        Ok(())
+    } else {
+        Err(format!("no error event named the part {chunk:?}: {events}"))
     }
-    page.block_chunks(false).await?;
-    page.element_click("first", ".chat-card--pending .chat-chunk-failed__retry")
-        .await?;
-    page.element_click(
-        "first",
-        ".chat-card[data-state=waiting] .chat-card__approve",
-    )
-    .await?;
-    page.element_wait_for_text("first", ".chat-message__content", EMAIL_SENT)
-        .await?;
-    Ok(())
 }
 
 journey! {
@@ -2900,30 +2910,10 @@ async fn i16_core_chunk_journey(page: &ChatPage) -> Step {
 
     page.block_chunks_except(&["messages", "history"]).await?;
     page.open_path("examples/custom-element.html").await?;
-    page.element_event("first", "error").await?;
-    let events = page
-        .client
-        .execute(ELEMENT_EVENTS_JS, vec![])
-        .await
-        .map_err(|e| format!("reading the element's events: {e}"))?;
-    let named_core = events.as_array().into_iter().flatten().any(|e| {
-        e["chat"] == json!("first")
-            && e["name"] == json!("error")
-            && e["detail"]["message"] == json!("part not loaded: core")
-    });
-    if !named_core {
-        return Err(format!("no error event named the core's part: {events}"));
-    }
+    expect_part_error(page, "first", "core").await?;
     page.block_chunks(false).await?;
     page.element_send("first", EMAIL_BOB).await?;
-    page.element_click(
-        "first",
-        ".chat-card[data-state=waiting] .chat-card__approve",
-    )
-    .await?;
-    page.element_wait_for_text("first", ".chat-message__content", EMAIL_SENT)
-        .await?;
-    Ok(())
+    approve_email_in(page, "first").await
 }
 
 journey! {
