@@ -8,7 +8,7 @@ use leptos::prelude::*;
 
 use crate::core::transport::{Gateway, Thread, TransportOptions};
 use crate::core::{ChatError, Chunk, Command};
-use crate::io::split::ready_now;
+use crate::io::split::part_now;
 
 use super::ChatStore;
 
@@ -40,12 +40,7 @@ crate::io::split::split_point!(
 
 /// The gateway for `spec` if its code is here now (always without `split`).
 pub(super) fn gateway_now(spec: &BackendSpec) -> Option<Gateway> {
-    let mut fetched = Box::pin(preload_backends());
-    if ready_now(fetched.as_mut()) != Some(Ok(())) {
-        return None;
-    }
-    let mut built = Box::pin(backend_part(spec.clone()));
-    ready_now(built.as_mut()).and_then(Result::ok)
+    part_now(preload_backends, || backend_part(spec.clone()))
 }
 
 /// The wait before the fetch after `failures` failed ones: 1 s, doubling, at most 30 s.

@@ -22,28 +22,26 @@ impl ChatStore {
     }
 
     /// Runs `step` now if the session's logic is here and no earlier step waits for it;
-    /// else keeps it, in order, until the logic arrives (D74).
+    /// else keeps it, in order, until the logic arrives (D74). Only a kept step is boxed:
+    /// the stream's inputs run through here.
     pub(super) fn run(&self, step: impl FnOnce(&mut super::Driver, Millis, Engine) + 'static) {
-        let step: Step = Box::new(step);
-        let Some(step) = self
+        let ready = self
             .driver
-            .try_update_value(|d| match d.engine.engine {
-                Some(_) if d.engine.waiting.is_empty() => Some(step),
-                _ => {
-                    d.engine.waiting.push_back(step);
-                    None
-                }
-            })
-            .flatten()
-        else {
-            self.fetch_engine();
-            return;
-        };
-        self.run_now(step);
+            .try_with_value(|d| d.engine.engine.is_some() && d.engine.waiting.is_empty());
+        match ready {
+            Some(true) => self.run_now(step),
+            Some(false) => {
+                let step: Step = Box::new(step);
+                self.driver
+                    .update_value(|d| d.engine.waiting.push_back(step));
+                self.fetch_engine();
+            }
+            None => {} // disposed
+        }
     }
 
     /// Runs one step with the session's logic, which is here.
-    pub(super) fn run_now(&self, step: Step) {
+    pub(super) fn run_now(&self, step: impl FnOnce(&mut super::Driver, Millis, Engine)) {
         let now = crate::io::clock::now();
         let Some(Some((work, next_timeout))) = self.driver.try_update_value(|d| {
             let engine = d.engine.engine?;

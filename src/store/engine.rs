@@ -14,7 +14,7 @@ use leptos::prelude::*;
 
 use crate::core::transport::{Gateway, Work};
 use crate::core::{ChatError, Chunk, Input, Millis, Session, SessionEvent};
-use crate::io::split::ready_now;
+use crate::io::split::part_now;
 
 use super::{backend::retry_delay_ms, ChatStore, Driver};
 
@@ -44,12 +44,7 @@ crate::io::split::split_point!(
 
 /// The session's logic if its code is here now (always without `split`).
 pub(super) fn engine_now() -> Option<Engine> {
-    let mut fetched = Box::pin(preload_core());
-    if ready_now(fetched.as_mut()) != Some(Ok(())) {
-        return None;
-    }
-    let mut built = Box::pin(engine_part());
-    ready_now(built.as_mut()).and_then(Result::ok)
+    part_now(preload_core, engine_part)
 }
 
 /// One step of the drive loop, kept while the session's logic is on its way.
