@@ -24,8 +24,7 @@
 //! - **A usable composer** (issue 16): the page and the element are loaded in a frame of an
 //!   empty page of the same origin, and the time from the frame's creation to a composer
 //!   that takes text (the text box present and not read-only, checked every animation frame
-//!   of the outer page) and to one that can send (no longer busy: the session's logic is
-//!   here, D74) is taken, for the first load (cold cache) and the next ones.
+//!   of the outer page) is taken, for the first load (cold cache) and the next ones.
 //!
 //! `BENCH_RUNS` (default 5) sets the repetitions; the report gives median and worst.
 //! `BENCH_ONLY=composer` runs only the composer's measurement.
@@ -38,39 +37,29 @@ mod harness;
 use harness::{ChatPage, Harness, Step};
 
 /// Loads `arguments[0]` in a frame and sets `window.__benchComposer` to the ms from the
-/// frame's creation to a composer that takes text and to one that can send (in the page, or
-/// in an `<agent-chat>`'s shadow root).
+/// frame's creation to a composer that takes text (in the page, or in an `<agent-chat>`'s
+/// shadow root).
 const COMPOSER_JS: &str = r#"
 window.__benchComposer = null;
 var frame = document.createElement('iframe');
 frame.style.cssText = 'position:fixed;top:0;left:0;width:1000px;height:700px;border:0';
 var t0 = performance.now();
-var typed = null;
 frame.src = arguments[0];
 (document.body || document.documentElement).appendChild(frame);
-function root(d) {
-  var host = d && d.querySelector('agent-chat');
-  return d && (d.querySelector('form.chat-input') ? d : host && host.shadowRoot);
-}
+function box(root) { return root ? root.querySelector('textarea.chat-input__textarea') : null; }
 function check() {
-  var r = root(frame.contentDocument);
-  var t = r && r.querySelector('textarea.chat-input__textarea');
-  if (t && !t.readOnly && typed === null) { typed = performance.now() - t0; }
-  var form = r && r.querySelector('form.chat-input');
-  if (typed !== null && form && form.getAttribute('aria-busy') !== 'true') {
-    window.__benchComposer = [typed, performance.now() - t0];
-    frame.remove();
-    return;
-  }
+  var d = frame.contentDocument;
+  var host = d && d.querySelector('agent-chat');
+  var t = d && (box(d) || (host && box(host.shadowRoot)));
+  if (t && !t.readOnly) { window.__benchComposer = performance.now() - t0; frame.remove(); return; }
   requestAnimationFrame(check);
 }
 requestAnimationFrame(check);
 return true;
 "#;
 
-/// Ms from a frame's creation to a composer that takes text and to one that can send, for
-/// `path` (see [`COMPOSER_JS`]).
-async fn composer_time(page: &ChatPage, path: &str) -> Step<(f64, f64)> {
+/// Ms from a frame's creation to a usable composer in it, for `path` (see [`COMPOSER_JS`]).
+async fn composer_time(page: &ChatPage, path: &str) -> Step<f64> {
     page.client
         .execute(COMPOSER_JS, vec![path.into()])
         .await
@@ -81,38 +70,29 @@ async fn composer_time(page: &ChatPage, path: &str) -> Step<(f64, f64)> {
             .execute("return window.__benchComposer;", vec![])
             .await
             .map_err(|e| e.to_string())?;
-        match (v[0].as_f64(), v[1].as_f64()) {
-            (Some(typed), Some(sends)) => Ok((typed, sends)),
-            _ => Err("not yet".to_owned()),
-        }
+        v.as_f64().ok_or_else(|| "not yet".to_owned())
     })
     .await
 }
 
-/// Issue 16: navigation to a usable composer, the page and the element, cold then warm:
-/// when it takes text, and when it can send (the session's logic is a chunk, D74).
+/// Issue 16: navigation to a usable composer, the page and the element, cold then warm.
 async fn composer(page: &ChatPage, runs: usize) -> Step {
     // A document of the same origin without a chat hosts the frames: the agent list (JSON,
     // which the browser shows as text).
     page.open_path("api/agents/agents").await?;
-    println!("| navigation to a usable composer (frame, 2-core machine): takes text / can send | first load | next loads: median | worst |");
+    println!("| navigation to a usable composer (frame, 2-core machine) | first load | next loads: median | worst |");
     println!("|---|---|---|---|");
     for (what, path) in [
         ("standalone page", "/?lang=en"),
         ("`<agent-chat>` example", "/examples/custom-element.html"),
     ] {
-        let (first_typed, first_sends) = composer_time(page, path).await?;
-        let (mut typed, mut sends) = (Vec::new(), Vec::new());
+        let first = composer_time(page, path).await?;
+        let mut next = Vec::new();
         for _ in 0..runs {
-            let (t, s) = composer_time(page, path).await?;
-            typed.push(t);
-            sends.push(s);
+            next.push(composer_time(page, path).await?);
         }
-        let (typed_median, typed_worst) = median_max(&typed);
-        let (sends_median, sends_worst) = median_max(&sends);
-        println!(
-            "| {what} | {first_typed:.0} / {first_sends:.0} ms | {typed_median:.0} / {sends_median:.0} ms | {typed_worst:.0} / {sends_worst:.0} ms |"
-        );
+        let (median, worst) = median_max(&next);
+        println!("| {what} | {first:.0} ms | {median:.0} ms | {worst:.0} ms |");
     }
     Ok(())
 }

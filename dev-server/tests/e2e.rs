@@ -2747,7 +2747,7 @@ journey! {
 /// The steps of [`i16_first_screen_works_without_lazy_chunks`].
 async fn i16_first_screen_works_without_lazy_chunks_journey(page: &ChatPage) -> Step {
     const NOT_LOADED: &str = "Part of the chat could not be loaded";
-    page.block_chunks_except(&["messages", "core"]).await?;
+    page.block_chunks_except(&["messages"]).await?;
     page.open().await?;
     page.wait_for_visible(".chat-history .chat-chunk-failed")
         .await?;
@@ -2788,7 +2788,7 @@ async fn i16_first_screen_works_without_lazy_chunks_journey(page: &ChatPage) -> 
     page.wait_for_count(".chat-chunk-failed", 0).await?;
 
     // The element, the same: its `error` event names the part, and Retry brings the card.
-    page.block_chunks_except(&["messages", "core"]).await?;
+    page.block_chunks_except(&["messages"]).await?;
     page.open_path("examples/custom-element.html").await?;
     page.element_send("first", EMAIL_BOB).await?;
     page.element_wait_for_text(
@@ -2836,7 +2836,7 @@ async fn expect_part_error(page: &ChatPage, host: &str, chunk: &str) -> Step {
 
 journey! {
     /// Issue 16, D72: the messages are a part of their own, asked for when the chat is first
-    /// drawn. With every chunk refused but the session's logic (D74), the composer still works: a message typed and sent
+    /// drawn. With every chunk refused, the composer still works: a message typed and sent
     /// reaches the server and its reply is stored, while the list says in place (and in the
     /// banner) that it could not be loaded. Served again, the list's Retry draws the
     /// conversation, the sent message and the reply in it.
@@ -2847,7 +2847,7 @@ journey! {
 /// The steps of [`i16_the_composer_sends_before_the_messages_part_arrives`].
 async fn i16_messages_part_journey(page: &ChatPage) -> Step {
     const LIST_FAILED: &str = ".chat-message-list-pending .chat-chunk-failed";
-    page.block_chunks_except(&["core"]).await?;
+    page.block_chunks(true).await?;
     page.open().await?;
     page.wait_for_visible(LIST_FAILED).await?;
     page.wait_for_error("Part of the chat could not be loaded")
@@ -2871,52 +2871,6 @@ async fn i16_messages_part_journey(page: &ChatPage) -> Step {
 }
 
 journey! {
-    /// Issue 16, D74: the session's logic is a chunk fetched as soon as a chat is created.
-    /// With it refused (the parts of the first screen served), the page opens and says a part
-    /// could not be loaded, the history reads as loading; the composer takes text but Enter sends nothing (the text stays, the send button is off).
-    /// Served again, the page fetches it by itself, the banner clears, the chat starts, and
-    /// the text typed before is sent and answered. The element's `error` event names it.
-    i16_nothing_is_sent_before_the_core_arrives => |page| i16_core_chunk_journey(page)
-}
-
-/// The steps of [`i16_nothing_is_sent_before_the_core_arrives`].
-async fn i16_core_chunk_journey(page: &ChatPage) -> Step {
-    const HELLO: &str = "Hello before the core";
-    const SEND: &str = ".chat-input__send";
-    page.block_chunks_except(&["messages", "history"]).await?;
-    page.open().await?;
-    page.wait_for_error("Part of the chat could not be loaded")
-        .await?;
-    // The history reads as loading, not as empty, while nothing could ask for it.
-    page.wait_for_visible(".chat-history__loading").await?;
-    page.wait_for_count(".chat-history__empty", 0).await?;
-    page.click(sel::TEXTAREA).await?;
-    page.type_text(HELLO).await?;
-    page.wait_for_composer_text(HELLO).await?;
-    page.wait_for_count(sel::COMPOSER_BUSY, 1).await?;
-    page.wait_for_enabled(SEND, false).await?;
-    // Enter's handler has run when the key is delivered: the text is still there.
-    page.send_draft().await?;
-    page.wait_for_composer_text(HELLO).await?;
-
-    page.block_chunks(false).await?;
-    page.wait_for_count(sel::ERROR_TEXT, 0).await?;
-    page.wait_for_count(sel::COMPOSER_BUSY, 0).await?;
-    page.wait_for_enabled(SEND, true).await?;
-    page.send_draft().await?;
-    page.wait_for_composer_text("").await?;
-    page.wait_for_finished_reply_containing("You said: Hello before the core")
-        .await?;
-
-    page.block_chunks_except(&["messages", "history"]).await?;
-    page.open_path("examples/custom-element.html").await?;
-    expect_part_error(page, "first", "core").await?;
-    page.block_chunks(false).await?;
-    page.element_send("first", EMAIL_BOB).await?;
-    approve_email_in(page, "first").await
-}
-
-journey! {
     /// Issue 16, D71: a language other than English is a chunk of its own, fetched when a chat
     /// speaks it. With the chunks refused, a Turkish page still shows the chat (in English:
     /// never blank, never stuck hidden); served again, the same page speaks Turkish from its
@@ -2926,7 +2880,7 @@ journey! {
 
 /// The steps of [`i16_a_locale_is_fetched_when_the_chat_speaks_it`].
 async fn i16_locale_chunk_journey(page: &ChatPage) -> Step {
-    page.block_chunks_except(&["core"]).await?;
+    page.block_chunks(true).await?;
     page.open_with_query("lang=tr").await?;
     page.wait_for_visible(sel::TEXTAREA).await?;
     page.wait_for_attribute(sel::TEXTAREA, "placeholder", "Type your message...")
@@ -2948,7 +2902,7 @@ async fn i16_locale_chunk_journey(page: &ChatPage) -> Step {
 
 journey! {
     /// Issue 16, D68: the backends other than the agent server are a chunk. With it refused
-    /// (and every part but the messages' and the session's logic, D72, D74), the page over Chat Completions opens and says
+    /// (and every part but the messages', D72), the page over Chat Completions opens and says
     /// a part could not be loaded (nothing else breaks: the chat waits); once it is served
     /// again the page fetches it by itself, the chat starts, and a message gets its streamed
     /// reply.
@@ -2959,7 +2913,7 @@ journey! {
 /// The steps of [`i16_a_backend_in_a_chunk_is_fetched_again_until_it_arrives`].
 async fn i16_backend_chunk_journey(page: &ChatPage) -> Step {
     const ASK: &str = "What is the weather?";
-    page.block_chunks_except(&["messages", "core"]).await?;
+    page.block_chunks_except(&["messages"]).await?;
     page.open_with_query("lang=en&transport=chat-completions&baseUrl=/v1&model=scripted")
         .await?;
     page.wait_for_error("Part of the chat could not be loaded")

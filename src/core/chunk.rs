@@ -22,16 +22,11 @@ pub enum Chunk {
     /// Cogitator, an agent in the page): a chat pointed at one fetches it at the start, and
     /// its requests wait for it (D68).
     Backends,
-    /// The session's logic: the wire readers, the stream parser, the cards' rules and the
-    /// gateways (D74). Fetched as soon as a chat is created; until it arrives the chat keeps
-    /// what the person does, in order, and sends nothing.
-    Core,
 }
 
 impl Chunk {
     /// Every part, in the order a visit needs them.
-    pub const ALL: [Chunk; 6] = [
-        Chunk::Core,
+    pub const ALL: [Chunk; 5] = [
         Chunk::Backends,
         Chunk::Messages,
         Chunk::Markdown,
@@ -47,7 +42,6 @@ impl Chunk {
             Chunk::History => "history",
             Chunk::Messages => "messages",
             Chunk::Backends => "backends",
-            Chunk::Core => "core",
         }
     }
 }

@@ -79,24 +79,6 @@ macro_rules! split_point {
 }
 pub(crate) use split_point;
 
-/// What the split point `part` builds, if its chunk (fetched by `preload`) is here now:
-/// always without `split`; never waits.
-pub(crate) fn part_now<T, PF, BF>(
-    preload: impl FnOnce() -> PF,
-    part: impl FnOnce() -> BF,
-) -> Option<T>
-where
-    PF: Future<Output = Result<(), ChunkMissing>>,
-    BF: Future<Output = Result<T, ChunkMissing>>,
-{
-    let mut fetched = Box::pin(preload());
-    if ready_now(fetched.as_mut()) != Some(Ok(())) {
-        return None;
-    }
-    let mut built = Box::pin(part());
-    ready_now(built.as_mut()).and_then(Result::ok)
-}
-
 /// Polls `fut` once, without a task to wake: `Some` when it was ready at once (a function of
 /// a chunk already here, or any function without `split`).
 pub(crate) fn ready_now<F: Future + ?Sized>(fut: Pin<&mut F>) -> Option<F::Output> {

@@ -8,7 +8,7 @@ use leptos::prelude::*;
 
 use crate::core::transport::{Gateway, Thread, TransportOptions};
 use crate::core::{ChatError, Chunk, Command};
-use crate::io::split::part_now;
+use crate::io::split::ready_now;
 
 use super::ChatStore;
 
@@ -40,7 +40,12 @@ crate::io::split::split_point!(
 
 /// The gateway for `spec` if its code is here now (always without `split`).
 pub(super) fn gateway_now(spec: &BackendSpec) -> Option<Gateway> {
-    part_now(preload_backends, || backend_part(spec.clone()))
+    let mut fetched = Box::pin(preload_backends());
+    if ready_now(fetched.as_mut()) != Some(Ok(())) {
+        return None;
+    }
+    let mut built = Box::pin(backend_part(spec.clone()));
+    ready_now(built.as_mut()).and_then(Result::ok)
 }
 
 /// The wait before the fetch after `failures` failed ones: 1 s, doubling, at most 30 s.
@@ -75,7 +80,7 @@ impl ChatStore {
                         .driver
                         .try_with_value(|d| d.backend_failures)
                         .unwrap_or(0);
-                    store.run(move |d, now, _| {
+                    store.run(move |d, now| {
                         d.backend_fetching = false;
                         d.backend_failures = 0;
                         d.backend = None;

@@ -4,50 +4,28 @@
 use leptos::prelude::*;
 
 use crate::core::transport::{GatewayOutput, Work};
-use crate::core::{Command, Input, Millis, Output, RequestId, Session, SessionConfig};
+use crate::core::{Command, Input, Output, RequestId, Session, SessionConfig};
 
-use super::engine::{Engine, Step};
 use super::ChatStore;
 
 impl ChatStore {
     /// The one drive loop: handle, drain outputs, re-arm the timer, schedule a publish, then
     /// run host callbacks (after every borrow is released, so they may dispatch again).
     pub(super) fn handle(&self, input: Input) {
-        self.run(move |d, now, engine| (engine.handle)(&mut d.session, now, input));
+        self.run(move |d, now| d.session.handle(now, input));
     }
 
     /// What the wire answered to one of the gateway's requests (issue 15).
     pub(super) fn handle_wire(&self, input: Input) {
-        self.run(move |d, now, engine| (engine.from_wire)(&mut d.gateway, now, input));
+        self.run(move |d, now| d.gateway.from_wire(now, input));
     }
 
-    /// Runs `step` now if the session's logic is here and no earlier step waits for it;
-    /// else keeps it, in order, until the logic arrives (D74). Only a kept step is boxed:
-    /// the stream's inputs run through here.
-    pub(super) fn run(&self, step: impl FnOnce(&mut super::Driver, Millis, Engine) + 'static) {
-        let ready = self
-            .driver
-            .try_with_value(|d| d.engine.engine.is_some() && d.engine.waiting.is_empty());
-        match ready {
-            Some(true) => self.run_now(step),
-            Some(false) => {
-                let step: Step = Box::new(step);
-                self.driver
-                    .update_value(|d| d.engine.waiting.push_back(step));
-                self.fetch_engine();
-            }
-            None => {} // disposed
-        }
-    }
-
-    /// Runs one step with the session's logic, which is here.
-    pub(super) fn run_now(&self, step: impl FnOnce(&mut super::Driver, Millis, Engine)) {
+    pub(super) fn run(&self, step: impl FnOnce(&mut super::Driver, crate::core::Millis)) {
         let now = crate::io::clock::now();
-        let Some(Some((work, next_timeout))) = self.driver.try_update_value(|d| {
-            let engine = d.engine.engine?;
-            step(d, now, engine);
-            let work = (engine.pump)(&mut d.session, &mut d.gateway, now);
-            Some((work, d.session.poll_timeout()))
+        let Some((work, next_timeout)) = self.driver.try_update_value(|d| {
+            step(d, now);
+            let work = crate::core::transport::pump(&mut d.session, &mut d.gateway, now);
+            (work, d.session.poll_timeout())
         }) else {
             return; // disposed
         };
@@ -179,7 +157,7 @@ impl ChatStore {
                 }
                 Err(_) => (Vec::new(), Some(crate::core::ChatError::StorageLoad)),
             };
-            store.run(move |d, now, _| d.gateway.threads_loaded(now, threads));
+            store.run(move |d, now| d.gateway.threads_loaded(now, threads));
             if let Some(error) = error {
                 store.dispatch(Command::ReportError(error));
             }
@@ -275,8 +253,6 @@ impl ChatStore {
             }
             d.generation += 1;
             d.session = Session::new(config);
-            // What waited for the session's logic was the earlier server's.
-            d.engine.waiting.clear();
             d.keys_scope = Some(scope);
             d.file_batch.clear();
             // Every slice is published afresh from the new session.

@@ -16,7 +16,6 @@ use crate::io::http::TransportConfig;
 mod answers;
 mod backend;
 mod drive;
-mod engine;
 mod hook;
 mod slices;
 
@@ -61,8 +60,6 @@ struct Driver {
     backend_fetching: bool,
     /// How many fetches of the backends' code failed in a row.
     backend_failures: u32,
-    /// The session's logic, and the steps waiting for it while it is on its way (D74).
-    engine: engine::EngineSlot,
 }
 
 /// What [`ChatStore::gateway_for`] gives: the gateway, the thread store, how many stored
@@ -122,9 +119,6 @@ pub struct ChatStore {
     pub composer_focused: ReadSignal<bool>,
     /// How many cards wait for this person (issue 14: the "(N)" title prefix).
     pub pending_count: RwSignal<usize>,
-    /// The session's logic is here and the status it publishes is drawn, so something typed
-    /// can be sent (D74); until then the composer reads as busy.
-    pub(crate) ready: ReadSignal<bool>,
 }
 
 /// The write halves of [`ChatStore`]'s public slices.
@@ -139,7 +133,6 @@ struct Writers {
     draft: WriteSignal<String>,
     now: WriteSignal<crate::core::Millis>,
     composer_focused: WriteSignal<bool>,
-    ready: WriteSignal<bool>,
 }
 
 impl ChatStore {
@@ -290,28 +283,20 @@ impl ChatStore {
             backend: None,
             backend_fetching: false,
             backend_failures: 0,
-            engine: engine::EngineSlot::new(),
         };
         let (messages, set_messages) = signal(initial_messages);
         let (streaming, set_streaming) = signal(None);
-        // Nothing can be sent before the session's logic is here (D74): the draft stays.
-        let ready = driver.engine.engine.is_some();
         let (status, set_status) = signal(StatusSlice {
-            can_send: ready,
+            can_send: true,
             remember_allowed: true,
             ..Default::default()
         });
-        // The history reads as loading, not empty, until the session can ask for it.
-        let (history, set_history) = signal(HistorySlice {
-            loading: !ready,
-            ..HistorySlice::default()
-        });
+        let (history, set_history) = signal(HistorySlice::default());
         let (cards, set_cards) = signal(Vec::new());
         let (files, set_files) = signal(initial_files);
         let (draft, set_draft) = signal(String::new());
         let (now, set_now) = signal(crate::io::clock::now());
         let (composer_focused, set_composer_focused) = signal(false);
-        let (ready, set_ready) = signal(ready);
         let last_assistant_id = Memo::new(move |_| {
             messages.with(|ms| {
                 ms.iter()
@@ -332,7 +317,6 @@ impl ChatStore {
                 draft: set_draft,
                 now: set_now,
                 composer_focused: set_composer_focused,
-                ready: set_ready,
             },
             messages,
             last_assistant_id,
@@ -346,11 +330,8 @@ impl ChatStore {
             attention: crate::ui::attention::ChatAttention::new(),
             pending_count: RwSignal::new(0),
             composer_focused,
-            ready,
         };
         provide_context(store);
-        // Fetched at once, beside the first download (D74); nothing waits for it yet.
-        store.fetch_engine();
         // The find bar's state, shared by the list and the header that draws its button.
         provide_context(crate::ui::find::FindControl::new());
         let ticker = every_second(move || {
@@ -647,17 +628,8 @@ impl ChatStore {
         }
         // The composer state is derived from the cards too.
         if revs.status != published.status || revs.actions != published.actions {
-            if let Some((mut s, ready)) = self
-                .driver
-                .try_with_value(|d| (status_of(&d.session), d.engine.engine.is_some()))
-            {
-                // Nothing can be sent before the session's logic is here (D74); the composer
-                // stops reading as busy with the status that can send.
-                s.can_send &= ready;
+            if let Some(s) = self.driver.try_with_value(|d| status_of(&d.session)) {
                 let _ = self.write.status.try_set(s);
-                if ready && self.ready.try_get_untracked() == Some(false) {
-                    let _ = self.write.ready.try_set(true);
-                }
             }
         }
         if revs.actions != published.actions {

@@ -213,8 +213,6 @@ pub fn ChatInput(
         <form
             class=move || crate::utils::cn(["chat-input", class.get().as_deref().unwrap_or("")])
             part="composer"
-            // Until the session's logic is here nothing can be sent (D74).
-            aria-busy=move || (!store.ready.get()).then_some("true")
             data-state=move || store.status.with(|s| s.composer.as_str())
             data-dragging=move || dragging.get().to_string()
             on:dragover=move |ev: leptos::ev::DragEvent| {

@@ -20,20 +20,22 @@ use std::{
 use crate::{run, split, Ctx};
 
 /// The budget of the element's first download (gzip -9 of every file a page loads before the
-/// composer can be typed in: the glue, the main wasm, the split loader and the snippets; not
-/// the lazy chunks, nor the session's logic fetched beside it for the first send, D74). History: what issue 16 reached first (D50: 616.1 KB on 2026-12-02) plus 5%;
+/// composer can be used: the glue, the main wasm, the split loader and the snippets; not the
+/// lazy chunks). History: what issue 16 reached first (D50: 616.1 KB on 2026-12-02) plus 5%;
 /// raised twice for the backends of issue 15 (D60, D63) to 708 KB while everything was in one
 /// wasm (707.5 KB on main c4bc115). Lazy loading (D67: cards, Markdown and the history
 /// sidebar in chunks; D68: the backends other than the agent server) brought the first
 /// download to 520.6 KB, D71 (dates by hand, the browser's case rules, a message's extras in
 /// the Markdown chunk, the locales other than English in chunks) to 476.6 KB, and D72 (the
 /// message list and what waits for the first answer a chunk of their own, the scripts
-/// minified) to 386.0 KB, D73 (the kept decision keys read by hand) to 382.6 KB, D74 (the
-/// session's logic a chunk fetched at once) to 321.9 KB, and D75 (English from a build-time
-/// table, Fluent's runtime with the other locales) to 280.3 KB; the budget is that plus 5%.
+/// minified) to 386.0 KB, D73 (the kept decision keys read by hand) to 382.6 KB. D74 made
+/// the session's logic a chunk (321.9 KB, then 280.3 KB with D75's English table), but the
+/// composer could not send before that chunk and its 23 shared chunks were here: counted
+/// honestly the first download was ~363 KB, slower to a sendable composer. D76 put the logic
+/// back in the main wasm: 340.5 KB; the budget is that plus 5%.
 /// `cargo xtask element` and the element step of `cargo xtask test` fail above it. Lower it
 /// whenever the element shrinks.
-pub const BUDGET_BYTES: u64 = 295 * 1024;
+pub const BUDGET_BYTES: u64 = 358 * 1024;
 
 /// Appended to the glue: load the wasm beside the module, then define `<agent-chat>`.
 const AUTO_DEFINE: &str = r#"

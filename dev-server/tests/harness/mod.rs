@@ -59,8 +59,6 @@ pub mod sel {
     pub const AGENT_TOGGLE: &str = "button.chat-agent-picker__toggle";
     /// The message composer.
     pub const TEXTAREA: &str = "textarea.chat-input__textarea";
-    /// The composer while the session's logic is on its way (D74).
-    pub const COMPOSER_BUSY: &str = "form.chat-input[aria-busy=\"true\"]";
 
     /// Any built-in card (the labelled group itself, which takes focus when it arrives).
     pub const CARD: &str = ".chat-card";
@@ -715,8 +713,6 @@ impl ChatPage {
 
     /// Types `text` into the composer and presses Enter to send it.
     pub async fn send_message(&self, text: &str) -> Step {
-        // The session's logic is a chunk (D74): until it is here Enter sends nothing.
-        self.wait_for_count(sel::COMPOSER_BUSY, 0).await?;
         let textarea = self
             .wait_until(&format!("`{}` to be open", sel::TEXTAREA), async || {
                 let el = self
@@ -2542,7 +2538,6 @@ pub const ELEMENT_SEND_JS: &str = r#"
 const root = document.getElementById(arguments[0])?.shadowRoot;
 const t = root && root.querySelector("textarea.chat-input__textarea");
 if (!t || t.disabled || t.readOnly) return false;
-if (root.querySelector('form.chat-input[aria-busy="true"]')) return false;
 t.focus();
 t.value = arguments[1];
 t.dispatchEvent(new Event("input", { bubbles: true }));
