@@ -2871,23 +2871,48 @@ async fn i16_messages_part_journey(page: &ChatPage) -> Step {
 }
 
 journey! {
-    /// Issue 16, D71: a language other than English is a chunk of its own, fetched when a chat
-    /// speaks it. With the chunks refused, a Turkish page still shows the chat (in English:
-    /// never blank, never stuck hidden); served again, the same page speaks Turkish from its
-    /// first frame on.
+    /// Issue 16, D71, D77: a language other than English is a chunk of its own, fetched when a
+    /// chat speaks it. With the chunks refused, a Turkish page still shows the chat (in
+    /// English: never blank, never stuck hidden) and says a part could not be loaded; served
+    /// again, the same page fetches it by itself and speaks Turkish, the banner gone, and a
+    /// new page speaks Turkish from its first frame on. The element names the part in its
+    /// `error` event and switches likewise.
     i16_a_locale_is_fetched_when_the_chat_speaks_it => |page| i16_locale_chunk_journey(page)
 }
 
 /// The steps of [`i16_a_locale_is_fetched_when_the_chat_speaks_it`].
 async fn i16_locale_chunk_journey(page: &ChatPage) -> Step {
+    const TURKISH_HELPER: &str = "Göndermek için Enter";
     page.block_chunks(true).await?;
     page.open_with_query("lang=tr").await?;
     page.wait_for_visible(sel::TEXTAREA).await?;
     page.wait_for_attribute(sel::TEXTAREA, "placeholder", "Type your message...")
         .await?;
     page.wait_for_attribute(sel::ROOT, "lang", "en").await?;
-
+    page.wait_for_error("Part of the chat could not be loaded")
+        .await?;
     page.block_chunks(false).await?;
+    page.wait_for_attribute(sel::TEXTAREA, "placeholder", "Mesajınızı yazın...")
+        .await?;
+    page.wait_for_attribute(sel::ROOT, "lang", "tr").await?;
+    page.wait_for_count(sel::ERROR_TEXT, 0).await?;
+
+    page.block_chunks_except(&["messages"]).await?;
+    page.open_path("examples/custom-element.html").await?;
+    page.element_wait_for_text("first", ".chat-input__helper", "Press Enter")
+        .await?;
+    page.client
+        .execute(
+            "document.getElementById('first').setAttribute('locale', 'tr'); return true;",
+            vec![],
+        )
+        .await
+        .map_err(|e| format!("setting the element's locale: {e}"))?;
+    expect_part_error(page, "first", "locale").await?;
+    page.block_chunks(false).await?;
+    page.element_wait_for_text("first", ".chat-input__helper", TURKISH_HELPER)
+        .await?;
+
     page.open_with_query("lang=tr").await?;
     page.wait_for_attribute(sel::TEXTAREA, "placeholder", "Mesajınızı yazın...")
         .await?;

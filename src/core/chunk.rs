@@ -22,11 +22,15 @@ pub enum Chunk {
     /// Cogitator, an agent in the page): a chat pointed at one fetches it at the start, and
     /// its requests wait for it (D68).
     Backends,
+    /// The texts of a language other than English, with Fluent's runtime (D71, D75): until
+    /// they arrive the chat speaks English (D77).
+    Locale,
 }
 
 impl Chunk {
     /// Every part, in the order a visit needs them.
-    pub const ALL: [Chunk; 5] = [
+    pub const ALL: [Chunk; 6] = [
+        Chunk::Locale,
         Chunk::Backends,
         Chunk::Messages,
         Chunk::Markdown,
@@ -42,6 +46,7 @@ impl Chunk {
             Chunk::History => "history",
             Chunk::Messages => "messages",
             Chunk::Backends => "backends",
+            Chunk::Locale => "locale",
         }
     }
 }

@@ -11,6 +11,12 @@ use std::future::Future;
 use std::pin::Pin;
 use std::task::{Context, Poll, Waker};
 
+/// The wait before fetching a chunk again after `failures` failed fetches in a row: 1 s,
+/// doubling, at most 30 s (the backends' chunk, D68; a locale's, D77).
+pub fn retry_delay_ms(failures: u32) -> u64 {
+    (1_000u64 << failures.saturating_sub(1).min(5)).min(30_000)
+}
+
 /// A chunk could not be fetched or instantiated (the browser console has the details).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct ChunkMissing;

@@ -48,10 +48,7 @@ pub(super) fn gateway_now(spec: &BackendSpec) -> Option<Gateway> {
     ready_now(built.as_mut()).and_then(Result::ok)
 }
 
-/// The wait before the fetch after `failures` failed ones: 1 s, doubling, at most 30 s.
-pub(super) fn retry_delay_ms(failures: u32) -> u64 {
-    (1_000u64 << failures.saturating_sub(1).min(5)).min(30_000)
-}
+use crate::io::split::retry_delay_ms;
 
 impl ChatStore {
     /// Fetches the backends' chunk for the awaited backend, unless a fetch is on its way, and

@@ -328,6 +328,17 @@ pub fn Chat(
     let start_config = config.clone();
     let store = crate::store::use_chat(config, transport, callbacks);
     follow_props(store, authorization, headers, agent_id, conversation_id);
+    // A language's texts that could not be fetched are a missing part like any other: the
+    // banner and `on_error` say so, and their arrival clears it (D77).
+    Effect::new(move |was_missing: Option<bool>| {
+        let missing = i18n.is_missing();
+        if missing && was_missing != Some(true) {
+            store.dispatch(Command::ReportError(ChatError::ChunkMissing(Chunk::Locale)));
+        } else if !missing && was_missing == Some(true) {
+            store.dispatch(Command::ChunkArrived(Chunk::Locale));
+        }
+        missing
+    });
     Effect::new(move |first: Option<()>| {
         let now = options.get();
         if first.is_some() {

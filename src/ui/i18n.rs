@@ -48,6 +48,11 @@ pub struct I18n {
     /// The first locale's texts are on their way: the chat is not shown yet (no flash of
     /// English on a Turkish page).
     waiting: RwSignal<bool>,
+    /// The texts of the locale asked for could not be fetched (the chat speaks the language
+    /// it showed; the banner says a part is missing, D77).
+    missing: RwSignal<bool>,
+    /// Failed fetches in a row of the locale asked for: the next one waits longer.
+    failures: StoredValue<u32>,
 }
 
 impl I18n {
@@ -66,6 +71,8 @@ impl I18n {
             on_change: StoredValue::new(None),
             wanted: StoredValue::new(locale),
             waiting: RwSignal::new(!here),
+            missing: RwSignal::new(false),
+            failures: StoredValue::new(0),
         };
         provide_context(i18n);
         if !here {
@@ -76,15 +83,20 @@ impl I18n {
 
     /// Shows `next`'s texts: at once when they are here, else once its chunk arrives (split
     /// builds, D71), the current language staying until then. If the chunk cannot be fetched
-    /// the chat stays in the language it shows (the console says why) and the next switch
-    /// tries again.
+    /// the chat stays in the language it shows, [`I18n::is_missing`] says so (the chat puts
+    /// it in the banner and `on_error`), and it is fetched again after 1, 2, 4… 30 s while
+    /// that language is still the one asked for (D77).
     fn show(self, next: &'static str) {
+        if self.wanted.get_value() != next {
+            self.failures.set_value(0);
+        }
         self.wanted.set_value(next);
         if locale_chunk::is_here(next) {
             if self.locale.get_untracked() != next {
                 self.locale.set(next);
             }
             self.waiting.set(false);
+            self.missing.set(false);
             return;
         }
         leptos::task::spawn_local(async move {
@@ -95,11 +107,41 @@ impl I18n {
             }
             if fetched.is_ok() {
                 let _ = self.locale.try_set(next);
+                let _ = self.missing.try_set(false);
+                self.failures.try_set_value(0);
             } else {
                 locale_missing(next);
+                let _ = self.missing.try_set(true);
+                self.retry_later(next);
             }
             let _ = self.waiting.try_set(false);
         });
+    }
+
+    /// Fetches `next`'s texts again after the wait its failures in a row call for, unless
+    /// another language was asked for meanwhile or the chat is gone.
+    fn retry_later(self, next: &'static str) {
+        let Some(failures) = self.failures.try_update_value(|f| {
+            *f = f.saturating_add(1);
+            *f
+        }) else {
+            return;
+        };
+        let delay = crate::io::split::retry_delay_ms(failures);
+        set_timeout(
+            move || {
+                if self.wanted.try_get_value() == Some(next) {
+                    self.show(next);
+                }
+            },
+            std::time::Duration::from_millis(delay),
+        );
+    }
+
+    /// Whether the texts of the language asked for could not be fetched (the last try
+    /// failed; another is on its way later).
+    pub(crate) fn is_missing(&self) -> bool {
+        self.missing.get()
     }
 
     /// Whether the chat waits for its first locale's texts (it is hidden meanwhile).
@@ -155,6 +197,8 @@ impl I18n {
             on_change: StoredValue::new(None),
             wanted: StoredValue::new(DEFAULT_LOCALE),
             waiting: RwSignal::new(false),
+            missing: RwSignal::new(false),
+            failures: StoredValue::new(0),
         })
     }
 
