@@ -17,6 +17,13 @@ pub fn retry_delay_ms(failures: u32) -> u64 {
     (1_000u64 << failures.saturating_sub(1).min(5)).min(30_000)
 }
 
+/// Runs `again` (the next fetch of a chunk) after the wait `failures` failed fetches in a row
+/// call for ([`retry_delay_ms`]).
+pub fn retry_later(failures: u32, again: impl FnOnce() + 'static) {
+    let delay = std::time::Duration::from_millis(retry_delay_ms(failures));
+    leptos::prelude::set_timeout(again, delay);
+}
+
 /// A chunk could not be fetched or instantiated (the browser console has the details).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct ChunkMissing;

@@ -8,7 +8,7 @@ use leptos::prelude::*;
 
 use crate::core::transport::{Gateway, Thread, TransportOptions};
 use crate::core::{ChatError, Chunk, Command};
-use crate::io::split::ready_now;
+use crate::io::split::{ready_now, retry_later};
 
 use super::ChatStore;
 
@@ -47,8 +47,6 @@ pub(super) fn gateway_now(spec: &BackendSpec) -> Option<Gateway> {
     let mut built = Box::pin(backend_part(spec.clone()));
     ready_now(built.as_mut()).and_then(Result::ok)
 }
-
-use crate::io::split::retry_delay_ms;
 
 impl ChatStore {
     /// Fetches the backends' chunk for the awaited backend, unless a fetch is on its way, and
@@ -100,15 +98,11 @@ impl ChatStore {
                             Chunk::Backends,
                         )));
                     }
-                    let delay = std::time::Duration::from_millis(retry_delay_ms(failures));
-                    set_timeout(
-                        move || {
-                            if store.is_generation(generation) {
-                                store.fetch_backend();
-                            }
-                        },
-                        delay,
-                    );
+                    retry_later(failures, move || {
+                        if store.is_generation(generation) {
+                            store.fetch_backend();
+                        }
+                    });
                 }
             }
         });
@@ -119,7 +113,7 @@ impl ChatStore {
 mod tests {
     #[test]
     fn i16_a_failed_fetch_is_retried_after_one_second_doubling_up_to_thirty() {
-        let delays: Vec<u64> = (1..=8).map(super::retry_delay_ms).collect();
+        let delays: Vec<u64> = (1..=8).map(crate::io::split::retry_delay_ms).collect();
         assert_eq!(
             delays,
             [1_000, 2_000, 4_000, 8_000, 16_000, 30_000, 30_000, 30_000]

@@ -20,6 +20,7 @@ impl ChatStore {
         self.run(move |d, now| d.gateway.from_wire(now, input));
     }
 
+    /// Runs `step` on the driver, then the work the session and the gateway have to do now.
     pub(super) fn run(&self, step: impl FnOnce(&mut super::Driver, crate::core::Millis)) {
         let now = crate::io::clock::now();
         let Some((work, next_timeout)) = self.driver.try_update_value(|d| {

@@ -53,6 +53,9 @@ pub struct I18n {
     missing: RwSignal<bool>,
     /// Failed fetches in a row of the locale asked for: the next one waits longer.
     failures: StoredValue<u32>,
+    /// The locale whose fetch (or the wait before fetching it again) is on its way: asking
+    /// for it again meanwhile starts no second one, so retries never pile up.
+    on_its_way: StoredValue<Option<&'static str>>,
 }
 
 impl I18n {
@@ -73,6 +76,7 @@ impl I18n {
             waiting: RwSignal::new(!here),
             missing: RwSignal::new(false),
             failures: StoredValue::new(0),
+            on_its_way: StoredValue::new(None),
         };
         provide_context(i18n);
         if !here {
@@ -99,13 +103,20 @@ impl I18n {
             self.missing.set(false);
             return;
         }
+        if self.on_its_way.get_value() == Some(next) {
+            // That fetch, or its retry, answers this too.
+            return;
+        }
+        self.on_its_way.set_value(Some(next));
         leptos::task::spawn_local(async move {
             let fetched = locale_chunk::fetch(next).await;
             // Another language was asked for meanwhile, or the chat is gone.
             if self.wanted.try_get_value() != Some(next) {
+                self.done_with(next);
                 return;
             }
             if fetched.is_ok() {
+                self.done_with(next);
                 let _ = self.locale.try_set(next);
                 let _ = self.missing.try_set(false);
                 self.failures.try_set_value(0);
@@ -127,15 +138,21 @@ impl I18n {
         }) else {
             return;
         };
-        let delay = crate::io::split::retry_delay_ms(failures);
-        set_timeout(
-            move || {
-                if self.wanted.try_get_value() == Some(next) {
-                    self.show(next);
-                }
-            },
-            std::time::Duration::from_millis(delay),
-        );
+        crate::io::split::retry_later(failures, move || {
+            self.done_with(next);
+            if self.wanted.try_get_value() == Some(next) {
+                self.show(next);
+            }
+        });
+    }
+
+    /// `next`'s fetch (or its wait) is over: a later ask may start another.
+    fn done_with(self, next: &'static str) {
+        let _ = self.on_its_way.try_update_value(|w| {
+            if *w == Some(next) {
+                *w = None;
+            }
+        });
     }
 
     /// Whether the texts of the language asked for could not be fetched (the last try
@@ -199,6 +216,7 @@ impl I18n {
             waiting: RwSignal::new(false),
             missing: RwSignal::new(false),
             failures: StoredValue::new(0),
+            on_its_way: StoredValue::new(None),
         })
     }
 
