@@ -32,10 +32,11 @@ use crate::{run, split, Ctx};
 /// the session's logic a chunk (321.9 KB, then 280.3 KB with D75's English table), but the
 /// composer could not send before that chunk and its 23 shared chunks were here: counted
 /// honestly the first download was ~363 KB, slower to a sendable composer. D76 put the logic
-/// back in the main wasm: 340.5 KB; the budget is that plus 5%.
+/// back in the main wasm: 340.5 KB. D78 (panics without messages, the standard library
+/// rebuilt for it) took it to 318.7 KB; the budget is that plus 5%.
 /// `cargo xtask element` and the element step of `cargo xtask test` fail above it. Lower it
 /// whenever the element shrinks.
-pub const BUDGET_BYTES: u64 = 358 * 1024;
+pub const BUDGET_BYTES: u64 = 335 * 1024;
 
 /// Appended to the glue: load the wasm beside the module, then define `<agent-chat>`.
 const AUTO_DEFINE: &str = r#"
@@ -104,7 +105,9 @@ pub fn out_dir(ctx: &Ctx) -> PathBuf {
 
 /// Builds the element into `dist/element` and copies the HTML example; returns the sizes.
 pub fn build(ctx: &Ctx) -> Result<Sizes, String> {
-    step(ctx.cargo(split::ELEMENT_BUILD))?;
+    let mut build = ctx.cargo(split::ELEMENT_BUILD);
+    split::shipping(&mut build);
+    step(build)?;
     let raw = split::wasm_dir(ctx, "release").join("agent_chat_ui.wasm");
     let out = out_dir(ctx);
     let _ = fs::remove_dir_all(&out);

@@ -167,10 +167,12 @@ impl Ctx {
         self.root.join("dist")
     }
 
-    /// `trunk build --release`, with the tool `PATH` so it finds the pinned wasm-opt.
+    /// `trunk build --release`, with the tool `PATH` so it finds the pinned wasm-opt, and the
+    /// flags of a shipped wasm (`split::shipping`).
     pub fn trunk_build(&self) -> Command {
         let mut cmd = self.command("trunk");
         cmd.args(["build", "--release"]);
+        split::shipping(&mut cmd);
         cmd
     }
 }

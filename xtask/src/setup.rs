@@ -10,7 +10,7 @@ use std::{
     process::{Command, ExitCode},
 };
 
-use crate::{run, which, Ctx};
+use crate::{run, split, which, Ctx};
 
 /// The Trunk release the page is built with.
 pub const TRUNK_VERSION: &str = "0.21.14";
@@ -39,6 +39,8 @@ const WASM_TARGET: &str = "wasm32-unknown-unknown";
 pub struct Tools {
     /// `rustup target add wasm32-unknown-unknown` done.
     pub wasm_target: bool,
+    /// The toolchain's `rust-src`, which a shipped wasm's standard library is rebuilt from.
+    pub rust_src: bool,
     /// `wasm-bindgen --version` matches Cargo.lock.
     pub wasm_bindgen: bool,
     /// `trunk --version` is [`TRUNK_VERSION`].
@@ -66,6 +68,7 @@ impl Tools {
     /// Everything `trunk build --release` needs.
     pub fn page_ready(&self) -> bool {
         self.wasm_target
+            && self.rust_src
             && self.wasm_bindgen
             && self.trunk
             && self.wasm_split
@@ -104,6 +107,7 @@ pub fn main(ctx: &Ctx) -> ExitCode {
 pub fn ensure(ctx: &Ctx) -> Tools {
     let mut tools = Tools {
         wasm_target: ensure_wasm_target(ctx),
+        rust_src: ensure_rust_src(ctx),
         wasm_bindgen: ensure_wasm_bindgen(ctx),
         trunk: ensure_trunk(ctx),
         wasm_split: ensure_wasm_split(ctx),
@@ -113,7 +117,14 @@ pub fn ensure(ctx: &Ctx) -> Tools {
     ensure_system_packages(ctx, &mut tools);
     (tools.wasm_opt, tools.axe_core, tools.typescript) = ensure_npm_packages(ctx);
     println!("[setup] cargo fetch: running");
-    tools.fetched = run::ok(&mut ctx.cargo(["fetch"]));
+    // The second fetch brings the crates the standard library of a shipped wasm is rebuilt
+    // with (`build-std`), which Trunk's offline cargo cannot download.
+    tools.fetched = run::ok(&mut ctx.cargo(["fetch"]))
+        && run::ok(split::shipping(&mut ctx.cargo([
+            "fetch",
+            "--target",
+            WASM_TARGET,
+        ])));
     println!(
         "[setup] cargo fetch: {}",
         if tools.fetched { "done" } else { "FAILED" }
@@ -143,6 +154,33 @@ fn ensure_wasm_target(ctx: &Ctx) -> bool {
     let done = run::ok(ctx.command("rustup").args(["target", "add", WASM_TARGET])) && installed();
     println!(
         "[setup] wasm32 target: {}",
+        if done { "installed" } else { "FAILED" }
+    );
+    done
+}
+
+/// The toolchain's standard library sources (`rustup component add rust-src`): a shipped
+/// wasm rebuilds its standard library with the shipping flags (`split::shipping`, D78).
+fn ensure_rust_src(ctx: &Ctx) -> bool {
+    let installed = || {
+        run::first_line(ctx.command("rustc").args(["--print", "sysroot"])).is_some_and(|sysroot| {
+            PathBuf::from(sysroot)
+                .join("lib/rustlib/src/rust/library/std/Cargo.toml")
+                .is_file()
+        })
+    };
+    if installed() {
+        println!("[setup] rust-src: present");
+        return true;
+    }
+    if which("rustup", &ctx.path).is_none() {
+        println!("[setup] rust-src: missing, and rustup is not installed; install your toolchain's standard library sources");
+        return false;
+    }
+    println!("[setup] rust-src: installing… (rustup component add rust-src)");
+    let done = run::ok(ctx.command("rustup").args(["component", "add", "rust-src"])) && installed();
+    println!(
+        "[setup] rust-src: {}",
         if done { "installed" } else { "FAILED" }
     );
     done

@@ -51,6 +51,32 @@ pub const ELEMENT_BUILD: &[&str] = &[
     "split",
 ];
 
+/// The Rust flags of a shipped wasm (the element and the page; D78): the `.cargo/config.toml`
+/// list, plus panics that stop the module at once without formatting a message
+/// (`-Cpanic=immediate-abort`) and no source locations kept for them (`-Zlocation-detail=none`).
+/// The standard library is rebuilt with them (`build-std`), from the toolchain's `rust-src`.
+/// Tests, clippy and `trunk serve` keep the config's flags: a failing test still says why.
+pub const SHIPPING_RUSTFLAGS: &str =
+    "--cfg erase_components -Zlocation-detail=none -Zunstable-options -Cpanic=immediate-abort";
+
+/// What `build-std` rebuilds for a shipped wasm.
+pub const SHIPPING_BUILD_STD: &str = "std,panic_abort";
+
+/// Makes `cmd` (a `cargo build` of the wasm, or `trunk build`, whose cargo inherits it) build
+/// what ships: [`SHIPPING_RUSTFLAGS`] for the wasm32 target only (build scripts and proc
+/// macros are untouched) and the standard library rebuilt with them. These are unstable
+/// options of the pinned stable toolchain, enabled with `RUSTC_BOOTSTRAP=1` for this build
+/// only; a `RUSTFLAGS` the caller set still wins, as always with cargo. The Trunk hook
+/// (`Trunk.toml`) clears the variables again so `cargo xtask split-page` is not rebuilt.
+pub fn shipping(cmd: &mut Command) -> &mut Command {
+    cmd.env("RUSTC_BOOTSTRAP", "1")
+        .env("CARGO_UNSTABLE_BUILD_STD", SHIPPING_BUILD_STD)
+        .env(
+            "CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUSTFLAGS",
+            SHIPPING_RUSTFLAGS,
+        )
+}
+
 /// Splits `raw` (the linker's wasm) and writes `<name>_bg.wasm`, `<name>.js` (wasm-bindgen
 /// `--target web` glue), the loader and the chunks into `out`, every module optimized.
 /// `work` is a scratch directory. `optimize: false` (a debug page) skips wasm-opt. Returns the
@@ -188,5 +214,32 @@ mod tests {
         let args = super::ELEMENT_BUILD;
         assert!(args.windows(2).any(|w| w == ["--features", "split"]));
         assert!(args.contains(&"--release") && args.contains(&"--lib"));
+    }
+
+    /// The shipping flags replace `.cargo/config.toml`'s wasm32 list (cargo takes one list),
+    /// so they must repeat every flag of it: a shipped build without `erase_components`
+    /// would be ~50 KB larger and compile different views than the tests (D50, D78).
+    #[test]
+    fn the_shipping_flags_keep_every_configured_wasm_flag() {
+        let config = include_str!("../../.cargo/config.toml");
+        let list = config
+            .lines()
+            .find_map(|line| line.trim().strip_prefix("rustflags = ["))
+            .expect("a wasm32 rustflags list in .cargo/config.toml");
+        let configured: Vec<&str> = list
+            .trim_end_matches(']')
+            .split(',')
+            .map(|flag| flag.trim().trim_matches('"'))
+            .filter(|flag| !flag.is_empty())
+            .collect();
+        assert!(configured.contains(&"erase_components"), "{configured:?}");
+        let shipping: Vec<&str> = super::SHIPPING_RUSTFLAGS.split_whitespace().collect();
+        for pair in configured.chunks(2) {
+            assert!(
+                shipping.windows(pair.len()).any(|w| w == pair),
+                "{pair:?} of .cargo/config.toml missing from SHIPPING_RUSTFLAGS"
+            );
+        }
+        assert!(shipping.contains(&"-Cpanic=immediate-abort"));
     }
 }
