@@ -62,6 +62,11 @@ pub const SHIPPING_RUSTFLAGS: &str =
 /// What `build-std` rebuilds for a shipped wasm.
 pub const SHIPPING_BUILD_STD: &str = "std,panic_abort";
 
+/// The standard library's features for a shipped wasm: its smaller implementations (sorts,
+/// number formatting), same behaviour (D78). Unwinding and backtraces, the other default
+/// features, do nothing in a wasm whose panics abort at once.
+pub const SHIPPING_BUILD_STD_FEATURES: &str = "optimize_for_size";
+
 /// Makes `cmd` (a `cargo build` of the wasm, or `trunk build`, whose cargo inherits it) build
 /// what ships: [`SHIPPING_RUSTFLAGS`] for the wasm32 target only (build scripts and proc
 /// macros are untouched) and the standard library rebuilt with them. These are unstable
@@ -71,6 +76,10 @@ pub const SHIPPING_BUILD_STD: &str = "std,panic_abort";
 pub fn shipping(cmd: &mut Command) -> &mut Command {
     cmd.env("RUSTC_BOOTSTRAP", "1")
         .env("CARGO_UNSTABLE_BUILD_STD", SHIPPING_BUILD_STD)
+        .env(
+            "CARGO_UNSTABLE_BUILD_STD_FEATURES",
+            SHIPPING_BUILD_STD_FEATURES,
+        )
         .env(
             "CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUSTFLAGS",
             SHIPPING_RUSTFLAGS,
@@ -241,5 +250,30 @@ mod tests {
             );
         }
         assert!(shipping.contains(&"-Cpanic=immediate-abort"));
+    }
+
+    /// Trunk's hook runs `cargo xtask split-page` under Trunk's environment, which carries
+    /// the shipping variables: each must be cleared there, or cargo rebuilds the host's
+    /// standard library for xtask with them (D78).
+    #[test]
+    fn the_trunk_hook_clears_every_shipping_variable() {
+        let trunk = include_str!("../../Trunk.toml");
+        let hook = trunk
+            .lines()
+            .find(|line| line.contains("split-page"))
+            .expect("the split-page hook in Trunk.toml");
+        let mut cmd = std::process::Command::new("cargo");
+        super::shipping(&mut cmd);
+        let names: Vec<String> = cmd
+            .get_envs()
+            .map(|(name, _)| name.to_string_lossy().into_owned())
+            .collect();
+        assert_eq!(names.len(), 4, "{names:?}");
+        for name in names {
+            assert!(
+                hook.contains(&format!("\"-u\", \"{name}\"")),
+                "the Trunk hook keeps {name}: {hook}"
+            );
+        }
     }
 }
