@@ -16,7 +16,13 @@ fn main() {
         println!("cargo:rustc-link-arg-bins=--emit-relocs");
     }
     let out = env::var("OUT_DIR").expect("cargo sets OUT_DIR");
-    for name in ["tokens.css", "chat.css"] {
+    for name in [
+        "tokens.css",
+        "chat.css",
+        "cards.css",
+        "markdown.css",
+        "page.css",
+    ] {
         let source = format!("style/{name}");
         println!("cargo:rerun-if-changed={source}");
         let css = fs::read_to_string(&source).expect("the stylesheet is readable");

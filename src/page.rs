@@ -267,6 +267,8 @@ pub fn mount() {
 /// [`CardOutcome`].
 #[component]
 fn DemoCard(card: CardSlot) -> impl IntoView {
+    // Its rules come with it (D79).
+    crate::ui::style::use_part_style(crate::ui::style::PAGE_CSS);
     let i18n = I18n::get();
     let CardSlot {
         action,
@@ -374,6 +376,8 @@ fn PageSettings(
     /// The page's theme, given to `Chat` as a signal.
     theme: RwSignal<Theme>,
 ) -> impl IntoView {
+    // Its rules come with it (D79).
+    crate::ui::style::use_part_style(crate::ui::style::PAGE_CSS);
     let i18n = I18n::get();
     let open = RwSignal::new(false);
     let toggle = NodeRef::<Button>::new();

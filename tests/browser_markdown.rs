@@ -412,3 +412,45 @@ async fn d44_each_block_reads_in_the_direction_of_its_own_text() {
     assert_eq!(code[0].get_attribute("dir"), None);
     assert_eq!(computed_style(&code[0], "direction"), "ltr");
 }
+
+/// Issue 16, D79: Markdown's rules are not in the first stylesheet; the first `Markdown`
+/// drawn adds them to the chat's `<style>` (once, however many are drawn) and they apply.
+/// Nothing here draws a card, so the cards' rules stay out.
+#[wasm_bindgen_test]
+async fn i16_markdown_brings_its_rules_once_and_no_other_parts() {
+    use agent_chat_ui::ui::style::{CARDS_CSS, CHAT_CSS, MARKDOWN_CSS};
+    assert!(!CHAT_CSS.contains(".chat-markdown h3"));
+    assert!(MARKDOWN_CSS.contains(".chat-markdown h3"));
+    let root = section();
+    let _handle = mount_to(root.clone(), move || {
+        I18n::provide(Some("en"), HashMap::new());
+        view! {
+            <div class="chat-root">
+                <Styles/>
+                <Markdown text="### One"/>
+                <Markdown text="### Two"/>
+            </div>
+        }
+    });
+    let h3 = wait_for(&root, "h3").await;
+    let chat = query(&root, ".chat-root").expect("the chat root");
+    let px = |el: &web_sys::HtmlElement| -> f64 {
+        computed_style(el, "font-size")
+            .trim_end_matches("px")
+            .parse()
+            .unwrap_or(0.0)
+    };
+    wait_until("Markdown's rules apply", &root, || px(&h3) > px(&chat)).await;
+    let style = query(&root, "style[data-agent-chat-ui]")
+        .and_then(|s| s.text_content())
+        .expect("the chat's stylesheet");
+    assert_eq!(style.matches(".chat-markdown h3").count(), 1, "added once");
+    assert!(style.contains(CHAT_CSS));
+    assert!(!style.contains(CARDS_CSS));
+    assert!(
+        (px(&h3) - px(&chat) * 1.3).abs() < 0.5,
+        "h3 {}px in a {}px chat",
+        px(&h3),
+        px(&chat)
+    );
+}

@@ -3,7 +3,9 @@
 #![cfg(not(target_arch = "wasm32"))]
 
 use agent_chat_ui::core::LOCALES;
-use agent_chat_ui::ui::style::{CHAT_CSS, TOKENS_CSS};
+use agent_chat_ui::ui::style::{
+    part_styles, use_part_style, CARDS_CSS, CHAT_CSS, MARKDOWN_CSS, PAGE_CSS, TOKENS_CSS,
+};
 
 /// The text of `source` outside `/* … */` comments, without blank lines (written apart from
 /// the build script's scanner: a plain split on the markers).
@@ -27,12 +29,60 @@ fn i16_the_compiled_stylesheet_is_the_source_without_its_comments() {
     for (compiled, source) in [
         (TOKENS_CSS, include_str!("../style/tokens.css")),
         (CHAT_CSS, include_str!("../style/chat.css")),
+        (CARDS_CSS, include_str!("../style/cards.css")),
+        (MARKDOWN_CSS, include_str!("../style/markdown.css")),
+        (PAGE_CSS, include_str!("../style/page.css")),
     ] {
         assert!(source.contains("/*"), "the source has comments to strip");
         assert!(!compiled.contains("/*"));
         assert_eq!(compiled, without_comments(source));
         assert!(compiled.len() < source.len());
     }
+}
+
+/// Issue 16, D79: each part's rules are in its own sheet, in no other (a rule in two sheets
+/// would weigh on the first download, or be lost when the parts move), and no sheet is
+/// missing a rule of the stylesheet as it was.
+#[test]
+fn i16_each_rule_is_in_one_sheet() {
+    let sheets = [CHAT_CSS, CARDS_CSS, MARKDOWN_CSS, PAGE_CSS];
+    let selectors = |css: &str| -> Vec<String> {
+        css.split('}')
+            .filter_map(|rule| rule.rsplit_once('{').map(|(sel, _)| sel.trim().to_owned()))
+            .filter(|sel| sel.starts_with('.') || sel.starts_with('['))
+            .collect()
+    };
+    let mut seen = std::collections::HashMap::new();
+    for (n, css) in sheets.iter().enumerate() {
+        for sel in selectors(css) {
+            if let Some(other) = seen.insert(sel.clone(), n) {
+                assert_eq!(other, n, "{sel} is in sheets {other} and {n}");
+            }
+        }
+    }
+    for (sheet, rule) in [
+        (CARDS_CSS, ".chat-card__buttons"),
+        (CARDS_CSS, ".chat-card__changed"),
+        (MARKDOWN_CSS, ".chat-markdown__code"),
+        (MARKDOWN_CSS, ".chat-tool-calls"),
+        (MARKDOWN_CSS, ".chat-citations"),
+        (PAGE_CSS, ".chat-settings"),
+        (CHAT_CSS, ".chat-card {"),
+        (CHAT_CSS, ".chat-markdown {"),
+        (CHAT_CSS, ".chat-button {"),
+    ] {
+        assert!(sheet.contains(rule), "{rule}");
+    }
+    assert!(!CHAT_CSS.contains(".chat-card__buttons") && !CHAT_CSS.contains(".chat-settings"));
+}
+
+/// Issue 16, D79: a part's sheet is added once, whoever asks, in the order asked.
+#[test]
+fn i16_a_part_sheet_is_added_once() {
+    use_part_style(MARKDOWN_CSS);
+    use_part_style(CARDS_CSS);
+    use_part_style(MARKDOWN_CSS);
+    assert_eq!(part_styles(), vec![MARKDOWN_CSS, CARDS_CSS]);
 }
 
 #[test]

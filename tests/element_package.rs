@@ -69,9 +69,13 @@ fn i17_the_manifest_lists_every_attribute_property_event_part_and_token() {
         set(PARTS.iter().map(|p| p.to_string()))
     );
     // The tokens the stylesheet declares.
-    let css = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/style/tokens.css"))
-        .unwrap()
-        + &std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/style/chat.css")).unwrap();
+    let css: String = ["tokens", "chat", "cards", "markdown"]
+        .iter()
+        .map(|name| {
+            std::fs::read_to_string(format!("{}/style/{name}.css", env!("CARGO_MANIFEST_DIR")))
+                .unwrap()
+        })
+        .collect();
     let mut tokens = BTreeSet::new();
     for (i, _) in css.match_indices("--chat-") {
         let rest = &css[i..];

@@ -23,6 +23,8 @@ pub fn Citations(
     #[prop(optional, into)]
     class: MaybeProp<String>,
 ) -> impl IntoView {
+    // Its rules come with it (D79).
+    crate::ui::style::use_part_style(crate::ui::style::MARKDOWN_CSS);
     let i18n = I18n::get();
     if citations.is_empty() {
         return ().into_any();

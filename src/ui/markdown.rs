@@ -36,6 +36,8 @@ pub fn Markdown(
     #[prop(into)]
     text: String,
 ) -> impl IntoView {
+    // Its rules come with it (D79).
+    crate::ui::style::use_part_style(crate::ui::style::MARKDOWN_CSS);
     let blocks = markdown::parse(&text);
     let mut before = None;
     let views: Vec<AnyView> = blocks
@@ -70,6 +72,8 @@ pub fn StreamingMarkdown(
     #[prop(optional, into)]
     stream: Option<Signal<StreamText>>,
 ) -> impl IntoView {
+    // Its rules come with it (D79).
+    crate::ui::style::use_part_style(crate::ui::style::MARKDOWN_CSS);
     let root = NodeRef::<leptos::html::Div>::new();
     let owner = Owner::current().expect("StreamingMarkdown needs a reactive owner");
     let mut md = MarkdownStream::new();

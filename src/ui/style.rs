@@ -1,5 +1,9 @@
 //! The stylesheet, compiled in (`style/tokens.css` + `style/chat.css`) and injected as a
 //! `<style>` element inside each chat root, so it works the same in a page and in a shadow root.
+//!
+//! The rules of a part fetched on first use (the cards, what the Markdown part draws) are not
+//! in that first sheet: the part's components add them when first drawn ([`use_part_style`]),
+//! so their bytes come with the part (issue 16, D79).
 
 use leptos::prelude::*;
 
@@ -7,6 +11,37 @@ use leptos::prelude::*;
 pub const TOKENS_CSS: &str = include_str!(concat!(env!("OUT_DIR"), "/tokens.css"));
 /// Component styles; only `--chat-*` tokens for colours.
 pub const CHAT_CSS: &str = include_str!(concat!(env!("OUT_DIR"), "/chat.css"));
+
+/// The cards' rules (`style/cards.css`), added by the first card drawn.
+pub const CARDS_CSS: &str = include_str!(concat!(env!("OUT_DIR"), "/cards.css"));
+/// The rules of Markdown, a message's tool steps and its sources (`style/markdown.css`).
+pub const MARKDOWN_CSS: &str = include_str!(concat!(env!("OUT_DIR"), "/markdown.css"));
+/// The standalone page's own rules (`style/page.css`): never in the element.
+pub const PAGE_CSS: &str = include_str!(concat!(env!("OUT_DIR"), "/page.css"));
+
+thread_local! {
+    /// The part stylesheets drawn so far on this page, in the order they came.
+    static PART_SHEETS: ArcRwSignal<Vec<&'static str>> = ArcRwSignal::new(Vec::new());
+}
+
+/// Adds `css`, a part's stylesheet, to every chat's `<style>` on the page (once, whoever asks
+/// first). A part's components call it when drawn: in a split build the stylesheet's bytes
+/// then come with the part, and the first download carries only the first screen's rules
+/// (issue 16, D79). The sheet is added in the same turn as the part's elements, before the
+/// browser paints them, so they never show unstyled. Added after `chat.css`, a part's rule
+/// wins a tie of specificity with one there.
+pub fn use_part_style(css: &'static str) {
+    PART_SHEETS.with(|sheets| {
+        if !sheets.with_untracked(|s| s.contains(&css)) {
+            sheets.update(|s| s.push(css));
+        }
+    });
+}
+
+/// The part stylesheets added so far ([`use_part_style`]), in order.
+pub fn part_styles() -> Vec<&'static str> {
+    PART_SHEETS.with(|sheets| sheets.get_untracked())
+}
 
 /// Set by the custom element: the chat lives in a shadow root.
 #[derive(Clone, Copy, Debug)]
@@ -24,7 +59,9 @@ pub fn Styles() -> impl IntoView {
     } else {
         TOKENS_CSS.to_owned()
     };
-    view! { <style data-agent-chat-ui="">{tokens}{CHAT_CSS}</style> }
+    let parts = PART_SHEETS.with(Clone::clone);
+    let parts = move || parts.with(|s| s.concat());
+    view! { <style data-agent-chat-ui="">{tokens}{CHAT_CSS}{parts}</style> }
 }
 
 /// [`TOKENS_CSS`] with the token blocks moved onto the shadow host.

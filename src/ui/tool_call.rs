@@ -74,6 +74,8 @@ pub fn ToolCalls(
     #[prop(optional, into)]
     class: MaybeProp<String>,
 ) -> impl IntoView {
+    // Its rules come with it (D79).
+    crate::ui::style::use_part_style(crate::ui::style::MARKDOWN_CSS);
     let i18n = I18n::get();
     let mut calls = tool_calls;
     let Some(latest) = calls.pop() else {
@@ -200,6 +202,8 @@ pub fn ToolCall(
     #[prop(optional)]
     is_executing: bool,
 ) -> impl IntoView {
+    // Its rules come with it (D79).
+    crate::ui::style::use_part_style(crate::ui::style::MARKDOWN_CSS);
     let call = ToolCallView {
         id: tool_call_id,
         name: tool_name,

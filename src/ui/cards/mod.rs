@@ -191,6 +191,8 @@ fn card_pending(notice: Option<AnyView>) -> AnyView {
 /// renderer, drawn from the action as it was at this revision.
 #[component]
 fn ActionCardView(action_id: String, revision: u32) -> impl IntoView {
+    // Its rules come with it (D79).
+    crate::ui::style::use_part_style(crate::ui::style::CARDS_CSS);
     let store = ChatStore::expect();
     let actions = ChatActions::get();
     let find = {
@@ -380,6 +382,8 @@ pub(crate) fn CardFrame(
     /// The body (details, editor, questions).
     children: Children,
 ) -> impl IntoView {
+    // Its rules come with it (D79).
+    crate::ui::style::use_part_style(crate::ui::style::CARDS_CSS);
     let i18n = I18n::get();
     let (dom_id, title_id) = card_ids(&card.action.id);
     let state = card.state;
@@ -480,6 +484,8 @@ pub fn CardOutcome(
     #[prop(optional)]
     questions: Vec<Question>,
 ) -> impl IntoView {
+    // Its rules come with it (D79).
+    crate::ui::style::use_part_style(crate::ui::style::CARDS_CSS);
     let i18n = I18n::get();
     let label = {
         let outcome = outcome.clone();
