@@ -11,8 +11,11 @@ mod npm;
 mod page;
 mod run;
 mod setup;
+mod shorten;
 mod split;
 mod test;
+mod unexport;
+mod wasm_module;
 
 use std::{
     env,
