@@ -1,6 +1,7 @@
 //! Build script: the stylesheet and the Fluent files are compiled into the wasm without their
-//! comments (issue 16: about 3 KB gzip of the element's first download). The sources stay as
-//! written; `src/ui/style.rs` and `src/core/i18n.rs` include the copies from `OUT_DIR`.
+//! comments, the stylesheet also without the spaces it does not need (issue 16: about 3.5 KB
+//! gzip of the element's first download). The sources stay as written; `src/ui/style.rs` and
+//! `src/core/i18n.rs` include the copies from `OUT_DIR`.
 
 use std::{env, fs, path::Path};
 
@@ -21,12 +22,20 @@ fn main() {
         "chat.css",
         "cards.css",
         "markdown.css",
+        "history.css",
         "page.css",
     ] {
         let source = format!("style/{name}");
         println!("cargo:rerun-if-changed={source}");
         let css = fs::read_to_string(&source).expect("the stylesheet is readable");
-        write(&out, name, &strip_css_comments(&css));
+        let css = strip_css_comments(&css);
+        // The tokens stay as written: `ui::style::shadow_tokens` finds their blocks by text.
+        let css = if name == "tokens.css" {
+            css
+        } else {
+            squeeze_css_spaces(&css)
+        };
+        write(&out, name, &css);
     }
     for lang in ["en", "tr", "ar"] {
         let source = format!("locales/{lang}/chat.ftl");
@@ -178,6 +187,46 @@ fn strip_css_comments(css: &str) -> String {
         .filter(|l| !l.trim().is_empty())
         .collect::<Vec<_>>()
         .join("\n")
+}
+
+/// Drops the whitespace CSS does not need: every run outside a string becomes one space, or
+/// nothing next to `{`, `}`, `;`, `,` and `>` and after `:` (never before `:`, where a space
+/// is the descendant combinator of `.a :focus`). About 0.5 KB gzip of the first download.
+fn squeeze_css_spaces(css: &str) -> String {
+    const TIGHT: &[char] = &['{', '}', ';', ',', '>'];
+    let mut out = String::with_capacity(css.len());
+    let mut chars = css.chars().peekable();
+    let mut quote: Option<char> = None;
+    while let Some(c) = chars.next() {
+        if let Some(q) = quote {
+            out.push(c);
+            if c == '\\' {
+                if let Some(next) = chars.next() {
+                    out.push(next);
+                }
+            } else if c == q {
+                quote = None;
+            }
+        } else if c.is_whitespace() {
+            while chars.peek().is_some_and(|n| n.is_whitespace()) {
+                chars.next();
+            }
+            let after_tight = out
+                .chars()
+                .last()
+                .is_none_or(|p| TIGHT.contains(&p) || p == ':');
+            let before_tight = chars.peek().is_none_or(|n| TIGHT.contains(n));
+            if !after_tight && !before_tight {
+                out.push(' ');
+            }
+        } else {
+            if c == '"' || c == '\'' {
+                quote = Some(c);
+            }
+            out.push(c);
+        }
+    }
+    out
 }
 
 /// Removes comment lines (`#`, `##`, `###` at the start of a line: continuation lines of a

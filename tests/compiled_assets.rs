@@ -4,7 +4,8 @@
 
 use agent_chat_ui::core::LOCALES;
 use agent_chat_ui::ui::style::{
-    part_styles, use_part_style, CARDS_CSS, CHAT_CSS, MARKDOWN_CSS, PAGE_CSS, TOKENS_CSS,
+    part_styles, use_part_style, CARDS_CSS, CHAT_CSS, HISTORY_CSS, MARKDOWN_CSS, PAGE_CSS,
+    TOKENS_CSS,
 };
 
 /// The text of `source` outside `/* … */` comments, without blank lines (written apart from
@@ -24,19 +25,63 @@ fn without_comments(source: &str) -> String {
         .join("\n")
 }
 
+/// `css` as words and marks, whitespace dropped: the same for a sheet and its squeezed copy
+/// exactly when squeezing only removed or shortened whitespace between them (a space that
+/// separated two words, as in `0 24px`, cannot go without merging them).
+fn tokens(css: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut word = String::new();
+    for c in css.chars() {
+        if c.is_whitespace() || "{};,>:".contains(c) {
+            if !word.is_empty() {
+                out.push(std::mem::take(&mut word));
+            }
+            if !c.is_whitespace() {
+                out.push(c.to_string());
+            }
+        } else {
+            word.push(c);
+        }
+    }
+    out.extend((!word.is_empty()).then_some(word));
+    out
+}
+
+/// How many `:` follow a word and whitespace (`.a :focus`, a descendant combinator).
+fn descendant_pseudo(css: &str) -> usize {
+    let chars: Vec<char> = css.chars().collect();
+    (0..chars.len())
+        .filter(|&i| chars[i] == ':')
+        .filter(|&i| {
+            let before = chars[..i].iter().rev();
+            let mut before = before.skip_while(|c| c.is_whitespace());
+            i > 0
+                && chars[i - 1].is_whitespace()
+                && before.next().is_some_and(|c| !"{};,>:".contains(*c))
+        })
+        .count()
+}
+
 #[test]
 fn i16_the_compiled_stylesheet_is_the_source_without_its_comments() {
+    assert_eq!(
+        TOKENS_CSS,
+        without_comments(include_str!("../style/tokens.css"))
+    );
     for (compiled, source) in [
-        (TOKENS_CSS, include_str!("../style/tokens.css")),
         (CHAT_CSS, include_str!("../style/chat.css")),
         (CARDS_CSS, include_str!("../style/cards.css")),
         (MARKDOWN_CSS, include_str!("../style/markdown.css")),
+        (HISTORY_CSS, include_str!("../style/history.css")),
         (PAGE_CSS, include_str!("../style/page.css")),
     ] {
         assert!(source.contains("/*"), "the source has comments to strip");
         assert!(!compiled.contains("/*"));
-        assert_eq!(compiled, without_comments(source));
-        assert!(compiled.len() < source.len());
+        let source = without_comments(source);
+        assert_eq!(tokens(compiled), tokens(&source));
+        // A space before `:` is a descendant combinator (`.a :focus`): every one is kept.
+        assert_eq!(descendant_pseudo(compiled), descendant_pseudo(&source));
+        assert!(compiled.len() < source.len(), "squeezed");
     }
 }
 
@@ -45,7 +90,7 @@ fn i16_the_compiled_stylesheet_is_the_source_without_its_comments() {
 /// missing a rule of the stylesheet as it was.
 #[test]
 fn i16_each_rule_is_in_one_sheet() {
-    let sheets = [CHAT_CSS, CARDS_CSS, MARKDOWN_CSS, PAGE_CSS];
+    let sheets = [CHAT_CSS, CARDS_CSS, MARKDOWN_CSS, HISTORY_CSS, PAGE_CSS];
     let selectors = |css: &str| -> Vec<String> {
         css.split('}')
             .filter_map(|rule| rule.rsplit_once('{').map(|(sel, _)| sel.trim().to_owned()))
@@ -66,10 +111,14 @@ fn i16_each_rule_is_in_one_sheet() {
         (MARKDOWN_CSS, ".chat-markdown__code"),
         (MARKDOWN_CSS, ".chat-tool-calls"),
         (MARKDOWN_CSS, ".chat-citations"),
+        (HISTORY_CSS, ".chat-history__item"),
+        (HISTORY_CSS, ".chat-history__search"),
         (PAGE_CSS, ".chat-settings"),
-        (CHAT_CSS, ".chat-card {"),
-        (CHAT_CSS, ".chat-markdown {"),
-        (CHAT_CSS, ".chat-button {"),
+        (CHAT_CSS, ".chat-card{"),
+        (CHAT_CSS, ".chat-markdown{"),
+        (CHAT_CSS, ".chat-button{"),
+        (CHAT_CSS, ".chat-history{"),
+        (CHAT_CSS, ".chat-history__empty"),
     ] {
         assert!(sheet.contains(rule), "{rule}");
     }

@@ -69,7 +69,7 @@ fn i17_the_manifest_lists_every_attribute_property_event_part_and_token() {
         set(PARTS.iter().map(|p| p.to_string()))
     );
     // The tokens the stylesheet declares.
-    let css: String = ["tokens", "chat", "cards", "markdown"]
+    let css: String = ["tokens", "chat", "cards", "markdown", "history"]
         .iter()
         .map(|name| {
             std::fs::read_to_string(format!("{}/style/{name}.css", env!("CARGO_MANIFEST_DIR")))

@@ -41,6 +41,8 @@ pub fn ChatHistory(
     #[prop(optional, into)]
     class: MaybeProp<String>,
 ) -> impl IntoView {
+    // Its rules come with it (D79).
+    crate::ui::style::use_part_style(crate::ui::style::HISTORY_CSS);
     let store = ChatStore::expect();
     let i18n = I18n::get();
     let query = RwSignal::new(String::new());

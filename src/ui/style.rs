@@ -1,7 +1,7 @@
 //! The stylesheet, compiled in (`style/tokens.css` + `style/chat.css`) and injected as a
 //! `<style>` element inside each chat root, so it works the same in a page and in a shadow root.
 //!
-//! The rules of a part fetched on first use (the cards, what the Markdown part draws) are not
+//! The rules of a part fetched on first use (the cards, what the Markdown part draws, the history sidebar) are not
 //! in that first sheet: the part's components add them when first drawn ([`use_part_style`]),
 //! so their bytes come with the part (issue 16, D79).
 
@@ -16,6 +16,8 @@ pub const CHAT_CSS: &str = include_str!(concat!(env!("OUT_DIR"), "/chat.css"));
 pub const CARDS_CSS: &str = include_str!(concat!(env!("OUT_DIR"), "/cards.css"));
 /// The rules of Markdown, a message's tool steps and its sources (`style/markdown.css`).
 pub const MARKDOWN_CSS: &str = include_str!(concat!(env!("OUT_DIR"), "/markdown.css"));
+/// The history sidebar's list, search and row actions (`style/history.css`).
+pub const HISTORY_CSS: &str = include_str!(concat!(env!("OUT_DIR"), "/history.css"));
 /// The standalone page's own rules (`style/page.css`): never in the element.
 pub const PAGE_CSS: &str = include_str!(concat!(env!("OUT_DIR"), "/page.css"));
 
