@@ -492,3 +492,48 @@ fn c21_resolve_action_sends_version_and_decision_key_only_when_given() {
         "no options = the plain request"
     );
 }
+
+/// D79: what `ChatError` says (the element's `error` event `message`) is written out, not
+/// taken from `Debug`, which a shipped build prints shallowly (`-Zfmt-debug=shallow`): the
+/// status, code and server text stay in it.
+#[test]
+fn f194_an_error_says_what_failed_without_debug() {
+    use agent_chat_ui::core::{ApiError, FileRejection};
+    let api = ChatError::Api {
+        context: ErrorContext::Send,
+        error: ApiError::new(409, Some("PENDING_ACTION"), "Answer the card first"),
+    };
+    assert_eq!(
+        api.to_string(),
+        "sending failed: HTTP 409: Answer the card first"
+    );
+    let stream = ChatError::Stream {
+        code: Some("rate_limited".into()),
+        message: "Slow down".into(),
+    };
+    assert_eq!(stream.to_string(), "stream error rate_limited: Slow down");
+    let bare = ChatError::Stream {
+        code: None,
+        message: "Boom".into(),
+    };
+    assert_eq!(bare.to_string(), "stream error without a code: Boom");
+    let files = ChatError::Files(vec![
+        FileRejection::TooMany { max: 3 },
+        FileRejection::TooLarge {
+            name: "a.png".into(),
+            max: 10,
+        },
+        FileRejection::InvalidType {
+            name: "b.exe".into(),
+        },
+        FileRejection::Disabled,
+        FileRejection::Unreadable {
+            name: "c.txt".into(),
+        },
+    ]);
+    assert_eq!(
+        files.to_string(),
+        "files refused: more than 3 files; a.png is over 10 bytes; b.exe is not of an accepted \
+         type; uploads are off; c.txt could not be read"
+    );
+}

@@ -206,6 +206,19 @@ pub enum FileRejection {
     },
 }
 
+/// For logs and the `error` event's `message` (the person reads [`FileRejection::describe`]).
+impl std::fmt::Display for FileRejection {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            FileRejection::TooMany { max } => write!(f, "more than {max} files"),
+            FileRejection::TooLarge { name, max } => write!(f, "{name} is over {max} bytes"),
+            FileRejection::InvalidType { name } => write!(f, "{name} is not of an accepted type"),
+            FileRejection::Disabled => f.write_str("uploads are off"),
+            FileRejection::Unreadable { name } => write!(f, "{name} could not be read"),
+        }
+    }
+}
+
 impl FileRejection {
     /// The sentence shown to the person, in the catalog's language.
     #[must_use]

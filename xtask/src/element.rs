@@ -34,11 +34,11 @@ use crate::{run, split, Ctx};
 /// honestly the first download was ~363 KB, slower to a sendable composer. D76 put the logic
 /// back in the main wasm: 340.5 KB. D78 (panics without messages, the standard library
 /// rebuilt for it, with its `optimize_for_size` feature) took it to 315.0 KB, D79 (no dead
-/// classes, short glue names, the parts' rules with the parts) to 302.3 KB; the budget is
-/// that plus 5%.
+/// classes, short glue names, the parts' rules with the parts, two optimizer assumptions)
+/// to 298.8 KB; the budget is that plus 5%.
 /// `cargo xtask element` and the element step of `cargo xtask test` fail above it. Lower it
 /// whenever the element shrinks.
-pub const BUDGET_BYTES: u64 = 318 * 1024;
+pub const BUDGET_BYTES: u64 = 314 * 1024;
 
 /// Appended to the glue: load the wasm beside the module, then define `<agent-chat>`.
 const AUTO_DEFINE: &str = r#"

@@ -53,11 +53,13 @@ pub const ELEMENT_BUILD: &[&str] = &[
 
 /// The Rust flags of a shipped wasm (the element and the page; D78): the `.cargo/config.toml`
 /// list, plus panics that stop the module at once without formatting a message
-/// (`-Cpanic=immediate-abort`) and no source locations kept for them (`-Zlocation-detail=none`).
+/// (`-Cpanic=immediate-abort`) and no source locations kept for them (`-Zlocation-detail=none`),
+/// and `#[derive(Debug)]` printing type names only (`-Zfmt-debug=shallow`, D79: no text a
+/// person or a host reads comes from a derived `Debug`).
 /// The standard library is rebuilt with them (`build-std`), from the toolchain's `rust-src`.
 /// Tests, clippy and `trunk serve` keep the config's flags: a failing test still says why.
-pub const SHIPPING_RUSTFLAGS: &str =
-    "--cfg erase_components -Zlocation-detail=none -Zunstable-options -Cpanic=immediate-abort";
+pub const SHIPPING_RUSTFLAGS: &str = "--cfg erase_components -Zlocation-detail=none \
+     -Zfmt-debug=shallow -Zunstable-options -Cpanic=immediate-abort";
 
 /// What `build-std` rebuilds for a shipped wasm.
 pub const SHIPPING_BUILD_STD: &str = "std,panic_abort";
@@ -162,11 +164,32 @@ pub fn split_and_bind(
     Ok(chunks)
 }
 
-/// `wasm-opt -Oz` with the project's features, `from` into `to`.
+/// What wasm-opt may assume of every module of ours: that nothing lives in the first 1024
+/// bytes of memory, so it may fold constant offsets into loads and stores (about 2.4 KB gzip
+/// of the main wasm; D79). Rust's wasm32 linker puts the stack first, growing down from
+/// 1 MiB, and the data above it; [`optimize_wasm`] checks each module's data before saying so.
+pub const WASM_OPT_ASSUMPTIONS: &[&str] = &["--low-memory-unused"];
+
+/// Where [`WASM_OPT_ASSUMPTIONS`] puts the end of "low memory".
+const LOW_MEMORY: u32 = 1024;
+
+/// `wasm-opt -Oz` with the project's features and assumptions, `from` into `to`.
 fn optimize_wasm(ctx: &Ctx, from: &Path, to: &Path, log: &str) -> Result<(), String> {
+    let bytes = fs::read(from).map_err(|e| format!("read {}: {e}", from.display()))?;
+    match crate::wasm_module::lowest_data_address(&bytes)? {
+        Some(address) if address < LOW_MEMORY => {
+            return Err(format!(
+                "{} puts data at {address}, below {LOW_MEMORY}: wasm-opt may not assume low \
+                 memory unused (did the linker's layout change?)",
+                from.display()
+            ))
+        }
+        _ => {}
+    }
     let mut opt = ctx.command("wasm-opt");
     opt.arg("-Oz")
         .args(WASM_OPT_FEATURES)
+        .args(WASM_OPT_ASSUMPTIONS)
         .arg(from)
         .arg("-o")
         .arg(to);

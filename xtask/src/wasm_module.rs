@@ -116,6 +116,74 @@ fn write_name(out: &mut Vec<u8>, name: &str) {
     out.extend_from_slice(name.as_bytes());
 }
 
+/// The lowest address an active data segment of `wasm` is written to (`None`: no data
+/// section, or only passive segments). A segment placed by anything but an `i32.const` is
+/// an error: its address cannot be known here.
+pub fn lowest_data_address(wasm: &[u8]) -> Result<Option<u32>, String> {
+    const DATA: u8 = 11;
+    let mut lowest: Option<u32> = None;
+    let mut at = 8;
+    while at < wasm.len() {
+        let section = wasm[at];
+        let (size, body_at) = leb(wasm, at + 1)?;
+        let end = body_at
+            .checked_add(size)
+            .filter(|end| *end <= wasm.len())
+            .ok_or("a section runs past the end of the module")?;
+        if section == DATA {
+            let body = &wasm[body_at..end];
+            let (count, mut pos) = leb(body, 0)?;
+            for _ in 0..count {
+                let (flag, next) = leb(body, pos)?;
+                pos = next;
+                if flag == 2 {
+                    pos = leb(body, pos)?.1;
+                }
+                if flag != 1 {
+                    // `i32.const <signed LEB> end`
+                    if body.get(pos) != Some(&0x41) {
+                        return Err("a data segment placed by an expression, not a constant".into());
+                    }
+                    let (address, next) = sleb32(body, pos + 1)?;
+                    if body.get(next) != Some(&0x0b) {
+                        return Err("a data segment's offset is not a lone constant".into());
+                    }
+                    pos = next + 1;
+                    let address = address as u32;
+                    lowest = Some(lowest.map_or(address, |l| l.min(address)));
+                }
+                let (len, next) = leb(body, pos)?;
+                pos = next + len;
+            }
+        }
+        at = end;
+    }
+    Ok(lowest)
+}
+
+/// A signed 32-bit LEB128 at `at`, and where what follows it starts.
+fn sleb32(bytes: &[u8], mut at: usize) -> Result<(i32, usize), String> {
+    let mut value: i64 = 0;
+    let mut shift = 0;
+    loop {
+        let byte = *bytes.get(at).ok_or("a number runs past the end")?;
+        at += 1;
+        value |= i64::from(byte & 0x7f) << shift;
+        shift += 7;
+        if byte & 0x80 == 0 {
+            if shift < 64 && byte & 0x40 != 0 {
+                value |= -1i64 << shift;
+            }
+            return i32::try_from(value)
+                .map(|v| (v, at))
+                .map_err(|_| "a constant wider than 32 bits".into());
+        }
+        if shift >= 35 {
+            return Err("a number longer than 5 bytes".into());
+        }
+    }
+}
+
 /// An unsigned LEB128 at `at`, and where what follows it starts.
 pub fn leb(bytes: &[u8], mut at: usize) -> Result<(usize, usize), String> {
     let mut value = 0usize;
@@ -208,6 +276,30 @@ mod tests {
         assert!(rewrite(b"not wasm", EXPORTS, |e| e).is_err());
         assert!(rewrite(b"\0asm\x01\0\0\0\x07\x05\x01", EXPORTS, |e| e).is_err());
         assert!(rewrite(b"\0asm\x01\0\0\0\x07\x01\x01", EXPORTS, |e| e).is_err());
+    }
+
+    #[test]
+    fn finds_the_lowest_data_address() {
+        // A data section: an active segment at 1048576 (3 bytes), a passive one, an active
+        // one of memory 0 at 2000.
+        let mut wasm = b"\0asm\x01\0\0\0".to_vec();
+        let body: &[u8] = &[
+            3, 0, 0x41, 0x80, 0x80, 0xc0, 0x00, 0x0b, 3, b'a', b'b', b'c', 1, 1, b'p', 2, 0, 0x41,
+            0xd0, 0x0f, 0x0b, 0,
+        ];
+        wasm.push(11);
+        write_leb(&mut wasm, body.len());
+        wasm.extend_from_slice(body);
+        assert_eq!(lowest_data_address(&wasm).unwrap(), Some(2000));
+        assert_eq!(
+            lowest_data_address(&build::module(&[], &["memory"])).unwrap(),
+            None
+        );
+        // Placed by a global, not a constant.
+        let mut wasm = b"\0asm\x01\0\0\0".to_vec();
+        wasm.extend_from_slice(&[11, 6, 1, 0, 0x23, 0, 0x0b, 0]);
+        assert!(lowest_data_address(&wasm).is_err());
+        assert_eq!(sleb32(&[0x7f], 0).unwrap(), (-1, 1));
     }
 
     #[test]

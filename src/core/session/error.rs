@@ -32,6 +32,23 @@ pub enum ErrorContext {
 }
 
 impl ErrorContext {
+    /// What was being done, in the words of [`ChatError`]'s `Display` (written out rather than
+    /// taken from `Debug`, which a shipped build prints shallowly: D79).
+    #[must_use]
+    pub fn name(self) -> &'static str {
+        match self {
+            ErrorContext::Agents => "listing agents",
+            ErrorContext::Send => "sending",
+            ErrorContext::LoadConversation => "loading the conversation",
+            ErrorContext::LoadConversations => "listing conversations",
+            ErrorContext::LoadMore => "loading more conversations",
+            ErrorContext::Delete => "deleting the conversation",
+            ErrorContext::Rename => "renaming the conversation",
+            ErrorContext::File => "the file request",
+            ErrorContext::LoadOlderMessages => "loading older messages",
+        }
+    }
+
     fn generic_id(self) -> &'static str {
         match self {
             ErrorContext::Agents | ErrorContext::LoadConversations => {
@@ -53,7 +70,7 @@ impl ErrorContext {
 #[derive(Clone, Debug, PartialEq, thiserror::Error)]
 pub enum ChatError {
     /// The server refused a request (error envelope, any status).
-    #[error("{context:?} failed: {error:?}")]
+    #[error("{} failed: {error}", context.name())]
     Api {
         /// What was being done.
         context: ErrorContext,
@@ -61,7 +78,7 @@ pub enum ChatError {
         error: ApiError,
     },
     /// The server sent `stream.error`.
-    #[error("stream error {code:?}: {message}")]
+    #[error("stream error {}: {message}", code.as_deref().unwrap_or("without a code"))]
     Stream {
         /// Lower-case code, if any.
         code: Option<String>,
@@ -92,7 +109,7 @@ pub enum ChatError {
     NoAgent,
     /// Files were not attached (F147): too many, too large, a type not accepted, uploads off,
     /// or unreadable. One entry per refusal, in order.
-    #[error("files refused: {0:?}")]
+    #[error("files refused: {}", joined(.0))]
     Files(Vec<FileRejection>),
     /// The page's own storage of conversations failed (issue 15): `unreadable` saved
     /// conversations were skipped on load, or (0) one could not be saved (full or blocked).
@@ -235,4 +252,12 @@ pub(super) fn parse_json<T: serde::de::DeserializeOwned>(
         context,
         detail: e.to_string(),
     })
+}
+
+/// The refusals of [`ChatError::Files`], for its `Display`.
+fn joined(list: &[FileRejection]) -> String {
+    list.iter()
+        .map(ToString::to_string)
+        .collect::<Vec<_>>()
+        .join("; ")
 }

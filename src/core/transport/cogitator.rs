@@ -207,7 +207,7 @@ pub fn on_agents(
     }
     let why = match result {
         Ok(resp) => format!("answered {}", resp.status),
-        Err(e) => format!("{e:?}"),
+        Err(e) => e.to_string(),
     };
     let log =
         format!("cogitator: no agent list at {AGENTS_PATH} ({why}); asked for again next time");

@@ -217,7 +217,7 @@ impl Stateless {
         if card.is_none() {
             let why = match &result {
                 Ok(resp) => format!("answered {}", resp.status),
-                Err(e) => format!("{e:?}"),
+                Err(e) => e.to_string(),
             };
             outputs.push_back(GatewayOutput::Log(format!(
                 "a2a: no agent card at {} ({why}); it is asked for again next time",
