@@ -427,8 +427,8 @@ async fn i16_markdown_brings_its_rules_once_and_no_other_parts() {
         view! {
             <div class="chat-root">
                 <Styles/>
-                <Markdown text="### One"/>
-                <Markdown text="### Two"/>
+                <Markdown text="# One"/>
+                <Markdown text="# Two"/>
             </div>
         }
     });

@@ -18,6 +18,37 @@ pub struct Entry {
     pub rest: Vec<u8>,
 }
 
+/// One section of a module: its id, where it starts (its id byte) and where its body is.
+struct Section {
+    id: u8,
+    start: usize,
+    body: std::ops::Range<usize>,
+}
+
+/// The sections of `wasm`, in order, after checking its header.
+fn sections(wasm: &[u8]) -> Result<Vec<Section>, String> {
+    const HEADER: usize = 8;
+    if wasm.len() < HEADER || &wasm[..4] != b"\0asm" {
+        return Err("not a wasm module".into());
+    }
+    let mut found = Vec::new();
+    let mut at = HEADER;
+    while at < wasm.len() {
+        let (size, body_at) = leb(wasm, at + 1)?;
+        let end = body_at
+            .checked_add(size)
+            .filter(|end| *end <= wasm.len())
+            .ok_or("a section runs past the end of the module")?;
+        found.push(Section {
+            id: wasm[at],
+            start: at,
+            body: body_at..end,
+        });
+        at = end;
+    }
+    Ok(found)
+}
+
 /// `wasm` with each section of id `id` (its entries) rewritten by `edit`; the other sections
 /// are copied byte for byte.
 pub fn rewrite(
@@ -25,21 +56,11 @@ pub fn rewrite(
     id: u8,
     mut edit: impl FnMut(Vec<Entry>) -> Vec<Entry>,
 ) -> Result<Vec<u8>, String> {
-    const HEADER: usize = 8;
-    if wasm.len() < HEADER || &wasm[..4] != b"\0asm" {
-        return Err("not a wasm module".into());
-    }
-    let mut out = wasm[..HEADER].to_vec();
-    let mut at = HEADER;
-    while at < wasm.len() {
-        let section = wasm[at];
-        let (size, body_at) = leb(wasm, at + 1)?;
-        let end = body_at
-            .checked_add(size)
-            .filter(|end| *end <= wasm.len())
-            .ok_or("a section runs past the end of the module")?;
-        if section == id {
-            let entries = edit(read_entries(&wasm[body_at..end], id)?);
+    let sections = sections(wasm)?;
+    let mut out = wasm[..8].to_vec();
+    for section in sections {
+        if section.id == id {
+            let entries = edit(read_entries(&wasm[section.body.clone()], id)?);
             let mut body = Vec::new();
             write_leb(&mut body, entries.len());
             for entry in &entries {
@@ -49,13 +70,12 @@ pub fn rewrite(
                 write_name(&mut body, &entry.name);
                 body.extend_from_slice(&entry.rest);
             }
-            out.push(section);
+            out.push(section.id);
             write_leb(&mut out, body.len());
             out.extend_from_slice(&body);
         } else {
-            out.extend_from_slice(&wasm[at..end]);
+            out.extend_from_slice(&wasm[section.start..section.body.end]);
         }
-        at = end;
     }
     Ok(out)
 }
@@ -122,41 +142,31 @@ fn write_name(out: &mut Vec<u8>, name: &str) {
 pub fn lowest_data_address(wasm: &[u8]) -> Result<Option<u32>, String> {
     const DATA: u8 = 11;
     let mut lowest: Option<u32> = None;
-    let mut at = 8;
-    while at < wasm.len() {
-        let section = wasm[at];
-        let (size, body_at) = leb(wasm, at + 1)?;
-        let end = body_at
-            .checked_add(size)
-            .filter(|end| *end <= wasm.len())
-            .ok_or("a section runs past the end of the module")?;
-        if section == DATA {
-            let body = &wasm[body_at..end];
-            let (count, mut pos) = leb(body, 0)?;
-            for _ in 0..count {
-                let (flag, next) = leb(body, pos)?;
-                pos = next;
-                if flag == 2 {
-                    pos = leb(body, pos)?.1;
-                }
-                if flag != 1 {
-                    // `i32.const <signed LEB> end`
-                    if body.get(pos) != Some(&0x41) {
-                        return Err("a data segment placed by an expression, not a constant".into());
-                    }
-                    let (address, next) = sleb32(body, pos + 1)?;
-                    if body.get(next) != Some(&0x0b) {
-                        return Err("a data segment's offset is not a lone constant".into());
-                    }
-                    pos = next + 1;
-                    let address = address as u32;
-                    lowest = Some(lowest.map_or(address, |l| l.min(address)));
-                }
-                let (len, next) = leb(body, pos)?;
-                pos = next + len;
+    for section in sections(wasm)?.into_iter().filter(|s| s.id == DATA) {
+        let body = &wasm[section.body];
+        let (count, mut pos) = leb(body, 0)?;
+        for _ in 0..count {
+            let (flag, next) = leb(body, pos)?;
+            pos = next;
+            if flag == 2 {
+                pos = leb(body, pos)?.1;
             }
+            if flag != 1 {
+                // `i32.const <signed LEB> end`
+                if body.get(pos) != Some(&0x41) {
+                    return Err("a data segment placed by an expression, not a constant".into());
+                }
+                let (address, next) = sleb32(body, pos + 1)?;
+                if body.get(next) != Some(&0x0b) {
+                    return Err("a data segment's offset is not a lone constant".into());
+                }
+                pos = next + 1;
+                let address = address as u32;
+                lowest = Some(lowest.map_or(address, |l| l.min(address)));
+            }
+            let (len, next) = leb(body, pos)?;
+            pos = next + len;
         }
-        at = end;
     }
     Ok(lowest)
 }
