@@ -153,40 +153,42 @@ fn write(out: &str, name: &str, text: &str) {
 fn strip_css_comments(css: &str) -> String {
     let mut kept = String::with_capacity(css.len());
     let mut chars = css.chars().peekable();
-    let mut quote: Option<char> = None;
     while let Some(c) = chars.next() {
-        match quote {
-            Some(q) => {
-                kept.push(c);
-                if c == '\\' {
-                    if let Some(next) = chars.next() {
-                        kept.push(next);
-                    }
-                } else if c == q {
-                    quote = None;
+        if c == '"' || c == '\'' {
+            kept.push(c);
+            copy_string(c, &mut chars, &mut kept);
+        } else if c == '/' && chars.peek() == Some(&'*') {
+            chars.next();
+            let mut last = ' ';
+            for c in chars.by_ref() {
+                if last == '*' && c == '/' {
+                    break;
                 }
+                last = c;
             }
-            None if c == '"' || c == '\'' => {
-                quote = Some(c);
-                kept.push(c);
-            }
-            None if c == '/' && chars.peek() == Some(&'*') => {
-                chars.next();
-                let mut last = ' ';
-                for c in chars.by_ref() {
-                    if last == '*' && c == '/' {
-                        break;
-                    }
-                    last = c;
-                }
-            }
-            None => kept.push(c),
+        } else {
+            kept.push(c);
         }
     }
     kept.lines()
         .filter(|l| !l.trim().is_empty())
         .collect::<Vec<_>>()
         .join("\n")
+}
+
+/// Copies the rest of a CSS string whose opening `quote` was just copied, through its closing
+/// quote (an escaped character is copied as it is).
+fn copy_string(quote: char, chars: &mut impl Iterator<Item = char>, out: &mut String) {
+    while let Some(c) = chars.next() {
+        out.push(c);
+        if c == '\\' {
+            if let Some(next) = chars.next() {
+                out.push(next);
+            }
+        } else if c == quote {
+            return;
+        }
+    }
 }
 
 /// Drops the whitespace CSS does not need: every run outside a string becomes one space, or
@@ -196,17 +198,10 @@ fn squeeze_css_spaces(css: &str) -> String {
     const TIGHT: &[char] = &['{', '}', ';', ',', '>'];
     let mut out = String::with_capacity(css.len());
     let mut chars = css.chars().peekable();
-    let mut quote: Option<char> = None;
     while let Some(c) = chars.next() {
-        if let Some(q) = quote {
+        if c == '"' || c == '\'' {
             out.push(c);
-            if c == '\\' {
-                if let Some(next) = chars.next() {
-                    out.push(next);
-                }
-            } else if c == q {
-                quote = None;
-            }
+            copy_string(c, &mut chars, &mut out);
         } else if c.is_whitespace() {
             while chars.peek().is_some_and(|n| n.is_whitespace()) {
                 chars.next();
@@ -220,9 +215,6 @@ fn squeeze_css_spaces(css: &str) -> String {
                 out.push(' ');
             }
         } else {
-            if c == '"' || c == '\'' {
-                quote = Some(c);
-            }
             out.push(c);
         }
     }

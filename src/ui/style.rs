@@ -1,9 +1,9 @@
 //! The stylesheet, compiled in (`style/tokens.css` + `style/chat.css`) and injected as a
 //! `<style>` element inside each chat root, so it works the same in a page and in a shadow root.
 //!
-//! The rules of a part fetched on first use (the cards, what the Markdown part draws, the history sidebar) are not
-//! in that first sheet: the part's components add them when first drawn ([`use_part_style`]),
-//! so their bytes come with the part (issue 16, D79).
+//! The rules of a part fetched on first use (the cards, what the Markdown part draws, the
+//! history sidebar) are not in that first sheet: the part's components add them when first
+//! drawn ([`use_part_style`]), so their bytes come with the part (issue 16, D79).
 
 use leptos::prelude::*;
 
@@ -34,7 +34,10 @@ thread_local! {
 /// wins a tie of specificity with one there.
 pub fn use_part_style(css: &'static str) {
     PART_SHEETS.with(|sheets| {
-        if !sheets.with_untracked(|s| s.contains(&css)) {
+        // Called by every Markdown message drawn: the same constant is the same address, so
+        // the pointer settles it without comparing kilobytes of text.
+        let added = |s: &Vec<&'static str>| s.iter().any(|x| std::ptr::eq(*x, css) || *x == css);
+        if !sheets.with_untracked(added) {
             sheets.update(|s| s.push(css));
         }
     });

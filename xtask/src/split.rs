@@ -131,13 +131,10 @@ pub fn split_and_bind(
         .arg(&main);
     step(log, bindgen)?;
     let glue = out.join(format!("{name}_bg.wasm"));
-    let dropped = crate::unexport::drop_unused_classes(&glue, &out.join(format!("{name}.js")))?;
+    let glue_js = out.join(format!("{name}.js"));
+    let dropped = crate::unexport::drop_unused_classes(&glue, &glue_js)?;
     println!("[{log}] dropped {dropped} exports of classes the chat never uses (D79)");
-    let renamed = crate::shorten::shorten_names(
-        &glue,
-        &out.join(format!("{name}.js")),
-        &format!("./{name}_bg.js"),
-    )?;
+    let renamed = crate::shorten::shorten_names(&glue, &glue_js, &format!("./{name}_bg.js"))?;
     println!("[{log}] gave {renamed} imports and closure shims short names (D79)");
     if optimize {
         optimize_wasm(ctx, &glue, &glue, log)?;
