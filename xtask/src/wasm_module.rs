@@ -171,6 +171,16 @@ pub fn lowest_data_address(wasm: &[u8]) -> Result<Option<u32>, String> {
     Ok(lowest)
 }
 
+/// The names of `wasm`'s custom sections, in order.
+pub fn custom_section_names(wasm: &[u8]) -> Result<Vec<String>, String> {
+    const CUSTOM: u8 = 0;
+    sections(wasm)?
+        .into_iter()
+        .filter(|s| s.id == CUSTOM)
+        .map(|s| read_name(&wasm[s.body], 0).map(|(name, _)| name))
+        .collect()
+}
+
 /// A signed 32-bit LEB128 at `at`, and where what follows it starts.
 fn sleb32(bytes: &[u8], mut at: usize) -> Result<(i32, usize), String> {
     let mut value: i64 = 0;
@@ -257,6 +267,16 @@ pub mod build {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn custom_sections_are_named_in_order() {
+        let mut wasm = build::module(&[("env", "g")], &["memory"]);
+        assert_eq!(custom_section_names(&wasm).unwrap(), ["x"]);
+        wasm.extend_from_slice(&[0, 10, 9]);
+        wasm.extend_from_slice(b"producers");
+        assert_eq!(custom_section_names(&wasm).unwrap(), ["x", "producers"]);
+        assert!(custom_section_names(&wasm[..wasm.len() - 1]).is_err());
+    }
 
     #[test]
     fn an_unchanged_rewrite_gives_the_same_bytes() {
