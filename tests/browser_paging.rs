@@ -16,7 +16,7 @@ use agent_chat_ui::ui::message_list::ChatMessageList;
 use agent_chat_ui::ui::style::Styles;
 use leptos::prelude::*;
 use serde_json::{json, Value};
-use wasm_bindgen::JsCast;
+use wasm_bindgen::{JsCast, JsValue};
 use wasm_bindgen_test::*;
 
 wasm_bindgen_test_configure!(run_in_browser);
@@ -341,6 +341,53 @@ async fn issue8_opens_at_the_end_and_prepends_older_pages_without_moving_the_vie
     assert!(
         (after - before).abs() <= 1.0,
         "the row the reader saw moved from {before} to {after}"
+    );
+}
+
+/// The list keeps the reader's row in place in the frame after older rows are drawn above it
+/// (D58). A scroll handler that runs before that frame (a redraw the rows' own resize asked
+/// for a frame earlier, or a scroll event) must not take the rows already moved for where the
+/// reader was: the row stays put, also at the very top, where the browser's own scroll
+/// anchoring does nothing (D80).
+#[wasm_bindgen_test]
+async fn issue8_a_scroll_handled_before_the_view_is_kept_does_not_move_the_row() {
+    let root = section();
+    let all = fixture(1000);
+    let (store, _h) = mount_long(&root, &all).await;
+    wait_for(&root, "article[data-message-id=msg_1000]").await;
+    let req = scroll_up_until_page_request(&root, &store).await;
+    let list = scroller(&root);
+    list.set_scroll_top(0);
+    frames(3).await;
+    sleep(400).await; // the rows' slide-in: measure where they rest
+    assert_eq!(list.scroll_top(), 0, "the reader is at the very top");
+    let seen = first_in_view(&root);
+    let before = row_top(&root, &seen);
+    // Whenever the list's DOM changes (a microtask, before any frame), a scroll handler
+    // runs: the older rows (or their spacer) are drawn, the frame that keeps the view is not
+    // here yet.
+    let watch = js_sys::Function::new_with_args(
+        "list",
+        "var o = new MutationObserver(function () { list.dispatchEvent(new Event('scroll')); });\n\
+         o.observe(list, { childList: true, subtree: true });\n\
+         return o;",
+    );
+    let observer = watch.call1(&JsValue::NULL, &list).unwrap();
+    feed_page(&store, &all, &req);
+    wait_until("the older page is loaded", &root, || loaded(&store) == 50).await;
+    frames(3).await;
+    sleep(400).await;
+    js_sys::Reflect::get(&observer, &"disconnect".into())
+        .unwrap()
+        .unchecked_into::<js_sys::Function>()
+        .call0(&observer)
+        .unwrap();
+    // Not drawn any more: the view went far from it.
+    let after =
+        query(&root, &format!("article[data-message-id={seen}]")).map(|_| row_top(&root, &seen));
+    assert!(
+        after.is_some_and(|after| (after - before).abs() <= 1.0),
+        "{seen} moved from {before} to {after:?}"
     );
 }
 

@@ -35,6 +35,19 @@ const DEFAULT_VIEW_PX: f64 = 800.0;
 /// The attribute of a drawn row's wrapper holding its message id.
 pub(crate) const ROW_ATTR: &str = "data-row";
 
+/// Where the first row in view was at the last snapshot.
+#[derive(Clone)]
+struct Anchor {
+    /// The row's message id.
+    id: String,
+    /// Its top, from the top of the view (px).
+    in_view: f64,
+    /// Its top, from the top of what the list scrolls (px).
+    in_list: f64,
+    /// How far the list was scrolled (px).
+    scroll_top: f64,
+}
+
 /// One entry of the drawn list: a message's row, or a spacer standing in for the rows between
 /// two drawn ones (or before the first, after the last).
 #[derive(Clone, Debug, PartialEq)]
@@ -227,9 +240,11 @@ pub(crate) struct Window {
     /// Rows the window wants are not drawn yet (over [`NEW_ROWS_PER_FRAME`]): the next frame
     /// draws more.
     more: StoredValue<bool>,
-    /// The first row in view and its offset from the top of the box, for keeping the view
-    /// still while the rows around it change.
-    anchor: StoredValue<Option<(String, f64)>>,
+    /// The first row in view, for keeping the view still while the rows around it change.
+    anchor: StoredValue<Option<Anchor>>,
+    /// What is drawn changed and the view has not been kept since: [`Window::anchor`] is
+    /// still where the reader was before the change, and no snapshot may replace it first.
+    keep_due: StoredValue<bool>,
     /// New heights were measured; the window is redrawn with them in the next frame.
     remeasured: StoredValue<bool>,
     /// Keeps focus on rows the list moves.
@@ -314,6 +329,7 @@ impl Window {
             view: view_px,
             more,
             anchor: StoredValue::new(None),
+            keep_due: StoredValue::new(false),
             remeasured: StoredValue::new(false),
             focus,
             items,
@@ -324,18 +340,10 @@ impl Window {
         // in view while following it.
         Effect::new(move |_| {
             window.items.track();
+            let _ = window.keep_due.try_set_value(true);
             // The list may have been unmounted by the next frame (an element remounted).
             request_animation_frame(move || {
-                let Some(stick) = stick.try_get_value() else {
-                    return;
-                };
-                if stick {
-                    if let Some(el) = window.scroller.try_get_untracked().flatten() {
-                        el.set_scroll_top(el.scroll_height());
-                    }
-                } else {
-                    window.keep_view();
-                }
+                window.keep(false);
                 window.snapshot();
                 // The rest of the window in the next frame, a task of its own.
                 if window.more.try_get_value() == Some(true) {
@@ -361,6 +369,10 @@ impl Window {
     /// nears its edge (or it has grown much larger than the view needs). While the list
     /// follows its end, the window is the end, whatever the estimated heights above say.
     pub(crate) fn on_scroll(&self) {
+        // A scroll handled between a change and the frame that keeps the view (an event,
+        // or a redraw a resize asked for a frame earlier) keeps it first: a snapshot now
+        // would take the moved rows for where the reader was (D80).
+        self.keep(true);
         self.snapshot();
         if self.stick.try_get_value() == Some(true) {
             let end = Span {
@@ -449,6 +461,7 @@ impl Window {
                 el.set_scroll_top(centred.max(0.0).round() as i32);
                 // The row in view is now the hit: a redraw due meanwhile (older messages
                 // joined above) keeps it there rather than the row seen before.
+                let _ = window.keep_due.try_set_value(false);
                 window.snapshot();
             }
         });
@@ -599,22 +612,63 @@ impl Window {
         let anchor = rows
             .iter()
             .find(|r| f64::from(r.offset_top() + r.offset_height()) > top)
-            .and_then(|r| Some((r.get_attribute(ROW_ATTR)?, f64::from(r.offset_top()) - top)));
+            .and_then(|r| {
+                Some(Anchor {
+                    id: r.get_attribute(ROW_ATTR)?,
+                    in_view: f64::from(r.offset_top()) - top,
+                    in_list: f64::from(r.offset_top()),
+                    scroll_top: top,
+                })
+            });
         let _ = self.anchor.try_set_value(anchor);
     }
 
-    fn keep_view(&self) {
+    /// Keeps the view after a change of what is drawn, once per change: the end in view
+    /// while following it, else the row that was in view where it was (the browser's scroll
+    /// anchoring usually did already, and does nothing at the very top; this is a no-op then).
+    fn keep(&self, reader_scrolled: bool) {
+        if self.keep_due.try_update_value(std::mem::take) != Some(true) {
+            return;
+        }
+        if self.stick.try_get_value() == Some(true) {
+            if let Some(el) = self.scroller.try_get_untracked().flatten() {
+                el.set_scroll_top(el.scroll_height());
+            }
+        } else {
+            self.keep_view(reader_scrolled);
+        }
+    }
+
+    /// Moves the view by as much as the rows drawn above the anchor moved it. Without
+    /// `reader_scrolled`, the anchor goes back to where it was in the view (a scroll the
+    /// browser's own anchoring made meanwhile counts). With it, a scroll is handled before
+    /// the frame that keeps the view, and what the list scrolled since the snapshot may be
+    /// the reader's: that stays, and the view follows the anchor's move in the list on top
+    /// of it, unless the browser's anchoring scrolled by just that move already (it does
+    /// nothing at the very top, and Safari has none).
+    fn keep_view(&self, reader_scrolled: bool) {
         let Some(el) = self.scroller.try_get_untracked().flatten() else {
             return;
         };
-        let Some(Some((id, before))) = self.anchor.try_get_value() else {
+        let Some(Some(anchor)) = self.anchor.try_get_value() else {
             return;
         };
-        let Some(row) = row_by_id(&el, &id) else {
+        let Some(row) = row_by_id(&el, &anchor.id) else {
             return;
         };
-        let now = f64::from(row.offset_top() - el.scroll_top());
-        let delta = (now - before).round() as i32;
+        let delta = if reader_scrolled {
+            let moved_in_list = f64::from(row.offset_top()) - anchor.in_list;
+            let scrolled = f64::from(el.scroll_top()) - anchor.scroll_top;
+            if (scrolled - moved_in_list).abs() <= 1.0 {
+                // The browser's scroll anchoring followed the row already.
+                0.0
+            } else {
+                moved_in_list
+            }
+        } else {
+            f64::from(row.offset_top() - el.scroll_top()) - anchor.in_view
+        };
+        let delta = delta.round() as i32;
         if delta != 0 {
             el.set_scroll_top(el.scroll_top() + delta);
         }
