@@ -625,7 +625,8 @@ impl Window {
 
     /// Keeps the view after a change of what is drawn, once per change: the end in view
     /// while following it, else the row that was in view where it was (the browser's scroll
-    /// anchoring usually did already, and does nothing at the very top; this is a no-op then).
+    /// anchoring usually did already, this is a no-op then; at the very top Chromium's did
+    /// not, and Safari has none: D27).
     fn keep(&self, reader_scrolled: bool) {
         if self.keep_due.try_update_value(std::mem::take) != Some(true) {
             return;
@@ -644,8 +645,7 @@ impl Window {
     /// browser's own anchoring made meanwhile counts). With it, a scroll is handled before
     /// the frame that keeps the view, and what the list scrolled since the snapshot may be
     /// the reader's: that stays, and the view follows the anchor's move in the list on top
-    /// of it, unless the browser's anchoring scrolled by just that move already (it does
-    /// nothing at the very top, and Safari has none).
+    /// of it, unless the browser's anchoring scrolled by just that move already (D80).
     fn keep_view(&self, reader_scrolled: bool) {
         let Some(el) = self.scroller.try_get_untracked().flatten() else {
             return;
