@@ -695,3 +695,40 @@ async fn issue18_an_open_card_under_an_old_message_is_drawn_wherever_the_view_is
     let still = query(&root, "article[data-message-id=msg_10] .chat-card").expect("card kept");
     assert!(still.is_same_node(Some(&card)), "the card was drawn again");
 }
+
+/// A reader scrolling up through a conversation served whole, 150 px at a time with a pause
+/// of a quarter frame to two frames between, over rows the window draws as they come near:
+/// the row in view moves by what the reader scrolled and nothing more, whichever of the
+/// browser's scroll anchoring and the list's own keep followed the rows drawn above it, and
+/// also when a scroll is handled before the frame that keeps the view (D58, D80).
+#[wasm_bindgen_test]
+async fn d80_scrolling_up_moves_the_rows_by_the_scroll_only() {
+    for pause in [4, 9, 17, 30] {
+        let root = section();
+        let _h = open_2000_at_the_end(&root).await;
+        let list = scroller(&root);
+        let mut jumps = Vec::new();
+        for _ in 0..100 {
+            let id = row_ids(&root)
+                .into_iter()
+                .find(|id| in_view(&root, id))
+                .expect("a row in view");
+            let before = row(&root, &id).unwrap().get_bounding_client_rect().top();
+            let top = list.scroll_top();
+            list.set_scroll_top(top - 150);
+            let scrolled = f64::from(top - list.scroll_top());
+            sleep(pause).await;
+            let after = row(&root, &id)
+                .map(|r| r.get_bounding_client_rect().top())
+                .unwrap_or_else(|| panic!("{id} not drawn after scrolling {scrolled} px"));
+            let jump = after - before - scrolled;
+            if jump.abs() > 2.0 {
+                jumps.push(format!("{id}: {jump:.0} px"));
+            }
+        }
+        assert!(
+            jumps.is_empty(),
+            "pausing {pause} ms, rows moved by more than the scroll: {jumps:?}"
+        );
+    }
+}
