@@ -20,6 +20,7 @@ fn main() {
     for name in [
         "tokens.css",
         "chat.css",
+        "messages.css",
         "cards.css",
         "markdown.css",
         "history.css",

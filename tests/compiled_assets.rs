@@ -4,8 +4,8 @@
 
 use agent_chat_ui::core::LOCALES;
 use agent_chat_ui::ui::style::{
-    part_styles, use_part_style, CARDS_CSS, CHAT_CSS, HISTORY_CSS, MARKDOWN_CSS, PAGE_CSS,
-    TOKENS_CSS,
+    part_styles, use_part_style, CARDS_CSS, CHAT_CSS, HISTORY_CSS, MARKDOWN_CSS, MESSAGES_CSS,
+    PAGE_CSS, TOKENS_CSS,
 };
 
 /// The text of `source` outside `/* … */` comments, without blank lines (written apart from
@@ -70,6 +70,7 @@ fn i16_the_compiled_stylesheet_is_the_source_without_its_comments() {
     );
     for (compiled, source) in [
         (CHAT_CSS, include_str!("../style/chat.css")),
+        (MESSAGES_CSS, include_str!("../style/messages.css")),
         (CARDS_CSS, include_str!("../style/cards.css")),
         (MARKDOWN_CSS, include_str!("../style/markdown.css")),
         (HISTORY_CSS, include_str!("../style/history.css")),
@@ -90,7 +91,14 @@ fn i16_the_compiled_stylesheet_is_the_source_without_its_comments() {
 /// missing a rule of the stylesheet as it was.
 #[test]
 fn i16_each_rule_is_in_one_sheet() {
-    let sheets = [CHAT_CSS, CARDS_CSS, MARKDOWN_CSS, HISTORY_CSS, PAGE_CSS];
+    let sheets = [
+        CHAT_CSS,
+        MESSAGES_CSS,
+        CARDS_CSS,
+        MARKDOWN_CSS,
+        HISTORY_CSS,
+        PAGE_CSS,
+    ];
     let selectors = |css: &str| -> Vec<String> {
         css.split('}')
             .filter_map(|rule| rule.rsplit_once('{').map(|(sel, _)| sel.trim().to_owned()))
@@ -106,6 +114,15 @@ fn i16_each_rule_is_in_one_sheet() {
         }
     }
     for (sheet, rule) in [
+        (MESSAGES_CSS, ".chat-message{"),
+        (MESSAGES_CSS, ".chat-find{"),
+        (MESSAGES_CSS, ".chat-agent-picker__menu"),
+        (MESSAGES_CSS, ".chat-file-chip{"),
+        (MESSAGES_CSS, ".chat-older__button"),
+        (MESSAGES_CSS, ".chat-message__retry{"),
+        (CHAT_CSS, ".chat-chunk-failed__retry{"),
+        (CHAT_CSS, ".chat-message-list,"),
+        (CHAT_CSS, ".chat-dots{"),
         (CARDS_CSS, ".chat-card__buttons"),
         (CARDS_CSS, ".chat-card__changed"),
         (MARKDOWN_CSS, ".chat-markdown__code"),
@@ -123,6 +140,16 @@ fn i16_each_rule_is_in_one_sheet() {
         assert!(sheet.contains(rule), "{rule}");
     }
     assert!(!CHAT_CSS.contains(".chat-card__buttons") && !CHAT_CSS.contains(".chat-settings"));
+    // A rule that ties with a moved one on the same element moved with it: the part's
+    // sheet comes after chat.css and would otherwise win the tie it used to lose (D80).
+    for tied in [
+        ".chat-input__files",
+        ".chat-message__content--markdown",
+        ".chat-message__body{max-width:100%",
+    ] {
+        assert!(MESSAGES_CSS.contains(tied), "{tied}");
+        assert!(!CHAT_CSS.contains(tied), "{tied}");
+    }
 }
 
 /// Issue 16, D79: a part's sheet is added once, whoever asks, in the order asked.

@@ -37,6 +37,7 @@ crate::io::split::split_point!(
 
 /// The chips of [`PendingFiles`].
 fn pending_files() -> impl IntoView {
+    crate::ui::style::use_part_style(crate::ui::style::MESSAGES_CSS);
     let store = ChatStore::expect();
     let i18n = I18n::get();
     let has_files = move || store.files.with(|f| !f.pending.is_empty());

@@ -626,6 +626,7 @@ crate::io::split::split_point!(
 /// F43: shown with more than one agent while the chat is empty and idle.
 #[component]
 fn AgentPicker() -> impl IntoView {
+    crate::ui::style::use_part_style(crate::ui::style::MESSAGES_CSS);
     let store = ChatStore::expect();
     let i18n = I18n::get();
     let open = RwSignal::new(false);

@@ -43,6 +43,7 @@ pub(crate) fn FindToggle(
     /// In a header (beside the other controls) rather than floating over the list.
     docked: bool,
 ) -> impl IntoView {
+    crate::ui::style::use_part_style(crate::ui::style::MESSAGES_CSS);
     let store = ChatStore::expect();
     let i18n = I18n::get();
     if docked {
@@ -87,6 +88,7 @@ pub(crate) fn FindInConversation(
     control: FindControl,
     hit: RwSignal<Option<String>>,
 ) -> impl IntoView {
+    crate::ui::style::use_part_style(crate::ui::style::MESSAGES_CSS);
     let store = ChatStore::expect();
     let i18n = I18n::get();
     let open = control.open;

@@ -52,6 +52,7 @@ pub fn ChatMessage(
     #[prop(optional, into)]
     class: MaybeProp<String>,
 ) -> impl IntoView {
+    crate::ui::style::use_part_style(crate::ui::style::MESSAGES_CSS);
     let i18n = I18n::get();
     let time = show_timestamp
         .then_some(message.created_at)
@@ -184,6 +185,7 @@ pub fn StreamingMessage(
     #[prop(default = true)]
     show_avatar: bool,
 ) -> impl IntoView {
+    crate::ui::style::use_part_style(crate::ui::style::MESSAGES_CSS);
     let store = ChatStore::expect();
     let i18n = I18n::get();
     let text = Signal::derive(move || {

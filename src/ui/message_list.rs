@@ -149,6 +149,7 @@ crate::io::split::split_point!(
 
 /// The scrolling, announced list of the enclosing store's messages.
 fn list_view(args: ListArgs) -> impl IntoView {
+    crate::ui::style::use_part_style(crate::ui::style::MESSAGES_CSS);
     let ListArgs {
         auto_scroll,
         render_actions,

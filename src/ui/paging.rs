@@ -92,6 +92,7 @@ impl Paging {
 /// reachable) and says so while one is on its way. Shown while older messages exist.
 #[component]
 pub(crate) fn OlderMessages() -> impl IntoView {
+    crate::ui::style::use_part_style(crate::ui::style::MESSAGES_CSS);
     let store = ChatStore::expect();
     let i18n = I18n::get();
     let shown = move || {

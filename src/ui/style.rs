@@ -1,8 +1,8 @@
 //! The stylesheet, compiled in (`style/tokens.css` + `style/chat.css`) and injected as a
 //! `<style>` element inside each chat root, so it works the same in a page and in a shadow root.
 //!
-//! The rules of a part fetched on first use (the cards, what the Markdown part draws, the
-//! history sidebar) are not in that first sheet: the part's components add them when first
+//! The rules of a part fetched on first use (the messages, the cards, what the Markdown part
+//! draws, the history sidebar) are not in that first sheet: the part's components add them when first
 //! drawn ([`use_part_style`]), so their bytes come with the part (issue 16, D79).
 
 use leptos::prelude::*;
@@ -12,6 +12,9 @@ pub const TOKENS_CSS: &str = include_str!(concat!(env!("OUT_DIR"), "/tokens.css"
 /// Component styles; only `--chat-*` tokens for colours.
 pub const CHAT_CSS: &str = include_str!(concat!(env!("OUT_DIR"), "/chat.css"));
 
+/// The messages' part's rules (`style/messages.css`): the rows, the find bar and button, the
+/// agent picker, the older-messages row and the file chips (D80).
+pub const MESSAGES_CSS: &str = include_str!(concat!(env!("OUT_DIR"), "/messages.css"));
 /// The cards' rules (`style/cards.css`), added by the first card drawn.
 pub const CARDS_CSS: &str = include_str!(concat!(env!("OUT_DIR"), "/cards.css"));
 /// The rules of Markdown, a message's tool steps and its sources (`style/markdown.css`).
