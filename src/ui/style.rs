@@ -2,8 +2,8 @@
 //! `<style>` element inside each chat root, so it works the same in a page and in a shadow root.
 //!
 //! The rules of a part fetched on first use (the messages, the cards, what the Markdown part
-//! draws, the history sidebar) are not in that first sheet: the part's components add them when first
-//! drawn ([`use_part_style`]), so their bytes come with the part (issue 16, D79).
+//! draws, the history sidebar) are not in that first sheet: the part's components add them
+//! when first drawn ([`use_part_style`]), so their bytes come with the part (D79, D80).
 
 use leptos::prelude::*;
 

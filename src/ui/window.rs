@@ -40,8 +40,6 @@ pub(crate) const ROW_ATTR: &str = "data-row";
 struct Anchor {
     /// The row's message id.
     id: String,
-    /// Its top, from the top of the view (px).
-    in_view: f64,
     /// Its top, from the top of what the list scrolls (px).
     in_list: f64,
     /// How far the list was scrolled (px).
@@ -615,7 +613,6 @@ impl Window {
             .and_then(|r| {
                 Some(Anchor {
                     id: r.get_attribute(ROW_ATTR)?,
-                    in_view: f64::from(r.offset_top()) - top,
                     in_list: f64::from(r.offset_top()),
                     scroll_top: top,
                 })
@@ -656,17 +653,16 @@ impl Window {
         let Some(row) = row_by_id(&el, &anchor.id) else {
             return;
         };
-        let delta = if reader_scrolled {
-            let moved_in_list = f64::from(row.offset_top()) - anchor.in_list;
-            let scrolled = f64::from(el.scroll_top()) - anchor.scroll_top;
-            if (scrolled - moved_in_list).abs() <= 1.0 {
-                // The browser's scroll anchoring followed the row already.
-                0.0
-            } else {
-                moved_in_list
-            }
+        let moved_in_list = f64::from(row.offset_top()) - anchor.in_list;
+        let scrolled = f64::from(el.scroll_top()) - anchor.scroll_top;
+        let delta = if !reader_scrolled {
+            // Back to where it was in the view.
+            moved_in_list - scrolled
+        } else if (scrolled - moved_in_list).abs() <= 1.0 {
+            // The browser's scroll anchoring followed the row already.
+            0.0
         } else {
-            f64::from(row.offset_top() - el.scroll_top()) - anchor.in_view
+            moved_in_list
         };
         let delta = delta.round() as i32;
         if delta != 0 {
