@@ -4,21 +4,16 @@
 //! frames (§6) or as E9's JSON.
 
 mod answer;
-mod decoder;
 mod wire;
 
 use std::collections::VecDeque;
 
 use serde_json::{json, Value};
 
-use super::a2a;
-use super::chat_completions as cc;
-use super::cogitator;
-use super::in_process;
-use super::reply::WireFile;
-use super::responses;
+use super::backend::{Backend, SendCall};
+use super::reply::{ReplyDecoder, WireFile};
 use super::threads::Thread;
-use super::{GatewayOutput, TransportKind, TransportOptions};
+use super::{GatewayOutput, TransportOptions};
 use crate::core::time::{format_iso, Millis};
 use crate::core::{decode, HttpRequest, HttpResponse, Input, Method, RequestId, TransportError};
 
@@ -28,28 +23,21 @@ const WIRE_IDS: u64 = 1 << 48;
 #[derive(Debug)]
 pub(super) struct Stateless {
     options: TransportOptions,
+    /// The backend's own rules.
+    backend: Box<dyn Backend>,
     threads: Vec<Thread>,
     seed: u64,
     counter: u64,
     next_wire: u64,
     turns: Vec<WireTurn>,
-    /// The agent the backend describes (A2A's card): name and description, once read.
-    card: Option<(String, Option<String>)>,
-    /// The agents the backend lists (Cogitator's `GET /agents`), once read.
-    listed: Option<cogitator::Agents>,
-    /// The card request on the wire, and the session's agent requests waiting for it.
-    card_request: Option<RequestId>,
+    /// The backend's agents request on the wire, and the session's agent requests waiting
+    /// for it.
+    agents_request: Option<RequestId>,
     agents_waiting: Vec<RequestId>,
     /// Requests of the session that wait for the host's store to read its threads
     /// (`None` once they are read, or when nothing is to be read).
     before_threads: Option<Vec<(HttpRequest, bool)>>,
 }
-
-use self::decoder::Decoder;
-
-/// Where a Responses thread's chain is kept: the last reply's id, in the conversation's
-/// metadata (so a reload goes on chaining).
-const CHAIN_KEY: &str = "previousResponseId";
 
 /// A send on its way to the backend.
 #[derive(Debug)]
@@ -60,15 +48,14 @@ struct WireTurn {
     conversation_id: String,
     user: Value,
     first: bool,
-    decoder: Decoder,
+    decoder: Box<dyn ReplyDecoder>,
     text: String,
     started: bool,
     failed: bool,
     /// The card this turn answers (E14), when it is an answer's continuation.
     answering: Option<answer::Answering>,
-    /// Cards this message answers by continuing the task they wait on (A2A's own way to
-    /// answer `input-required`), or leaves behind (Chat Completions) or declines (Cogitator,
-    /// C31): settled when the turn starts, with their status.
+    /// Cards this message answers, leaves behind or declines (the backend says which):
+    /// settled when the turn starts, with their status.
     settles: Vec<(String, &'static str)>,
 }
 
@@ -107,17 +94,21 @@ impl Out<'_> {
 }
 
 impl Stateless {
-    pub(super) fn new(options: &TransportOptions, threads: Vec<Thread>, seed: u64) -> Self {
+    pub(super) fn new(
+        options: &TransportOptions,
+        backend: Box<dyn Backend>,
+        threads: Vec<Thread>,
+        seed: u64,
+    ) -> Self {
         Stateless {
             options: options.clone(),
+            backend,
             threads,
             seed,
             counter: 0,
             next_wire: WIRE_IDS,
             turns: Vec::new(),
-            card: None,
-            listed: None,
-            card_request: None,
+            agents_request: None,
             agents_waiting: Vec::new(),
             before_threads: None,
         }
@@ -150,18 +141,16 @@ impl Stateless {
         id
     }
 
-    /// The session's agent list: one agent, named by the backend's card where it has one (A2A,
-    /// fetched once and again after a failure, the list waiting for it).
+    /// The session's agent list, once the backend read the agents it describes (asked for
+    /// once, and again after a failure; the list waits for it).
     fn agents(&mut self, session: RequestId, outputs: &mut VecDeque<GatewayOutput>) {
-        let path = match self.options.kind {
-            TransportKind::A2a if self.card.is_none() => a2a::CARD_PATH,
-            TransportKind::Cogitator if self.listed.is_none() => cogitator::AGENTS_PATH,
-            _ => return self.answer_agents(session, outputs),
+        let Some(path) = self.backend.agents_request() else {
+            return self.answer_agents(session, outputs);
         };
         self.agents_waiting.push(session);
-        if self.card_request.is_none() {
+        if self.agents_request.is_none() {
             let wire = self.next_wire_id();
-            self.card_request = Some(wire);
+            self.agents_request = Some(wire);
             outputs.push_back(GatewayOutput::Send(HttpRequest {
                 id: wire,
                 method: Method::Get,
@@ -172,59 +161,19 @@ impl Stateless {
     }
 
     fn answer_agents(&self, session: RequestId, outputs: &mut VecDeque<GatewayOutput>) {
-        if self.options.kind == TransportKind::Cogitator {
-            let list = cogitator::agent_list(&self.options, self.listed.as_deref());
-            return Out(outputs).respond(session, 200, list.to_string());
-        }
-        let id = self.options.agent();
-        let mut agent = json!({ "id": id, "name": id });
-        if self.options.kind == TransportKind::InProcess {
-            // The agent-sdk resolution has no "remember for this chat" (PROTOCOL §10): the
-            // card does not offer it and the gate takes it off.
-            agent["capabilities"] = json!({ "approvalRemember": false });
-        }
-        if let Some((name, description)) = &self.card {
-            agent["name"] = Value::from(name.as_str());
-            if let Some(d) = description {
-                agent["description"] = Value::from(d.as_str());
-            }
-        }
-        let list = json!({ "agents": [agent] });
+        let list = self.backend.agents(&self.options);
         Out(outputs).respond(session, 200, list.to_string());
     }
 
-    /// The card arrived (or did not): the waiting agent lists are answered either way, with
-    /// the card's name, else the configured agent id.
-    fn on_card(
+    /// The agents request was answered (or was not): the waiting agent lists are answered
+    /// either way.
+    fn on_agents(
         &mut self,
         result: Result<HttpResponse, TransportError>,
         outputs: &mut VecDeque<GatewayOutput>,
     ) {
-        self.card_request = None;
-        if self.options.kind == TransportKind::Cogitator {
-            let (listed, log) = cogitator::on_agents(&result);
-            self.listed = listed;
-            outputs.extend(log.map(GatewayOutput::Log));
-            for session in std::mem::take(&mut self.agents_waiting) {
-                self.answer_agents(session, outputs);
-            }
-            return;
-        }
-        let card = match &result {
-            Ok(resp) if (200..300).contains(&resp.status) => a2a::read_card(&resp.body),
-            _ => None,
-        };
-        if card.is_none() {
-            let why = match &result {
-                Ok(resp) => format!("answered {}", resp.status),
-                Err(e) => e.to_string(),
-            };
-            outputs.push_back(GatewayOutput::Log(format!(
-                "a2a: no agent card at {} ({why}); it is asked for again next time",
-                a2a::CARD_PATH
-            )));
-        }
-        self.card = card;
+        self.agents_request = None;
+        outputs.extend(self.backend.agents_read(&result).map(GatewayOutput::Log));
         for session in std::mem::take(&mut self.agents_waiting) {
             self.answer_agents(session, outputs);
         }
@@ -425,13 +374,11 @@ impl Stateless {
             })
             .collect();
         let user_id = self.new_id("msg", now);
-        let configured_model = self.options.model.clone();
-        let kind = self.options.kind;
-        let resend_history = self.options.resend_history;
         let rpc_id = self.next_wire;
-        let Some(thread) = self.thread_mut(conversation_id) else {
+        let Some(pos) = self.threads.iter().position(|t| t.id() == conversation_id) else {
             return Out(outputs).not_found(session, "Conversation");
         };
+        let thread = &mut self.threads[pos];
         let at = format_iso(now);
         let stored_files: Vec<Value> = files
             .iter()
@@ -446,62 +393,17 @@ impl Stateless {
         if !stored_files.is_empty() {
             user["files"] = Value::from(stored_files);
         }
-        let model = configured_model.unwrap_or_else(|| thread.agent_id().to_owned());
-        let (path, wire_body) = match kind {
-            TransportKind::Responses => {
-                let previous = thread.conversation["metadata"][CHAIN_KEY]
-                    .as_str()
-                    .filter(|_| !resend_history);
-                let mut body = responses::request_body(
-                    &model,
-                    &thread.messages,
-                    &text,
-                    &files,
-                    stream,
-                    previous,
-                );
-                if resend_history {
-                    body["store"] = Value::Bool(false);
-                }
-                (responses::PATH.to_owned(), body)
-            }
-            TransportKind::A2a => {
-                let metadata = &thread.conversation["metadata"];
-                let body = a2a::request_body(rpc_id, &user_id, &text, &files, stream, metadata);
-                (a2a::RPC_PATH.to_owned(), body)
-            }
-            TransportKind::Cogitator => {
-                let thread_id =
-                    cogitator::thread_id(conversation_id, &thread.conversation["metadata"]);
-                let body = cogitator::request_body(thread_id, &text, &files);
-                (cogitator::run_path(thread.agent_id(), stream), body)
-            }
-            TransportKind::InProcess => {
-                let (agent, history) = (thread.agent_id(), &thread.messages);
-                let body = in_process::request_body(agent, conversation_id, history, &text, &files);
-                (in_process::PATH.to_owned(), body)
-            }
-            _ => (
-                cc::PATH.to_owned(),
-                cc::request_body(&model, &thread.messages, &text, &files, stream),
-            ),
-        };
+        let call = self.backend.send_request(&SendCall {
+            options: &self.options,
+            thread,
+            message_id: &user_id,
+            text: &text,
+            files: &files,
+            stream,
+            rpc_id,
+        });
         let first = !thread.messages.iter().any(|m| m["role"] == "user");
-        // A2A: the message answers the question its task waits on. Chat Completions: the
-        // person moved on from calls nobody here can run (cancelled). Responses: the Console
-        // may still take them elsewhere, so they keep waiting. Cogitator: a new message
-        // declines the waiting calls (C31).
-        let settles = match kind {
-            TransportKind::A2a => answer::settled_by_message(thread, format_iso(now), "resolved"),
-            TransportKind::ChatCompletions => {
-                answer::settled_by_message(thread, format_iso(now), "cancelled")
-            }
-            TransportKind::Cogitator => cogitator::decline_waiting(&mut thread.messages)
-                .into_iter()
-                .map(|id| (id, "cancelled"))
-                .collect(),
-            _ => Vec::new(),
-        };
+        let settles = self.backend.on_new_message(thread, &at);
         thread.messages.push(user.clone());
         thread.conversation["updatedAt"] = Value::from(at);
         self.save(conversation_id, outputs);
@@ -509,8 +411,8 @@ impl Stateless {
         let req = HttpRequest {
             id: wire,
             method: Method::Post,
-            path,
-            body: Some(wire_body.to_string()),
+            path: call.path,
+            body: Some(call.body.to_string()),
         };
         outputs.push_back(if stream {
             GatewayOutput::OpenStream(req)
@@ -524,7 +426,7 @@ impl Stateless {
             conversation_id: conversation_id.to_owned(),
             user,
             first,
-            decoder: Decoder::new(self.options.kind),
+            decoder: self.backend.decoder(),
             text: String::new(),
             started: false,
             failed: false,
