@@ -23,8 +23,10 @@ pub struct TransportConfig {
     /// Which backend is at `base_url` (issue 15); default: the agent server.
     pub backend: crate::core::transport::TransportOptions,
     /// The agent that runs in the page (issue 15, D65): its turns are run here instead of
-    /// being fetched. Set `backend.kind` to `TransportKind::InProcess` with it (`Chat`'s
-    /// `agent` prop does both).
+    /// being fetched. Set `backend` to [`TransportOptions::in_page`] with it (`Chat`'s `agent`
+    /// prop does both).
+    ///
+    /// [`TransportOptions::in_page`]: crate::core::transport::TransportOptions::in_page
     pub agent: Option<super::agent::AgentHandle>,
     /// A thread store the host implements, for a backend without conversations of its own;
     /// it replaces `backend.thread_store` (issue 15).

@@ -184,6 +184,28 @@ pub struct TransportOptions {
 }
 
 impl TransportOptions {
+    /// These options for an agent the host runs in the page: the registered backend whose
+    /// requests run in the page, the rest kept.
+    pub fn in_page(self) -> TransportOptions {
+        let kind = TransportKind::ALL
+            .iter()
+            .copied()
+            .find(|k| k.runs_in_page())
+            .unwrap_or(self.kind);
+        TransportOptions { kind, ..self }
+    }
+
+    /// Whether conversations are kept in the page's thread store (the gateway plays the
+    /// agent server), so a store has to be read before the first request.
+    pub fn keeps_threads(&self) -> bool {
+        self.kind.keeps_threads()
+    }
+
+    /// Where this backend's threads are kept in `localStorage` for the server at `base_url`.
+    pub fn storage_prefix(&self, base_url: &str) -> String {
+        self.kind.storage_prefix(base_url)
+    }
+
     /// Whether cards can be answered through this configuration (F190): the backend takes
     /// answers and, where it needs one, an action endpoint is configured.
     pub fn can_resolve(&self) -> bool {
@@ -207,6 +229,14 @@ pub enum GatewayOutput {
     Send(HttpRequest),
     /// Run a streaming request on the wire.
     OpenStream(HttpRequest),
+    /// Run a turn with the agent in the page instead of the wire (its backend says so);
+    /// report what it says with [`Gateway::from_wire`], as for a request.
+    RunInPage {
+        /// The turn.
+        request: HttpRequest,
+        /// Whether its events are fed back as they come (else as one whole answer).
+        stream: bool,
+    },
     /// Abort a wire request.
     Abort(RequestId),
     /// Feed this to the session (an answer to one of its requests, a chunk, a close).

@@ -26,7 +26,7 @@ use super::super::backend::{takes_no_answers, AnswerCall};
 use super::super::GatewayOutput;
 use super::{Out, Stateless, WireTurn};
 use crate::core::time::{format_iso, Millis};
-use crate::core::{HttpRequest, Method, RequestId};
+use crate::core::RequestId;
 
 /// The card a wire turn answers.
 #[derive(Debug)]
@@ -85,17 +85,7 @@ impl Stateless {
             Err((status, body)) => return Out(outputs).respond(session, status, body),
         };
         let wire = self.next_wire_id();
-        let req = HttpRequest {
-            id: wire,
-            method: Method::Post,
-            path: call.path,
-            body: Some(call.body.to_string()),
-        };
-        outputs.push_back(if stream {
-            GatewayOutput::OpenStream(req)
-        } else {
-            GatewayOutput::Send(req)
-        });
+        outputs.push_back(self.wire_output(wire, call, stream));
         self.turns.push(WireTurn {
             wire,
             session,

@@ -10,7 +10,7 @@ use std::collections::VecDeque;
 
 use serde_json::{json, Value};
 
-use super::backend::{Backend, SendCall};
+use super::backend::{Backend, SendCall, WireCall};
 use super::reply::{ReplyDecoder, WireFile};
 use super::threads::Thread;
 use super::{GatewayOutput, TransportOptions};
@@ -408,17 +408,7 @@ impl Stateless {
         thread.conversation["updatedAt"] = Value::from(at);
         self.save(conversation_id, outputs);
         let wire = self.next_wire_id();
-        let req = HttpRequest {
-            id: wire,
-            method: Method::Post,
-            path: call.path,
-            body: Some(call.body.to_string()),
-        };
-        outputs.push_back(if stream {
-            GatewayOutput::OpenStream(req)
-        } else {
-            GatewayOutput::Send(req)
-        });
+        outputs.push_back(self.wire_output(wire, call, stream));
         self.turns.push(WireTurn {
             wire,
             session,
@@ -433,6 +423,22 @@ impl Stateless {
             answering: None,
             settles,
         });
+    }
+
+    /// The output that runs `call` as the wire request `wire`: fetched, or run by the agent
+    /// in the page when the backend says its requests run there.
+    fn wire_output(&self, wire: RequestId, call: WireCall, stream: bool) -> GatewayOutput {
+        let request = HttpRequest {
+            id: wire,
+            method: Method::Post,
+            path: call.path,
+            body: Some(call.body.to_string()),
+        };
+        match (self.backend.capabilities().runs_in_page, stream) {
+            (true, stream) => GatewayOutput::RunInPage { request, stream },
+            (false, true) => GatewayOutput::OpenStream(request),
+            (false, false) => GatewayOutput::Send(request),
+        }
     }
 
     /// The session gave up on one of its requests (Stop, a new chat).
