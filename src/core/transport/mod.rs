@@ -15,6 +15,7 @@
 
 pub mod agent_sdk;
 pub mod backend;
+pub mod options;
 pub mod reply;
 mod stateless;
 pub mod threads;
