@@ -120,6 +120,7 @@ async fn io_stream_reads_a_real_fetch_body_into_session_inputs() {
         method: Method::Get,
         path: String::new(),
         body: None,
+        call: None,
     };
     let inputs = std::rc::Rc::new(std::cell::RefCell::new(Vec::new()));
     let sink = inputs.clone();

@@ -192,3 +192,37 @@ fn i34_every_registered_backend_has_a_name_that_reads_back() {
     }
     assert_eq!(TransportKind::parse("echo"), None, "not registered");
 }
+
+/// Issue 34: the gateway reads what the session asks for from the typed call the request
+/// carries, never from its path: a request whose path says nothing is still answered, and one
+/// without a typed call (made for another server) is refused.
+#[test]
+fn i34_the_gateway_reads_the_typed_call_not_the_path() {
+    use agent_chat_ui::core::endpoint::Endpoint;
+    use agent_chat_ui::core::transport::GatewayOutput;
+    use agent_chat_ui::core::{HttpRequest, Millis, Output, RequestId};
+    let options = TransportOptions::default();
+    let mut gateway = Gateway::with_backend(&options, Box::new(Echo), vec![], 7);
+    let mut agents = Endpoint::Agents.request(RequestId(1));
+    agents.path = "/nothing/to/parse?at=all".into();
+    let untyped = HttpRequest {
+        call: None,
+        ..Endpoint::Agents.request(RequestId(2))
+    };
+    assert!(gateway
+        .from_session(Millis(1), Output::Send(agents))
+        .is_none());
+    assert!(gateway
+        .from_session(Millis(1), Output::Send(untyped))
+        .is_none());
+    let answers: Vec<(RequestId, u16)> = std::iter::from_fn(|| gateway.poll_output())
+        .filter_map(|out| match out {
+            GatewayOutput::Session(Input::Response {
+                id,
+                result: Ok(resp),
+            }) => Some((id, resp.status)),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(answers, [(RequestId(1), 200), (RequestId(2), 404)]);
+}

@@ -9,6 +9,7 @@ pub mod chunk;
 pub mod decision_keys;
 pub mod draft;
 pub mod edit;
+pub mod endpoint;
 pub mod error;
 pub mod files;
 pub mod i18n;

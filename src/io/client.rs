@@ -544,6 +544,7 @@ fn http_request<T>(call: &ApiCall<T>) -> HttpRequest {
         method: call.request.method,
         path: call.request.path.clone(),
         body: call.request.body.clone(),
+        call: None,
     }
 }
 

@@ -100,6 +100,10 @@ pub struct HttpRequest {
     pub path: String,
     /// JSON body, if any.
     pub body: Option<String>,
+    /// The agent server's endpoint this request renders, when the session made it: what a
+    /// gateway that plays the agent server reads (never the path). `None` for a request made
+    /// for another server.
+    pub call: Option<crate::core::endpoint::Endpoint>,
 }
 
 /// A complete (non-streamed) HTTP response.
@@ -873,7 +877,7 @@ impl Session {
     }
 
     fn start(&mut self) {
-        self.request(Method::Get, "/agents".into(), None, Pending::Agents);
+        self.request(crate::core::endpoint::Endpoint::Agents, Pending::Agents);
         if let Some(id) = self.config.conversation_id.clone() {
             self.open_conversation(id, LoadPurpose::Open);
         }
@@ -976,14 +980,9 @@ impl Session {
         format!("{}_{}", self.now.0, base36_padded(n, 9))
     }
 
-    fn request(&mut self, method: Method, path: String, body: Option<String>, pending: Pending) {
+    fn request(&mut self, call: crate::core::endpoint::Endpoint, pending: Pending) {
         let id = self.next_id();
         self.pending.push((id, pending));
-        self.outputs.push_back(Output::Send(HttpRequest {
-            id,
-            method,
-            path,
-            body,
-        }));
+        self.outputs.push_back(Output::Send(call.request(id)));
     }
 }

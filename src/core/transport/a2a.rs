@@ -430,13 +430,11 @@ impl Backend for A2a {
             .unwrap_or(answer.thread.id())
             .to_owned();
         let mut body = json!({ "conversationId": context, "actionId": answer.action_id,
-                               "resolution": answer.resolution(), "stream": answer.stream });
+                               "resolution": answer.resolution, "stream": answer.stream });
         if let Some(task) = metadata[TASK_KEY].as_str() {
             body["taskId"] = Value::from(task);
         }
-        if let Some(key) = answer.body.get("decisionKey") {
-            body["decisionKey"] = key.clone();
-        }
+        body["decisionKey"] = Value::from(answer.decision_key);
         let path = fill_action_url(answer.action_url(), answer.action_id, &context);
         Ok(WireCall { path, body })
     }

@@ -131,18 +131,18 @@ pub struct AnswerCall<'a> {
     pub action_id: &'a str,
     /// The stored action (chat shape, PROTOCOL §9.1).
     pub action: &'a Value,
-    /// The session's E14 body (`resolution`, `stream`, `decisionKey`, `version?`).
+    /// The person's answer (§9.2).
+    pub resolution: &'a Value,
+    /// The decision's idempotency key.
+    pub decision_key: &'a str,
+    /// The session's E14 body as the agent server would get it (`resolution`, `stream`,
+    /// `decisionKey`, `version?`).
     pub body: &'a Value,
     /// Whether the continuation is streamed.
     pub stream: bool,
 }
 
 impl AnswerCall<'_> {
-    /// The person's answer (§9.2).
-    pub fn resolution(&self) -> &Value {
-        &self.body["resolution"]
-    }
-
     /// The model to ask: the configured one, else the conversation's agent.
     pub fn model(&self) -> String {
         model(self.options, self.thread)

@@ -569,7 +569,7 @@ impl Backend for Cogitator {
     fn answer_request(&self, answer: &AnswerCall<'_>) -> Result<WireCall, (u16, String)> {
         let thread = answer.thread;
         let thread_id = thread_id(thread.id(), &thread.conversation["metadata"]);
-        let resolution = answer.resolution();
+        let resolution = answer.resolution;
         match answer_request(thread.agent_id(), thread_id, answer.action_id, resolution) {
             Some((path, body)) => Ok(WireCall { path, body }),
             None => Err(refusal(

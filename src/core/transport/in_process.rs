@@ -228,7 +228,7 @@ impl Backend for InProcess {
     fn answer_request(&self, answer: &AnswerCall<'_>) -> Result<WireCall, (u16, String)> {
         let thread = answer.thread;
         let (agent, history) = (thread.agent_id(), &thread.messages);
-        let resolution = answer.resolution();
+        let resolution = answer.resolution;
         Ok(WireCall {
             path: PATH.to_owned(),
             body: resume_body(agent, thread.id(), history, answer.action, resolution),

@@ -25,6 +25,7 @@ use serde_json::{json, Value};
 use super::super::backend::{takes_no_answers, AnswerCall};
 use super::super::GatewayOutput;
 use super::{Out, Stateless, WireTurn};
+use crate::core::endpoint::Endpoint;
 use crate::core::time::{format_iso, Millis};
 use crate::core::RequestId;
 
@@ -51,12 +52,22 @@ impl Stateless {
     pub(super) fn answer(
         &mut self,
         session: RequestId,
-        conversation_id: &str,
-        action_id: &str,
-        body: &Value,
+        call: &Endpoint,
         stream: bool,
         outputs: &mut VecDeque<GatewayOutput>,
     ) {
+        let Endpoint::Resolve {
+            conversation_id,
+            action_id,
+            resolution,
+            decision_key,
+            ..
+        } = call
+        else {
+            let (status, body) = takes_no_answers();
+            return Out(outputs).respond(session, status, body);
+        };
+        let (conversation_id, action_id) = (conversation_id.as_str(), action_id.as_str());
         if !self.backend.capabilities().can_resolve_with(&self.options) {
             let (status, body) = takes_no_answers();
             return Out(outputs).respond(session, status, body);
@@ -71,13 +82,15 @@ impl Stateless {
             );
             return Out(outputs).respond(session, 409, body);
         };
-        let resolution = body["resolution"].clone();
+        let body = call.body().unwrap_or_default();
         let call = self.backend.answer_request(&AnswerCall {
             options: &self.options,
             thread,
             action_id,
             action,
-            body,
+            resolution,
+            decision_key,
+            body: &body,
             stream,
         });
         let call = match call {
@@ -100,7 +113,7 @@ impl Stateless {
             answering: Some(Answering {
                 action_id: action_id.to_owned(),
                 message_id,
-                resolution,
+                resolution: resolution.clone(),
                 accepted: false,
             }),
             settles: Vec::new(),

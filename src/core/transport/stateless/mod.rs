@@ -14,8 +14,9 @@ use super::backend::{Backend, SendCall, WireCall};
 use super::reply::{ReplyDecoder, WireFile};
 use super::threads::Thread;
 use super::{GatewayOutput, TransportOptions};
+use crate::core::endpoint::Endpoint;
 use crate::core::time::{format_iso, Millis};
-use crate::core::{decode, HttpRequest, HttpResponse, Input, Method, RequestId, TransportError};
+use crate::core::{HttpRequest, HttpResponse, Input, Method, RequestId, TransportError};
 
 /// Wire ids start here, far from the session's own, so the two never meet.
 const WIRE_IDS: u64 = 1 << 48;
@@ -156,6 +157,7 @@ impl Stateless {
                 method: Method::Get,
                 path: path.to_owned(),
                 body: None,
+                call: None,
             }));
         }
     }
@@ -209,45 +211,28 @@ impl Stateless {
         if let Some(waiting) = &mut self.before_threads {
             return waiting.push((req, stream));
         }
-        let (path, query) = req.path.split_once('?').unwrap_or((req.path.as_str(), ""));
-        let query: Vec<(String, String)> = query
-            .split('&')
-            .filter_map(|kv| kv.split_once('='))
-            .map(|(k, v)| (k.to_owned(), decode(v, false)))
-            .collect();
-        let param = |name: &str| {
-            query
-                .iter()
-                .find(|(k, _)| k == name)
-                .map(|(_, v)| v.clone())
+        let Some(call) = req.call else {
+            let body = json!({ "error": { "code": "NOT_SUPPORTED",
+                "message": "This backend does not offer that." } });
+            return Out(outputs).respond(req.id, 404, body.to_string());
         };
-        let segments: Vec<String> = path
-            .trim_matches('/')
-            .split('/')
-            .map(|seg| decode(seg, false))
-            .collect();
-        let body: Value = req
-            .body
-            .as_deref()
-            .and_then(|b| serde_json::from_str(b).ok())
-            .unwrap_or(Value::Null);
-        let seg: Vec<&str> = segments.iter().map(String::as_str).collect();
-        match (req.method, seg.as_slice()) {
-            (Method::Get, ["agents"]) => self.agents(req.id, outputs),
-            (Method::Get, ["conversations"]) => {
-                let body = self.list(param("agentId"), param("limit"), param("offset"));
+        match call {
+            Endpoint::Agents => self.agents(req.id, outputs),
+            Endpoint::Conversations {
+                agent_id,
+                limit,
+                offset,
+            } => {
+                let body = self.list(agent_id.as_deref(), limit, offset);
                 Out(outputs).respond(req.id, 200, body.to_string());
             }
-            (Method::Post, ["conversations"]) => {
-                let agent = body["agentId"]
-                    .as_str()
-                    .map_or_else(|| self.options.agent(), str::to_owned);
+            Endpoint::CreateConversation { agent_id, title } => {
                 let at = format_iso(now);
                 let mut conversation = json!({
-                    "id": self.new_id("conv", now), "agentId": agent, "metadata": {},
+                    "id": self.new_id("conv", now), "agentId": agent_id, "metadata": {},
                     "createdAt": at, "updatedAt": at,
                 });
-                if let Some(title) = body["title"].as_str().filter(|t| !t.trim().is_empty()) {
+                if let Some(title) = title.as_deref().filter(|t| !t.trim().is_empty()) {
                     conversation["title"] = Value::from(title.trim());
                 }
                 let thread = Thread::new(conversation.clone());
@@ -259,82 +244,74 @@ impl Stateless {
                     json!({ "conversation": conversation }).to_string(),
                 );
             }
-            (Method::Get, ["conversations", id]) => match self.thread_mut(id) {
+            Endpoint::Conversation { conversation_id } => match self.thread_mut(&conversation_id) {
                 Some(t) => {
                     let body = json!({ "conversation": t.conversation, "messages": t.messages });
                     Out(outputs).respond(req.id, 200, body.to_string());
                 }
                 None => Out(outputs).not_found(req.id, "Conversation"),
             },
-            (Method::Get, ["conversations", id, "messages"]) => {
-                let limit = number(param("limit")).unwrap_or(25);
-                let offset = number(param("offset")).unwrap_or(0);
-                let desc = param("order").as_deref() == Some("desc");
-                match self.thread_mut(id) {
-                    Some(t) => {
-                        let total = t.messages.len();
-                        let ordered: Vec<&Value> = if desc {
-                            t.messages.iter().rev().collect()
-                        } else {
-                            t.messages.iter().collect()
-                        };
-                        let page: Vec<&Value> =
-                            ordered.into_iter().skip(offset).take(limit).collect();
-                        let body = json!({ "messages": page, "total": total, "limit": limit,
-                                           "offset": offset, "hasMore": offset + limit < total });
-                        Out(outputs).respond(req.id, 200, body.to_string());
-                    }
-                    None => Out(outputs).not_found(req.id, "Conversation"),
+            Endpoint::Messages {
+                conversation_id,
+                limit,
+                offset,
+            } => match self.thread_mut(&conversation_id) {
+                Some(t) => {
+                    // Newest first: the only order the session asks for.
+                    let total = t.messages.len();
+                    let page: Vec<&Value> =
+                        t.messages.iter().rev().skip(offset).take(limit).collect();
+                    let body = json!({ "messages": page, "total": total, "limit": limit,
+                                       "offset": offset, "hasMore": offset + limit < total });
+                    Out(outputs).respond(req.id, 200, body.to_string());
                 }
-            }
-            (Method::Patch, ["conversations", id]) => {
-                let id = id.to_string();
-                match self.thread_mut(&id) {
-                    Some(t) => {
-                        if let Some(title) = body["title"].as_str() {
-                            t.conversation["title"] = Value::from(title);
-                        }
-                        t.conversation["updatedAt"] = Value::from(format_iso(now));
-                        let conversation = t.conversation.clone();
-                        self.save(&id, outputs);
-                        Out(outputs).respond(req.id, 200, conversation.to_string());
-                    }
-                    None => Out(outputs).not_found(req.id, "Conversation"),
+                None => Out(outputs).not_found(req.id, "Conversation"),
+            },
+            Endpoint::Rename {
+                conversation_id,
+                title,
+            } => match self.thread_mut(&conversation_id) {
+                Some(t) => {
+                    t.conversation["title"] = Value::from(title);
+                    t.conversation["updatedAt"] = Value::from(format_iso(now));
+                    let conversation = t.conversation.clone();
+                    self.save(&conversation_id, outputs);
+                    Out(outputs).respond(req.id, 200, conversation.to_string());
                 }
-            }
-            (Method::Delete, ["conversations", id]) => {
-                let id = id.to_string();
-                if self.thread_mut(&id).is_some() {
-                    self.threads.retain(|t| t.id() != id);
-                    outputs.push_back(GatewayOutput::DeleteThread(id));
+                None => Out(outputs).not_found(req.id, "Conversation"),
+            },
+            Endpoint::Delete { conversation_id } => {
+                if self.thread_mut(&conversation_id).is_some() {
+                    self.threads.retain(|t| t.id() != conversation_id);
+                    outputs.push_back(GatewayOutput::DeleteThread(conversation_id));
                     Out(outputs).respond(req.id, 204, String::new());
                 } else {
                     Out(outputs).not_found(req.id, "Conversation");
                 }
             }
-            (Method::Post, ["conversations", id, "messages"]) => {
-                let id = id.to_string();
-                self.send(now, req.id, &id, &body, stream, outputs)
-            }
-            (Method::Post, ["conversations", id, "actions", action]) => {
-                let (id, action) = (id.to_string(), action.to_string());
-                self.answer(req.id, &id, &action, &body, stream, outputs)
-            }
-            _ => {
-                let body = json!({ "error": { "code": "NOT_SUPPORTED",
-                    "message": "This backend does not offer that." } });
-                Out(outputs).respond(req.id, 404, body.to_string());
-            }
+            Endpoint::Send {
+                conversation_id,
+                message,
+                files,
+                ..
+            } => self.send(
+                now,
+                req.id,
+                &conversation_id,
+                message,
+                files,
+                stream,
+                outputs,
+            ),
+            call @ Endpoint::Resolve { .. } => self.answer(req.id, &call, stream, outputs),
         }
     }
 
-    fn list(&self, agent: Option<String>, limit: Option<String>, offset: Option<String>) -> Value {
-        let limit = number(limit).unwrap_or(20);
-        let offset = number(offset).unwrap_or(0);
+    fn list(&self, agent: Option<&str>, limit: usize, offset: usize) -> Value {
         let mut threads: Vec<&Thread> = self
             .threads
             .iter()
-            .filter(|t| agent.as_deref().is_none_or(|a| t.agent_id() == a))
+            .filter(|t| agent.is_none_or(|a| t.agent_id() == a))
             .collect();
         threads.sort_by(|a, b| b.updated_at().cmp(a.updated_at()));
         let total = threads.len();
@@ -349,30 +326,21 @@ impl Stateless {
     }
 
     /// E9: the person's message is stored first (as a server does), then the backend asked.
+    #[allow(clippy::too_many_arguments)]
     fn send(
         &mut self,
         now: Millis,
         session: RequestId,
         conversation_id: &str,
-        body: &Value,
+        text: String,
+        files: Vec<WireFile>,
         stream: bool,
         outputs: &mut VecDeque<GatewayOutput>,
     ) {
-        let text = body["message"].as_str().unwrap_or_default().to_owned();
         if text.trim().is_empty() {
             let err = json!({ "error": { "code": "VALIDATION_ERROR", "message": "message is required" } });
             return Out(outputs).respond(session, 400, err.to_string());
         }
-        let files: Vec<WireFile> = body["files"]
-            .as_array()
-            .into_iter()
-            .flatten()
-            .map(|f| WireFile {
-                name: f["name"].as_str().unwrap_or_default().to_owned(),
-                mime_type: f["mimeType"].as_str().unwrap_or_default().to_owned(),
-                content: f["content"].as_str().unwrap_or_default().to_owned(),
-            })
-            .collect();
         let user_id = self.new_id("msg", now);
         let rpc_id = self.next_wire;
         let Some(pos) = self.threads.iter().position(|t| t.id() == conversation_id) else {
@@ -433,6 +401,7 @@ impl Stateless {
             method: Method::Post,
             path: call.path,
             body: Some(call.body.to_string()),
+            call: None,
         };
         match (self.backend.capabilities().runs_in_page, stream) {
             (true, stream) => GatewayOutput::RunInPage { request, stream },
@@ -451,8 +420,4 @@ impl Stateless {
             outputs.push_back(GatewayOutput::Abort(turn.wire));
         }
     }
-}
-
-fn number(v: Option<String>) -> Option<usize> {
-    v.and_then(|v| v.parse().ok())
 }
