@@ -13,7 +13,7 @@
 //!    - `build(&TransportOptions) -> Option<Box<dyn Backend>>`: its [`Backend`] (`None` only
 //!      for a backend that needs no gateway, like the agent server);
 //!    - the type that implements [`Backend`]; its reply reader implements
-//!      [`ReplyDecoder`](super::reply::ReplyDecoder).
+//!      [`ReplyDecoder`].
 //! 2. Add one line to the `backends!` list in `transport/mod.rs`: the variant of
 //!    [`TransportKind`](super::TransportKind) and the module's name.
 //!

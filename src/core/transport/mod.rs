@@ -11,7 +11,15 @@
 //!
 //! The edge feeds the gateway what the session emitted ([`Gateway::from_session`]) and what
 //! the wire answered ([`Gateway::from_wire`]), then drains [`Gateway::poll_output`]: requests
-//! for the wire, inputs for the session, and threads to save or delete.
+//! for the wire (or for the agent in the page), inputs for the session, and threads to save
+//! or delete.
+//!
+//! The session's requests carry the endpoint they call as data
+//! ([`Endpoint`](crate::core::endpoint::Endpoint)), which is what the gateway reads. What
+//! differs between backends is each backend's own [`Backend`], one file each, registered on
+//! one line of the `backends!` list below; the shared code (the thread store, the agent
+//! server's endpoints played in the page) asks only the trait and the backend's
+//! [`Capabilities`]. The recipe for a new backend is in [`backend`].
 
 pub mod agent_sdk;
 pub mod backend;
