@@ -46,8 +46,8 @@ pub use i18n::{
     is_rtl, match_locale, pick_locale, react_key_to_id, Arg, Catalog, DEFAULT_LOCALE, SHIPPED,
 };
 pub use schema::{
-    args_equal, check_args_text, check_value, set_pattern_engine, PatternEngine, Problem,
-    ProblemKind,
+    args_equal, blocks, check_args, check_args_text, check_value, set_pattern_engine, ArgsCheck,
+    PatternEngine, Problem, ProblemKind,
 };
 pub use session::*;
 pub use sse::*;

@@ -6,7 +6,7 @@ use serde_json::Value;
 use super::Shown;
 use crate::core::actions::{approval_resolution, CardState};
 use crate::core::edit::{apply_field, diff_args, field_text, field_value, form_fields};
-use crate::core::schema::{check_args_text, Problem};
+use crate::core::schema::{check_args, ArgsCheck, Problem};
 use crate::core::time::Millis;
 use crate::core::wire::{ActionKind, PendingAction, Resolution, ToolApproval};
 use crate::core::{ArgChange, FormField};
@@ -22,8 +22,8 @@ pub struct ApprovalDraft {
     edit_allowed: bool,
     proposal_text: String,
     text: String,
-    /// `check_args_text` of `text`.
-    checked: Result<Value, Vec<Problem>>,
+    /// `check_args` of `text`.
+    checked: ArgsCheck,
     changes: Vec<ArgChange>,
     fields: Option<Vec<FormField>>,
     editing: bool,
@@ -53,7 +53,10 @@ impl ApprovalDraft {
             edit_allowed,
             text: proposal_text.clone(),
             proposal_text,
-            checked: Ok(Value::Null),
+            checked: ArgsCheck {
+                value: None,
+                problems: Vec::new(),
+            },
             changes: Vec::new(),
             fields,
             editing: false,
@@ -167,12 +170,33 @@ impl ApprovalDraft {
     }
 
     /// What is wrong with the edit, in order; empty while the text is the untouched proposal
-    /// (the proposal is the agent's, and the server checks it again).
+    /// (the proposal is the agent's, and the server checks it again). Every one blocks
+    /// Approve; the "cannot judge" notes are in [`ApprovalDraft::unjudged`].
     pub fn problems(&self) -> &[Problem] {
-        match &self.checked {
-            Err(problems) if self.text != self.proposal_text => problems,
-            _ => &[],
+        if self.text == self.proposal_text || self.checked.value.is_some() {
+            return &[];
         }
+        let problems = &self.checked.problems;
+        let blocking = problems
+            .iter()
+            .position(|p| p.kind.is_unjudged())
+            .unwrap_or(problems.len());
+        &problems[..blocking]
+    }
+
+    /// Why the checker could not judge the edit fully (a `$ref` outside the schema, a bound
+    /// passed...); empty while the text is the untouched proposal. These do not block
+    /// Approve: the card says the edit was not fully checked here, and the server checks it.
+    pub fn unjudged(&self) -> &[Problem] {
+        if self.text == self.proposal_text {
+            return &[];
+        }
+        let problems = &self.checked.problems;
+        let first = problems
+            .iter()
+            .position(|p| p.kind.is_unjudged())
+            .unwrap_or(problems.len());
+        &problems[first..]
     }
 
     /// What the edit changes against the proposal (empty when equal or not valid).
@@ -237,7 +261,7 @@ impl ApprovalDraft {
         if !self.problems().is_empty() {
             return None;
         }
-        let edit = self.checked.as_ref().ok();
+        let edit = self.checked.value.as_ref();
         Some(approval_resolution(
             true,
             &self.approval.args,
@@ -259,10 +283,10 @@ impl ApprovalDraft {
     }
 
     fn recheck(&mut self) {
-        self.checked = check_args_text(&self.text, self.approval.args_schema.as_ref());
-        self.changes = match &self.checked {
-            Ok(edit) => diff_args(&self.approval.args, edit),
-            Err(_) => Vec::new(),
+        self.checked = check_args(&self.text, self.approval.args_schema.as_ref());
+        self.changes = match &self.checked.value {
+            Some(edit) => diff_args(&self.approval.args, edit),
+            None => Vec::new(),
         };
     }
 }
