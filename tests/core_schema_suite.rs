@@ -18,7 +18,8 @@ use serde_json::Value;
 const REMOTE: &str = "remote $ref: the checker never fetches, it says it cannot judge";
 const UNEVALUATED: &str =
     "unevaluatedProperties / unevaluatedItems are not evaluated: the checker says it cannot judge";
-const DYNAMIC: &str = "a $dynamicRef that the dynamic scope could move is not followed: cannot judge";
+const DYNAMIC: &str =
+    "a $dynamicRef that the dynamic scope could move is not followed: cannot judge";
 const FORMAT: &str =
     "the card checks the formats it knows (2020-12 makes format an annotation unless asked)";
 
@@ -162,9 +163,9 @@ fn verdict(data: &Value, schema: &Value) -> Option<bool> {
 }
 
 fn skip_reason(name: &str) -> Option<usize> {
-    SKIPPED.iter().position(|(entry, _)| {
-        name == *entry || name.starts_with(&format!("{entry} / "))
-    })
+    SKIPPED
+        .iter()
+        .position(|(entry, _)| name == *entry || name.starts_with(&format!("{entry} / ")))
 }
 
 #[test]
@@ -173,7 +174,9 @@ fn issue40_json_schema_test_suite_2020_12_passes_but_the_listed_cases() {
     let mut covered = vec![0usize; SKIPPED.len()];
     let mut counts: BTreeMap<&str, usize> = BTreeMap::new();
     for file in files() {
-        let path = Path::new(env!("CARGO_MANIFEST_DIR")).join(SUITE).join(&file);
+        let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join(SUITE)
+            .join(&file);
         let text = std::fs::read_to_string(&path).expect("a suite file");
         let groups: Vec<Value> = serde_json::from_str(&text).expect("suite JSON");
         for group in &groups {
@@ -184,11 +187,15 @@ fn issue40_json_schema_test_suite_2020_12_passes_but_the_listed_cases() {
                 let expected = case["valid"].as_bool();
                 let got = verdict(&case["data"], &group["schema"]);
                 let passed = got.is_some() && got == expected;
-                *counts.entry(if passed { "passed" } else { "failed" }).or_default() += 1;
+                *counts
+                    .entry(if passed { "passed" } else { "failed" })
+                    .or_default() += 1;
                 match (passed, skip_reason(&name)) {
                     (true, _) => {}
                     (false, Some(at)) => covered[at] += 1,
-                    (false, None) => unlisted.push(format!("{name}: expected {expected:?}, got {got:?}")),
+                    (false, None) => {
+                        unlisted.push(format!("{name}: expected {expected:?}, got {got:?}"))
+                    }
                 }
             }
         }

@@ -24,6 +24,7 @@ pub mod theme;
 pub mod time;
 pub mod transport;
 pub mod url;
+pub mod variants;
 pub mod wire;
 
 pub use actions::*;
@@ -54,4 +55,5 @@ pub use sse::*;
 pub use stage::{CardStage, DecidedBy, Receipt};
 pub use stream_text::StreamText;
 pub use time::*;
+pub use variants::{current_variant, form_variants, switch_variant, Variant};
 pub use wire::*;

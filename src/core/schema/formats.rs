@@ -29,7 +29,8 @@ fn email(text: &str) -> bool {
             c.is_ascii_alphanumeric() || "!#$%&'*+-/=?^_`{|}~".contains(c)
         })
     };
-    let domain_ok = if let Some(literal) = domain.strip_prefix('[').and_then(|d| d.strip_suffix(']'))
+    let domain_ok = if let Some(literal) =
+        domain.strip_prefix('[').and_then(|d| d.strip_suffix(']'))
     {
         match literal.strip_prefix("IPv6:") {
             Some(v6) => v6.contains(':') && v6.chars().all(|c| c.is_ascii_hexdigit() || c == ':'),
@@ -46,7 +47,10 @@ fn email(text: &str) -> bool {
 
 /// Non-empty parts of allowed characters joined by single dots.
 fn dot_atom(text: &str, allowed: impl Fn(char) -> bool) -> bool {
-    !text.is_empty() && text.split('.').all(|part| !part.is_empty() && part.chars().all(&allowed))
+    !text.is_empty()
+        && text
+            .split('.')
+            .all(|part| !part.is_empty() && part.chars().all(&allowed))
 }
 
 fn ipv4(text: &str) -> bool {
@@ -68,7 +72,10 @@ fn uri(text: &str) -> bool {
         return false;
     };
     let scheme = &text[..colon];
-    let scheme_ok = scheme.chars().next().is_some_and(|c| c.is_ascii_alphabetic())
+    let scheme_ok = scheme
+        .chars()
+        .next()
+        .is_some_and(|c| c.is_ascii_alphabetic())
         && scheme
             .chars()
             .all(|c| c.is_ascii_alphanumeric() || "+-.".contains(c));
@@ -111,7 +118,12 @@ fn uri(text: &str) -> bool {
         }
         // `[` and `]` only delimit an IPv6 host.
         let path_and_after = &hier[authority.len()..];
-        if path_and_after.contains(['[', ']']) || authority.rsplit('@').nth(1).is_some_and(|u| u.contains(['[', ']'])) {
+        if path_and_after.contains(['[', ']'])
+            || authority
+                .rsplit('@')
+                .nth(1)
+                .is_some_and(|u| u.contains(['[', ']']))
+        {
             return false;
         }
     } else if rest.contains(['[', ']']) {
@@ -139,9 +151,11 @@ fn date(text: &str) -> bool {
     if b.len() != 10 || b[4] != b'-' || b[7] != b'-' {
         return false;
     }
-    let (Some(year), Some(month), Some(day)) =
-        (digits(&text[..4], 4), digits(&text[5..7], 2), digits(&text[8..], 2))
-    else {
+    let (Some(year), Some(month), Some(day)) = (
+        digits(&text[..4], 4),
+        digits(&text[5..7], 2),
+        digits(&text[8..], 2),
+    ) else {
         return false;
     };
     let leap = year % 4 == 0 && (year % 100 != 0 || year % 400 == 0);
@@ -162,9 +176,11 @@ fn time(text: &str) -> bool {
     if b.len() < 9 || b[2] != b':' || b[5] != b':' {
         return false;
     }
-    let (Some(hour), Some(minute), Some(second)) =
-        (digits(&text[..2], 2), digits(&text[3..5], 2), digits(&text[6..8], 2))
-    else {
+    let (Some(hour), Some(minute), Some(second)) = (
+        digits(&text[..2], 2),
+        digits(&text[3..5], 2),
+        digits(&text[6..8], 2),
+    ) else {
         return false;
     };
     let mut rest = &text[8..];

@@ -152,7 +152,8 @@ impl<'s> Walker<'s> {
             if allowed.len() > MAX_ENUM {
                 let keyword = "enum".to_owned();
                 self.cannot_judge(path, ProblemKind::TooLarge { keyword });
-            } else if self.spend(allowed.len(), path) && !allowed.iter().any(|a| args_equal(a, value))
+            } else if self.spend(allowed.len(), path)
+                && !allowed.iter().any(|a| args_equal(a, value))
             {
                 let allowed = allowed.clone();
                 out.push(Problem::new(path, ProblemKind::Enum { allowed }));
@@ -216,7 +217,13 @@ impl<'s> Walker<'s> {
     }
 
     /// Passes, fails or is unknown: `value` against `branch`, problems thrown away.
-    fn verdict(&mut self, value: &Value, branch: &'s Value, path: &mut String, depth: usize) -> Verdict {
+    fn verdict(
+        &mut self,
+        value: &Value,
+        branch: &'s Value,
+        path: &mut String,
+        depth: usize,
+    ) -> Verdict {
         let before = self.unjudged_events;
         let mut scratch = Vec::new();
         self.check(value, branch, path, depth, &mut scratch);
@@ -374,7 +381,10 @@ impl<'s> Walker<'s> {
                     for (offset, b) in items[first + 1..].iter().enumerate() {
                         if args_equal(a, b) {
                             let second = first + 1 + offset;
-                            out.push(Problem::new(path, ProblemKind::UniqueItems { first, second }));
+                            out.push(Problem::new(
+                                path,
+                                ProblemKind::UniqueItems { first, second },
+                            ));
                             break 'outer;
                         }
                     }
@@ -383,11 +393,12 @@ impl<'s> Walker<'s> {
         }
         // 2020-12: `prefixItems` by position, then `items` for the rest. Draft 7: `items` as
         // a list by position, then `additionalItems` for the rest.
-        let (prefix, rest): (&[Value], Option<&'s Value>) = match (s.get("prefixItems"), s.get("items")) {
-            (Some(Value::Array(prefix)), rest) => (prefix, rest),
-            (_, Some(Value::Array(prefix))) => (prefix, s.get("additionalItems")),
-            (_, rest) => (&[], rest),
-        };
+        let (prefix, rest): (&[Value], Option<&'s Value>) =
+            match (s.get("prefixItems"), s.get("items")) {
+                (Some(Value::Array(prefix)), rest) => (prefix, rest),
+                (_, Some(Value::Array(prefix))) => (prefix, s.get("additionalItems")),
+                (_, rest) => (&[], rest),
+            };
         for (i, item) in items.iter().enumerate() {
             let item_schema = match prefix.get(i) {
                 Some(schema) => schema,
@@ -487,7 +498,10 @@ impl<'s> Walker<'s> {
             match additional {
                 Some(Value::Bool(false)) => {
                     let property = key.clone();
-                    out.push(Problem::new(path, ProblemKind::AdditionalProperties { property }));
+                    out.push(Problem::new(
+                        path,
+                        ProblemKind::AdditionalProperties { property },
+                    ));
                 }
                 Some(extra @ Value::Object(_)) => {
                     self.check_child(child, extra, path, key, depth, out);
@@ -566,10 +580,11 @@ fn push_segment(path: &mut String, segment: &str) -> usize {
     parent_len
 }
 
-/// A short name for each branch of `anyOf` / `oneOf`, for "must match one of: …": its
+/// A short name for each branch of `anyOf` / `oneOf`, for "must match one of: …" and the
+/// form's choice of variant: its
 /// `title`, else the name its `$ref` ends with, else its `const`, else its type names, else
 /// its position (`#2`).
-pub(super) fn variant_names(branches: &[Value]) -> Vec<String> {
+pub fn variant_names(branches: &[Value]) -> Vec<String> {
     branches
         .iter()
         .enumerate()

@@ -48,6 +48,7 @@ mod refs;
 
 use serde_json::{Number, Value};
 
+pub use keywords::variant_names;
 pub use problems::{Problem, ProblemKind, MAX_NAMED_VALUES};
 
 /// How many nested subschemas (and `$ref` hops) the checker follows before it gives up with
@@ -231,4 +232,3 @@ fn default_pattern_engine(pattern: &str, text: &str) -> Option<bool> {
 fn default_pattern_engine(_pattern: &str, _text: &str) -> Option<bool> {
     None
 }
-

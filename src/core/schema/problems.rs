@@ -238,6 +238,7 @@ impl ProblemKind {
             ProblemKind::DependentRequired { .. } => "chat-action-schema-dependent-required",
             ProblemKind::PropertyName { .. } => "chat-action-schema-property-name",
             ProblemKind::AnyOf { .. } => "chat-action-schema-any-of",
+            ProblemKind::OneOf { matched: 0, .. } => "chat-action-schema-one-of-none",
             ProblemKind::OneOf { .. } => "chat-action-schema-one-of",
             ProblemKind::Not => "chat-action-schema-not",
             ProblemKind::TooDeep => "chat-action-schema-too-deep",

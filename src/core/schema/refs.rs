@@ -224,7 +224,10 @@ fn has_scheme(reference: &str) -> bool {
         return false;
     };
     let scheme = &reference[..colon];
-    scheme.chars().next().is_some_and(|c| c.is_ascii_alphabetic())
+    scheme
+        .chars()
+        .next()
+        .is_some_and(|c| c.is_ascii_alphabetic())
         && scheme
             .chars()
             .all(|c| c.is_ascii_alphanumeric() || "+-.".contains(c))
