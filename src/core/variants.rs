@@ -44,7 +44,7 @@ pub fn form_variants(schema: Option<&Value>) -> Option<Vec<Variant>> {
     if !(2..=MAX_VARIANTS).contains(&branches.len()) {
         return None;
     }
-    let names = variant_names(branches);
+    let names = variant_names(root, branches);
     branches
         .iter()
         .zip(names)

@@ -40,6 +40,7 @@ const UNSUPPORTED: [&str; 4] = [
 
 /// State of one check.
 pub(super) struct Walker<'s> {
+    root: &'s Value,
     index: Index<'s>,
     work: usize,
     stopped: bool,
@@ -57,6 +58,7 @@ impl<'s> Walker<'s> {
     pub(super) fn new(root: &'s Value) -> Walker<'s> {
         let index = Index::new(root, MAX_WORK);
         let mut walker = Walker {
+            root,
             work: index.nodes,
             index,
             stopped: false,
@@ -263,7 +265,7 @@ impl<'s> Walker<'s> {
                 }
             }
             if !passed && !unknown {
-                let variants = variant_names(branches);
+                let variants = variant_names(self.root, branches);
                 out.push(Problem::new(path, ProblemKind::AnyOf { variants }));
             }
         }
@@ -277,7 +279,7 @@ impl<'s> Walker<'s> {
                 }
             }
             if matched > 1 || (matched == 0 && unknown == 0) {
-                let variants = variant_names(branches);
+                let variants = variant_names(self.root, branches);
                 out.push(Problem::new(path, ProblemKind::OneOf { matched, variants }));
             }
         }
@@ -584,12 +586,32 @@ fn push_segment(path: &mut String, segment: &str) -> usize {
 /// form's choice of variant: its
 /// `title`, else the name its `$ref` ends with, else its `const`, else its type names, else
 /// its position (`#2`).
-pub fn variant_names(branches: &[Value]) -> Vec<String> {
+/// A `$ref` of the form `#/...` is followed inside `root` for its target's `title`.
+pub fn variant_names(root: &Value, branches: &[Value]) -> Vec<String> {
     branches
         .iter()
         .enumerate()
-        .map(|(i, branch)| variant_name(branch).unwrap_or_else(|| format!("#{}", i + 1)))
+        .map(|(i, branch)| {
+            let target = branch
+                .get("$ref")
+                .and_then(Value::as_str)
+                .and_then(|r| r.strip_prefix('#'))
+                .and_then(|pointer| root.pointer(pointer))
+                .and_then(|target| target.get("title"));
+            let titled = target.map(|title| json_title(title, branch));
+            titled
+                .flatten()
+                .or_else(|| variant_name(branch))
+                .unwrap_or_else(|| format!("#{}", i + 1))
+        })
         .collect()
+}
+
+/// The branch's own `title` first, else the referenced one.
+fn json_title(target_title: &Value, branch: &Value) -> Option<String> {
+    let own = branch.get("title").and_then(Value::as_str);
+    let title = own.or(target_title.as_str())?.trim();
+    (!title.is_empty()).then(|| title.chars().take(60).collect())
 }
 
 fn variant_name(branch: &Value) -> Option<String> {
