@@ -294,6 +294,7 @@ chat-action-schema-ref-cycle = { $path }: يشير المخطط إلى نفسه 
 chat-action-schema-unknown-dialect = المخطط مكتوب بإصدار من JSON Schema لا تعرفه هذه المحادثة ({ $dialect })
 chat-action-schema-too-large = { $path }: قيمة "{ $keyword }" في المخطط أكبر من أن يُتحقق منها هنا
 chat-action-schema-unsupported = { $path }: يستخدم المخطط "{ $keyword }"، وهي كلمة لا تتحقق منها هذه المحادثة
+chat-action-schema-not-loaded = لم يُحمَّل التحقق من الوسائط بعد؛ سيتحقق منها الخادم
 chat-action-schema-unreadable-pattern = { $path }: تعذّرت قراءة النمط { $pattern } هنا
 chat-action-editor-label = الوسائط (JSON)
 chat-action-variant-label = الصيغة

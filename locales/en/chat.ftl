@@ -256,6 +256,7 @@ chat-action-schema-ref-cycle = { $path }: the schema refers to itself in a loop 
 chat-action-schema-unknown-dialect = The schema is written in a version of JSON Schema this chat does not know ({ $dialect })
 chat-action-schema-too-large = { $path }: the schema's "{ $keyword }" is too large to check here
 chat-action-schema-unsupported = { $path }: the schema uses "{ $keyword }", which this chat does not check
+chat-action-schema-not-loaded = The check of the arguments has not loaded yet; the server checks them
 chat-action-schema-unreadable-pattern = { $path }: the pattern { $pattern } cannot be read here
 chat-action-editor-label = Arguments (JSON)
 chat-action-variant-label = Variant

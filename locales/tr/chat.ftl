@@ -220,6 +220,7 @@ chat-action-schema-ref-cycle = { $path }: şema bir döngü içinde kendine baş
 chat-action-schema-unknown-dialect = Şema, bu sohbetin tanımadığı bir JSON Schema sürümüyle yazılmış ({ $dialect })
 chat-action-schema-too-large = { $path }: şemanın "{ $keyword }" değeri burada denetlenemeyecek kadar büyük
 chat-action-schema-unsupported = { $path }: şema, bu sohbetin denetlemediği "{ $keyword }" anahtar sözcüğünü kullanıyor
+chat-action-schema-not-loaded = Argümanların denetimi henüz yüklenmedi; sunucu onları denetler
 chat-action-schema-unreadable-pattern = { $path }: { $pattern } kalıbı burada okunamıyor
 chat-action-editor-label = Argümanlar (JSON)
 chat-action-variant-label = Seçenek

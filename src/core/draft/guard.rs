@@ -5,7 +5,7 @@
 
 use super::Shown;
 use crate::core::actions::{ActionCard, CardState};
-use crate::core::schema::{args_equal, blocks, check_value, Problem};
+use crate::core::schema::{args_equal, blocks, gate_check, Problem};
 use crate::core::time::Millis;
 use crate::core::wire::{ActionKind, Decision, Resolution};
 
@@ -175,7 +175,7 @@ pub fn check_resolve(
                         if let Some(schema) = &approval.args_schema {
                             // "Cannot judge" does not refuse: the card showed it, and the
                             // server checks the edit again.
-                            let problems = check_value(edit, schema);
+                            let problems = gate_check(edit, schema);
                             if blocks(&problems) {
                                 let problems =
                                     problems.into_iter().filter(|p| !p.kind.is_unjudged());

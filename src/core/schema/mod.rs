@@ -139,6 +139,34 @@ pub fn check_value(value: &Value, schema: &Value) -> Vec<Problem> {
     problems
 }
 
+/// A checker the answer gate can be given ([`install_gate_check`]).
+pub type SchemaCheck = fn(value: &Value, schema: &Value) -> Vec<Problem>;
+
+static GATE_CHECK: std::sync::OnceLock<SchemaCheck> = std::sync::OnceLock::new();
+
+/// Gives the answer gate the full checker; the first call wins. The element and the page
+/// (feature `split`) call it from the cards' part, so the checker travels with the cards and
+/// the first download does not carry it.
+pub fn install_gate_check() {
+    let _ = GATE_CHECK.set(check_value);
+}
+
+/// What the answer gate runs on edited arguments: [`check_value`], except in a `split` build
+/// before the cards' part has come ([`install_gate_check`]), where it says it cannot judge
+/// ([`ProblemKind::NotLoaded`]) and the server checks the edit again. Every card is drawn
+/// by that part, so an edit made on a card is always checked.
+pub fn gate_check(value: &Value, schema: &Value) -> Vec<Problem> {
+    // A `cfg` attribute, not `cfg!`: a split build must not even name `check_value` here.
+    #[cfg(feature = "split")]
+    let problems = match GATE_CHECK.get() {
+        Some(check) => check(value, schema),
+        None => vec![Problem::new("", ProblemKind::NotLoaded)],
+    };
+    #[cfg(not(feature = "split"))]
+    let problems = GATE_CHECK.get().unwrap_or(&(check_value as SchemaCheck))(value, schema);
+    problems
+}
+
 /// True when `problems` has one that blocks Approve (any that is not "cannot judge").
 pub fn blocks(problems: &[Problem]) -> bool {
     problems.iter().any(|p| !p.kind.is_unjudged())

@@ -201,6 +201,9 @@ pub enum ProblemKind {
         /// The keyword.
         keyword: String,
     },
+    /// Cannot judge: the checker has not been loaded yet (the answer gate of a `split` build
+    /// before the cards' part came).
+    NotLoaded,
     /// Cannot judge: the regular expression engine can not read a `pattern`.
     UnreadablePattern {
         /// The regular expression, as the schema wrote it.
@@ -248,6 +251,7 @@ impl ProblemKind {
             ProblemKind::UnknownDialect { .. } => "chat-action-schema-unknown-dialect",
             ProblemKind::TooLarge { .. } => "chat-action-schema-too-large",
             ProblemKind::Unsupported { .. } => "chat-action-schema-unsupported",
+            ProblemKind::NotLoaded => "chat-action-schema-not-loaded",
             ProblemKind::UnreadablePattern { .. } => "chat-action-schema-unreadable-pattern",
         }
     }
@@ -265,6 +269,7 @@ impl ProblemKind {
                 | ProblemKind::UnknownDialect { .. }
                 | ProblemKind::TooLarge { .. }
                 | ProblemKind::Unsupported { .. }
+                | ProblemKind::NotLoaded
                 | ProblemKind::UnreadablePattern { .. }
         )
     }
@@ -301,7 +306,7 @@ impl Problem {
                 args.push(("line", line.to_string()));
                 args.push(("column", column.to_string()));
             }
-            ProblemKind::NotObject | ProblemKind::Not => {}
+            ProblemKind::NotObject | ProblemKind::Not | ProblemKind::NotLoaded => {}
             ProblemKind::Type { expected } => {
                 args.push(("expected", expected.join(", ")));
                 args.push(("count", expected.len().to_string()));
