@@ -20,7 +20,7 @@ use crate::{
 const STEPS: usize = 16;
 
 /// The cargo-fuzz targets in `fuzz/fuzz_targets/`; each has seeds in `fuzz/seeds/<target>/`.
-const FUZZ_TARGETS: [&str; 3] = ["sse_decoder", "wire_types", "args_schema"];
+const FUZZ_TARGETS: [&str; 4] = ["sse_decoder", "wire_types", "args_schema", "schema_2020"];
 
 /// Seconds each fuzz target runs when `FUZZ_SECONDS` is unset.
 const FUZZ_SECONDS_DEFAULT: u64 = 20;
