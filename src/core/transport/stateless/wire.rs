@@ -226,6 +226,11 @@ impl Stateless {
             }
             return Out(outputs).respond(turn.session, resp.status, body);
         }
+        // A 2xx body that is an error object (`{error: {message}}`, as Cogitator answers a
+        // failed run): the server's own words, as for any refusal.
+        if has_error_object(&resp.body) {
+            return Out(outputs).respond(turn.session, 502, error_envelope(502, &resp.body));
+        }
         let read = match self.options.kind {
             TransportKind::Responses => responses::read_reply(&resp.body),
             TransportKind::A2a | TransportKind::InProcess => {
@@ -372,4 +377,13 @@ impl Stateless {
         self.save(&turn.conversation_id, outputs);
         (message, title)
     }
+}
+
+/// Whether `body` is a JSON object whose `error` is an object or a non-empty string.
+fn has_error_object(body: &str) -> bool {
+    serde_json::from_str::<Value>(body).is_ok_and(|v| match v.get("error") {
+        Some(Value::Object(_)) => true,
+        Some(Value::String(s)) => !s.is_empty(),
+        _ => false,
+    })
 }
