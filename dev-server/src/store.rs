@@ -227,6 +227,8 @@ pub struct Store {
     /// While `chunks_blocked`: the parts still served (their `split_<name>.wasm` and every
     /// shared `chunk_*.wasm`); empty refuses every chunk.
     pub chunks_spared: Vec<String>,
+    /// Every endpoint answers a redirect to this other origin (`POST /_dev/redirect`).
+    pub redirect_to: Option<String>,
     seq: u64,
 }
 

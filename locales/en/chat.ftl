@@ -104,6 +104,7 @@ chat-error-client-not-initialized = Client not initialized
 chat-error-send-failed = Failed to send message
 chat-error-retry = Retry
 chat-error-network = Could not reach the agent server. Check your connection and try again.
+chat-error-other-origin = The server tried to send this to another address, so it was not sent. Nothing you wrote left this site.
 chat-error-stream-cut = The connection dropped before the reply finished.
 chat-error-storage-load = Saved conversations could not be loaded. New ones are kept until the page closes.
 chat-error-chunk = Part of the chat could not be loaded. Check the connection and retry.

@@ -101,6 +101,7 @@ chat-error-client-not-initialized = İstemci başlatılmadı
 chat-error-send-failed = Mesaj gönderilemedi
 chat-error-retry = Tekrar dene
 chat-error-network = Asistan sunucusuna ulaşılamadı. Bağlantınızı kontrol edip tekrar deneyin.
+chat-error-other-origin = Sunucu bunu başka bir adrese yönlendirmek istedi, bu yüzden gönderilmedi. Yazdıklarınız bu siteden çıkmadı.
 chat-error-stream-cut = Yanıt bitmeden bağlantı koptu.
 chat-error-storage-load = Kayıtlı konuşmalar yüklenemedi. Yenileri sayfa kapanana kadar saklanır.
 chat-error-chunk = Sohbetin bir bölümü yüklenemedi. Bağlantıyı kontrol edip yeniden deneyin.

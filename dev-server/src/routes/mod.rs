@@ -7,6 +7,7 @@ pub mod agents;
 pub mod cogitator;
 pub mod conversations;
 pub mod dev;
+pub mod elsewhere;
 pub mod files;
 pub mod messages;
 pub mod openai;
@@ -52,7 +53,8 @@ pub fn router(app: AppState) -> Router {
             .route("/_dev/next-answer", post(dev::next_answer))
             .route("/_dev/executions", get(dev::executions))
             .route("/_dev/history-source", post(dev::history_source))
-            .route("/_dev/chunks", post(dev::chunks));
+            .route("/_dev/chunks", post(dev::chunks))
+            .route("/_dev/redirect", post(elsewhere::set));
     }
     let api = api
         .route("/agents/{agent_id}", get(agents::get_one))
@@ -137,7 +139,11 @@ pub fn router(app: AppState) -> Router {
         }
         None => root.fallback(not_found),
     };
-    root.layer(cors)
+    root.layer(middleware::from_fn_with_state(
+        app.clone(),
+        elsewhere::redirect_elsewhere,
+    ))
+    .layer(cors)
 }
 
 /// 404 `Route not found: <METHOD> <path>` (path relative to the API base inside it).

@@ -143,6 +143,12 @@ pub enum TransportError {
     /// The session (or the page) aborted it.
     #[error("aborted")]
     Aborted,
+    /// Not sent on to another origin: the server answered with a redirect (which is never
+    /// followed, so the person's words and the token go nowhere else), or the request's own
+    /// address was outside the origins the chat was configured with. The server the chat
+    /// talks to did not take the request.
+    #[error("not sent to another origin")]
+    OtherOrigin,
 }
 
 /// Everything that can happen to a session.

@@ -7,7 +7,7 @@ use std::collections::VecDeque;
 use serde_json::{json, Value};
 
 use super::super::backend::ReadError;
-use super::super::reply::{Delta, Reply, CHAIN_KEY};
+use super::super::reply::{error_envelope, Delta, Reply, CHAIN_KEY};
 use super::super::threads::title_from;
 use super::super::GatewayOutput;
 use super::{Out, Stateless, WireTurn};
@@ -222,6 +222,11 @@ impl Stateless {
             }
             return Out(outputs).respond(turn.session, resp.status, body);
         }
+        // A 2xx body that is an error object (`{error: {message}}`, as Cogitator answers a
+        // failed run): the server's own words, as for any refusal.
+        if has_error_object(&resp.body) {
+            return Out(outputs).respond(turn.session, 502, error_envelope(502, &resp.body));
+        }
         let read = match self.backend.read_reply(&resp.body) {
             Err(ReadError::Refused(wording)) => {
                 let body = json!({ "error": { "code": "AGENT_ERROR", "message": wording } });
@@ -349,4 +354,13 @@ impl Stateless {
         self.save(&turn.conversation_id, outputs);
         (message, title)
     }
+}
+
+/// Whether `body` is a JSON object whose `error` is an object or a non-empty string.
+fn has_error_object(body: &str) -> bool {
+    serde_json::from_str::<Value>(body).is_ok_and(|v| match v.get("error") {
+        Some(Value::Object(_)) => true,
+        Some(Value::String(s)) => !s.is_empty(),
+        _ => false,
+    })
 }
