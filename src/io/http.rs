@@ -114,7 +114,8 @@ pub(crate) fn configured_origin(config: &TransportConfig, url: &str, page: &str)
     let Some(target) = origin_of(url, page) else {
         return false;
     };
-    // `null` is the origin of `data:`, `blob:` and other opaque URLs: never configured.
+    // `null` is the origin of `data:` and other opaque URLs: never configured (a `blob:`
+    // URL has the origin of the page that made it).
     if target == "null" {
         return false;
     }
