@@ -259,6 +259,9 @@ pub fn main(ctx: &Ctx) -> ExitCode {
                 // Redirects to a second origin never followed (issue 38).
                 "--test",
                 "e2e_origin",
+                // The agent frameworks' own servers, run by Node (issue 39).
+                "--test",
+                "e2e_frameworks",
                 "--no-fail-fast",
             ]);
             cmd.env("AGENT_CHAT_DIST", ctx.dist())
