@@ -720,9 +720,15 @@ fn c13_skipped_question_and_server_cancelled_read_differently() {
             cancelled: true,
         }),
         None,
+        None,
     );
     assert_eq!(skipped, Outcome::Skipped);
-    let cancelled = Outcome::from_settled(agent_chat_ui::core::ActionStatus::Cancelled, None, None);
+    let cancelled = Outcome::from_settled(
+        agent_chat_ui::core::ActionStatus::Cancelled,
+        None,
+        None,
+        None,
+    );
     assert_eq!(cancelled, Outcome::Cancelled);
 }
 

@@ -7,8 +7,8 @@ use std::collections::{BTreeMap, HashMap};
 use serde_json::Value;
 
 use super::wire::{
-    ActionKind, ActionStatus, AnswerValue, ComposerMode, Decision, Message, PendingAction,
-    Question, Resolution, Role,
+    ActionKind, ActionStatus, AnswerValue, ComposerMode, Decision, ExecutionStatus, Message,
+    PendingAction, Question, Resolution, Role,
 };
 
 /// How a card ended (§9.7). Rendered as its label and as `data-state` on the card.
@@ -71,10 +71,14 @@ impl Outcome {
     }
 
     /// §9.7: the label of a settled action from its status, resolution and who settled it.
+    /// Without a resolution, the record's own status in the approval guide's words (`stage`)
+    /// still tells allowed from denied: `approved`, `executing`, `completed` and `failed` read
+    /// as allowed, `rejected` as denied; only a record that says nothing reads "Answered".
     pub fn from_settled(
         status: ActionStatus,
         resolution: Option<&Resolution>,
         resolved_by: Option<&str>,
+        stage: Option<ExecutionStatus>,
     ) -> Outcome {
         match status {
             ActionStatus::Cancelled => return Outcome::Cancelled,
@@ -113,6 +117,10 @@ impl Outcome {
             Some(Resolution::UserQuestion { answers, .. }) => Outcome::Answered {
                 answers: answers.clone(),
             },
+            None if stage == Some(ExecutionStatus::Rejected) => Outcome::Denied { comment: None },
+            None if stage.is_some_and(ExecutionStatus::was_allowed) => {
+                Outcome::Approved { remembered: false }
+            }
             Some(Resolution::ClientTool { .. }) | None => Outcome::answered(),
         }
     }
@@ -519,6 +527,7 @@ fn settled_from_message(message: &Message, id: &str) -> Option<Outcome> {
             entry.status,
             entry.resolution.as_ref(),
             entry.resolved_by.as_deref(),
+            None,
         ));
     }
     if let Some(entry) = message.metadata_action_states().get(id) {
@@ -526,13 +535,21 @@ fn settled_from_message(message: &Message, id: &str) -> Option<Outcome> {
             entry.status,
             entry.resolution.as_ref(),
             entry.resolved_by.as_deref(),
+            None,
         ));
     }
     message
         .metadata_pending_actions()
         .into_iter()
         .find(|a| a.id == id && !a.is_open())
-        .map(|a| Outcome::from_settled(a.status, a.resolution.as_ref(), a.resolved_by.as_deref()))
+        .map(|a| {
+            Outcome::from_settled(
+                a.status,
+                a.resolution.as_ref(),
+                a.resolved_by.as_deref(),
+                a.stage,
+            )
+        })
 }
 
 /// §9.6: the cards of a freshly loaded conversation.
@@ -548,8 +565,15 @@ pub fn restore_cards(
     known: &[ActionCard],
 ) -> Vec<ActionCard> {
     let last_assistant = messages.iter().rev().find(|m| m.role == Role::Assistant);
+    // A record the server lists among the waiting ones while its own status says it is
+    // decided (`executing`, `completed`, …) is drawn as that, not as waiting.
+    let mut listed_settled: Vec<PendingAction> = Vec::new();
     let open: Vec<PendingAction> = match open {
-        Some(list) => list,
+        Some(list) => {
+            let (open, settled): (Vec<_>, Vec<_>) = list.into_iter().partition(|a| a.is_open());
+            listed_settled = settled;
+            open
+        }
         None => last_assistant
             .map(|m| {
                 m.metadata_pending_actions()
@@ -589,6 +613,26 @@ pub fn restore_cards(
             );
             push(card, &mut cards);
         }
+    }
+    for action in listed_settled {
+        let outcome = Outcome::from_settled(
+            action.status,
+            action.resolution.as_ref(),
+            action.resolved_by.as_deref(),
+            action.stage,
+        );
+        let placed = action
+            .message_id
+            .clone()
+            .or_else(|| last_assistant.map(|m| m.id.clone()));
+        let id = action.id.clone();
+        let card = settled_card(
+            action,
+            outcome,
+            placed,
+            known_by_id.get(id.as_str()).copied(),
+        );
+        push(card, &mut cards);
     }
     // Actions only this page knew about (e.g. answered here, not recorded by the server).
     for card in known {

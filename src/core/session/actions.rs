@@ -173,6 +173,7 @@ impl Session {
                         ActionStatus::Resolved,
                         Some(&sent),
                         card.action.resolved_by.as_deref(),
+                        None,
                     ));
                 }
             }
@@ -188,7 +189,7 @@ impl Session {
     /// The server took the answer: settle the card, remember the outcome on its message
     /// (`actionStates`, §9.6 source 1) and tell the host (F180).
     pub(super) fn on_resolve_accepted(&mut self, action_id: &str, resolution: &Resolution) {
-        let outcome = Outcome::from_settled(ActionStatus::Resolved, Some(resolution), None);
+        let outcome = Outcome::from_settled(ActionStatus::Resolved, Some(resolution), None, None);
         let now = self.server_now();
         if let Some(card) = self.cards.iter_mut().find(|c| c.action.id == action_id) {
             card.decided = Decider::ThisPage;
@@ -442,7 +443,11 @@ impl Session {
         // A settled card keeps its outcome unless the record says how it was decided; a local
         // Expired / Cancelled is never downgraded.
         let keep_local = match &card.state {
-            CardState::Settled(o) => o.is_sticky() || record.resolution.is_none(),
+            CardState::Settled(o) => {
+                o.is_sticky()
+                    || (record.resolution.is_none()
+                        && (*o != Outcome::answered() || record.stage.is_none()))
+            }
             _ => false,
         };
         if !keep_local {
@@ -450,6 +455,7 @@ impl Session {
                 record.status,
                 record.resolution.as_ref().or(sent),
                 record.resolved_by.as_deref(),
+                record.stage,
             );
             if card.state == CardState::Waiting {
                 card.decided = Decider::Elsewhere;
@@ -461,6 +467,7 @@ impl Session {
         let a = &mut card.action;
         a.status = record.status;
         a.execution_status = record.execution_status.or(a.execution_status.take());
+        a.stage = record.stage.or(a.stage);
         a.execution_result = record.execution_result.or(a.execution_result.take());
         a.execution_error = record.execution_error.or(a.execution_error.take());
         a.resolved_at = record.resolved_at.or(a.resolved_at);

@@ -349,7 +349,7 @@ impl Session {
                     }
                 }
                 let recorded = resolution.as_ref().or(ours.as_ref());
-                let outcome = Outcome::from_settled(status, recorded, resolved_by.as_deref());
+                let outcome = Outcome::from_settled(status, recorded, resolved_by.as_deref(), None);
                 let keep_local = self.cards.iter().any(|c| {
                     c.action.id == action_id
                         && matches!(&c.state, CardState::Settled(o) if o.is_sticky())

@@ -108,6 +108,92 @@ impl ExecutionStatus {
             _ => return None,
         })
     }
+
+    /// Reads only the seven words of the approval guide's `ApprovalStatus` (case and `-`/`_`
+    /// ignored): the test for a record of the guide's own shape, where a looser word such as
+    /// `pending` could belong to anything.
+    #[must_use]
+    pub fn parse_guide_word(s: &str) -> Option<ExecutionStatus> {
+        match normalise_tag(s).as_str() {
+            "pending_approval" | "approved" | "rejected" | "executing" | "completed" | "failed"
+            | "expired" => ExecutionStatus::parse(s),
+            _ => None,
+        }
+    }
+
+    /// The guide's spelling.
+    #[must_use]
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            ExecutionStatus::PendingApproval => "pending_approval",
+            ExecutionStatus::Approved => "approved",
+            ExecutionStatus::Rejected => "rejected",
+            ExecutionStatus::Executing => "executing",
+            ExecutionStatus::Completed => "completed",
+            ExecutionStatus::Failed => "failed",
+            ExecutionStatus::Expired => "expired",
+        }
+    }
+
+    /// Whether it says the call was allowed (approved, executing, completed or failed).
+    #[must_use]
+    pub const fn was_allowed(self) -> bool {
+        matches!(
+            self,
+            ExecutionStatus::Approved
+                | ExecutionStatus::Executing
+                | ExecutionStatus::Completed
+                | ExecutionStatus::Failed
+        )
+    }
+}
+
+/// Keys of an action record that describe the record itself, not the operation: everything
+/// else on a record of the approval guide's shape (`{"type":"send_email","recipient":…}`) is
+/// an argument of the operation.
+const RECORD_KEYS: &[&str] = &[
+    "id",
+    "type",
+    "kind",
+    "status",
+    "version",
+    "createdAt",
+    "requestedAt",
+    "expiresAt",
+    "resolution",
+    "resolvedBy",
+    "resolvedAt",
+    "messageId",
+    "toolCallId",
+    "executionStatus",
+    "executionResult",
+    "executionError",
+    "sideEffects",
+    "title",
+    "summary",
+    "description",
+    "argsSchema",
+    "args_schema",
+    "inputSchema",
+    "toolName",
+    "tool_name",
+    "history",
+    "transitions",
+    "decisionKey",
+];
+
+/// The arguments of a guide-shaped record: its `args`/`arguments` when given, else every field
+/// that is not about the record itself.
+fn record_args(obj: &Map<String, Value>) -> Value {
+    if let Some(a) = field(obj, &["args", "arguments"]) {
+        return args_value(Some(a));
+    }
+    Value::Object(
+        obj.iter()
+            .filter(|(k, v)| !RECORD_KEYS.contains(&k.as_str()) && !v.is_null())
+            .map(|(k, v)| (k.clone(), v.clone()))
+            .collect(),
+    )
 }
 
 /// Something the agent waits on: an approval, a question, or a client-side tool (§9.1).
@@ -149,6 +235,10 @@ pub struct PendingAction {
     pub execution_error: Option<String>,
     /// Cogitator `sideEffects`, kept for display (§11.1).
     pub side_effects: Option<Value>,
+    /// The record's own `status` in the approval guide's words (`approved`, `rejected`,
+    /// `executing`, `completed`, `failed`, `expired`), kept because [`ActionStatus`] folds them
+    /// into "resolved": a record that says no more than its status still reads its stage.
+    pub stage: Option<ExecutionStatus>,
 }
 
 /// The kind-specific part of a [`PendingAction`]. The wire tag is `type`, or `kind` (Console).
@@ -382,16 +472,28 @@ impl PendingAction {
             execution_result: None,
             execution_error: None,
             side_effects: None,
+            stage: None,
         }
     }
 
     /// The execution stage the server reports (§11.2), `None` when it reports none or one this
     /// client does not know.
+    ///
+    /// A record without `executionStatus` whose own `status` says `executing`, `completed` or
+    /// `failed` reports that; its `approved` alone reports none (the card reads "Approved").
     #[must_use]
     pub fn execution(&self) -> Option<ExecutionStatus> {
         self.execution_status
             .as_deref()
             .and_then(ExecutionStatus::parse)
+            .or(match self.stage {
+                Some(
+                    s @ (ExecutionStatus::Executing
+                    | ExecutionStatus::Completed
+                    | ExecutionStatus::Failed),
+                ) => Some(s),
+                _ => None,
+            })
     }
 
     /// Reads an action; `None` when it is not an object or has no usable `id`. An unknown
@@ -425,6 +527,27 @@ impl PendingAction {
                 tool_name: tool_name(),
                 args: args_value(field(obj, &["args", "arguments"])),
             },
+            // The approval guide's own record: the operation is its `type`, its status one of
+            // the guide's words, its other fields the operation's arguments.
+            t if !t.is_empty()
+                && !obj.contains_key("questions")
+                && obj
+                    .get("status")
+                    .and_then(Value::as_str)
+                    .and_then(ExecutionStatus::parse_guide_word)
+                    .is_some() =>
+            {
+                ActionKind::ToolApproval(ToolApproval {
+                    tool_name: field(obj, &["toolName", "tool_name"])
+                        .and_then(str_of)
+                        .or_else(|| field(obj, &["type", "kind"]).and_then(str_of))
+                        .unwrap_or_default(),
+                    args: record_args(obj),
+                    args_schema: field(obj, &["argsSchema", "args_schema", "inputSchema"]).cloned(),
+                    title: obj.get("title").and_then(str_of),
+                    summary: field(obj, &["summary", "description"]).and_then(str_of),
+                })
+            }
             _ => ActionKind::Unknown(
                 field(obj, &["type", "kind"])
                     .and_then(str_of)
@@ -459,6 +582,10 @@ impl PendingAction {
                     .filter(|t| !t.trim().is_empty())
             }),
             side_effects: field(obj, &["sideEffects"]).cloned(),
+            stage: obj
+                .get("status")
+                .and_then(Value::as_str)
+                .and_then(ExecutionStatus::parse),
             id,
             kind,
         })
@@ -498,7 +625,13 @@ impl PendingAction {
             }
             ActionKind::Unknown(_) => {}
         }
-        m.insert("status".into(), self.status.as_str().into());
+        let status = match self.stage {
+            Some(stage) if ActionStatus::parse(stage.as_str()) == Some(self.status) => {
+                stage.as_str()
+            }
+            _ => self.status.as_str(),
+        };
+        m.insert("status".into(), status.into());
         if let Some(t) = self.expires_at {
             m.insert("expiresAt".into(), format_iso(t).into());
         }
