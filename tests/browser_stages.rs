@@ -335,3 +335,68 @@ async fn i14_a_card_answered_elsewhere_says_so_with_who_and_takes_its_buttons_aw
     let by = query(&root, ".chat-card__receipt-by").expect("who decided");
     assert_eq!(by.text_content().unwrap_or_default(), "user:bob");
 }
+
+/// The approval guide's example record, as seed 004 writes it.
+const GUIDE_RECORD: &str = r#"{"id":"act_42","version":3,"status":"pending_approval","type":"send_email","recipient":"alex@example.com"}"#;
+
+#[wasm_bindgen_test]
+async fn issue35_a_record_without_resolution_reads_its_own_status_after_a_reload() {
+    let root = section();
+    let record = |id: &str, status: &str, extra: &str| {
+        format!(
+            r#"{{"id":"{id}","version":3,"status":"{status}","type":"send_email","recipient":"r_{id}@example.com"{extra}}}"#
+        )
+    };
+    let records = [
+        record("s1", "approved", ""),
+        record("s2", "rejected", ""),
+        record("s3", "executing", ""),
+        record("s4", "completed", ""),
+        record("s5", "failed", r#","executionError":"SMTP refused""#),
+        record("s6", "expired", ""),
+    ];
+    let (_store, _h) = mount_history(&root, &records.join(",")).await;
+    for (id, state, words) in [
+        ("s1", "approved", "Approved"),
+        ("s2", "denied", "Denied"),
+        ("s3", "executing", "Executing…"),
+        ("s4", "completed", "Completed"),
+        ("s5", "failed", "Failed: SMTP refused"),
+        ("s6", "expired", "Expired"),
+    ] {
+        wait_stage(&root, id, state, words).await;
+        // Drawn from the record: the operation's target is on the card.
+        let card = query(&root, &format!(".chat-card[data-action-id=\"{id}\"]")).unwrap();
+        let text = card.text_content().unwrap_or_default();
+        assert!(
+            text.contains(&format!("r_{id}@example.com")),
+            "{id}: {text}"
+        );
+    }
+    assert!(
+        query(&root, ".chat-card[data-state=\"answered\"]").is_none(),
+        "a record that says its stage read Answered"
+    );
+    assert!(query(&root, ".chat-card__approve").is_none());
+}
+
+#[wasm_bindgen_test]
+async fn issue35_the_guides_example_record_is_drawn_and_approved_with_its_id_and_version() {
+    let root = section();
+    let (store, _h) = mount(&root, GUIDE_RECORD, ChatCallbacks::default()).await;
+    wait_stage(&root, "act_42", "waiting", "Pending approval").await;
+    let card = query(&root, ".chat-card[data-action-id=\"act_42\"]").unwrap();
+    let text = card.text_content().unwrap_or_default();
+    assert!(text.contains("alex@example.com"), "{text}");
+    wait_for(&root, ".chat-card__approve").await.click();
+    wait_stage(&root, "act_42", "sending", "Sending…").await;
+    let sent = store
+        .take_requests()
+        .into_iter()
+        .find(|r| r.path.contains("/actions/"))
+        .expect("the decision was sent");
+    assert_eq!(sent.path, "/conversations/conv_1/actions/act_42");
+    let body: serde_json::Value = serde_json::from_str(sent.body.as_deref().unwrap()).unwrap();
+    assert_eq!(body["version"], 3, "{body}");
+    assert_eq!(body["resolution"]["decision"], "allow", "{body}");
+}
