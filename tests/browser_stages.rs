@@ -400,3 +400,56 @@ async fn issue35_the_guides_example_record_is_drawn_and_approved_with_its_id_and
     assert_eq!(body["version"], 3, "{body}");
     assert_eq!(body["resolution"]["decision"], "allow", "{body}");
 }
+
+#[wasm_bindgen_test]
+async fn issue35_a_card_without_title_says_what_will_happen_to_whom_with_what() {
+    let root = section();
+    let body = "Dear Alex,\\n\\nplease find the contract attached.\\n\\nBest,\\nSam";
+    let record = format!(
+        r#"{{"id":"act_42","version":3,"status":"pending_approval","type":"send_email","recipient":"alex@example.com","subject":"Contract","body":"{body}"}}"#
+    );
+    let (_store, _h) = mount(&root, &record, ChatCallbacks::default()).await;
+    let card = wait_for(&root, ".chat-card[data-action-id=\"act_42\"]").await;
+    // What will happen, to whom: a sentence, not the raw id alone.
+    let operation = query(&card, ".chat-card__operation").expect("the operation in words");
+    assert_eq!(
+        operation.text_content().unwrap_or_default(),
+        "Send email to alex@example.com"
+    );
+    // With what: every parameter shown without a click, the target first.
+    let visible = |el: &web_sys::HtmlElement| el.offset_height() > 0;
+    let params: Vec<String> = card
+        .query_selector_all(".chat-card__param")
+        .unwrap()
+        .values()
+        .into_iter()
+        .filter_map(|n| n.ok()?.dyn_into::<web_sys::Element>().ok())
+        .filter_map(|e| e.get_attribute("data-param"))
+        .collect();
+    assert_eq!(params, ["recipient", "body", "subject"]);
+    let subject = query(&card, "[data-param=subject] dd").unwrap();
+    assert!(
+        visible(&subject) && subject.closest("details").unwrap().is_none(),
+        "the subject is shown without a click"
+    );
+    assert_eq!(subject.text_content().unwrap_or_default(), "Contract");
+    // A long value is folded: its start is shown, its whole text one click away.
+    let preview = query(&card, "[data-param=body] .chat-card__param-preview").unwrap();
+    assert!(visible(&preview));
+    assert_eq!(
+        preview.text_content().unwrap_or_default(),
+        "Dear Alex,\n\nplease find the contract attached.…"
+    );
+    let full = query(&card, "[data-param=body] .chat-card__param-full").unwrap();
+    let fold = query(&card, "[data-param=body] details").unwrap();
+    assert!(!fold.has_attribute("open"), "folded until asked");
+    query(&card, "[data-param=body] summary").unwrap().click();
+    wait_until("the whole body shows", &root, || {
+        fold.has_attribute("open") && visible(&full)
+    })
+    .await;
+    assert!(full
+        .text_content()
+        .unwrap_or_default()
+        .ends_with("Best,\nSam"));
+}

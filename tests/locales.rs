@@ -88,6 +88,8 @@ fn every_id_formats_cleanly_in_every_locale() {
                 "reference",
                 "dialect",
                 "keyword",
+                "operation",
+                "target",
             ] {
                 args.set(name, 2);
             }

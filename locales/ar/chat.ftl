@@ -364,3 +364,9 @@ chat-action-receipt-ran = ما نُفّذ مقارنةً بالاقتراح ال
 chat-action-approve-all = الموافقة على الكل ({ $count })
 chat-action-deny-all = رفض الكل
 chat-action-batch-hint = { $count } من استدعاءات هذا الرد بانتظار موافقتك.
+
+## What an approval will do, to whom, with what (seed 004)
+chat-operation-to = { $operation } إلى { $target }
+chat-operation-in = { $operation } في { $target }
+chat-action-parameters = المعاملات
+chat-action-param-show-all = عرض الكل

@@ -326,3 +326,10 @@ chat-action-receipt-ran = What ran, against the original proposal
 chat-action-approve-all = Approve all ({ $count })
 chat-action-deny-all = Deny all
 chat-action-batch-hint = { $count } calls of this reply wait for your approval.
+
+## What an approval will do, to whom, with what (seed 004)
+# { $operation } is the tool's operation ("Send email"), { $target } who or what it affects.
+chat-operation-to = { $operation } to { $target }
+chat-operation-in = { $operation } in { $target }
+chat-action-parameters = Parameters
+chat-action-param-show-all = Show all

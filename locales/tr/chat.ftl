@@ -290,3 +290,9 @@ chat-action-receipt-ran = Çalıştırılan, ilk öneriye göre
 chat-action-approve-all = Tümünü onayla ({ $count })
 chat-action-deny-all = Tümünü reddet
 chat-action-batch-hint = Bu yanıtın { $count } çağrısı onayınızı bekliyor.
+
+## What an approval will do, to whom, with what (seed 004)
+chat-operation-to = { $operation } (alıcı: { $target })
+chat-operation-in = { $operation } (konum: { $target })
+chat-action-parameters = Parametreler
+chat-action-param-show-all = Tümünü göster

@@ -16,6 +16,7 @@ pub mod i18n;
 pub mod json_slices;
 pub mod lenient;
 pub mod markdown;
+pub mod operation;
 pub mod schema;
 pub mod session;
 pub mod sse;
@@ -47,6 +48,7 @@ pub use i18n::LOCALES;
 pub use i18n::{
     is_rtl, match_locale, pick_locale, react_key_to_id, Arg, Catalog, DEFAULT_LOCALE, SHIPPED,
 };
+pub use operation::{Operation, Parameter, Statement, Target, TargetRole};
 pub use schema::{
     args_equal, blocks, check_args, check_args_text, check_value, set_pattern_engine, ArgsCheck,
     PatternEngine, Problem, ProblemKind,

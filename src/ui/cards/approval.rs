@@ -103,8 +103,31 @@ pub fn ApprovalCard(
     // The heading keeps the tool's own name (`send_email`, as the announcement says) unless
     // the server gave a title; then the name is the line under it, after the summary.
     let approval = initial.approval().clone();
+    // What will happen, to whom (seed 004), in words the core chose from the server's own.
+    let operation = crate::core::Operation::of(&approval, &approval.args);
     let mut subtitles = Vec::new();
-    if let Some(s) = approval.summary.clone() {
+    if approval
+        .title
+        .as_deref()
+        .is_none_or(|t| t.trim().is_empty())
+    {
+        let sentence = match &operation.statement {
+            crate::core::Statement::Given(text) => text.clone(),
+            crate::core::Statement::Derived {
+                operation,
+                target: Some(target),
+            } => i18n.t_args(
+                target.role.fluent_id(),
+                &[
+                    ("operation", operation.clone().into()),
+                    ("target", target.value.clone().into()),
+                ],
+            ),
+            crate::core::Statement::Derived { operation, .. } => operation.clone(),
+        };
+        subtitles.push(("chat-card__operation", sentence));
+    }
+    if let Some(s) = operation.summary.clone() {
         subtitles.push(("chat-card__summary", s));
     }
     let heading = initial.heading().to_owned();
@@ -119,6 +142,7 @@ pub fn ApprovalCard(
             heading.clone()
         }
     });
+    let approval_for_params = approval.clone();
     let changed = card.changed;
     let first_changes = card.first_args.clone().map(|first| {
         let now = approval.args.clone();
@@ -233,6 +257,7 @@ pub fn ApprovalCard(
                 fallback=move || view! {
                     // A request that changed while on screen opens its Details, so the new
                     // arguments are in view before anything is decided (issue 13).
+                    {let a = approval_for_params.clone(); move || parameters(&a, &state.get(), i18n)}
                     <details class="chat-card__details" open=changed && state.with_untracked(CardState::is_open)>
                         <summary>{move || i18n.t("chat-action-details")}</summary>
                         <pre class="chat-card__args">{details_text.clone()}</pre>
@@ -295,6 +320,50 @@ pub fn ApprovalCard(
                 </div>
             </Show>
         </CardFrame>
+    }
+    .into_any()
+}
+
+/// The meaningful parameters without a click (seed 004): every top-level argument of the
+/// proposal, or of what was approved, a long value folded with its whole text one click away.
+fn parameters(approval: &crate::core::ToolApproval, state: &CardState, i18n: I18n) -> AnyView {
+    let args = match state {
+        CardState::Settled(Outcome::ApprovedEdited { args, .. }) => args.clone(),
+        _ => approval.args.clone(),
+    };
+    let params = crate::core::Operation::of(approval, &args).parameters;
+    if params.is_empty() {
+        return ().into_any();
+    }
+    let rows = params
+        .into_iter()
+        .map(|p| {
+            let value = if p.folded {
+                let preview = p.preview();
+                view! {
+                    <details class="chat-card__param-fold">
+                        <summary>
+                            <span class="chat-card__param-preview" dir="auto">{preview}"…"</span>
+                            " "
+                            <span class="chat-card__link">{move || i18n.t("chat-action-param-show-all")}</span>
+                        </summary>
+                        <pre class="chat-card__param-full" dir="auto">{p.value.clone()}</pre>
+                    </details>
+                }
+                .into_any()
+            } else {
+                view! { <span dir="auto">{p.value.clone()}</span> }.into_any()
+            };
+            view! {
+                <div class="chat-card__param" data-param=p.name.clone()>
+                    <dt dir="auto">{p.label.clone()}</dt>
+                    <dd>{value}</dd>
+                </div>
+            }
+        })
+        .collect_view();
+    view! {
+        <dl class="chat-card__params" aria-label=move || i18n.t("chat-action-parameters")>{rows}</dl>
     }
     .into_any()
 }
