@@ -537,3 +537,80 @@ fn i14_one_call_is_no_batch() {
     )
     .is_empty());
 }
+
+#[test]
+fn issue35_the_receipt_keeps_each_transition_with_when_execution_started_and_ended() {
+    use agent_chat_ui::core::{Millis, StepKind};
+    let mut h = paused(APPROVAL);
+    approve(&mut h, Resolution::allow());
+    h.now = 5_000;
+    h.chunk(1, &frame(r#"{"type":"stream.action_resolved","actionId":"act_1","status":"resolved","resolution":{"type":"tool_approval","decision":"allow"}}"#));
+    h.now = 7_000;
+    h.chunk(1, &frame(r#"{"type":"stream.action_updated","action":{"id":"act_1","type":"tool_approval","toolName":"send_email","args":{"to":"a@b.co","subject":"Hi"},"status":"resolved","version":1,"executionStatus":"executing"}}"#));
+    h.now = 9_500;
+    h.chunk(1, &frame(r#"{"type":"stream.action_updated","action":{"id":"act_1","type":"tool_approval","toolName":"send_email","args":{"to":"a@b.co","subject":"Hi"},"status":"resolved","version":1,"executionStatus":"completed"}}"#));
+    assert_eq!(stage(&h), CardStage::Completed);
+    let a = &card(&h, "act_1").action;
+    // Executing… began when the decision was taken (the server reports execution), and ended
+    // when the page saw it complete: server times, as the page saw them.
+    assert_eq!(a.execution_started_at, Some(Millis(5_000)));
+    assert_eq!(a.execution_ended_at, Some(Millis(9_500)));
+    let steps = Receipt::of(card(&h, "act_1")).unwrap().steps;
+    let kinds: Vec<StepKind> = steps.iter().map(|s| s.kind).collect();
+    assert_eq!(
+        kinds,
+        [
+            StepKind::Proposed,
+            StepKind::Approved,
+            StepKind::Executing,
+            StepKind::Completed
+        ]
+    );
+    assert_eq!(steps[1].by, Some(DecidedBy::You));
+    assert_eq!(steps[1].version, Some(1));
+    assert_eq!(steps[1].at, Some(Millis(5_000)));
+    assert_eq!(steps[2].at, Some(Millis(5_000)));
+    assert_eq!(steps[3].at, Some(Millis(9_500)));
+}
+
+#[test]
+fn issue35_the_servers_history_is_kept_and_completed_with_what_it_does_not_say() {
+    use agent_chat_ui::core::{steps, StepKind};
+    let record = r#"{"id":"act_42","type":"send_email","recipient":"alex@example.com","version":3,"status":"completed",
+        "createdAt":"2026-12-02T09:00:00Z","executionStartedAt":"2026-12-02T09:05:00Z","executionEndedAt":"2026-12-02T09:05:02Z",
+        "history":[{"status":"pending_approval","at":"2026-12-02T09:00:00Z","version":2},
+                   {"status":"edited","at":"2026-12-02T09:03:00Z","by":"user:alex","version":3},
+                   {"status":"approved","at":"2026-12-02T09:04:00Z","by":"user:alex","version":3},
+                   {"event":"mystery"}]}"#;
+    let mut h = Harness::opening("conv_1");
+    h.answer(
+        Method::Get,
+        "/conversations/conv_1",
+        200,
+        &conversation(record, false),
+    );
+    let card = card(&h, "act_42");
+    let s = steps(card);
+    let kinds: Vec<StepKind> = s.iter().map(|s| s.kind).collect();
+    assert_eq!(
+        kinds,
+        [
+            StepKind::Proposed,
+            StepKind::Edited,
+            StepKind::Approved,
+            StepKind::Executing,
+            StepKind::Completed
+        ],
+        "{s:?}"
+    );
+    let iso = agent_chat_ui::core::parse_timestamp_str;
+    assert_eq!(s[1].by, Some(DecidedBy::Named("user:alex".into())));
+    assert_eq!(s[2].version, Some(3));
+    assert_eq!(s[2].at, iso("2026-12-02T09:04:00Z"));
+    assert_eq!(s[3].at, iso("2026-12-02T09:05:00Z"));
+    assert_eq!(s[4].at, iso("2026-12-02T09:05:02Z"));
+    // Read back from its canonical form, the record keeps its history and times.
+    let again = agent_chat_ui::core::PendingAction::from_json(&card.action.to_json()).unwrap();
+    assert_eq!(again.history, card.action.history);
+    assert_eq!(again.execution_ended_at, card.action.execution_ended_at);
+}

@@ -370,3 +370,17 @@ chat-operation-to = { $operation } إلى { $target }
 chat-operation-in = { $operation } في { $target }
 chat-action-parameters = المعاملات
 chat-action-param-show-all = عرض الكل
+
+## A card's transition history (seed 004)
+chat-action-history = السجل
+chat-action-step-proposed = اقتُرح
+chat-action-step-edited = عُدّل
+chat-action-step-approved = تمت الموافقة
+chat-action-step-rejected = رُفض
+chat-action-step-executing = بدأ التنفيذ
+chat-action-step-completed = اكتمل التنفيذ
+chat-action-step-failed = فشل التنفيذ
+chat-action-step-expired = انتهت الصلاحية
+chat-action-step-cancelled = أُلغي
+chat-action-step-by = بواسطة { $name }
+chat-action-step-version = (الإصدار { $n })

@@ -333,3 +333,18 @@ chat-operation-to = { $operation } to { $target }
 chat-operation-in = { $operation } in { $target }
 chat-action-parameters = Parameters
 chat-action-param-show-all = Show all
+
+## A card's transition history (seed 004)
+chat-action-history = History
+chat-action-step-proposed = Proposed
+chat-action-step-edited = Changed
+chat-action-step-approved = Approved
+chat-action-step-rejected = Rejected
+chat-action-step-executing = Execution started
+chat-action-step-completed = Execution completed
+chat-action-step-failed = Execution failed
+chat-action-step-expired = Expired
+chat-action-step-cancelled = Cancelled
+# { $name } is who decided.
+chat-action-step-by = by { $name }
+chat-action-step-version = (version { $n })

@@ -296,3 +296,17 @@ chat-operation-to = { $operation } (alıcı: { $target })
 chat-operation-in = { $operation } (konum: { $target })
 chat-action-parameters = Parametreler
 chat-action-param-show-all = Tümünü göster
+
+## A card's transition history (seed 004)
+chat-action-history = Geçmiş
+chat-action-step-proposed = Önerildi
+chat-action-step-edited = Değiştirildi
+chat-action-step-approved = Onaylandı
+chat-action-step-rejected = Reddedildi
+chat-action-step-executing = Çalıştırma başladı
+chat-action-step-completed = Çalıştırma tamamlandı
+chat-action-step-failed = Çalıştırma başarısız oldu
+chat-action-step-expired = Süresi doldu
+chat-action-step-cancelled = İptal edildi
+chat-action-step-by = karar veren: { $name }
+chat-action-step-version = (sürüm { $n })

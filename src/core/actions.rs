@@ -706,6 +706,13 @@ fn settled_card(
     if action.status == ActionStatus::Pending {
         action.status = ActionStatus::Resolved;
     }
+    // Times this page saw itself survive a server copy that does not have them.
+    if let Some(k) = known {
+        action.execution_started_at = action
+            .execution_started_at
+            .or(k.action.execution_started_at);
+        action.execution_ended_at = action.execution_ended_at.or(k.action.execution_ended_at);
+    }
     ActionCard {
         action,
         state: CardState::Settled(outcome),

@@ -166,6 +166,9 @@ pub struct Receipt {
     pub result: Option<Value>,
     /// Why it failed.
     pub error: Option<String>,
+    /// Its transition history with times (proposed, edited, decided, executing, finished);
+    /// empty unless it has two steps or more and one of them a time.
+    pub steps: Vec<super::transitions::Step>,
 }
 
 impl Receipt {
@@ -195,6 +198,10 @@ impl Receipt {
                 .map(|first| (first, t.args.clone())),
             _ => None,
         };
+        let mut steps = super::transitions::steps(card);
+        if steps.len() < 2 || steps.iter().all(|s| s.at.is_none()) {
+            steps.clear();
+        }
         Some(Receipt {
             by,
             at: card.action.resolved_at,
@@ -202,6 +209,7 @@ impl Receipt {
             changed_args,
             result: card.action.execution_result.clone(),
             error: card.action.execution_error.clone(),
+            steps,
         })
     }
 
@@ -213,5 +221,6 @@ impl Receipt {
             && self.changed_args.is_none()
             && self.result.is_none()
             && self.error.is_none()
+            && self.steps.is_empty()
     }
 }

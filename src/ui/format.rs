@@ -100,3 +100,18 @@ pub fn local_hh_mm(at: Millis) -> String {
     let date = js_sys::Date::new(&wasm_bindgen::JsValue::from_f64(at.0 as f64));
     format!("{:02}:{:02}", date.get_hours(), date.get_minutes())
 }
+
+/// The browser's local date and time of `at` as `YYYY-MM-DD HH:MM:SS` (a transition's time:
+/// a tool's run is often seconds long).
+pub fn local_date_time(at: Millis) -> String {
+    let d = js_sys::Date::new(&wasm_bindgen::JsValue::from_f64(at.0 as f64));
+    format!(
+        "{:04}-{:02}-{:02} {:02}:{:02}:{:02}",
+        d.get_full_year(),
+        d.get_month() + 1,
+        d.get_date(),
+        d.get_hours(),
+        d.get_minutes(),
+        d.get_seconds()
+    )
+}

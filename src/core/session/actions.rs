@@ -4,6 +4,7 @@
 
 use crate::core::actions::{ActionCard, CardState, Decider, Outcome};
 use crate::core::draft::{check_resolve, ResolveRefusal, Shown};
+use crate::core::stage::CardStage;
 use crate::core::time::Millis;
 use crate::core::wire::{
     ActionKind, ActionStateEntry, ActionStatus, ComposerMode, PendingAction, Resolution,
@@ -430,6 +431,42 @@ impl Session {
         expired
     }
 
+    /// Each card's stage, to tell afterwards which moved.
+    pub(super) fn card_stages(&self) -> Vec<(String, CardStage)> {
+        self.cards
+            .iter()
+            .map(|c| (c.action.id.clone(), CardStage::of(c)))
+            .collect()
+    }
+
+    /// Seed 004: "when execution started" and ended. A card this page saw move into
+    /// Executing…, or from it into Completed / Failed, keeps when (server time) unless the
+    /// server said itself. A card first seen already finished gets no time it did not see.
+    pub(super) fn note_execution_times(&mut self, before: &[(String, CardStage)]) {
+        let now = self.server_now();
+        for card in &mut self.cards {
+            let Some((_, was)) = before.iter().find(|(id, _)| *id == card.action.id) else {
+                continue;
+            };
+            let stage = CardStage::of(card);
+            if stage == *was {
+                continue;
+            }
+            let a = &mut card.action;
+            match stage {
+                CardStage::Executing => {
+                    a.execution_started_at.get_or_insert(now);
+                }
+                CardStage::Completed | CardStage::Failed { .. } => {
+                    if *was == CardStage::Executing {
+                        a.execution_ended_at.get_or_insert(now);
+                    }
+                }
+                _ => {}
+            }
+        }
+    }
+
     /// The server's record of an action (an E14 reply's `action`, `stream.action_updated`):
     /// an open one is merged like any open action (a new version waits again); a settled one
     /// settles an open card from it and updates the execution stage and receipt (issue 14).
@@ -468,6 +505,11 @@ impl Session {
         a.status = record.status;
         a.execution_status = record.execution_status.or(a.execution_status.take());
         a.stage = record.stage.or(a.stage);
+        a.execution_started_at = record.execution_started_at.or(a.execution_started_at);
+        a.execution_ended_at = record.execution_ended_at.or(a.execution_ended_at);
+        if !record.history.is_empty() {
+            a.history = record.history;
+        }
         a.execution_result = record.execution_result.or(a.execution_result.take());
         a.execution_error = record.execution_error.or(a.execution_error.take());
         a.resolved_at = record.resolved_at.or(a.resolved_at);

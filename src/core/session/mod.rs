@@ -775,6 +775,7 @@ impl Session {
     pub fn handle(&mut self, now: Millis, input: Input) {
         self.now = self.now.max(now);
         let was_awaiting = self.awaiting_action();
+        let stages_before = self.card_stages();
         match input {
             Input::User(cmd) => self.handle_command(cmd),
             Input::Response { id, result } => self.handle_response(id, result),
@@ -784,6 +785,7 @@ impl Session {
             Input::FileRead { id, result } => self.on_file_read(id, result),
         }
         self.advance_batch();
+        self.note_execution_times(&stages_before);
         // One place sees every way the last card can settle (F228).
         if was_awaiting && !self.awaiting_action() {
             self.emit(SessionEvent::CardsSettled);

@@ -180,6 +180,10 @@ const RECORD_KEYS: &[&str] = &[
     "history",
     "transitions",
     "decisionKey",
+    "executionStartedAt",
+    "executionEndedAt",
+    "completedAt",
+    "finishedAt",
 ];
 
 /// The arguments of a guide-shaped record: its `args`/`arguments` when given, else every field
@@ -239,6 +243,61 @@ pub struct PendingAction {
     /// `executing`, `completed`, `failed`, `expired`), kept because [`ActionStatus`] folds them
     /// into "resolved": a record that says no more than its status still reads its stage.
     pub stage: Option<ExecutionStatus>,
+    /// When the tool started (`executionStartedAt`); filled in by the page when it saw the
+    /// start itself and the server did not say.
+    pub execution_started_at: Option<Millis>,
+    /// When the tool finished (`executionEndedAt`, or `completedAt` / `finishedAt`); filled
+    /// in like [`PendingAction::execution_started_at`].
+    pub execution_ended_at: Option<Millis>,
+    /// The record's transition history as the server keeps it (`history`, or `transitions`),
+    /// oldest first; entries without a status are dropped.
+    pub history: Vec<Transition>,
+}
+
+/// One entry of a record's transition history (seed 004: "persist an action id and its
+/// transition history").
+#[derive(Clone, Debug, PartialEq)]
+pub struct Transition {
+    /// The stage it moved to, as sent (`status`, or `event` / `to`): `pending_approval`,
+    /// `edited`, `approved`, `rejected`, `executing`, `completed`, `failed`, `expired`, …
+    pub status: String,
+    /// When (`at`, or `timestamp` / `time`).
+    pub at: Option<Millis>,
+    /// Who moved it (`by`, or `actor`).
+    pub by: Option<String>,
+    /// The record version it concerned.
+    pub version: Option<i64>,
+}
+
+impl Transition {
+    /// Reads one entry; `None` without a status.
+    #[must_use]
+    pub fn from_json(v: &Value) -> Option<Transition> {
+        let obj = v.as_object()?;
+        Some(Transition {
+            status: field(obj, &["status", "event", "to"])
+                .and_then(str_of)
+                .filter(|s| !s.trim().is_empty())?,
+            at: field(obj, &["at", "timestamp", "time"]).and_then(parse_timestamp),
+            by: field(obj, &["by", "actor"]).and_then(str_of),
+            version: obj.get("version").and_then(i64_of),
+        })
+    }
+
+    /// The canonical JSON form.
+    #[must_use]
+    pub fn to_json(&self) -> Value {
+        let mut m = Map::new();
+        m.insert("status".into(), self.status.clone().into());
+        if let Some(t) = self.at {
+            m.insert("at".into(), format_iso(t).into());
+        }
+        insert_opt_str(&mut m, "by", self.by.as_deref());
+        if let Some(v) = self.version {
+            m.insert("version".into(), v.into());
+        }
+        Value::Object(m)
+    }
 }
 
 /// The kind-specific part of a [`PendingAction`]. The wire tag is `type`, or `kind` (Console).
@@ -473,6 +532,9 @@ impl PendingAction {
             execution_error: None,
             side_effects: None,
             stage: None,
+            execution_started_at: None,
+            execution_ended_at: None,
+            history: Vec::new(),
         }
     }
 
@@ -586,6 +648,13 @@ impl PendingAction {
                 .get("status")
                 .and_then(Value::as_str)
                 .and_then(ExecutionStatus::parse),
+            execution_started_at: obj.get("executionStartedAt").and_then(parse_timestamp),
+            execution_ended_at: field(obj, &["executionEndedAt", "completedAt", "finishedAt"])
+                .and_then(parse_timestamp),
+            history: list_of(
+                field(obj, &["history", "transitions"]),
+                Transition::from_json,
+            ),
             id,
             kind,
         })
@@ -657,6 +726,18 @@ impl PendingAction {
         insert_opt_str(&mut m, "executionError", self.execution_error.as_deref());
         if let Some(s) = &self.side_effects {
             m.insert("sideEffects".into(), s.clone());
+        }
+        if let Some(t) = self.execution_started_at {
+            m.insert("executionStartedAt".into(), format_iso(t).into());
+        }
+        if let Some(t) = self.execution_ended_at {
+            m.insert("executionEndedAt".into(), format_iso(t).into());
+        }
+        if !self.history.is_empty() {
+            m.insert(
+                "history".into(),
+                self.history.iter().map(Transition::to_json).collect(),
+            );
         }
         Value::Object(m)
     }

@@ -63,10 +63,51 @@ pub fn CardReceipt(
         let changes = Memo::new(move |_| crate::core::diff_args(&proposal, &ran));
         view! { <ArgumentDiff changes=changes label="chat-action-receipt-ran"/> }
     });
+    let history = (!receipt.steps.is_empty()).then(|| {
+        let rows = receipt
+            .steps
+            .iter()
+            .map(|step| {
+                let kind = step.kind;
+                let at = step.at.map(|at| {
+                    let full = format_iso(at);
+                    view! {
+                        " "
+                        <time class="chat-card__step-at" datetime=full.clone() title=full>
+                            {crate::ui::format::local_date_time(at)}
+                        </time>
+                    }
+                });
+                let by = step.by.clone().map(|by| {
+                    let who = match by {
+                        DecidedBy::You => i18n.t("chat-action-receipt-you"),
+                        DecidedBy::Named(name) => name,
+                    };
+                    view! { " " <span class="chat-card__step-by" dir="auto">{move || i18n.t_args("chat-action-step-by", &[("name", who.clone().into())])}</span> }
+                });
+                let version = step.version.map(|v| {
+                    view! { " " <span class="chat-card__step-version">{move || i18n.t_args("chat-action-step-version", &[("n", v.into())])}</span> }
+                });
+                view! {
+                    <li class="chat-card__step" data-step=kind.as_str()>
+                        <span class="chat-card__step-what">{move || i18n.t(kind.fluent_id())}</span>
+                        {at}{by}{version}
+                    </li>
+                }
+            })
+            .collect_view();
+        view! {
+            <div class="chat-card__history">
+                <p class="chat-card__history-title">{move || i18n.t("chat-action-history")}</p>
+                <ol class="chat-card__steps">{rows}</ol>
+            </div>
+        }
+    });
     view! {
         <div class="chat-card__receipt">
             <dl class="chat-card__receipt-list">{by}{at}{version}{error}{result}</dl>
             {diff}
+            {history}
         </div>
     }
 }
