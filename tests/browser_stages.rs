@@ -453,3 +453,85 @@ async fn issue35_a_card_without_title_says_what_will_happen_to_whom_with_what() 
         .unwrap_or_default()
         .ends_with("Best,\nSam"));
 }
+
+#[wasm_bindgen_test]
+async fn issue35_a_settled_card_shows_its_history_with_times_after_a_reload() {
+    let root = section();
+    let record = r#"{"id":"act_42","type":"send_email","recipient":"alex@example.com","version":3,"status":"completed",
+        "createdAt":"2026-12-02T09:00:00Z","executionStartedAt":"2026-12-02T09:05:00Z","executionEndedAt":"2026-12-02T09:05:02Z",
+        "history":[{"status":"pending_approval","at":"2026-12-02T09:00:00Z","version":2},
+                   {"status":"edited","at":"2026-12-02T09:03:00Z","by":"user:alex","version":3},
+                   {"status":"approved","at":"2026-12-02T09:04:00Z","by":"user:alex","version":3}]}"#;
+    let (_store, _h) = mount_history(&root, record).await;
+    wait_stage(&root, "act_42", "completed", "Completed").await;
+    let steps: Vec<web_sys::Element> = root
+        .query_selector_all("[data-action-id=\"act_42\"] .chat-card__step")
+        .unwrap()
+        .values()
+        .into_iter()
+        .filter_map(|n| n.ok()?.dyn_into::<web_sys::Element>().ok())
+        .collect();
+    let kinds: Vec<String> = steps
+        .iter()
+        .filter_map(|e| e.get_attribute("data-step"))
+        .collect();
+    assert_eq!(
+        kinds,
+        ["proposed", "edited", "approved", "executing", "completed"]
+    );
+    let text = |i: usize| steps[i].text_content().unwrap_or_default();
+    assert!(
+        text(2).starts_with("Approved")
+            && text(2).contains("by user:alex")
+            && text(2).contains("(version 3)"),
+        "{}",
+        text(2)
+    );
+    assert!(text(3).starts_with("Execution started"), "{}", text(3));
+    assert!(text(4).starts_with("Execution completed"), "{}", text(4));
+    // Each step's time is machine-readable: when execution started and ended.
+    let datetime = |i: usize| {
+        steps[i]
+            .query_selector("time")
+            .unwrap()
+            .and_then(|t| t.get_attribute("datetime"))
+            .unwrap_or_default()
+    };
+    assert_eq!(datetime(3), "2026-12-02T09:05:00.000Z");
+    assert_eq!(datetime(4), "2026-12-02T09:05:02.000Z");
+}
+
+#[wasm_bindgen_test]
+async fn issue35_a_live_receipt_says_when_execution_started_and_ended() {
+    let root = section();
+    let (store, _h) = mount(&root, APPROVAL, ChatCallbacks::default()).await;
+    wait_for(&root, ".chat-card__approve").await.click();
+    let stream = store.take_requests().pop().expect("the answer's stream");
+    store.feed(Input::StreamChunk {
+        id: stream.id,
+        bytes: frame(r#"{"type":"stream.action_resolved","actionId":"act_1","status":"resolved"}"#),
+    });
+    wait_stage(&root, "act_1", "executing", "Executing…").await;
+    store.feed(Input::StreamChunk {
+        id: stream.id,
+        bytes: frame(r#"{"type":"stream.action_updated","action":{"id":"act_1","type":"tool_approval","toolName":"send_email","args":{"to":"a@b.co"},"status":"resolved","version":1,"executionStatus":"completed"}}"#),
+    });
+    wait_stage(&root, "act_1", "completed", "Completed").await;
+    for step in ["approved", "executing", "completed"] {
+        let time = wait_for(
+            &root,
+            &format!("[data-action-id=\"act_1\"] .chat-card__step[data-step={step}] time"),
+        )
+        .await;
+        assert!(
+            time.get_attribute("datetime")
+                .is_some_and(|t| t.starts_with("20")),
+            "{step} has a time"
+        );
+    }
+    let approved = query(&root, ".chat-card__step[data-step=approved]").unwrap();
+    assert!(approved
+        .text_content()
+        .unwrap_or_default()
+        .contains("by You"));
+}

@@ -644,9 +644,12 @@ impl PendingAction {
                     .filter(|t| !t.trim().is_empty())
             }),
             side_effects: field(obj, &["sideEffects"]).cloned(),
+            // A bare `pending` says nothing of the guide's lifecycle (and is what an entry
+            // without a status is written back as).
             stage: obj
                 .get("status")
                 .and_then(Value::as_str)
+                .filter(|s| normalise_tag(s) != "pending")
                 .and_then(ExecutionStatus::parse),
             execution_started_at: obj.get("executionStartedAt").and_then(parse_timestamp),
             execution_ended_at: field(obj, &["executionEndedAt", "completedAt", "finishedAt"])
