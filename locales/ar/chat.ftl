@@ -384,3 +384,7 @@ chat-action-step-expired = انتهت الصلاحية
 chat-action-step-cancelled = أُلغي
 chat-action-step-by = بواسطة { $name }
 chat-action-step-version = (الإصدار { $n })
+
+## Values the tool's policy keeps as proposed (seed 004)
+chat-action-schema-read-only = { $path }: لا يمكن تغيير هذه القيمة؛ تُبقيها سياسة الأداة كما اقتُرحت
+chat-error-refused-read-only-value = لم يُرسَل: التعديل يغيّر قيمة لا يمكن تغييرها.

@@ -348,3 +348,8 @@ chat-action-step-cancelled = Cancelled
 # { $name } is who decided.
 chat-action-step-by = by { $name }
 chat-action-step-version = (version { $n })
+
+## Values the tool's policy keeps as proposed (seed 004)
+# { $path } is the argument, as "/recipient".
+chat-action-schema-read-only = { $path }: this value cannot be changed; the tool's policy keeps it as proposed
+chat-error-refused-read-only-value = Not sent: the edit changes a value that cannot be changed.

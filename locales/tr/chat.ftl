@@ -310,3 +310,7 @@ chat-action-step-expired = Süresi doldu
 chat-action-step-cancelled = İptal edildi
 chat-action-step-by = karar veren: { $name }
 chat-action-step-version = (sürüm { $n })
+
+## Values the tool's policy keeps as proposed (seed 004)
+chat-action-schema-read-only = { $path }: bu değer değiştirilemez; aracın kuralı onu önerildiği gibi tutar
+chat-error-refused-read-only-value = Gönderilmedi: düzenleme, değiştirilemeyen bir değeri değiştiriyor.

@@ -48,10 +48,22 @@ impl ApprovalDraft {
             serde_json::to_string_pretty(&approval.args).unwrap_or_else(|_| "{}".into());
         let (fields, variants) = if edit_allowed {
             let schema = approval.args_schema.as_ref();
-            (
-                form_fields(schema),
-                form_variants(schema).unwrap_or_default(),
-            )
+            // The server's list locks a field of the form like the schema's `readOnly`.
+            let locked = super::policy::read_only_names(approval);
+            let lock = |fields: &mut Vec<FormField>| {
+                for f in fields.iter_mut() {
+                    f.read_only |= locked.contains(&f.name);
+                }
+            };
+            let mut fields = form_fields(schema);
+            if let Some(fs) = fields.as_mut() {
+                lock(fs);
+            }
+            let mut variants = form_variants(schema).unwrap_or_default();
+            for v in &mut variants {
+                lock(&mut v.fields);
+            }
+            (fields, variants)
         } else {
             (None, Vec::new())
         };
@@ -336,5 +348,14 @@ impl ApprovalDraft {
             Some(edit) => diff_args(&self.approval.args, edit),
             None => Vec::new(),
         };
+        // A value the policy keeps as proposed makes the edit unsendable, with its reason
+        // first; the diff still shows what moved.
+        if let Some(edit) = &self.checked.value {
+            let locked = super::policy::read_only_problems(&self.approval, edit);
+            if !locked.is_empty() {
+                self.checked.problems.splice(0..0, locked);
+                self.checked.value = None;
+            }
+        }
     }
 }

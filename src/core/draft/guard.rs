@@ -38,6 +38,9 @@ pub enum ResolveRefusal {
     NotAnObject,
     /// Allowed with `approvedArgs` that break the action's argsSchema.
     BreaksSchema(Vec<Problem>),
+    /// Allowed with `approvedArgs` that change a value the policy keeps as proposed (the
+    /// schema's `readOnly`, the server's `readOnlyArgs`), one problem per value.
+    ReadOnlyValue(Vec<Problem>),
     /// Skipped although a question is required.
     SkipNotAllowed,
     /// A required question has no answer.
@@ -62,6 +65,7 @@ impl ResolveRefusal {
             ResolveRefusal::EditNotOffered => "edit-not-offered",
             ResolveRefusal::NotAnObject => "not-an-object",
             ResolveRefusal::BreaksSchema(_) => "breaks-schema",
+            ResolveRefusal::ReadOnlyValue(_) => "read-only-value",
             ResolveRefusal::SkipNotAllowed => "skip-not-allowed",
             ResolveRefusal::Unanswered => "unanswered",
             ResolveRefusal::NotAnOption => "not-an-option",
@@ -90,6 +94,7 @@ impl ResolveRefusal {
             ResolveRefusal::NotAnObject | ResolveRefusal::BreaksSchema(_) => {
                 "chat-error-refused-arguments"
             }
+            ResolveRefusal::ReadOnlyValue(_) => "chat-error-refused-read-only-value",
             ResolveRefusal::SkipNotAllowed | ResolveRefusal::Unanswered => {
                 "chat-error-refused-unanswered"
             }
@@ -172,6 +177,10 @@ pub fn check_resolve(
                     Some(edit) if args_equal(edit, &approval.args) => None,
                     Some(_) if !ctx.backend_edits => return Err(ResolveRefusal::EditNotOffered),
                     Some(edit) => {
+                        let locked = super::policy::read_only_problems(approval, edit);
+                        if !locked.is_empty() {
+                            return Err(ResolveRefusal::ReadOnlyValue(locked));
+                        }
                         if let Some(schema) = &approval.args_schema {
                             // "Cannot judge" does not refuse: the card showed it, and the
                             // server checks the edit again.

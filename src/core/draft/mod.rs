@@ -13,10 +13,12 @@
 
 mod approval;
 mod guard;
+pub mod policy;
 mod question;
 
 pub use approval::ApprovalDraft;
 pub use guard::{check_resolve, ResolveContext, ResolveRefusal};
+pub use policy::{read_only_names, read_only_problems};
 pub use question::{QuestionAnswer, QuestionDraft};
 
 use serde_json::Value;

@@ -204,6 +204,9 @@ pub enum ProblemKind {
     /// Cannot judge: the checker has not been loaded yet (the answer gate of a `split` build
     /// before the cards' part came).
     NotLoaded,
+    /// The edit changes a value the tool's policy keeps as proposed (`readOnly`, or the
+    /// server's `readOnlyArgs`).
+    ReadOnly,
     /// Cannot judge: the regular expression engine can not read a `pattern`.
     UnreadablePattern {
         /// The regular expression, as the schema wrote it.
@@ -252,6 +255,7 @@ impl ProblemKind {
             ProblemKind::TooLarge { .. } => "chat-action-schema-too-large",
             ProblemKind::Unsupported { .. } => "chat-action-schema-unsupported",
             ProblemKind::NotLoaded => "chat-action-schema-not-loaded",
+            ProblemKind::ReadOnly => "chat-action-schema-read-only",
             ProblemKind::UnreadablePattern { .. } => "chat-action-schema-unreadable-pattern",
         }
     }
@@ -306,7 +310,10 @@ impl Problem {
                 args.push(("line", line.to_string()));
                 args.push(("column", column.to_string()));
             }
-            ProblemKind::NotObject | ProblemKind::Not | ProblemKind::NotLoaded => {}
+            ProblemKind::NotObject
+            | ProblemKind::Not
+            | ProblemKind::NotLoaded
+            | ProblemKind::ReadOnly => {}
             ProblemKind::Type { expected } => {
                 args.push(("expected", expected.join(", ")));
                 args.push(("count", expected.len().to_string()));

@@ -180,6 +180,7 @@ const RECORD_KEYS: &[&str] = &[
     "history",
     "transitions",
     "decisionKey",
+    "readOnlyArgs",
     "executionStartedAt",
     "executionEndedAt",
     "completedAt",
@@ -354,6 +355,9 @@ pub struct ToolApproval {
     pub title: Option<String>,
     /// Line shown under the tool name (`summary`, or Cogitator `description`).
     pub summary: Option<String>,
+    /// Arguments the server's policy does not let the person change (`readOnlyArgs`), besides
+    /// the schema's `readOnly` properties.
+    pub read_only_args: Vec<String>,
 }
 
 /// Fields of a `user_question` action (§9.1).
@@ -580,6 +584,7 @@ impl PendingAction {
                 args_schema: field(obj, &["argsSchema", "args_schema", "inputSchema"]).cloned(),
                 title: obj.get("title").and_then(str_of),
                 summary: field(obj, &["summary", "description"]).and_then(str_of),
+                read_only_args: list_of(obj.get("readOnlyArgs"), str_of),
             }),
             "user_question" => ActionKind::UserQuestion(UserQuestion {
                 questions: list_of(obj.get("questions"), Question::from_json),
@@ -608,6 +613,7 @@ impl PendingAction {
                     args_schema: field(obj, &["argsSchema", "args_schema", "inputSchema"]).cloned(),
                     title: obj.get("title").and_then(str_of),
                     summary: field(obj, &["summary", "description"]).and_then(str_of),
+                    read_only_args: list_of(obj.get("readOnlyArgs"), str_of),
                 })
             }
             _ => ActionKind::Unknown(
@@ -681,6 +687,9 @@ impl PendingAction {
                 }
                 insert_opt_str(&mut m, "title", t.title.as_deref());
                 insert_opt_str(&mut m, "summary", t.summary.as_deref());
+                if !t.read_only_args.is_empty() {
+                    m.insert("readOnlyArgs".into(), t.read_only_args.clone().into());
+                }
             }
             ActionKind::UserQuestion(q) => {
                 m.insert(

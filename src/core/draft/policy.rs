@@ -1,0 +1,48 @@
+//! The edit policy per value (seed 004: "allow edits only for values your policy explicitly
+//! supports"). One invariant: a value the policy marks read-only reaches the server exactly as
+//! proposed, whoever builds the answer (the form, the JSON editor, a custom card, the host).
+//!
+//! Read-only are the top-level arguments whose schema property says `readOnly: true`, and those
+//! the server names in the action's `readOnlyArgs`. Pure.
+
+use serde_json::Value;
+
+use crate::core::schema::{args_equal, Problem, ProblemKind};
+use crate::core::wire::ToolApproval;
+
+/// The names of the arguments of `approval` that may not be changed.
+pub fn read_only_names(approval: &ToolApproval) -> Vec<String> {
+    let mut names: Vec<String> = approval
+        .args_schema
+        .as_ref()
+        .and_then(|s| s.get("properties"))
+        .and_then(Value::as_object)
+        .into_iter()
+        .flatten()
+        .filter(|(_, p)| p.get("readOnly") == Some(&Value::Bool(true)))
+        .map(|(name, _)| name.clone())
+        .collect();
+    for name in &approval.read_only_args {
+        if !names.contains(name) {
+            names.push(name.clone());
+        }
+    }
+    names
+}
+
+/// One problem per read-only argument that `edit` changes, adds or removes against the
+/// proposal, at its path; empty when the edit keeps them all.
+pub fn read_only_problems(approval: &ToolApproval, edit: &Value) -> Vec<Problem> {
+    read_only_names(approval)
+        .into_iter()
+        .filter(|name| match (approval.args.get(name), edit.get(name)) {
+            (None, None) => false,
+            (Some(a), Some(b)) => !args_equal(a, b),
+            _ => true,
+        })
+        .map(|name| Problem {
+            path: format!("/{}", name.replace('~', "~0").replace('/', "~1")),
+            kind: ProblemKind::ReadOnly,
+        })
+        .collect()
+}
