@@ -225,8 +225,8 @@ fn target(args: &Value) -> Option<Target> {
             _ => return None,
         };
         let text = text.trim().to_owned();
-        (!text.is_empty() && text.chars().count() <= FOLD_CHARS && !text.contains('\n')).then(
-            || Target {
+        (!text.is_empty() && text.chars().count() <= FOLD_CHARS && !text.contains('\n')).then_some(
+            Target {
                 role: *role,
                 value: text,
             },

@@ -457,10 +457,8 @@ impl Session {
                 CardStage::Executing => {
                     a.execution_started_at.get_or_insert(now);
                 }
-                CardStage::Completed | CardStage::Failed { .. } => {
-                    if *was == CardStage::Executing {
-                        a.execution_ended_at.get_or_insert(now);
-                    }
+                CardStage::Completed | CardStage::Failed { .. } if *was == CardStage::Executing => {
+                    a.execution_ended_at.get_or_insert(now);
                 }
                 _ => {}
             }
