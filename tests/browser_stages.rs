@@ -21,7 +21,7 @@ use wasm_bindgen_test::*;
 wasm_bindgen_test_configure!(run_in_browser);
 
 mod web;
-use web::{query, section, wait_for, wait_until};
+use web::{query, section, type_text, wait_for, wait_until};
 
 const APPROVAL: &str = r#"{"id":"act_1","type":"tool_approval","toolName":"send_email","args":{"to":"a@b.co"},"version":1,"executionStatus":"pending_approval"}"#;
 const SECOND: &str = r#"{"id":"act_2","type":"tool_approval","toolName":"sandbox_exec","args":{"cmd":"ls"},"version":1}"#;
@@ -534,4 +534,70 @@ async fn issue35_a_live_receipt_says_when_execution_started_and_ended() {
         .text_content()
         .unwrap_or_default()
         .contains("by You"));
+}
+
+#[wasm_bindgen_test]
+async fn issue35_a_read_only_value_cannot_be_changed_and_the_card_says_why() {
+    let root = section();
+    let slot = Rc::new(Cell::new(None));
+    let out = slot.clone();
+    let _h = mount_to(root.clone(), move || {
+        I18n::provide(Some("en"), HashMap::new());
+        let config = SessionConfig {
+            conversation_id: Some("conv_1".into()),
+            show_history: false,
+            ..SessionConfig::default()
+        };
+        let store = ChatStore::detached(Session::new(config), ChatCallbacks::default());
+        out.set(Some(store));
+        let actions = ChatActions {
+            allow_argument_edit: Some(true),
+            ..ChatActions::from_store(store)
+        };
+        view! { <ChatMessageList actions=actions/> }
+    });
+    let store: ChatStore = slot.get().expect("store");
+    let locked = r#"{"id":"act_1","type":"tool_approval","toolName":"send_email","version":1,
+      "args":{"recipient":"alex@example.com","subject":"Hi"},"readOnlyArgs":["recipient"],
+      "argsSchema":{"type":"object","properties":{"recipient":{"type":"string"},"subject":{"type":"string"}}}}"#;
+    web::open_conv_1(&store, "Approve?", locked);
+    wait_for(&root, ".chat-card__edit").await.click();
+    // The form offers the recipient read-only.
+    let field = wait_for(&root, "[data-field=recipient]").await;
+    assert!(
+        field.has_attribute("readonly"),
+        "the recipient is editable in the form"
+    );
+    // The JSON editor can type it, but the card says why that cannot go and Approve is off.
+    let editor = wait_for(&root, ".chat-card__editor").await;
+    type_text(&editor, r#"{"recipient":"eve@example.com","subject":"Hi"}"#);
+    let problems = wait_for(&root, ".chat-card__problems").await;
+    assert_eq!(
+        problems.text_content().unwrap_or_default(),
+        "/recipient: this value cannot be changed; the tool's policy keeps it as proposed"
+    );
+    let approve: web_sys::HtmlButtonElement = query(&root, ".chat-card__approve")
+        .unwrap()
+        .unchecked_into();
+    assert!(
+        approve.disabled(),
+        "Approve stays on with a changed read-only value"
+    );
+    // Changing only what may change is sent, the recipient as proposed.
+    type_text(
+        &editor,
+        r#"{"recipient":"alex@example.com","subject":"Hello"}"#,
+    );
+    wait_until("Approve comes back", &root, || !approve.disabled()).await;
+    approve.click();
+    let sent = store
+        .take_requests()
+        .into_iter()
+        .find(|r| r.path.contains("/actions/"))
+        .expect("the decision was sent");
+    let body: serde_json::Value = serde_json::from_str(sent.body.as_deref().unwrap()).unwrap();
+    assert_eq!(
+        body["resolution"]["approvedArgs"],
+        serde_json::json!({"recipient":"alex@example.com","subject":"Hello"})
+    );
 }
