@@ -2234,3 +2234,45 @@ async fn i17_a_card_and_its_actions_are_parts() {
     let message = query(&root, "article[data-message-id=m_a]").unwrap();
     assert_eq!(message.get_attribute("part").as_deref(), Some("message"));
 }
+
+#[wasm_bindgen_test]
+async fn issue35_focus_returns_to_the_composer_when_the_last_card_settles_by_a_refusal() {
+    for (code, settled) in [
+        ("action_not_pending", "[data-decision=answered]"),
+        ("action_cancelled", "[data-state=cancelled]"),
+    ] {
+        let root = section();
+        let (store, composer, _h) =
+            live_turn(&root, APPROVAL.replace('\n', "").as_str(), None).await;
+        let card = wait_for(
+            &root,
+            ".chat-card[data-action-id=act_1][data-state=waiting]",
+        )
+        .await;
+        let approve = query(&card, ".chat-card__approve").unwrap();
+        approve.focus().unwrap();
+        approve.click();
+        let sent: Vec<HttpRequest> = store
+            .take_requests()
+            .into_iter()
+            .filter(|r| r.path.contains("/actions/"))
+            .collect();
+        assert_eq!(sent.len(), 1, "{code}");
+        store.feed(Input::Response {
+            id: sent[0].id,
+            result: Ok(HttpResponse {
+                status: 409,
+                body: format!(r#"{{"error":{{"code":"{code}","message":"no longer open"}}}}"#),
+                date: None,
+            }),
+        });
+        wait_for(&root, &format!(".chat-card[data-action-id=act_1]{settled}")).await;
+        let composer_el: web_sys::Element = composer.clone().unchecked_into();
+        wait_until(
+            &format!("{code}: focus is back in the composer"),
+            &root,
+            || active().is_some_and(|a| a == composer_el),
+        )
+        .await;
+    }
+}
