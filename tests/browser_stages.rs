@@ -536,13 +536,21 @@ async fn issue35_a_live_receipt_says_when_execution_started_and_ended() {
         .contains("by You"));
 }
 
-#[wasm_bindgen_test]
-async fn issue35_a_read_only_value_cannot_be_changed_and_the_card_says_why() {
-    let root = section();
+/// An email whose recipient the server's policy keeps as proposed.
+const LOCKED: &str = r#"{"id":"act_1","type":"tool_approval","toolName":"send_email","version":1,
+  "args":{"recipient":"alex@example.com","subject":"Hi"},"readOnlyArgs":["recipient"],
+  "argsSchema":{"type":"object","properties":{"recipient":{"type":"string"},"subject":{"type":"string"},"n":{"type":"integer"}}}}"#;
+
+/// A list in `locale` over a detached store with argument editing on, `open` waiting.
+fn mount_editing(
+    root: &web_sys::HtmlElement,
+    locale: &'static str,
+    open: &str,
+) -> (ChatStore, impl Drop) {
     let slot = Rc::new(Cell::new(None));
     let out = slot.clone();
-    let _h = mount_to(root.clone(), move || {
-        I18n::provide(Some("en"), HashMap::new());
+    let handle = mount_to(root.clone(), move || {
+        I18n::provide(Some(locale), HashMap::new());
         let config = SessionConfig {
             conversation_id: Some("conv_1".into()),
             show_history: false,
@@ -557,10 +565,52 @@ async fn issue35_a_read_only_value_cannot_be_changed_and_the_card_says_why() {
         view! { <ChatMessageList actions=actions/> }
     });
     let store: ChatStore = slot.get().expect("store");
-    let locked = r#"{"id":"act_1","type":"tool_approval","toolName":"send_email","version":1,
-      "args":{"recipient":"alex@example.com","subject":"Hi"},"readOnlyArgs":["recipient"],
-      "argsSchema":{"type":"object","properties":{"recipient":{"type":"string"},"subject":{"type":"string"}}}}"#;
-    web::open_conv_1(&store, "Approve?", locked);
+    web::open_conv_1(&store, "Approve?", open);
+    (store, handle)
+}
+
+#[wasm_bindgen_test]
+async fn issue35_s000_row57_schema_problems_read_in_turkish_and_arabic() {
+    for (locale, expected) in [
+        (
+            "tr",
+            [
+                "/recipient: bu değer değiştirilemez; aracın kuralı onu önerildiği gibi tutar",
+                "/n: integer olmalı",
+            ],
+        ),
+        (
+            "ar",
+            [
+                "/recipient: لا يمكن تغيير هذه القيمة؛ تُبقيها سياسة الأداة كما اقتُرحت",
+                "/n: يجب أن يكون integer",
+            ],
+        ),
+    ] {
+        let root = section();
+        let (_store, _h) = mount_editing(&root, locale, LOCKED);
+        wait_for(&root, ".chat-card__edit").await.click();
+        let editor = wait_for(&root, ".chat-card__editor").await;
+        type_text(
+            &editor,
+            r#"{"recipient":"eve@example.com","subject":"Hi","n":"x"}"#,
+        );
+        wait_for(&root, ".chat-card__problems li").await;
+        let items: Vec<String> = root
+            .query_selector_all(".chat-card__problems li")
+            .unwrap()
+            .values()
+            .into_iter()
+            .filter_map(|n| n.ok()?.dyn_into::<web_sys::Node>().ok()?.text_content())
+            .collect();
+        assert_eq!(items, expected, "{locale}");
+    }
+}
+
+#[wasm_bindgen_test]
+async fn issue35_a_read_only_value_cannot_be_changed_and_the_card_says_why() {
+    let root = section();
+    let (store, _h) = mount_editing(&root, "en", LOCKED);
     wait_for(&root, ".chat-card__edit").await.click();
     // The form offers the recipient read-only.
     let field = wait_for(&root, "[data-field=recipient]").await;

@@ -350,7 +350,11 @@ impl ApprovalDraft {
         };
         // A value the policy keeps as proposed makes the edit unsendable, with its reason
         // first; the diff still shows what moved.
-        if let Some(edit) = &self.checked.value {
+        // Said even when the schema finds other problems, so the person learns it at once.
+        let parsed = serde_json::from_str::<Value>(&self.text)
+            .ok()
+            .filter(Value::is_object);
+        if let Some(edit) = &parsed {
             let locked = super::policy::read_only_problems(&self.approval, edit);
             if !locked.is_empty() {
                 self.checked.problems.splice(0..0, locked);
