@@ -7,7 +7,8 @@
 //! with the chunks it fetches on first use (`split_*.wasm`, `chunk_*.wasm`; D67, [`split`]).
 //! The stylesheet is compiled into the wasm.
 //! `examples/custom-element.html` and `examples/other-backends.html` are copied to
-//! `dist/examples/`. Runs after `trunk build`, which
+//! `dist/examples/`. Every file gets its `.gz` and `.br` beside it ([`crate::compress`]), which
+//! the sizes below leave out. Runs after `trunk build`, which
 //! empties `dist/`. Prints every file's raw, gzip and brotli size and checks the first download
 //! against [`BUDGET_BYTES`].
 
@@ -139,6 +140,8 @@ pub fn build(ctx: &Ctx) -> Result<Sizes, String> {
     }
 
     crate::npm::copy_build(ctx, &out)?;
+    crate::compress::precompress(&out, "element")?;
+    crate::compress::precompress(&examples, "element")?;
 
     let mut files = Vec::new();
     collect_files(&out, &out, &mut files)?;
@@ -153,7 +156,7 @@ fn collect_files(base: &Path, dir: &Path, out: &mut Vec<FileSize>) -> Result<(),
         let path = entry.path();
         if path.is_dir() {
             collect_files(base, &path, out)?;
-        } else {
+        } else if !crate::compress::is_copy(&path.to_string_lossy()) {
             let raw = fs::metadata(&path)
                 .map_err(|e| format!("stat {}: {e}", path.display()))?
                 .len();

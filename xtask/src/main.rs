@@ -5,6 +5,7 @@
 //! `cargo run --package xtask --`.
 
 mod bench;
+mod compress;
 mod demo;
 mod element;
 mod npm;

@@ -7,7 +7,8 @@
 //! `dist/`, redoes the last part from the linker's wasm: wasm-split-cli, wasm-bindgen
 //! `--keep-lld-exports`, wasm-opt. It writes the glue and the main wasm over Trunk's (under
 //! Trunk's hashed names, which `index.html` already points to), and puts the loader (its
-//! import of the glue renamed to the hashed file) and the chunks beside them.
+//! import of the glue renamed to the hashed file) and the chunks beside them, then a `.gz` and
+//! a `.br` of every staged file ([`crate::compress`]).
 
 use std::{fs, path::PathBuf, process::ExitCode};
 
@@ -72,6 +73,8 @@ fn run(ctx: &Ctx) -> Result<Vec<String>, String> {
         // The scripts Trunk staged are all the page's (its glue, our loader, the snippets).
         split::minify_scripts(ctx, &staging, "split-page")?;
     }
+    // Last: the copies must be of the files as shipped (Trunk only moves them to dist/).
+    crate::compress::precompress(&staging, "split-page")?;
     Ok(chunks)
 }
 
