@@ -41,10 +41,20 @@ use crate::{run, split, Ctx};
 /// whenever the element shrinks.
 pub const BUDGET_BYTES: u64 = 314 * 1024;
 
-/// Appended to the glue: load the wasm beside the module, then define `<agent-chat>`.
+/// Appended to the glue after the instant shell ([`crate::shell`]): draw the shells, load the
+/// wasm beside the module (streaming compilation: `__wbg_init` compiles the response as it
+/// arrives), then define `<agent-chat>`, which takes the shells over. A wasm that cannot be
+/// loaded gives each shell's text back with an error.
 const AUTO_DEFINE: &str = r#"
-// agent-chat-ui element build: load the wasm next to this module and register <agent-chat>.
-await __wbg_init({ module_or_path: new URL("agent-chat_bg.wasm", import.meta.url) });
+// agent-chat-ui element build: draw the shells, load the wasm next to this module, register <agent-chat>.
+const __shell = agentChatShell();
+try {
+  await __wbg_init({ module_or_path: new URL("agent-chat_bg.wasm", import.meta.url) });
+} catch (e) {
+  __shell.fail();
+  throw e;
+}
+__shell.ready();
 define_agent_chat();
 "#;
 
@@ -127,6 +137,7 @@ pub fn build(ctx: &Ctx) -> Result<Sizes, String> {
             js.display()
         ));
     }
+    glue.push_str(&crate::shell::script(&ctx.root)?);
     glue.push_str(AUTO_DEFINE);
     fs::write(&js, glue).map_err(|e| format!("write {}: {e}", js.display()))?;
     split::minify_scripts(ctx, &out, "element")?;

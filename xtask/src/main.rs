@@ -12,6 +12,7 @@ mod npm;
 mod page;
 mod run;
 mod setup;
+mod shell;
 mod shorten;
 mod split;
 mod test;
