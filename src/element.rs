@@ -457,6 +457,18 @@ fn attr(el: &web_sys::HtmlElement, name: &str) -> Option<String> {
     el.get_attribute(name).filter(|v| !v.trim().is_empty())
 }
 
+/// The transport options of the attributes, by the options' one reader (a value it refuses
+/// leaves the default).
+fn transport_options(el: &web_sys::HtmlElement) -> crate::core::transport::TransportOptions {
+    let names = crate::core::transport::options::OPTION_NAMES;
+    let pairs: Vec<(&str, String)> = names
+        .iter()
+        .filter_map(|(name, _)| Some((*name, el.get_attribute(name)?)))
+        .collect();
+    let pairs = pairs.iter().map(|(name, value)| (*name, value.as_str()));
+    crate::core::transport::TransportOptions::from_pairs(pairs).0
+}
+
 fn flag(el: &web_sys::HtmlElement, name: &str, default: bool) -> bool {
     match el.get_attribute(name) {
         Some(v) => !matches!(v.trim(), "false" | "0" | "off" | "no"),
@@ -490,18 +502,7 @@ fn mount_into(host: web_sys::HtmlElement, target: web_sys::HtmlElement) -> u32 {
     });
     let agent_id = attr(&host, "agent-id");
     // The backend (issue 15): read at mount, like the server.
-    let transport = crate::core::transport::TransportOptions {
-        kind: attr(&host, "transport")
-            .and_then(|t| crate::core::transport::TransportKind::parse_by_name(&t))
-            .unwrap_or_default(),
-        model: attr(&host, "model"),
-        agent_id: None,
-        thread_store: attr(&host, "thread-store")
-            .and_then(|t| crate::core::transport::ThreadStoreKind::parse(&t))
-            .unwrap_or_default(),
-        action_url: attr(&host, "action-url"),
-        resend_history: flag(&host, "resend-history", false),
-    };
+    let transport = transport_options(&host);
     // The page's own thread store (issue 15): read at mount; a new object remounts.
     let thread_storage = js_sys::Reflect::get(&host, &JsValue::from_str("_threadStore"))
         .ok()

@@ -14,6 +14,7 @@
 use leptos::html::{Button, Div};
 use leptos::prelude::*;
 
+use crate::core::transport::options::OptionRefusal;
 use crate::core::{approval_resolution, ActionKind, CardState, ComposerMode, Resolution};
 use crate::ui::cards::{CardOutcome, CardSlot, RenderCard};
 use crate::ui::i18n::I18n;
@@ -50,7 +51,10 @@ pub struct PageConfig {
     /// `transport` (`agent-server`, `chat-completions`, `responses`, `a2a`, `cogitator`), `model`,
     /// `threadStore`
     /// (`memory`/`local`), `actionUrl` (a path below `baseUrl`; anything else is ignored) and
-    /// `resendHistory=1` (Responses without server state): the backend at `baseUrl` (issue 15).
+    /// `resendHistory=1` (Responses without server state): the backend at `baseUrl` (issue 15),
+    /// read by the options' one reader ([`TransportOptions::set`]).
+    ///
+    /// [`TransportOptions::set`]: crate::core::transport::TransportOptions::set
     pub transport: crate::core::transport::TransportOptions,
     /// A `baseUrl` that was not taken (another origin, not on the build's allow-list).
     pub refused_base_url: Option<String>,
@@ -133,23 +137,17 @@ impl PageConfig {
                 }
                 "customCards" => cfg.custom_cards = flag(&value),
                 "showTimestamps" => cfg.show_timestamps = flag(&value),
-                "transport" => match crate::core::transport::TransportKind::parse_by_name(&value) {
-                    Some(kind) => cfg.transport.kind = kind,
-                    None => cfg.unknown_transport = Some(value),
-                },
-                "model" => cfg.transport.model = Some(value),
-                "resendHistory" => cfg.transport.resend_history = flag(&value),
                 // A path below the base URL only: a link must not send answers (and the
                 // page's credentials) to another origin (issue 15).
-                "actionUrl" if value.starts_with('/') && !value.starts_with("//") => {
-                    cfg.transport.action_url = Some(value)
-                }
-                "threadStore" => {
-                    if let Some(kind) = crate::core::transport::ThreadStoreKind::parse(&value) {
-                        cfg.transport.thread_store = kind;
+                "actionUrl" if !value.starts_with('/') || value.starts_with("//") => {}
+                // The backend's options, read as the element reads its attributes.
+                name => {
+                    if let Err(OptionRefusal::UnknownTransport(name)) =
+                        cfg.transport.set(name, &value)
+                    {
+                        cfg.unknown_transport = Some(name);
                     }
                 }
-                _ => {}
             }
         }
         cfg

@@ -103,23 +103,26 @@ async fn f24_f39_light_theme_and_turkish_locale() {
 
 #[wasm_bindgen_test]
 async fn io_stream_reads_a_real_fetch_body_into_session_inputs() {
-    // A recorded stream served by the browser itself (data: URL), read through the real
-    // fetch + ReadableStream path, then replayed into a Session.
+    // A recorded stream served by the browser itself (a `blob:` URL of the page's own origin:
+    // a `data:` URL's origin is opaque, and the chat never fetches one), read through the
+    // real fetch + ReadableStream path, then replayed into a Session.
     let body = concat!(
         "data: {\"type\":\"stream.start\",\"timestamp\":1,\"conversationId\":\"conv_a\",\"messageId\":\"msg_u\"}\n\n",
         "data: {\"type\":\"stream.text\",\"timestamp\":2,\"text\":\"It is 24 °C\"}\n\n",
         "data: {\"type\":\"stream.done\",\"timestamp\":3,\"conversationId\":\"conv_a\",\"messageId\":\"msg_a\",\"content\":\"It is 24 °C\"}\n\n",
     );
-    let url = format!(
-        "data:text/event-stream;charset=utf-8,{}",
-        js_sys::encode_uri_component(body)
-    );
+    let parts = js_sys::Array::of1(&wasm_bindgen::JsValue::from_str(body));
+    let options = web_sys::BlobPropertyBag::new();
+    options.set_type("text/event-stream;charset=utf-8");
+    let blob = web_sys::Blob::new_with_str_sequence_and_options(&parts, &options).unwrap();
+    let url = web_sys::Url::create_object_url_with_blob(&blob).unwrap();
     let config = TransportConfig::new(&url);
     let req = HttpRequest {
         id: RequestId(7),
         method: Method::Get,
         path: String::new(),
         body: None,
+        call: None,
     };
     let inputs = std::rc::Rc::new(std::cell::RefCell::new(Vec::new()));
     let sink = inputs.clone();

@@ -104,6 +104,7 @@ fn i16_a_request_aborted_while_waiting_never_reaches_the_backend() {
         method: Method::Get,
         path: path.into(),
         body: None,
+        call: None,
     };
     let now = Millis(1_000);
     assert!(gateway

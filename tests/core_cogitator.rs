@@ -349,6 +349,27 @@ fn i15_c31_errors_keep_the_servers_wording() {
 }
 
 #[test]
+fn issue_38_a_200_answer_that_is_an_error_object_shows_the_servers_words() {
+    let mut l = started();
+    l.without_streaming();
+    l.cmd(Command::Send("Hello".into()));
+    let (req, _) = l.wire.last().unwrap().clone();
+    l.wire_input(Input::Response {
+        id: req.id,
+        result: Ok(HttpResponse {
+            status: 200,
+            body: r#"{"error":{"message":"Your workspace ran out of credits."}}"#.into(),
+            date: None,
+        }),
+    });
+    let shown = l
+        .session
+        .error()
+        .map(|e| e.describe(&agent_chat_ui::core::Catalog::new("en")));
+    assert_eq!(shown.as_deref(), Some("Your workspace ran out of credits."));
+}
+
+#[test]
 fn i15_c31_decisions_and_the_resume_body() {
     assert_eq!(
         cogitator::decision(&json!({"decision": "allow"})),

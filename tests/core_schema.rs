@@ -479,7 +479,7 @@ fn seed000_min_max_length_count_characters() {
 }
 
 #[test]
-fn seed000_pattern_searches_unanchored_and_ignores_invalid_patterns() {
+fn seed000_pattern_searches_unanchored_and_cannot_judge_invalid_patterns() {
     run(vec![
         (
             "pattern ok unanchored",
@@ -499,10 +499,15 @@ fn seed000_pattern_searches_unanchored_and_ignores_invalid_patterns() {
             )],
         ),
         (
-            "invalid pattern is ignored",
+            "an unreadable pattern cannot be judged (it no longer passes silently)",
             json!({"pattern": "(unclosed"}),
             json!("anything"),
-            vec![],
+            vec![p(
+                "",
+                ProblemKind::UnreadablePattern {
+                    pattern: "(unclosed".into(),
+                },
+            )],
         ),
         (
             "pattern ignores non-strings",
@@ -545,20 +550,37 @@ fn seed000_any_of_one_of_all_of() {
             "anyOf fails",
             any,
             json!(-1),
-            vec![p("", ProblemKind::AnyOf)],
+            vec![p(
+                "",
+                ProblemKind::AnyOf {
+                    variants: vec!["string".into(), "integer".into()],
+                },
+            )],
         ),
         ("oneOf ok exactly one", one.clone(), json!(1.5), vec![]),
         (
             "oneOf fails two match",
             one.clone(),
             json!(1),
-            vec![p("", ProblemKind::OneOf { matched: 2 })],
+            vec![p(
+                "",
+                ProblemKind::OneOf {
+                    matched: 2,
+                    variants: vec!["integer".into(), "number".into()],
+                },
+            )],
         ),
         (
             "oneOf fails none match",
             one,
             json!("x"),
-            vec![p("", ProblemKind::OneOf { matched: 0 })],
+            vec![p(
+                "",
+                ProblemKind::OneOf {
+                    matched: 0,
+                    variants: vec!["integer".into(), "number".into()],
+                },
+            )],
         ),
         ("allOf ok", all.clone(), json!("abc"), vec![]),
         (
@@ -582,15 +604,14 @@ fn seed000_any_of_one_of_all_of() {
 fn seed000_unknown_keywords_and_boolean_schemas() {
     run(vec![
         (
-            "$ref, format, $schema, title, description, default are ignored",
+            "$schema, title, description, default and unknown keywords are ignored",
             json!({
                 "$schema": "http://json-schema.org/draft-07/schema#",
                 "title": "T", "description": "D", "default": 1,
-                "$ref": "#/definitions/nowhere",
-                "format": "email",
+                "format": "no-such-format",
                 "x-custom": {"type": "string"}
             }),
-            json!("not an email"),
+            json!("anything"),
             vec![],
         ),
         (
@@ -955,14 +976,25 @@ fn seed000_problems_name_a_fluent_message_and_its_variables() {
             vec![("path", "/l"), ("limit", "3")],
         ),
         (
-            p("/x", ProblemKind::AnyOf),
+            p(
+                "/x",
+                ProblemKind::AnyOf {
+                    variants: vec!["Email".into(), "#2".into()],
+                },
+            ),
             "chat-action-schema-any-of",
-            vec![("path", "/x")],
+            vec![("path", "/x"), ("variants", "Email, #2")],
         ),
         (
-            p("/x", ProblemKind::OneOf { matched: 2 }),
+            p(
+                "/x",
+                ProblemKind::OneOf {
+                    matched: 2,
+                    variants: vec!["a".into(), "b".into()],
+                },
+            ),
             "chat-action-schema-one-of",
-            vec![("path", "/x"), ("matched", "2")],
+            vec![("path", "/x"), ("variants", "a, b"), ("matched", "2")],
         ),
     ];
     for (problem, id, args) in cases {

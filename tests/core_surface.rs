@@ -152,3 +152,39 @@ fn i15_the_page_reads_its_backend_options_and_refuses_unsafe_ones() {
     assert_eq!(cfg.transport.kind, TransportKind::AgentServer);
     assert_eq!(cfg.unknown_transport.as_deref(), Some("in-process"));
 }
+
+/// Issue 34: one reader of the transport options, for the element's attribute names and the
+/// page's camel-case ones alike; a flag is on unless it says otherwise, an unknown backend is
+/// refused and leaves the agent server.
+#[test]
+fn i34_one_reader_takes_the_transport_options_by_either_name() {
+    use agent_chat_ui::core::transport::options::OptionRefusal;
+    use agent_chat_ui::core::transport::{ThreadStoreKind, TransportKind, TransportOptions};
+    let (attrs, refused) = TransportOptions::from_pairs([
+        ("transport", "responses"),
+        ("model", "gpt-test"),
+        ("thread-store", "memory"),
+        ("action-url", "/actions/{actionId}"),
+        ("resend-history", ""),
+        ("agent-id", "ignored"),
+    ]);
+    assert!(refused.is_empty());
+    let (query, _) = TransportOptions::from_pairs([
+        ("transport", "responses"),
+        ("model", "gpt-test"),
+        ("threadStore", "memory"),
+        ("actionUrl", "/actions/{actionId}"),
+        ("resendHistory", "1"),
+    ]);
+    assert_eq!(attrs, query);
+    assert_eq!(attrs.kind, TransportKind::Responses);
+    assert_eq!(attrs.thread_store, ThreadStoreKind::Memory);
+    assert!(attrs.resend_history);
+    let (off, refused) =
+        TransportOptions::from_pairs([("transport", "in-process"), ("resendHistory", "off")]);
+    assert_eq!(off, TransportOptions::default());
+    assert_eq!(
+        refused,
+        [OptionRefusal::UnknownTransport("in-process".into())]
+    );
+}

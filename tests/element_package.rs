@@ -183,3 +183,35 @@ fn i17_the_page_ships_a_csp_without_eval() {
         assert!(csp.contains(needed), "{csp} lacks {needed}");
     }
 }
+
+/// The members of the string-literal union `export type <name> = "a" | "b";` in `dts`.
+fn union_of(dts: &str, name: &str) -> BTreeSet<String> {
+    let start = format!("export type {name} = ");
+    let at = dts
+        .find(&start)
+        .unwrap_or_else(|| panic!("agent-chat.d.ts lacks the type {name}"));
+    let rest = &dts[at + start.len()..];
+    let end = rest.find(';').expect("the type ends");
+    rest[..end]
+        .split('|')
+        .map(|member| member.trim().trim_matches('"').to_owned())
+        .collect()
+}
+
+#[test]
+fn i34_the_declarations_list_the_transport_options_the_reader_takes() {
+    use agent_chat_ui::core::transport::options::OPTION_NAMES;
+    use agent_chat_ui::core::transport::TransportKind;
+    let dts = read("agent-chat.d.ts");
+    let attributes = set(OPTION_NAMES.iter().map(|(attr, _)| attr.to_string()));
+    assert_eq!(union_of(&dts, "AgentChatTransportAttribute"), attributes);
+    assert!(
+        attributes.is_subset(&set(OBSERVED_ATTRIBUTES.iter().map(|a| a.to_string()))),
+        "every transport option is an observed attribute"
+    );
+    let named = TransportKind::ALL
+        .iter()
+        .filter(|k| k.capabilities().named_by_page)
+        .map(|k| k.as_str().to_owned());
+    assert_eq!(union_of(&dts, "AgentChatTransport"), set(named));
+}

@@ -229,6 +229,8 @@ pub struct Store {
     pub chunks_spared: Vec<String>,
     /// Whether the main wasm is served, held back or refused (`POST /_dev/wasm`).
     pub wasm_gate: crate::routes::dev_hold::WasmGate,
+    /// Every endpoint answers a redirect to this other origin (`POST /_dev/redirect`).
+    pub redirect_to: Option<String>,
     seq: u64,
 }
 

@@ -112,6 +112,7 @@ chat-error-client-not-initialized = لم تتم تهيئة العميل
 chat-error-send-failed = تعذّر إرسال الرسالة
 chat-error-retry = إعادة المحاولة
 chat-error-network = تعذّر الوصول إلى خادم الوكيل. تحقق من اتصالك وحاول مرة أخرى.
+chat-error-other-origin = حاول الخادم إرسال هذا إلى عنوان آخر، لذلك لم يُرسل. لم يغادر أي شيء كتبته هذا الموقع.
 chat-error-stream-cut = انقطع الاتصال قبل اكتمال الرد.
 chat-error-storage-load = تعذّر تحميل المحادثات المحفوظة. تُحفظ المحادثات الجديدة حتى إغلاق الصفحة.
 chat-error-chunk = تعذّر تحميل جزء من المحادثة. تحقّق من الاتصال وأعد المحاولة.
@@ -259,10 +260,45 @@ chat-action-schema-max-items = { $limit ->
     [many] { $path }: يجب أن يحتوي على { $limit } عنصرًا على الأكثر
    *[other] { $path }: يجب أن يحتوي على { $limit } عنصر على الأكثر
 }
-chat-action-schema-any-of = { $path }: لا يطابق أيًا من الصيغ المسموح بها
-chat-action-schema-one-of = { $path }: يجب أن يطابق صيغة واحدة فقط من الصيغ المسموح بها (عدد المطابقات: { $matched })
+chat-action-schema-any-of = { $path }: يجب أن يطابق واحدًا من: { $variants }
+chat-action-schema-one-of = { $path }: يجب أن يطابق واحدًا فقط من: { $variants } (يطابق { $matched })
+chat-action-schema-one-of-none = { $path }: يجب أن يطابق واحدًا من: { $variants }
 chat-action-schema-too-deep = { $path }: التداخل عميق جدًا (عدد المستويات يتجاوز { $limit })
+chat-action-schema-multiple-of = { $path }: يجب أن يكون من مضاعفات { $divisor }
+chat-action-schema-format = { $path }: يجب أن يكون { $format } صالحًا
+chat-action-schema-unique-items = { $path }: العنصران { $first } و{ $second } متطابقان؛ يجب أن يكون كل عنصر مختلفًا
+chat-action-schema-min-contains = { $path }: يجب أن يطابق { $limit } عنصر على الأقل ما يجب أن تحتويه القائمة
+chat-action-schema-max-contains = { $path }: لا يجوز أن يطابق أكثر من { $limit } عنصر ما تحتويه القائمة
+chat-action-schema-min-properties = { $limit ->
+    [zero] { $path }: يجب أن يحتوي على { $limit } خاصية على الأقل
+    [one] { $path }: يجب أن يحتوي على خاصية واحدة على الأقل
+    [two] { $path }: يجب أن يحتوي على خاصيتين على الأقل
+    [few] { $path }: يجب أن يحتوي على { $limit } خصائص على الأقل
+    [many] { $path }: يجب أن يحتوي على { $limit } خاصية على الأقل
+   *[other] { $path }: يجب أن يحتوي على { $limit } خاصية على الأقل
+}
+chat-action-schema-max-properties = { $limit ->
+    [zero] { $path }: يجب ألا يحتوي على أي خاصية
+    [one] { $path }: يجب أن يحتوي على خاصية واحدة على الأكثر
+    [two] { $path }: يجب أن يحتوي على خاصيتين على الأكثر
+    [few] { $path }: يجب أن يحتوي على { $limit } خصائص على الأكثر
+    [many] { $path }: يجب أن يحتوي على { $limit } خاصية على الأكثر
+   *[other] { $path }: يجب أن يحتوي على { $limit } خاصية على الأكثر
+}
+chat-action-schema-dependent-required = { $path }: الخاصية "{ $required }" مطلوبة عند تعيين "{ $property }"
+chat-action-schema-property-name = { $path }: "{ $property }" ليس اسمًا مسموحًا به
+chat-action-schema-not = { $path }: هذه قيمة غير مسموح بها هنا
+chat-action-schema-unjudged = تعذّر التحقق من هذا التعديل بالكامل هنا. سيتحقق منه الخادم مرة أخرى عند الموافقة.
+chat-action-schema-too-much-work = يحتاج التحقق من المخطط إلى أكثر من { $limit } خطوة؛ توقّف التحقق
+chat-action-schema-remote-ref = { $path }: يشير المخطط إلى { $reference } خارج هذا المخطط، ولا يُجلب أبدًا
+chat-action-schema-ref-cycle = { $path }: يشير المخطط إلى نفسه في حلقة ({ $reference })
+chat-action-schema-unknown-dialect = المخطط مكتوب بإصدار من JSON Schema لا تعرفه هذه المحادثة ({ $dialect })
+chat-action-schema-too-large = { $path }: قيمة "{ $keyword }" في المخطط أكبر من أن يُتحقق منها هنا
+chat-action-schema-unsupported = { $path }: يستخدم المخطط "{ $keyword }"، وهي كلمة لا تتحقق منها هذه المحادثة
+chat-action-schema-not-loaded = لم يُحمَّل التحقق من الوسائط بعد؛ سيتحقق منها الخادم
+chat-action-schema-unreadable-pattern = { $path }: تعذّرت قراءة النمط { $pattern } هنا
 chat-action-editor-label = الوسائط (JSON)
+chat-action-variant-label = الصيغة
 chat-action-fields-label = الحقول
 chat-action-field-unset = (غير محدد)
 chat-action-diff-label = التغييرات على الاستدعاء المقترح

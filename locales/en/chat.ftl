@@ -104,6 +104,7 @@ chat-error-client-not-initialized = Client not initialized
 chat-error-send-failed = Failed to send message
 chat-error-retry = Retry
 chat-error-network = Could not reach the agent server. Check your connection and try again.
+chat-error-other-origin = The server tried to send this to another address, so it was not sent. Nothing you wrote left this site.
 chat-error-stream-cut = The connection dropped before the reply finished.
 chat-error-storage-load = Saved conversations could not be loaded. New ones are kept until the page closes.
 chat-error-chunk = Part of the chat could not be loaded. Check the connection and retry.
@@ -223,10 +224,43 @@ chat-action-schema-max-items = { $limit ->
     [one] { $path }: must have at most { $limit } item
    *[other] { $path }: must have at most { $limit } items
 }
-chat-action-schema-any-of = { $path }: matches none of the allowed forms
-chat-action-schema-one-of = { $path }: must match exactly one allowed form (matches { $matched })
+chat-action-schema-any-of = { $path }: must match one of: { $variants }
+chat-action-schema-one-of = { $path }: must match only one of: { $variants } (it matches { $matched })
+chat-action-schema-one-of-none = { $path }: must match one of: { $variants }
 chat-action-schema-too-deep = { $path }: nested too deeply (more than { $limit } levels)
+chat-action-schema-multiple-of = { $path }: must be a multiple of { $divisor }
+chat-action-schema-format = { $path }: must be a valid { $format }
+chat-action-schema-unique-items = { $path }: items { $first } and { $second } are the same; every item must be different
+chat-action-schema-min-contains = { $limit ->
+    [one] { $path }: at least { $limit } item must match what the list has to contain
+   *[other] { $path }: at least { $limit } items must match what the list has to contain
+}
+chat-action-schema-max-contains = { $limit ->
+    [one] { $path }: at most { $limit } item may match what the list contains
+   *[other] { $path }: at most { $limit } items may match what the list contains
+}
+chat-action-schema-min-properties = { $limit ->
+    [one] { $path }: must have at least { $limit } property
+   *[other] { $path }: must have at least { $limit } properties
+}
+chat-action-schema-max-properties = { $limit ->
+    [one] { $path }: must have at most { $limit } property
+   *[other] { $path }: must have at most { $limit } properties
+}
+chat-action-schema-dependent-required = { $path }: "{ $required }" is required when "{ $property }" is set
+chat-action-schema-property-name = { $path }: "{ $property }" is not an allowed name
+chat-action-schema-not = { $path }: is a value that is not allowed here
+chat-action-schema-unjudged = This edit could not be checked in full here. The server checks it again when you approve.
+chat-action-schema-too-much-work = The schema needs more than { $limit } steps to check; checking stopped
+chat-action-schema-remote-ref = { $path }: the schema refers to { $reference }, outside this schema, which is never fetched
+chat-action-schema-ref-cycle = { $path }: the schema refers to itself in a loop ({ $reference })
+chat-action-schema-unknown-dialect = The schema is written in a version of JSON Schema this chat does not know ({ $dialect })
+chat-action-schema-too-large = { $path }: the schema's "{ $keyword }" is too large to check here
+chat-action-schema-unsupported = { $path }: the schema uses "{ $keyword }", which this chat does not check
+chat-action-schema-not-loaded = The check of the arguments has not loaded yet; the server checks them
+chat-action-schema-unreadable-pattern = { $path }: the pattern { $pattern } cannot be read here
 chat-action-editor-label = Arguments (JSON)
+chat-action-variant-label = Variant
 chat-action-fields-label = Fields
 chat-action-field-unset = (not set)
 chat-action-diff-label = Changes to the proposed call

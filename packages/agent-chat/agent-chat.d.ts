@@ -159,6 +159,15 @@ export type AgentChatEventMap = {
   [K in keyof AgentChatEventDetails]: CustomEvent<AgentChatEventDetails[K]>;
 };
 
+/** The backends an element or a page can be pointed at (the `transport` attribute). */
+export type AgentChatTransport = "agent-server" | "chat-completions" | "responses" | "a2a" | "cogitator";
+
+/**
+ * The attributes that say which backend is at `base-url` and how it is reached; read at
+ * mount, a change remounts the chat. The page's query takes the same options in camel case.
+ */
+export type AgentChatTransportAttribute = "transport" | "model" | "thread-store" | "action-url" | "resend-history";
+
 /**
  * `<agent-chat>`. Scalar settings are attributes (`base-url`, `agent-id`, `theme`, …); objects
  * and the token are properties. Attribute changes apply to the running chat (a reply keeps

@@ -94,6 +94,12 @@ impl<T> ApiCall<T> {
         })
     }
 
+    /// The error for a request that got no response ([`ChatError::from_transport`]).
+    #[must_use]
+    pub fn transport_error(&self, error: &crate::core::TransportError) -> ChatError {
+        ChatError::from_transport(self.context, error)
+    }
+
     /// The error for a request that got no response at all (`detail` is the browser's text).
     #[must_use]
     pub fn network_error(&self, detail: &str) -> ChatError {

@@ -4,9 +4,12 @@
 //!
 //! Choices worth knowing:
 //! - A schema is "flat" when it describes an object whose every property is a string, number,
-//!   integer or boolean (one `type`, not a union) or an `enum` of such scalars, with at most
-//!   [`MAX_FIELDS`] properties. Anything else (nested objects, arrays, unions, `anyOf`) gets
-//!   the JSON editor only: a form that can show part of the arguments would hide the rest.
+//!   integer or boolean (one `type`, not a union), an `enum` or a `const` of such scalars, with
+//!   at most [`MAX_FIELDS`] properties. Anything else (nested objects, arrays, unions) gets the
+//!   JSON editor only: a form that can show part of the arguments would hide the rest. A
+//!   `oneOf`/`anyOf` of flat objects is a choice of variant (`super::variants`).
+//! - `readOnly` properties and `const`s are shown but not editable; `default` is the empty
+//!   control's hint.
 //! - Form fields write into the JSON text (pretty-printed again); the JSON text is the single
 //!   source of truth, so the schema check and Approve see exactly one value.
 //! - An emptied field removes its property, so `required` reports it instead of sending `""`.
@@ -33,6 +36,11 @@ pub struct FormField {
     pub kind: FieldKind,
     /// Listed under the object's `required`.
     pub required: bool,
+    /// The schema marks it `readOnly`: shown, not editable.
+    pub read_only: bool,
+    /// The schema's `default`, shown as the empty control's hint and written when a variant
+    /// is chosen.
+    pub default: Option<Value>,
 }
 
 /// The control a [`FormField`] is edited with.
@@ -48,6 +56,8 @@ pub enum FieldKind {
     Boolean,
     /// A select of the `enum` values (scalars).
     Choice(Vec<Value>),
+    /// A `const`: the one allowed value, shown and not editable.
+    Fixed(Value),
 }
 
 /// Form fields for a flat object schema, in the schema's property order; `None` when the
@@ -79,6 +89,8 @@ pub fn form_fields(schema: Option<&Value>) -> Option<Vec<FormField>> {
                 description: text("description"),
                 kind: field_kind(prop)?,
                 required: required.contains(&name.as_str()),
+                read_only: prop.get("readOnly") == Some(&Value::Bool(true)),
+                default: prop.get("default").cloned(),
             })
         })
         .collect()
@@ -87,6 +99,10 @@ pub fn form_fields(schema: Option<&Value>) -> Option<Vec<FormField>> {
 fn field_kind(prop: &Map<String, Value>) -> Option<FieldKind> {
     if prop.contains_key("anyOf") || prop.contains_key("oneOf") || prop.contains_key("allOf") {
         return None;
+    }
+    if let Some(value) = prop.get("const") {
+        let scalar = value.is_string() || value.is_number() || value.is_boolean();
+        return scalar.then(|| FieldKind::Fixed(value.clone()));
     }
     if let Some(values) = prop.get("enum") {
         let values = values.as_array()?;
@@ -133,6 +149,7 @@ pub fn field_value(kind: &FieldKind, raw: &str) -> Option<Value> {
                 .map(Value::Number)
                 .unwrap_or_else(|_| Value::String(trimmed.to_owned())),
         ),
+        FieldKind::Fixed(value) => Some(value.clone()),
         FieldKind::Choice(values) => {
             if trimmed.is_empty() {
                 return None;

@@ -9,6 +9,7 @@ pub mod chunk;
 pub mod decision_keys;
 pub mod draft;
 pub mod edit;
+pub mod endpoint;
 pub mod error;
 pub mod files;
 pub mod i18n;
@@ -24,6 +25,7 @@ pub mod theme;
 pub mod time;
 pub mod transport;
 pub mod url;
+pub mod variants;
 pub mod wire;
 
 pub use actions::*;
@@ -46,12 +48,13 @@ pub use i18n::{
     is_rtl, match_locale, pick_locale, react_key_to_id, Arg, Catalog, DEFAULT_LOCALE, SHIPPED,
 };
 pub use schema::{
-    args_equal, check_args_text, check_value, set_pattern_engine, PatternEngine, Problem,
-    ProblemKind,
+    args_equal, blocks, check_args, check_args_text, check_value, set_pattern_engine, ArgsCheck,
+    PatternEngine, Problem, ProblemKind,
 };
 pub use session::*;
 pub use sse::*;
 pub use stage::{CardStage, DecidedBy, Receipt};
 pub use stream_text::StreamText;
 pub use time::*;
+pub use variants::{current_variant, form_variants, switch_variant, Variant};
 pub use wire::*;

@@ -270,7 +270,7 @@ impl AgentServerClient {
             Input::Response {
                 result: Ok(resp), ..
             } => call.read(resp.status, &resp.body),
-            Input::Response { result: Err(e), .. } => Err(call.network_error(&transport_text(&e))),
+            Input::Response { result: Err(e), .. } => Err(call.transport_error(&e)),
             _ => Err(call.network_error("no response")),
         }
     }
@@ -544,13 +544,7 @@ fn http_request<T>(call: &ApiCall<T>) -> HttpRequest {
         method: call.request.method,
         path: call.request.path.clone(),
         body: call.request.body.clone(),
-    }
-}
-
-fn transport_text(err: &TransportError) -> String {
-    match err {
-        TransportError::Network(detail) => detail.clone(),
-        TransportError::Aborted => "aborted".to_owned(),
+        call: None,
     }
 }
 
@@ -599,8 +593,8 @@ impl StreamReader {
             TransportError::Aborted => {
                 self.end.get_or_insert(StreamEnd::Aborted);
             }
-            TransportError::Network(detail) => {
-                self.failure = Some(call.network_error(detail));
+            TransportError::Network(_) | TransportError::OtherOrigin => {
+                self.failure = Some(call.transport_error(err));
             }
         }
     }

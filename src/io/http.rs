@@ -2,11 +2,18 @@
 //!
 //! Raw `web-sys` instead of gloo-net: we need the body as a `ReadableStream` of bytes and an
 //! `AbortController` per request, which is a few lines here and keeps the wasm smaller.
+//!
+//! Nothing leaves for another origin, whatever the host page's CSP: a request goes only to
+//! the origin of the base URL or of the configured action URL (else it is not made), its
+//! cookies only to the page's own origin, and a redirect is never followed (`redirect:
+//! "manual"`; the answer is read as [`TransportError::OtherOrigin`]), so a server cannot send
+//! the person's words or the `Authorization` token on to somewhere else.
 
 use wasm_bindgen::{JsCast, JsValue};
 use wasm_bindgen_futures::JsFuture;
 use web_sys::{
-    AbortController, Headers, ReadableStreamDefaultReader, Request, RequestInit, Response,
+    AbortController, Headers, ReadableStreamDefaultReader, Request, RequestCredentials,
+    RequestInit, RequestRedirect, Response, ResponseType, Url,
 };
 
 use crate::core::{HttpRequest, HttpResponse, Input, TransportError};
@@ -23,8 +30,10 @@ pub struct TransportConfig {
     /// Which backend is at `base_url` (issue 15); default: the agent server.
     pub backend: crate::core::transport::TransportOptions,
     /// The agent that runs in the page (issue 15, D65): its turns are run here instead of
-    /// being fetched. Set `backend.kind` to `TransportKind::InProcess` with it (`Chat`'s
-    /// `agent` prop does both).
+    /// being fetched. Set `backend` to [`TransportOptions::in_page`] with it (`Chat`'s `agent`
+    /// prop does both).
+    ///
+    /// [`TransportOptions::in_page`]: crate::core::transport::TransportOptions::in_page
     pub agent: Option<super::agent::AgentHandle>,
     /// A thread store the host implements, for a backend without conversations of its own;
     /// it replaces `backend.thread_store` (issue 15).
@@ -93,11 +102,55 @@ fn transport_error(err: JsValue) -> TransportError {
     }
 }
 
+/// The origin of `url` as the browser resolves it against the page (`None` when it is not a
+/// URL). The browser's own parser, so the check agrees with where `fetch` goes.
+fn origin_of(url: &str, page: &str) -> Option<String> {
+    Url::new_with_base(url, page).ok().map(|u| u.origin())
+}
+
+/// Whether a request to `url` may be made: its origin is the base URL's, or the configured
+/// action URL's. The page's address resolves relative ones.
+pub(crate) fn configured_origin(config: &TransportConfig, url: &str, page: &str) -> bool {
+    let Some(target) = origin_of(url, page) else {
+        return false;
+    };
+    // `null` is the origin of `data:` and other opaque URLs: never configured (a `blob:`
+    // URL has the origin of the page that made it).
+    if target == "null" {
+        return false;
+    }
+    let base = (!config.base_url.is_empty()).then_some(config.base_url.as_str());
+    // A relative base URL (or none) is the page's own origin.
+    let base = origin_of(base.unwrap_or("/"), page);
+    let action = config
+        .backend
+        .action_url
+        .as_deref()
+        .filter(|a| a.starts_with("https://") || a.starts_with("http://"))
+        .and_then(|a| origin_of(a, page));
+    base.as_deref() == Some(target.as_str()) || action.as_deref() == Some(target.as_str())
+}
+
+/// The page's address, which relative URLs resolve against.
+fn page_href() -> Option<String> {
+    web_sys::window()?.location().href().ok()
+}
+
 async fn fetch(
     config: &TransportConfig,
     req: &HttpRequest,
     controller: &AbortController,
 ) -> Result<Response, TransportError> {
+    // An absolute URL (a configured action endpoint elsewhere, issue 15) is used as given.
+    let url = if req.path.starts_with("https://") || req.path.starts_with("http://") {
+        req.path.clone()
+    } else {
+        format!("{}{}", config.base_url, req.path)
+    };
+    let page = page_href().ok_or_else(|| TransportError::Network("no window".into()))?;
+    if !configured_origin(config, &url, &page) {
+        return Err(TransportError::OtherOrigin);
+    }
     let headers = Headers::new().map_err(transport_error)?;
     headers
         .set("Content-Type", "application/json")
@@ -114,21 +167,22 @@ async fn fetch(
     init.set_method(req.method.as_str());
     init.set_headers(&headers);
     init.set_signal(Some(&controller.signal()));
+    // A redirect is answered, never followed: see the module docs.
+    init.set_redirect(RequestRedirect::Manual);
+    init.set_credentials(RequestCredentials::SameOrigin);
     if let Some(body) = &req.body {
         init.set_body(&JsValue::from_str(body));
     }
-    // An absolute URL (a configured action endpoint elsewhere, issue 15) is used as given.
-    let url = if req.path.starts_with("https://") || req.path.starts_with("http://") {
-        req.path.clone()
-    } else {
-        format!("{}{}", config.base_url, req.path)
-    };
     let request = Request::new_with_str_and_init(&url, &init).map_err(transport_error)?;
     let window = web_sys::window().ok_or_else(|| TransportError::Network("no window".into()))?;
     let resp = JsFuture::from(window.fetch_with_request(&request))
         .await
         .map_err(transport_error)?;
-    resp.dyn_into::<Response>().map_err(transport_error)
+    let resp = resp.dyn_into::<Response>().map_err(transport_error)?;
+    if resp.type_() == ResponseType::Opaqueredirect {
+        return Err(TransportError::OtherOrigin);
+    }
+    Ok(resp)
 }
 
 /// The `Date` header, when the browser lets the page read it (same origin, or exposed by

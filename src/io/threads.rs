@@ -9,7 +9,7 @@ use std::future::Future;
 use std::pin::Pin;
 use std::rc::Rc;
 
-use crate::core::transport::threads::{index_key, thread_key, Thread, ThreadIndex, DEFAULT_PREFIX};
+use crate::core::transport::threads::{index_key, thread_key, Thread, ThreadIndex};
 use crate::core::transport::ThreadStoreKind;
 
 /// What a host's thread store answers, when it is ready.
@@ -99,8 +99,7 @@ pub enum ThreadStore {
 impl ThreadStore {
     /// The store `kind` for the chat talking to `backend` at `base_url`: each server keeps its
     /// own threads, and so does each backend at one URL (OpenAI's `/v1` serves both Chat
-    /// Completions and Responses, whose threads do not mix). Chat Completions keeps the
-    /// prefix it had before the other backends came.
+    /// Completions and Responses, whose threads do not mix): the backend's storage prefix.
     pub fn new(
         kind: ThreadStoreKind,
         backend: crate::core::transport::TransportKind,
@@ -109,12 +108,7 @@ impl ThreadStore {
         match kind {
             ThreadStoreKind::Memory => ThreadStore::Memory,
             ThreadStoreKind::Local => ThreadStore::Local {
-                prefix: match backend {
-                    crate::core::transport::TransportKind::ChatCompletions => {
-                        format!("{DEFAULT_PREFIX}:{base_url}")
-                    }
-                    other => format!("{DEFAULT_PREFIX}:{}:{base_url}", other.as_str()),
-                },
+                prefix: backend.storage_prefix(base_url),
             },
         }
     }

@@ -34,8 +34,13 @@ impl ChatStore {
         let mut events = Vec::new();
         for w in work {
             match w {
-                Work::Gateway(GatewayOutput::Send(req)) => self.spawn_request(req, false),
-                Work::Gateway(GatewayOutput::OpenStream(req)) => self.spawn_request(req, true),
+                Work::Gateway(GatewayOutput::Send(req)) => self.spawn_request(req, false, false),
+                Work::Gateway(GatewayOutput::OpenStream(req)) => {
+                    self.spawn_request(req, true, false)
+                }
+                Work::Gateway(GatewayOutput::RunInPage { request, stream }) => {
+                    self.spawn_request(request, stream, true)
+                }
                 Work::Gateway(GatewayOutput::Abort(id)) => {
                     if let Some(Some(c)) =
                         self.driver.try_update_value(|d| d.controllers.remove(&id))
@@ -67,7 +72,8 @@ impl ChatStore {
         }
     }
 
-    pub(super) fn spawn_request(&self, req: crate::core::HttpRequest, stream: bool) {
+    /// Runs one request of the gateway: fetched, or (`in_page`) run by the host's agent.
+    pub(super) fn spawn_request(&self, req: crate::core::HttpRequest, stream: bool, in_page: bool) {
         // Detached: recorded, and no browser object is made (so the store runs natively too).
         let Some(transport) = self.driver.try_update_value(|d| {
             if d.transport.is_none() {
@@ -94,7 +100,7 @@ impl ChatStore {
         let id = req.id;
         let generation = self.driver.try_with_value(|d| d.generation).unwrap_or(0);
         leptos::task::spawn_local(async move {
-            if let Some(agent) = transport.agent.clone() {
+            if let (true, Some(agent)) = (in_page, transport.agent.clone()) {
                 // An agent in the page (issue 15): run instead of fetched, fed back the same way.
                 crate::io::agent::run(&agent, req, stream, controller, move |input| {
                     if store.is_generation(generation) {
@@ -105,8 +111,8 @@ impl ChatStore {
                     }
                 })
                 .await;
-            } else if transport.backend.kind == crate::core::transport::TransportKind::InProcess {
-                // `in-process` named (the page, the element) without an agent: nothing to run.
+            } else if in_page {
+                // A turn for an agent in the page, but the host gave none: nothing to run.
                 if store.is_generation(generation) {
                     let err = crate::core::TransportError::Network("no agent in the page".into());
                     store.forget_controller(id);

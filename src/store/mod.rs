@@ -202,7 +202,7 @@ impl ChatStore {
     pub(super) fn gateway_for(transport: &TransportConfig) -> GatewayFor {
         use crate::core::transport::Gateway;
         let backend = &transport.backend;
-        if !backend.kind.keeps_threads() {
+        if !backend.keeps_threads() {
             return (Gateway::direct(), None, 0, None);
         }
         let seed = crate::io::keys::random_seed();

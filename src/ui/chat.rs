@@ -279,7 +279,7 @@ pub fn Chat(
     };
     let mut transport = TransportConfig::new(&base_url.get_untracked());
     if agent.is_some() {
-        backend.kind = crate::core::transport::TransportKind::InProcess;
+        backend = backend.in_page();
     }
     transport.backend = backend;
     transport.agent = agent;

@@ -67,6 +67,9 @@ impl Link {
             match w {
                 Work::Gateway(GatewayOutput::Send(r)) => self.wire.push((r, false)),
                 Work::Gateway(GatewayOutput::OpenStream(r)) => self.wire.push((r, true)),
+                Work::Gateway(GatewayOutput::RunInPage { request, stream }) => {
+                    self.wire.push((request, stream))
+                }
                 Work::Gateway(GatewayOutput::SaveThread(t)) => self.saved.push(t),
                 Work::Gateway(GatewayOutput::DeleteThread(id)) => self.deleted.push(id),
                 Work::Gateway(GatewayOutput::Log(l)) => self.logs.push(l),

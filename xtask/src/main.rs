@@ -8,6 +8,7 @@ mod bench;
 mod compress;
 mod demo;
 mod element;
+mod fuzz;
 mod npm;
 mod page;
 mod run;
@@ -50,6 +51,9 @@ commands:
                       the core (SSE, streaming Markdown) and the browser (opening and
                       paging a 1,000-message conversation, streaming a long answer);
                       printed as Markdown tables, never pass/fail on a number
+  fuzz --minutes N    every cargo-fuzz target for N minutes each, one after the
+                      other; prints each target's runs and crashes (a crash's input
+                      is kept in fuzz/artifacts/<target>/)
   split-page          Trunk's post_build hook (Trunk.toml): cuts the page's lazy
                       chunks out of its wasm, like the element's (D67)
 
@@ -92,6 +96,10 @@ fn main() -> ExitCode {
             }
         }
         Some("bench") if args.len() == 1 => bench::main(&ctx),
+        Some("fuzz") => match fuzz::parse_minutes(&args[1..]) {
+            Ok(minutes) => fuzz::main(&ctx, minutes),
+            Err(msg) => usage_error(&msg),
+        },
         Some("split-page") if args.len() == 1 => page::main(&ctx),
         None | Some("help" | "-h" | "--help") => {
             print!("{USAGE}");

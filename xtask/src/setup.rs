@@ -6,7 +6,7 @@
 
 use std::{
     fs,
-    path::PathBuf,
+    path::{Path, PathBuf},
     process::{Command, ExitCode},
 };
 
@@ -62,6 +62,9 @@ pub struct Tools {
     pub fetched: bool,
     /// `cargo fuzz --version` is [`CARGO_FUZZ_VERSION`].
     pub cargo_fuzz: bool,
+    /// `test-servers/node_modules` installed from its lock file (the agent frameworks' own
+    /// servers the `e2e_frameworks` journeys talk to).
+    pub test_servers: bool,
 }
 
 impl Tools {
@@ -87,7 +90,11 @@ impl Tools {
 
     /// Nothing is missing.
     pub fn all_ready(&self) -> bool {
-        self.page_ready() && self.browser_tests_ready() && self.cargo_fuzz && self.axe_core
+        self.page_ready()
+            && self.browser_tests_ready()
+            && self.cargo_fuzz
+            && self.axe_core
+            && self.test_servers
     }
 }
 
@@ -116,6 +123,7 @@ pub fn ensure(ctx: &Ctx) -> Tools {
     };
     ensure_system_packages(ctx, &mut tools);
     (tools.wasm_opt, tools.axe_core, tools.typescript) = ensure_npm_packages(ctx);
+    tools.test_servers = ensure_test_servers(ctx);
     println!("[setup] cargo fetch: running");
     // The second fetch brings the crates the standard library of a shipped wasm is rebuilt
     // with (`build-std`), which Trunk's offline cargo cannot download.
@@ -408,6 +416,36 @@ fn ensure_npm_packages(ctx: &Ctx) -> (bool, bool, bool) {
         }
     }
     (after[0], after[1], after[2])
+}
+
+/// The agent frameworks' servers of `test-servers/` (AI SDK, AG-UI, LangGraph, A2A at the
+/// versions of its package-lock.json): `npm ci` there when `node_modules` is missing or older
+/// than the lock file (npm writes `node_modules/.package-lock.json` on every install).
+fn ensure_test_servers(ctx: &Ctx) -> bool {
+    let dir = ctx.root.join("test-servers");
+    let label = "agent framework servers (test-servers/node_modules)";
+    let modified = |p: &Path| fs::metadata(p).and_then(|m| m.modified()).ok();
+    let installed = modified(&dir.join("node_modules/.package-lock.json"));
+    let wanted = modified(&dir.join("package-lock.json"));
+    if installed.is_some() && installed >= wanted {
+        println!("[setup] {label}: present");
+        return true;
+    }
+    if which("npm", &ctx.path).is_none() {
+        println!("[setup] {label}: missing, and npm is not installed");
+        return false;
+    }
+    println!("[setup] {label}: installing… (npm ci in test-servers/)");
+    let ok = run::ok(
+        ctx.command("npm")
+            .args(["ci", "--no-audit", "--no-fund"])
+            .current_dir(&dir),
+    );
+    println!(
+        "[setup] {label}: {}",
+        if ok { "installed" } else { "FAILED" }
+    );
+    ok
 }
 
 /// The `version` of `node_modules/<name>/package.json`, if `needed` (a file of the package)

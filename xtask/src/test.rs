@@ -6,21 +6,19 @@
 //! non-test step) and the total wall time; the exit code is non-zero if anything failed.
 
 use std::{
-    env, fs,
+    env,
     process::{Command, ExitCode},
     time::{Duration, Instant},
 };
 
 use crate::{
+    fuzz::{fuzz_command, FUZZ_TARGETS},
     run::{self, TestCounts},
     setup, Ctx,
 };
 
 /// Number of steps, for the `[i/N]` banners.
 const STEPS: usize = 16;
-
-/// The cargo-fuzz targets in `fuzz/fuzz_targets/`; each has seeds in `fuzz/seeds/<target>/`.
-const FUZZ_TARGETS: [&str; 3] = ["sse_decoder", "wire_types", "args_schema"];
 
 /// Seconds each fuzz target runs when `FUZZ_SECONDS` is unset.
 const FUZZ_SECONDS_DEFAULT: u64 = 20;
@@ -258,6 +256,12 @@ pub fn main(ctx: &Ctx) -> ExitCode {
                 "e2e",
                 "--test",
                 "e2e",
+                // Redirects to a second origin never followed (issue 38).
+                "--test",
+                "e2e_origin",
+                // The agent frameworks' own servers, run by Node (issue 39).
+                "--test",
+                "e2e_frameworks",
                 "--no-fail-fast",
             ]);
             cmd.env("AGENT_CHAT_DIST", ctx.dist())
@@ -294,21 +298,7 @@ fn fuzz_short(ctx: &Ctx, tools: &setup::Tools, p: &mut Pipeline) {
         p.skip(NAME, "cargo-fuzz missing");
         return;
     }
-    let runs = FUZZ_TARGETS.map(|target| {
-        // libFuzzer writes new inputs to the first directory (git-ignored) and only reads the
-        // committed seeds.
-        let corpus = format!("fuzz/corpus/{target}");
-        let _ = fs::create_dir_all(ctx.root.join(&corpus));
-        let mut cmd = ctx.cargo(["fuzz", "run", target]);
-        cmd.args([corpus, format!("fuzz/seeds/{target}")])
-            .args(["--", &format!("-max_total_time={seconds}")])
-            .env("RUSTC_BOOTSTRAP", "1")
-            // Its own target dir (`fuzz/target`), even when the main build's is moved: the
-            // instrumented flags would otherwise rebuild everything there.
-            .env_remove("CARGO_TARGET_DIR")
-            .env_remove("CARGO_BUILD_TARGET_DIR");
-        (target, cmd)
-    });
+    let runs = FUZZ_TARGETS.map(|target| (target, fuzz_command(ctx, target, seconds)));
     p.check_each(NAME, "RUSTC_BOOTSTRAP=1 ", runs);
 }
 

@@ -8,6 +8,7 @@ pub mod cogitator;
 pub mod conversations;
 pub mod dev;
 pub mod dev_hold;
+pub mod elsewhere;
 pub mod files;
 pub mod messages;
 pub mod openai;
@@ -54,7 +55,8 @@ pub fn router(app: AppState) -> Router {
             .route("/_dev/executions", get(dev::executions))
             .route("/_dev/history-source", post(dev::history_source))
             .route("/_dev/chunks", post(dev::chunks))
-            .route("/_dev/wasm", post(dev_hold::set));
+            .route("/_dev/wasm", post(dev_hold::set))
+            .route("/_dev/redirect", post(elsewhere::set));
     }
     let api = api
         .route("/agents/{agent_id}", get(agents::get_one))
@@ -148,7 +150,11 @@ pub fn router(app: AppState) -> Router {
         }
         None => root.fallback(not_found),
     };
-    root.layer(cors)
+    root.layer(middleware::from_fn_with_state(
+        app.clone(),
+        elsewhere::redirect_elsewhere,
+    ))
+    .layer(cors)
 }
 
 /// 404 `Route not found: <METHOD> <path>` (path relative to the API base inside it).

@@ -4,6 +4,10 @@
 //! talks to the page through, selectors ([`sel`]), the scripts it runs in the page, and the
 //! axe-core audit ([`AxeAudit`]).
 
+// Used by the `e2e_frameworks` journeys only; the other binaries that share this harness leave it.
+#[allow(dead_code)]
+pub mod node;
+
 use std::{
     future::Future,
     os::unix::process::CommandExt,
@@ -2180,6 +2184,9 @@ pub struct Harness {
     pub page: ChatPage,
     /// The in-process dev-server task.
     server: tokio::task::JoinHandle<std::io::Result<()>>,
+    /// A framework's own server when the page is opened from its front instead
+    /// ([`Harness::start_beside`]).
+    node: Option<node::NodeServer>,
     /// Declared last so it drops last: the browser goes away after the session handle.
     driver: ChromeDriver,
 }
@@ -2230,8 +2237,20 @@ impl Harness {
         Harness {
             page,
             server,
+            node: None,
             driver,
         }
+    }
+
+    /// A fresh browser whose page is opened from the front of `node` (a framework's own server
+    /// from `test-servers/`) rather than from the dev-server, so the page and that server share
+    /// one origin.
+    #[allow(dead_code)] // only the `e2e_frameworks` journeys start one
+    pub async fn start_beside(node: node::NodeServer) -> Self {
+        let mut harness = Self::start().await;
+        harness.page.base_url = format!("{}/", node.url);
+        harness.node = Some(node);
+        harness
     }
 
     /// Runs a journey that may take up to `limit`.
@@ -2248,13 +2267,20 @@ impl Harness {
 
     /// Reads the console, saves artifacts on failure, closes the browser, then panics with
     /// everything known if the journey failed or the console shows a crash.
-    pub async fn finish(self, name: &str, outcome: Step) {
+    pub async fn finish(mut self, name: &str, outcome: Step) {
         let mut problems = Vec::new();
         if let Err(e) = outcome {
             problems.push(e);
         }
         if self.server.is_finished() {
             problems.push("the dev-server task stopped during the journey".to_owned());
+        }
+        let mut node_output = String::new();
+        if let Some(node) = self.node.as_mut() {
+            if !node.is_running() {
+                problems.push("the framework's test server stopped during the journey".to_owned());
+            }
+            node_output = node.drain_output();
         }
         let console = match tokio::time::timeout(CLEANUP_TIMEOUT, self.page.take_console()).await {
             Ok(Ok(entries)) => entries,
@@ -2297,7 +2323,7 @@ impl Harness {
         if !problems.is_empty() {
             let list: String = problems.iter().map(|p| format!("  - {p}\n")).collect();
             panic!(
-                "journey `{name}` failed:\n{list}browser console ({} entries):\n{console_text}artifacts: {}",
+                "journey `{name}` failed:\n{list}browser console ({} entries):\n{console_text}test server output:\n{node_output}\nartifacts: {}",
                 console.len(),
                 artifacts.unwrap_or_default()
             );

@@ -6,8 +6,9 @@ use serde_json::Value;
 use super::Shown;
 use crate::core::actions::{approval_resolution, CardState};
 use crate::core::edit::{apply_field, diff_args, field_text, field_value, form_fields};
-use crate::core::schema::{check_args_text, Problem};
+use crate::core::schema::{check_args, ArgsCheck, Problem};
 use crate::core::time::Millis;
+use crate::core::variants::{current_variant, form_variants, switch_variant, Variant};
 use crate::core::wire::{ActionKind, PendingAction, Resolution, ToolApproval};
 use crate::core::{ArgChange, FormField};
 
@@ -22,10 +23,14 @@ pub struct ApprovalDraft {
     edit_allowed: bool,
     proposal_text: String,
     text: String,
-    /// `check_args_text` of `text`.
-    checked: Result<Value, Vec<Problem>>,
+    /// `check_args` of `text`.
+    checked: ArgsCheck,
     changes: Vec<ArgChange>,
     fields: Option<Vec<FormField>>,
+    /// The alternatives of a `oneOf` / `anyOf` schema (empty without a variant form).
+    variants: Vec<Variant>,
+    /// The variant whose fields are shown.
+    variant: usize,
     editing: bool,
     remember: bool,
     reason_open: bool,
@@ -41,10 +46,14 @@ impl ApprovalDraft {
         };
         let proposal_text =
             serde_json::to_string_pretty(&approval.args).unwrap_or_else(|_| "{}".into());
-        let fields = if edit_allowed {
-            form_fields(approval.args_schema.as_ref())
+        let (fields, variants) = if edit_allowed {
+            let schema = approval.args_schema.as_ref();
+            (
+                form_fields(schema),
+                form_variants(schema).unwrap_or_default(),
+            )
         } else {
-            None
+            (None, Vec::new())
         };
         let mut draft = ApprovalDraft {
             shown: Shown::of(action),
@@ -53,9 +62,14 @@ impl ApprovalDraft {
             edit_allowed,
             text: proposal_text.clone(),
             proposal_text,
-            checked: Ok(Value::Null),
+            checked: ArgsCheck {
+                value: None,
+                problems: Vec::new(),
+            },
             changes: Vec::new(),
             fields,
+            variant: current_variant(&variants, None, &approval.args),
+            variants,
             editing: false,
             remember: false,
             reason_open: false,
@@ -129,9 +143,39 @@ impl ApprovalDraft {
         self.recheck();
     }
 
-    /// Form fields for a flat schema (only when editing is allowed).
+    /// Form fields for a flat schema, or the shown variant's (only when editing is allowed).
     pub fn fields(&self) -> Option<&[FormField]> {
-        self.fields.as_deref()
+        match self.variants.get(self.variant) {
+            Some(variant) => Some(&variant.fields),
+            None => self.fields.as_deref(),
+        }
+    }
+
+    /// The names of the schema's alternatives when the form offers a choice of variant
+    /// (`oneOf` / `anyOf` of flat objects); empty otherwise.
+    pub fn variant_names(&self) -> Vec<String> {
+        self.variants.iter().map(|v| v.name.clone()).collect()
+    }
+
+    /// The variant whose fields are shown (0 without a variant form).
+    pub fn variant(&self) -> usize {
+        self.variant
+    }
+
+    /// The person chose variant `index`: the text drops the old variant's own properties and
+    /// takes the new one's `const`s and defaults. Ignored while the text is not an object.
+    pub fn set_variant(&mut self, index: usize) {
+        let (Some(from), Some(to)) = (self.variants.get(self.variant), self.variants.get(index))
+        else {
+            return;
+        };
+        if index == self.variant {
+            return;
+        }
+        if let Some(next) = switch_variant(&self.text, from, to) {
+            self.variant = index;
+            self.set_text(next);
+        }
     }
 
     /// The fields can be used: the text is a JSON object (otherwise fix the JSON first).
@@ -154,25 +198,48 @@ impl ApprovalDraft {
     /// the control is emptied). Ignored while the text is not an object or the field unknown.
     pub fn set_field(&mut self, name: &str, raw: &str) {
         let Some(field) = self
-            .fields
-            .as_ref()
+            .fields()
             .and_then(|fs| fs.iter().find(|f| f.name == name))
         else {
             return;
         };
-        let value = field_value(&field.kind, raw);
+        if field.read_only || matches!(field.kind, crate::core::FieldKind::Fixed(_)) {
+            return;
+        }
+        let value = field_value(&field.kind.clone(), raw);
         if let Some(next) = apply_field(&self.text, name, value) {
             self.set_text(next);
         }
     }
 
     /// What is wrong with the edit, in order; empty while the text is the untouched proposal
-    /// (the proposal is the agent's, and the server checks it again).
+    /// (the proposal is the agent's, and the server checks it again). Every one blocks
+    /// Approve; the "cannot judge" notes are in [`ApprovalDraft::unjudged`].
     pub fn problems(&self) -> &[Problem] {
-        match &self.checked {
-            Err(problems) if self.text != self.proposal_text => problems,
-            _ => &[],
+        if self.text == self.proposal_text || self.checked.value.is_some() {
+            return &[];
         }
+        let problems = &self.checked.problems;
+        let blocking = problems
+            .iter()
+            .position(|p| p.kind.is_unjudged())
+            .unwrap_or(problems.len());
+        &problems[..blocking]
+    }
+
+    /// Why the checker could not judge the edit fully (a `$ref` outside the schema, a bound
+    /// passed...); empty while the text is the untouched proposal. These do not block
+    /// Approve: the card says the edit was not fully checked here, and the server checks it.
+    pub fn unjudged(&self) -> &[Problem] {
+        if self.text == self.proposal_text {
+            return &[];
+        }
+        let problems = &self.checked.problems;
+        let first = problems
+            .iter()
+            .position(|p| p.kind.is_unjudged())
+            .unwrap_or(problems.len());
+        &problems[first..]
     }
 
     /// What the edit changes against the proposal (empty when equal or not valid).
@@ -237,7 +304,7 @@ impl ApprovalDraft {
         if !self.problems().is_empty() {
             return None;
         }
-        let edit = self.checked.as_ref().ok();
+        let edit = self.checked.value.as_ref();
         Some(approval_resolution(
             true,
             &self.approval.args,
@@ -259,10 +326,15 @@ impl ApprovalDraft {
     }
 
     fn recheck(&mut self) {
-        self.checked = check_args_text(&self.text, self.approval.args_schema.as_ref());
-        self.changes = match &self.checked {
-            Ok(edit) => diff_args(&self.approval.args, edit),
-            Err(_) => Vec::new(),
+        self.checked = check_args(&self.text, self.approval.args_schema.as_ref());
+        if !self.variants.is_empty() {
+            if let Ok(args) = serde_json::from_str::<Value>(&self.text) {
+                self.variant = current_variant(&self.variants, Some(self.variant), &args);
+            }
+        }
+        self.changes = match &self.checked.value {
+            Some(edit) => diff_args(&self.approval.args, edit),
+            None => Vec::new(),
         };
     }
 }

@@ -5,7 +5,7 @@
 
 use super::Shown;
 use crate::core::actions::{ActionCard, CardState};
-use crate::core::schema::{args_equal, check_value, Problem};
+use crate::core::schema::{args_equal, blocks, gate_check, Problem};
 use crate::core::time::Millis;
 use crate::core::wire::{ActionKind, Decision, Resolution};
 
@@ -173,9 +173,13 @@ pub fn check_resolve(
                     Some(_) if !ctx.backend_edits => return Err(ResolveRefusal::EditNotOffered),
                     Some(edit) => {
                         if let Some(schema) = &approval.args_schema {
-                            let problems = check_value(edit, schema);
-                            if !problems.is_empty() {
-                                return Err(ResolveRefusal::BreaksSchema(problems));
+                            // "Cannot judge" does not refuse: the card showed it, and the
+                            // server checks the edit again.
+                            let problems = gate_check(edit, schema);
+                            if blocks(&problems) {
+                                let problems =
+                                    problems.into_iter().filter(|p| !p.kind.is_unjudged());
+                                return Err(ResolveRefusal::BreaksSchema(problems.collect()));
                             }
                         }
                         Some(edit.clone())

@@ -2,8 +2,6 @@
 //! refusal does to it (§9.10), merging open actions from streams and replies, local expiry,
 //! cancel mode, and reporting the page's own tools to the host (C10).
 
-use serde_json::json;
-
 use crate::core::actions::{ActionCard, CardState, Decider, Outcome};
 use crate::core::draft::{check_resolve, ResolveRefusal, Shown};
 use crate::core::time::Millis;
@@ -14,11 +12,11 @@ use crate::core::wire::{
 
 use super::error::parse_json;
 use super::state::{Pending, Turn};
-use super::util::encode;
 use super::{
-    ChatError, ErrorContext, HttpResponse, Method, Run, Session, SessionEvent, StreamingTurn,
+    ChatError, ErrorContext, HttpResponse, Run, Session, SessionEvent, StreamingTurn,
     TransportError,
 };
+use crate::core::endpoint::Endpoint;
 
 impl Session {
     /// E14 (PROTOCOL §9.5): the answer passes the core's gate ([`check_resolve`]: the card
@@ -46,19 +44,14 @@ impl Session {
         if fresh {
             self.emit_keys();
         }
-        let mut body = json!({
-            "resolution": wire,
-            "stream": self.config.streaming,
-            "decisionKey": key,
-        });
-        if let Some(v) = version {
-            body["version"] = json!(v);
-        }
-        let path = format!(
-            "/conversations/{}/actions/{}",
-            encode(&conversation_id),
-            encode(&action_id)
-        );
+        let call = Endpoint::Resolve {
+            conversation_id,
+            action_id: action_id.clone(),
+            resolution: wire,
+            stream: self.config.streaming,
+            decision_key: key,
+            version,
+        };
         let turn = Turn::Resolve {
             action_id,
             resolution,
@@ -68,14 +61,9 @@ impl Session {
             self.run = Run::Streaming;
             self.streaming = Some(StreamingTurn::default());
             self.revisions.streaming += 1;
-            self.open_stream(path, body.to_string(), turn);
+            self.open_stream(call, turn);
         } else {
-            self.request(
-                Method::Post,
-                path,
-                Some(body.to_string()),
-                Pending::Resolve { turn },
-            );
+            self.request(call, Pending::Resolve { turn });
         }
     }
 

@@ -2,18 +2,19 @@
 //! been cut, D26), quiet refreshes, joining a refetched window to what is on screen, older
 //! pages (E8 `order=desc`), clearing and creating one (E4, F151).
 
-use serde_json::{json, Value};
+use serde_json::Value;
 
 use crate::core::actions::{restore_cards, ActionCard, CardState};
 use crate::core::wire::{ConversationWithMessages, Message, MessagesPage, PendingAction};
 
 use super::error::parse_json;
 use super::state::{LoadPurpose, OlderPages, OutgoingMessage, Pending};
-use super::util::{conversation_from, encode, is_local_id};
+use super::util::{conversation_from, is_local_id};
 use super::{
-    ChatError, ErrorContext, HttpResponse, Method, Output, RequestId, Run, Session, SessionEvent,
+    ChatError, ErrorContext, HttpResponse, Output, RequestId, Run, Session, SessionEvent,
     TransportError, E5_MESSAGE_CAP, MESSAGE_PAGE,
 };
+use crate::core::endpoint::Endpoint;
 
 impl Session {
     pub(super) fn clear_chat(&mut self) {
@@ -44,11 +45,11 @@ impl Session {
             self.run = Run::Loading;
             self.revisions.status += 1;
         }
-        let path = format!("/conversations/{}", encode(&id));
+        let call = Endpoint::Conversation {
+            conversation_id: id.clone(),
+        };
         self.request(
-            Method::Get,
-            path,
-            None,
+            call,
             Pending::Load {
                 conversation_id: id,
                 purpose,
@@ -118,11 +119,12 @@ impl Session {
 
     /// E8 `order=desc`, first page: the conversation's newest messages (D26).
     pub(super) fn request_newest_page(&mut self, conversation_id: &str, pending: Pending) {
-        let path = format!(
-            "/conversations/{}/messages?limit={MESSAGE_PAGE}&order=desc",
-            encode(conversation_id)
-        );
-        self.request(Method::Get, path, None, pending);
+        let call = Endpoint::Messages {
+            conversation_id: conversation_id.to_owned(),
+            limit: MESSAGE_PAGE,
+            offset: 0,
+        };
+        self.request(call, pending);
     }
 
     pub(super) fn load_still_current(&self, conversation_id: &str, purpose: &LoadPurpose) -> bool {
@@ -343,18 +345,14 @@ impl Session {
             return;
         };
         let offset = self.messages.iter().filter(|m| !is_local_id(&m.id)).count();
-        let mut path = format!(
-            "/conversations/{}/messages?limit={MESSAGE_PAGE}",
-            encode(&conversation_id)
-        );
-        // PROTOCOL §3: a param is sent only when truthy.
-        if offset > 0 {
-            path.push_str(&format!("&offset={offset}"));
-        }
-        path.push_str("&order=desc");
+        let call = Endpoint::Messages {
+            conversation_id: conversation_id.clone(),
+            limit: MESSAGE_PAGE,
+            offset,
+        };
         self.older = OlderPages::Loading;
         self.revisions.status += 1;
-        self.request(Method::Get, path, None, Pending::Older { conversation_id });
+        self.request(call, Pending::Older { conversation_id });
     }
 
     /// An older page (D26): prepended, deduplicated by id; the settled cards its messages
@@ -425,16 +423,9 @@ impl Session {
         };
         self.clear_chat();
         self.emit(SessionEvent::ConversationChanged(None));
-        let mut body = json!({ "agentId": agent_id });
-        if let Some(title) = title.map(|t| t.trim().to_owned()).filter(|t| !t.is_empty()) {
-            body["title"] = Value::String(title);
-        }
-        self.request(
-            Method::Post,
-            "/conversations".into(),
-            Some(body.to_string()),
-            Pending::CreateEmpty,
-        );
+        let title = title.map(|t| t.trim().to_owned()).filter(|t| !t.is_empty());
+        let call = Endpoint::CreateConversation { agent_id, title };
+        self.request(call, Pending::CreateEmpty);
     }
 
     pub(super) fn on_created_empty(&mut self, result: Result<HttpResponse, TransportError>) {

@@ -93,6 +93,13 @@ pub enum ChatError {
         /// Browser wording.
         detail: String,
     },
+    /// The request was not sent on to another origin (a redirect, or an address outside the
+    /// configured ones): nothing was taken by the server, nothing reached the other origin.
+    #[error("not sent to another origin")]
+    OtherOrigin {
+        /// What was being done.
+        context: ErrorContext,
+    },
     /// A response body did not have the expected shape.
     #[error("unreadable response: {detail}")]
     BadResponse {
@@ -131,6 +138,23 @@ pub enum ChatError {
 }
 
 impl ChatError {
+    /// The error for a request that got no response: [`ChatError::OtherOrigin`] for one not
+    /// sent on to another origin, else [`ChatError::Network`] with the browser's words.
+    #[must_use]
+    pub fn from_transport(context: ErrorContext, error: &TransportError) -> ChatError {
+        match error {
+            TransportError::OtherOrigin => ChatError::OtherOrigin { context },
+            TransportError::Network(detail) => ChatError::Network {
+                context,
+                detail: detail.clone(),
+            },
+            TransportError::Aborted => ChatError::Network {
+                context,
+                detail: error.to_string(),
+            },
+        }
+    }
+
     /// Lower-case error code, when the server gave one.
     pub fn code(&self) -> Option<&str> {
         match self {
@@ -164,6 +188,7 @@ impl ChatError {
         // A failed delete or rename is not tied to anything on screen: say what failed.
         if let ChatError::Api { context, .. }
         | ChatError::Network { context, .. }
+        | ChatError::OtherOrigin { context }
         | ChatError::BadResponse { context, .. } = self
         {
             if matches!(context, ErrorContext::Delete | ErrorContext::Rename) {
@@ -187,6 +212,7 @@ impl ChatError {
             ChatError::Stream { message, .. } if !message.is_empty() => message.clone(),
             ChatError::Stream { .. } => catalog.tr("chat-error-send-failed"),
             ChatError::Network { .. } => catalog.tr("chat-error-network"),
+            ChatError::OtherOrigin { .. } => catalog.tr("chat-error-other-origin"),
             ChatError::BadResponse { .. } => catalog.tr("chat-error-bad-response"),
             ChatError::StreamCut => catalog.tr("chat-error-stream-cut"),
             ChatError::Storage { unreadable: 0 } => catalog.tr("chat-error-storage-save"),
@@ -216,10 +242,7 @@ fn successful(
     result: Result<HttpResponse, TransportError>,
     context: ErrorContext,
 ) -> Result<HttpResponse, ChatError> {
-    let resp = result.map_err(|e| ChatError::Network {
-        context,
-        detail: e.to_string(),
-    })?;
+    let resp = result.map_err(|e| ChatError::from_transport(context, &e))?;
     if !resp.ok() {
         return Err(ChatError::Api {
             context,

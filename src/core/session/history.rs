@@ -7,8 +7,9 @@ use crate::core::wire::{ConversationList, ConversationListItem};
 
 use super::error::parse_json;
 use super::state::{HistoryState, Pending};
-use super::util::{conversation_from, encode};
-use super::{ErrorContext, HttpResponse, Method, Session, SessionEvent, TransportError};
+use super::util::conversation_from;
+use super::{ErrorContext, HttpResponse, Session, SessionEvent, TransportError};
+use crate::core::endpoint::Endpoint;
 
 const HISTORY_PAGE: usize = 20;
 
@@ -17,22 +18,23 @@ impl Session {
         if !self.config.show_history {
             return;
         }
-        let mut query = vec![format!("limit={HISTORY_PAGE}")];
         // F45: filter by agent unless the server offers several agents.
-        if self.agents.len() <= 1 {
-            if let Some(agent) = &self.selected_agent {
-                query.push(format!("agentId={}", encode(agent)));
-            }
-        }
-        if append && !self.history.is_empty() {
-            query.push(format!("offset={}", self.history.len()));
-        }
+        let agent_id = if self.agents.len() <= 1 {
+            self.selected_agent.clone()
+        } else {
+            None
+        };
+        let offset = if append { self.history.len() } else { 0 };
+        let call = Endpoint::Conversations {
+            agent_id,
+            limit: HISTORY_PAGE,
+            offset,
+        };
         self.history_state = HistoryState::Loading {
             has_more: self.history_state.has_more(),
         };
         self.revisions.history += 1;
-        let path = format!("/conversations?{}", query.join("&"));
-        self.request(Method::Get, path, None, Pending::History { append });
+        self.request(call, Pending::History { append });
     }
 
     pub(super) fn on_history(
@@ -81,11 +83,11 @@ impl Session {
             self.revisions.history += 1;
             (index, self.history.remove(index))
         });
-        let path = format!("/conversations/{}", encode(&id));
+        let call = Endpoint::Delete {
+            conversation_id: id.clone(),
+        };
         self.request(
-            Method::Delete,
-            path,
-            None,
+            call,
             Pending::Delete {
                 conversation_id: id,
                 removed,
@@ -144,12 +146,12 @@ impl Session {
             return;
         }
         self.apply_title(&id, Some(title.clone()), None);
-        let body = serde_json::json!({ "title": title }).to_string();
-        let path = format!("/conversations/{}", encode(&id));
+        let call = Endpoint::Rename {
+            conversation_id: id.clone(),
+            title: title.clone(),
+        };
         self.request(
-            Method::Patch,
-            path,
-            Some(body),
+            call,
             Pending::Rename {
                 conversation_id: id,
                 title,

@@ -100,6 +100,10 @@ pub struct HttpRequest {
     pub path: String,
     /// JSON body, if any.
     pub body: Option<String>,
+    /// The agent server's endpoint this request renders, when the session made it: what a
+    /// gateway that plays the agent server reads (never the path). `None` for a request made
+    /// for another server.
+    pub call: Option<crate::core::endpoint::Endpoint>,
 }
 
 /// A complete (non-streamed) HTTP response.
@@ -139,6 +143,12 @@ pub enum TransportError {
     /// The session (or the page) aborted it.
     #[error("aborted")]
     Aborted,
+    /// Not sent on to another origin: the server answered with a redirect (which is never
+    /// followed, so the person's words and the token go nowhere else), or the request's own
+    /// address was outside the origins the chat was configured with. The server the chat
+    /// talks to did not take the request.
+    #[error("not sent to another origin")]
+    OtherOrigin,
 }
 
 /// Everything that can happen to a session.
@@ -873,7 +883,7 @@ impl Session {
     }
 
     fn start(&mut self) {
-        self.request(Method::Get, "/agents".into(), None, Pending::Agents);
+        self.request(crate::core::endpoint::Endpoint::Agents, Pending::Agents);
         if let Some(id) = self.config.conversation_id.clone() {
             self.open_conversation(id, LoadPurpose::Open);
         }
@@ -976,14 +986,9 @@ impl Session {
         format!("{}_{}", self.now.0, base36_padded(n, 9))
     }
 
-    fn request(&mut self, method: Method, path: String, body: Option<String>, pending: Pending) {
+    fn request(&mut self, call: crate::core::endpoint::Endpoint, pending: Pending) {
         let id = self.next_id();
         self.pending.push((id, pending));
-        self.outputs.push_back(Output::Send(HttpRequest {
-            id,
-            method,
-            path,
-            body,
-        }));
+        self.outputs.push_back(Output::Send(call.request(id)));
     }
 }

@@ -5,8 +5,8 @@
 use crate::core::wire::{ConversationWithMessages, Message, Role};
 
 use super::state::{InterruptedTurn, LoadPurpose, OutgoingMessage, Pending, RunningTurn, Turn};
-use super::util::encode;
-use super::{ChatError, ErrorContext, Method, Session};
+use super::{ChatError, ErrorContext, Session};
+use crate::core::endpoint::Endpoint;
 
 /// How long after a lost connection the session keeps looking for the reply (C17).
 const RUNNING_TURN_POLL_MS: u64 = 2_000;
@@ -52,12 +52,12 @@ impl Session {
         turn: Turn,
         first: bool,
     ) {
-        let path = format!("/conversations/{}", encode(&conversation_id));
+        let call = Endpoint::Conversation {
+            conversation_id: conversation_id.clone(),
+        };
         let purpose = LoadPurpose::RunningTurn { turn, first };
         self.request(
-            Method::Get,
-            path,
-            None,
+            call,
             Pending::Load {
                 conversation_id,
                 purpose,

@@ -2,7 +2,7 @@
 //! requests, stop, retry (F152), refusals that give the draft back (C29) and the end of a
 //! turn. What the reply's events do is in `stream.rs`, the C17 look in `running.rs`.
 
-use serde_json::{json, Value};
+use serde_json::Value;
 
 use crate::core::wire::{
     AnswerValue, FileAttachment, Message, MessageContent, Resolution, Role, SendMessageResponse,
@@ -10,11 +10,13 @@ use crate::core::wire::{
 
 use super::error::parse_json;
 use super::state::{LoadPurpose, OutgoingMessage, Pending, Turn};
-use super::util::{encode, is_local_id};
+use super::util::is_local_id;
 use super::{
-    ChatError, ErrorContext, HttpRequest, HttpResponse, Method, Output, Run, Session, SessionEvent,
-    StreamingTurn, TransportError,
+    ChatError, ErrorContext, HttpResponse, Output, Run, Session, SessionEvent, StreamingTurn,
+    TransportError,
 };
+use crate::core::endpoint::Endpoint;
+use crate::core::transport::reply::WireFile;
 
 impl Session {
     /// F152: the React hook's `retry`, which drops a trailing assistant message and resends
@@ -147,13 +149,11 @@ impl Session {
     pub(super) fn send_to_new_conversation(&mut self, outgoing: OutgoingMessage) {
         match self.selected_agent.clone() {
             Some(agent_id) => {
-                let body = json!({ "agentId": agent_id }).to_string();
-                self.request(
-                    Method::Post,
-                    "/conversations".into(),
-                    Some(body),
-                    Pending::Create { outgoing },
-                );
+                let call = Endpoint::CreateConversation {
+                    agent_id,
+                    title: None,
+                };
+                self.request(call, Pending::Create { outgoing });
             }
             None if self
                 .pending
@@ -184,31 +184,30 @@ impl Session {
     }
 
     pub(super) fn post_message(&mut self, conversation_id: String, outgoing: OutgoingMessage) {
-        let path = format!("/conversations/{}/messages", encode(&conversation_id));
-        let mut body = json!({ "message": outgoing.text, "stream": self.config.streaming });
         // §5: `files[].content` is raw base64, no `data:` prefix; omitted when there are none.
-        if !outgoing.files.is_empty() {
-            body["files"] = outgoing
-                .files
-                .iter()
-                .map(|f| {
-                    json!({
-                        "name": f.name,
-                        "content": f.content.as_deref().unwrap_or_default(),
-                        "mimeType": f.mime_type,
-                    })
-                })
-                .collect();
-        }
-        let body = body.to_string();
+        let files = outgoing
+            .files
+            .iter()
+            .map(|f| WireFile {
+                name: f.name.clone(),
+                mime_type: f.mime_type.clone(),
+                content: f.content.clone().unwrap_or_default(),
+            })
+            .collect();
+        let call = Endpoint::Send {
+            conversation_id,
+            message: outgoing.text.clone(),
+            stream: self.config.streaming,
+            files,
+        };
         if self.config.streaming {
-            self.open_stream(path, body, Turn::Send(outgoing));
+            self.open_stream(call, Turn::Send(outgoing));
         } else {
-            self.request(Method::Post, path, Some(body), Pending::Send { outgoing });
+            self.request(call, Pending::Send { outgoing });
         }
     }
 
-    pub(super) fn open_stream(&mut self, path: String, body: String, turn: Turn) {
+    pub(super) fn open_stream(&mut self, call: Endpoint, turn: Turn) {
         let id = self.next_id();
         self.stream_request = Some(id);
         self.pending.push((
@@ -220,12 +219,7 @@ impl Session {
                 finished: false,
             },
         ));
-        self.outputs.push_back(Output::OpenStream(HttpRequest {
-            id,
-            method: Method::Post,
-            path,
-            body: Some(body),
-        }));
+        self.outputs.push_back(Output::OpenStream(call.request(id)));
     }
 
     pub(super) fn stop(&mut self) {

@@ -12,8 +12,15 @@
 
 use serde_json::{json, Map, Value};
 
-use super::reply::{drain_frames, Delta, Reply, WireFile};
+use super::backend::{
+    fill_action_url, settle_waiting, AnswerCall, Backend, Capabilities, ReadError, SendCall,
+    WireCall,
+};
+use super::reply::{drain_frames, Delta, Reply, ReplyDecoder, WireFile};
+use super::threads::Thread;
+use super::TransportOptions;
 use crate::core::sse::SseFrameDecoder;
+use crate::core::{HttpResponse, TransportError};
 
 /// Where the agent card is, below the base URL.
 pub const CARD_PATH: &str = "/.well-known/agent-card.json";
@@ -332,3 +339,128 @@ fn parts_text(parts: &Value) -> String {
         .collect::<Vec<_>>()
         .join("")
 }
+
+/// What A2A can do: conversations in the page with their context and open task; a task that
+/// waits for input is answered by the next message, cards at a configured action endpoint
+/// (C19).
+pub const CAPABILITIES: Capabilities = Capabilities {
+    names: &["a2a"],
+    named_by_page: true,
+    keeps_threads: true,
+    can_resolve: true,
+    answers_at_action_url: true,
+    remembers: true,
+    runs_in_page: false,
+    storage_tag: Some("a2a"),
+};
+
+/// A2A behind the gateway.
+pub fn build(_: &TransportOptions) -> Option<Box<dyn Backend>> {
+    Some(Box::new(A2a::default()))
+}
+
+/// A2A as a [`Backend`]: its one agent is named by its card, once read.
+#[derive(Debug, Default)]
+pub struct A2a {
+    card: Option<(String, Option<String>)>,
+}
+
+impl Backend for A2a {
+    fn capabilities(&self) -> &'static Capabilities {
+        &CAPABILITIES
+    }
+
+    /// The card, until it is read (asked for again after a failure).
+    fn agents_request(&self) -> Option<&'static str> {
+        self.card.is_none().then_some(CARD_PATH)
+    }
+
+    fn agents_read(&mut self, result: &Result<HttpResponse, TransportError>) -> Option<String> {
+        self.card = match result {
+            Ok(resp) if (200..300).contains(&resp.status) => read_card(&resp.body),
+            _ => None,
+        };
+        if self.card.is_some() {
+            return None;
+        }
+        let why = match result {
+            Ok(resp) => format!("answered {}", resp.status),
+            Err(e) => e.to_string(),
+        };
+        Some(format!(
+            "a2a: no agent card at {CARD_PATH} ({why}); it is asked for again next time"
+        ))
+    }
+
+    /// One agent: the card's name and description, else the configured agent id.
+    fn agents(&self, options: &TransportOptions) -> Value {
+        let id = options.agent();
+        let mut agent = json!({ "id": id, "name": id });
+        if let Some((name, description)) = &self.card {
+            agent["name"] = Value::from(name.as_str());
+            if let Some(d) = description {
+                agent["description"] = Value::from(d.as_str());
+            }
+        }
+        json!({ "agents": [agent] })
+    }
+
+    fn send_request(&self, send: &SendCall<'_>) -> WireCall {
+        let metadata = &send.thread.conversation["metadata"];
+        let (id, text, files) = (send.message_id, send.text, send.files);
+        let body = request_body(send.rpc_id, id, text, files, send.stream, metadata);
+        WireCall {
+            path: RPC_PATH.to_owned(),
+            body,
+        }
+    }
+
+    /// The message answers the question its task waits on.
+    fn on_new_message(&self, thread: &mut Thread, at: &str) -> Vec<(String, &'static str)> {
+        settle_waiting(thread, at, "resolved")
+    }
+
+    /// `POST {actionUrl}` with `{conversationId, actionId, resolution}`, where
+    /// `conversationId` is the A2A context (the page's own id when there is none yet), plus
+    /// `taskId`, `stream` and `decisionKey`.
+    fn answer_request(&self, answer: &AnswerCall<'_>) -> Result<WireCall, (u16, String)> {
+        let metadata = &answer.thread.conversation["metadata"];
+        let context = metadata[CONTEXT_KEY]
+            .as_str()
+            .unwrap_or(answer.thread.id())
+            .to_owned();
+        let mut body = json!({ "conversationId": context, "actionId": answer.action_id,
+                               "resolution": answer.resolution, "stream": answer.stream });
+        if let Some(task) = metadata[TASK_KEY].as_str() {
+            body["taskId"] = Value::from(task);
+        }
+        body["decisionKey"] = Value::from(answer.decision_key);
+        let path = fill_action_url(answer.action_url(), answer.action_id, &context);
+        Ok(WireCall { path, body })
+    }
+
+    fn decoder(&self) -> Box<dyn ReplyDecoder> {
+        Box::new(Decoder::new())
+    }
+
+    /// One JSON document: the agent's failure in its words, or unreadable as a whole.
+    fn read_reply(&self, body: &str) -> Result<Reply, ReadError> {
+        let mut decoder = Decoder::new();
+        let deltas = decoder.read_whole(body);
+        if let Some(wording) = deltas.iter().find_map(|d| match d {
+            Delta::Error(wording) => Some(wording.clone()),
+            _ => None,
+        }) {
+            return Err(ReadError::Refused(wording));
+        }
+        match deltas.into_iter().find_map(|d| match d {
+            Delta::Skipped(why) => Some(why),
+            _ => None,
+        }) {
+            Some(why) => Err(ReadError::Unreadable(why)),
+            None => Ok(decoder.ending()),
+        }
+    }
+}
+
+super::reply::reply_decoder!(Decoder, whole);

@@ -7,7 +7,10 @@ use serde_json::{json, Value};
 pub use super::reply::{
     content_text, error_envelope, error_wording, Delta, Reply, ToolCall, WireFile,
 };
-use super::reply::{drain_frames, parse_arguments};
+use super::backend::{settle_waiting, Backend, Capabilities, ReadError, SendCall, WireCall};
+use super::reply::{drain_frames, parse_arguments, ReplyDecoder};
+use super::threads::Thread;
+use super::TransportOptions;
 use crate::core::sse::SseFrameDecoder;
 
 /// The request path below the base URL.
@@ -239,3 +242,54 @@ fn usage_of(usage: &Value) -> Value {
         "totalTokens": usage["total_tokens"],
     })
 }
+
+/// What Chat Completions can do: conversations in the page, cards shown but never answered.
+pub const CAPABILITIES: Capabilities = Capabilities {
+    names: &["chat-completions", "chatcompletions", "openai"],
+    named_by_page: true,
+    keeps_threads: true,
+    can_resolve: false,
+    answers_at_action_url: false,
+    remembers: true,
+    runs_in_page: false,
+    storage_tag: None,
+};
+
+/// Chat Completions behind the gateway.
+pub fn build(_: &TransportOptions) -> Option<Box<dyn Backend>> {
+    Some(Box::new(ChatCompletions))
+}
+
+/// Chat Completions as a [`Backend`].
+#[derive(Debug)]
+pub struct ChatCompletions;
+
+impl Backend for ChatCompletions {
+    fn capabilities(&self) -> &'static Capabilities {
+        &CAPABILITIES
+    }
+
+    fn send_request(&self, send: &SendCall<'_>) -> WireCall {
+        let history = &send.thread.messages;
+        let body = request_body(&send.model(), history, send.text, send.files, send.stream);
+        WireCall {
+            path: PATH.to_owned(),
+            body,
+        }
+    }
+
+    /// The person moved on from calls nobody here can run: they are cancelled.
+    fn on_new_message(&self, thread: &mut Thread, at: &str) -> Vec<(String, &'static str)> {
+        settle_waiting(thread, at, "cancelled")
+    }
+
+    fn decoder(&self) -> Box<dyn ReplyDecoder> {
+        Box::new(StreamDecoder::new())
+    }
+
+    fn read_reply(&self, body: &str) -> Result<Reply, ReadError> {
+        read_reply(body).map_err(ReadError::Unreadable)
+    }
+}
+
+super::reply::reply_decoder!(StreamDecoder);

@@ -21,6 +21,11 @@ use serde_json::{json, Map, Value};
 use super::reply::{
     drain_frames, error_wording, parse_arguments, Delta, Reply, ToolCall, WireFile,
 };
+use super::backend::{
+    refusal, AnswerCall, Backend, Capabilities, ReadError, SendCall, WireCall,
+};
+use super::reply::ReplyDecoder;
+use super::threads::Thread;
 use super::TransportOptions;
 use crate::core::sse::SseFrameDecoder;
 use crate::core::{encode, lenient, HttpResponse, TransportError};
@@ -498,3 +503,116 @@ impl Decoder {
         }
     }
 }
+
+/// What Cogitator can do: conversations in the page, each in the server's thread; a paused
+/// run's cards answered by resuming it, never remembered for the chat.
+pub const CAPABILITIES: Capabilities = Capabilities {
+    names: &["cogitator"],
+    named_by_page: true,
+    keeps_threads: true,
+    can_resolve: true,
+    answers_at_action_url: false,
+    remembers: false,
+    runs_in_page: false,
+    storage_tag: Some("cogitator"),
+};
+
+/// Cogitator behind the gateway.
+pub fn build(_: &TransportOptions) -> Option<Box<dyn Backend>> {
+    Some(Box::new(Cogitator::default()))
+}
+
+/// Cogitator as a [`Backend`]: its agents are the server's list, once read.
+#[derive(Debug, Default)]
+pub struct Cogitator {
+    listed: Option<Agents>,
+}
+
+impl Backend for Cogitator {
+    fn capabilities(&self) -> &'static Capabilities {
+        &CAPABILITIES
+    }
+
+    /// The server's list, until it is read (asked for again after a failure).
+    fn agents_request(&self) -> Option<&'static str> {
+        self.listed.is_none().then_some(AGENTS_PATH)
+    }
+
+    fn agents_read(&mut self, result: &Result<HttpResponse, TransportError>) -> Option<String> {
+        let (listed, log) = on_agents(result);
+        self.listed = listed;
+        log
+    }
+
+    fn agents(&self, options: &TransportOptions) -> Value {
+        agent_list(options, self.listed.as_deref())
+    }
+
+    fn send_request(&self, send: &SendCall<'_>) -> WireCall {
+        let thread = send.thread;
+        let thread_id = thread_id(thread.id(), &thread.conversation["metadata"]);
+        WireCall {
+            path: run_path(thread.agent_id(), send.stream),
+            body: request_body(thread_id, send.text, send.files),
+        }
+    }
+
+    /// A new message declines the waiting calls (C31).
+    fn on_new_message(&self, thread: &mut Thread, _: &str) -> Vec<(String, &'static str)> {
+        decline_waiting(&mut thread.messages)
+            .into_iter()
+            .map(|id| (id, "cancelled"))
+            .collect()
+    }
+
+    /// `POST /agents/:name/resume` deciding this one call; only approvals and denials.
+    fn answer_request(&self, answer: &AnswerCall<'_>) -> Result<WireCall, (u16, String)> {
+        let thread = answer.thread;
+        let thread_id = thread_id(thread.id(), &thread.conversation["metadata"]);
+        let resolution = answer.resolution;
+        match answer_request(thread.agent_id(), thread_id, answer.action_id, resolution) {
+            Some((path, body)) => Ok(WireCall { path, body }),
+            None => Err(refusal(
+                400,
+                "VALIDATION_ERROR",
+                "This backend takes only approvals and denials.",
+            )),
+        }
+    }
+
+    fn decoder(&self) -> Box<dyn ReplyDecoder> {
+        Box::new(Decoder::new())
+    }
+
+    fn read_reply(&self, body: &str) -> Result<Reply, ReadError> {
+        read_reply(body).map_err(ReadError::Unreadable)
+    }
+
+    /// A refused resume in the agent server's codes (§11.1).
+    fn refusal(&self, status: u16, body: &str, answering: bool) -> String {
+        if answering {
+            action_error_envelope(status, body)
+        } else {
+            super::reply::error_envelope(status, body)
+        }
+    }
+
+    /// `RUN_NOT_PAUSED`: nothing waits on the thread any more. Its entry says so, or the
+    /// refetch that follows would draw the card open again (§9.6: the last reply's open
+    /// entries are what waits); no answer is kept (nobody knows what it was).
+    fn answer_gone(
+        &self,
+        messages: &mut [Value],
+        message_id: &str,
+        action_id: &str,
+        envelope: &str,
+    ) -> bool {
+        if !envelope.contains("\"action_not_pending\"") {
+            return false;
+        }
+        settle_entry(messages, message_id, action_id);
+        true
+    }
+}
+
+super::reply::reply_decoder!(Decoder);

@@ -23,7 +23,9 @@
 
 use serde_json::{json, Map, Value};
 
-use super::reply::{content_text, Delta, Reply, ToolCall, WireFile};
+use super::backend::{AnswerCall, Backend, Capabilities, ReadError, SendCall, WireCall};
+use super::reply::{content_text, Delta, Reply, ReplyDecoder, ToolCall, WireFile};
+use super::TransportOptions;
 
 /// The internal path of a turn: never fetched, the edge runs the host's agent instead.
 pub const PATH: &str = "/in-process/turn";
@@ -184,3 +186,72 @@ impl Decoder {
         }
     }
 }
+
+/// What an agent in the page can do: conversations in the page; its pauses are answerable
+/// cards, without "remember for this chat" (the agent-sdk resolution has none, PROTOCOL
+/// §10). Only a Rust host can hand one over, so a page cannot name it.
+pub const CAPABILITIES: Capabilities = Capabilities {
+    names: &["in-process", "inprocess"],
+    named_by_page: false,
+    keeps_threads: true,
+    can_resolve: true,
+    answers_at_action_url: false,
+    remembers: false,
+    runs_in_page: true,
+    storage_tag: Some("in-process"),
+};
+
+/// An agent in the page behind the gateway.
+pub fn build(_: &TransportOptions) -> Option<Box<dyn Backend>> {
+    Some(Box::new(InProcess))
+}
+
+/// An agent in the page as a [`Backend`].
+#[derive(Debug)]
+pub struct InProcess;
+
+impl Backend for InProcess {
+    fn capabilities(&self) -> &'static Capabilities {
+        &CAPABILITIES
+    }
+
+    fn send_request(&self, send: &SendCall<'_>) -> WireCall {
+        let thread = send.thread;
+        let (agent, history) = (thread.agent_id(), &thread.messages);
+        WireCall {
+            path: PATH.to_owned(),
+            body: request_body(agent, thread.id(), history, send.text, send.files),
+        }
+    }
+
+    /// A resume turn with the stored action and the answer.
+    fn answer_request(&self, answer: &AnswerCall<'_>) -> Result<WireCall, (u16, String)> {
+        let thread = answer.thread;
+        let (agent, history) = (thread.agent_id(), &thread.messages);
+        let resolution = answer.resolution;
+        Ok(WireCall {
+            path: PATH.to_owned(),
+            body: resume_body(agent, thread.id(), history, answer.action, resolution),
+        })
+    }
+
+    fn decoder(&self) -> Box<dyn ReplyDecoder> {
+        Box::new(Decoder::new())
+    }
+
+    /// Every line at once: the agent's failure in its words; a line that cannot be read is
+    /// skipped, as when streamed.
+    fn read_reply(&self, body: &str) -> Result<Reply, ReadError> {
+        let mut decoder = Decoder::new();
+        let deltas = decoder.read_whole(body);
+        match deltas.into_iter().find_map(|d| match d {
+            Delta::Error(wording) => Some(wording),
+            _ => None,
+        }) {
+            Some(wording) => Err(ReadError::Refused(wording)),
+            None => Ok(decoder.ending()),
+        }
+    }
+}
+
+super::reply::reply_decoder!(Decoder, whole);

@@ -11,15 +11,20 @@
 //!
 //! The edge feeds the gateway what the session emitted ([`Gateway::from_session`]) and what
 //! the wire answered ([`Gateway::from_wire`]), then drains [`Gateway::poll_output`]: requests
-//! for the wire, inputs for the session, and threads to save or delete.
+//! for the wire (or for the agent in the page), inputs for the session, and threads to save
+//! or delete.
+//!
+//! The session's requests carry the endpoint they call as data
+//! ([`Endpoint`](crate::core::endpoint::Endpoint)), which is what the gateway reads. What
+//! differs between backends is each backend's own [`Backend`], one file each, registered on
+//! one line of the `backends!` list below; the shared code (the thread store, the agent
+//! server's endpoints played in the page) asks only the trait and the backend's
+//! [`Capabilities`]. The recipe for a new backend is in [`backend`].
 
-pub mod a2a;
 pub mod agent_sdk;
-pub mod chat_completions;
-pub mod cogitator;
-pub mod in_process;
+pub mod backend;
+pub mod options;
 pub mod reply;
-pub mod responses;
 mod stateless;
 pub mod threads;
 
@@ -28,94 +33,117 @@ use std::collections::VecDeque;
 use crate::core::time::Millis;
 use crate::core::{HttpRequest, Input, Output, RequestId};
 
+pub use self::backend::{Backend, Capabilities};
 pub use self::threads::{Thread, ThreadIndex};
 
-/// Which backend a chat talks to (`transport` prop, attribute and `?transport=`).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub enum TransportKind {
+/// Declares the backends: each line is a variant of [`TransportKind`] and the module (one
+/// file or folder beside this one) that holds its `CAPABILITIES`, its `build` and its
+/// [`Backend`]. The one place that names every backend (see [`backend`] for the recipe).
+macro_rules! backends {
+    ($( $(#[$attr:meta])* $variant:ident => $module:ident, )*) => {
+        $( pub mod $module; )*
+
+        /// Which backend a chat talks to (`transport` prop, attribute and `?transport=`).
+        #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+        pub enum TransportKind {
+            $( $(#[$attr])* $variant, )*
+        }
+
+        impl TransportKind {
+            /// Every backend, in the order they are declared.
+            pub const ALL: &'static [TransportKind] = &[$(TransportKind::$variant),*];
+
+            /// What this backend can do, as data (no code of the backend is needed).
+            pub fn capabilities(self) -> &'static Capabilities {
+                match self {
+                    $( TransportKind::$variant => &$module::CAPABILITIES, )*
+                }
+            }
+
+            /// This backend behind the gateway, `None` when the gateway passes everything
+            /// through.
+            fn build(self, options: &TransportOptions) -> Option<Box<dyn Backend>> {
+                match self {
+                    $( TransportKind::$variant => $module::build(options), )*
+                }
+            }
+        }
+    };
+}
+
+backends! {
     /// The Cognipeer agent server (PROTOCOL §3): conversations, streaming, answerable cards.
     #[default]
-    AgentServer,
+    AgentServer => agent_server,
     /// OpenAI Chat Completions or any compatible server (`POST {baseUrl}/chat/completions`):
     /// conversations are kept in the page; tool calls are shown, never answered.
-    ChatCompletions,
+    ChatCompletions => chat_completions,
     /// OpenAI Responses or the Cognipeer Console client API (`POST {baseUrl}/responses`):
     /// conversations are kept in the page, turns chained by `previous_response_id`; the
     /// actions a response waits on are shown as read-only cards.
-    Responses,
+    Responses => responses,
     /// An A2A agent (JSON-RPC 2.0 at `{baseUrl}`, its card at
     /// `{baseUrl}/.well-known/agent-card.json`): conversations are kept in the page with their
     /// context and open task; a task that waits for input is answered by the next message.
-    A2a,
+    A2a => a2a,
     /// A Cogitator server (seed 001, PROTOCOL §11.1: `POST {baseUrl}/agents/:name/stream`):
     /// conversations are kept in the page, each in the server's thread of the same id; a run
     /// that pauses for approval shows cards answered by `POST /agents/:name/resume`.
-    Cogitator,
+    Cogitator => cogitator,
     /// An agent the host runs in the page (a Rust `Agent`, given to the chat beside this
     /// kind): conversations are kept in the page; its pauses are answerable cards.
-    InProcess,
+    InProcess => in_process,
 }
 
 impl TransportKind {
     /// Reads a configured name (`agent-server`, `chat-completions`, `responses`, `a2a`,
-    /// `cogitator`);
-    /// `None` for anything else.
+    /// `cogitator`, `in-process`); `None` for anything else.
     pub fn parse(name: &str) -> Option<TransportKind> {
-        match name.trim().to_ascii_lowercase().as_str() {
-            "agent-server" | "agentserver" | "" => Some(TransportKind::AgentServer),
-            "chat-completions" | "chatcompletions" | "openai" => {
-                Some(TransportKind::ChatCompletions)
-            }
-            "responses" | "openai-responses" => Some(TransportKind::Responses),
-            "a2a" => Some(TransportKind::A2a),
-            "cogitator" => Some(TransportKind::Cogitator),
-            "in-process" | "inprocess" => Some(TransportKind::InProcess),
-            _ => None,
-        }
+        let name = name.trim().to_ascii_lowercase();
+        TransportKind::ALL
+            .iter()
+            .copied()
+            .find(|k| k.capabilities().names.contains(&name.as_str()))
     }
 
     /// Reads a backend a page or element can be pointed at by name: every one except the
     /// in-process agent, which only a Rust host can hand over (`None` for it, as for a name
     /// not known).
     pub fn parse_by_name(name: &str) -> Option<TransportKind> {
-        TransportKind::parse(name).filter(|k| *k != TransportKind::InProcess)
+        TransportKind::parse(name).filter(|k| k.capabilities().named_by_page)
     }
 
     /// The configured name.
     pub fn as_str(self) -> &'static str {
-        match self {
-            TransportKind::AgentServer => "agent-server",
-            TransportKind::ChatCompletions => "chat-completions",
-            TransportKind::Responses => "responses",
-            TransportKind::A2a => "a2a",
-            TransportKind::Cogitator => "cogitator",
-            TransportKind::InProcess => "in-process",
-        }
+        self.capabilities().name()
     }
 
     /// Whether this backend can take answers to cards at all (F190): the agent server and an
     /// agent in the page always; Responses and A2A only at a configured action endpoint
     /// ([`TransportOptions::can_resolve`] decides with the configuration).
     pub fn can_resolve(self) -> bool {
-        matches!(
-            self,
-            TransportKind::AgentServer
-                | TransportKind::Responses
-                | TransportKind::A2a
-                | TransportKind::Cogitator
-                | TransportKind::InProcess
-        )
+        self.capabilities().can_resolve
     }
 
     /// Whether answers go to an action endpoint the host configures (`actionUrl`): Responses
     /// (the Console's endpoint, C20) and A2A (C19).
     pub fn answers_at_action_url(self) -> bool {
-        matches!(self, TransportKind::Responses | TransportKind::A2a)
+        self.capabilities().answers_at_action_url
     }
 
     /// Whether conversations are kept in the page's thread store.
     pub fn keeps_threads(self) -> bool {
-        !matches!(self, TransportKind::AgentServer)
+        self.capabilities().keeps_threads
+    }
+
+    /// Whether its requests are run by an agent in the page instead of fetched.
+    pub fn runs_in_page(self) -> bool {
+        self.capabilities().runs_in_page
+    }
+
+    /// Where its threads are kept in `localStorage` for the server at `base_url`.
+    pub fn storage_prefix(self, base_url: &str) -> String {
+        self.capabilities().storage_prefix(base_url)
     }
 }
 
@@ -165,15 +193,32 @@ pub struct TransportOptions {
 }
 
 impl TransportOptions {
+    /// These options for an agent the host runs in the page: the registered backend whose
+    /// requests run in the page, the rest kept.
+    pub fn in_page(self) -> TransportOptions {
+        let kind = TransportKind::ALL
+            .iter()
+            .copied()
+            .find(|k| k.runs_in_page())
+            .unwrap_or(self.kind);
+        TransportOptions { kind, ..self }
+    }
+
+    /// Whether conversations are kept in the page's thread store (the gateway plays the
+    /// agent server), so a store has to be read before the first request.
+    pub fn keeps_threads(&self) -> bool {
+        self.kind.keeps_threads()
+    }
+
+    /// Where this backend's threads are kept in `localStorage` for the server at `base_url`.
+    pub fn storage_prefix(&self, base_url: &str) -> String {
+        self.kind.storage_prefix(base_url)
+    }
+
     /// Whether cards can be answered through this configuration (F190): the backend takes
     /// answers and, where it needs one, an action endpoint is configured.
     pub fn can_resolve(&self) -> bool {
-        self.kind.can_resolve()
-            && (!self.kind.answers_at_action_url()
-                || self
-                    .action_url
-                    .as_deref()
-                    .is_some_and(|u| !u.trim().is_empty()))
+        self.kind.capabilities().can_resolve_with(self)
     }
 
     /// The one agent a stateless backend lists: the agent id, else the model, else `default`.
@@ -193,6 +238,14 @@ pub enum GatewayOutput {
     Send(HttpRequest),
     /// Run a streaming request on the wire.
     OpenStream(HttpRequest),
+    /// Run a turn with the agent in the page instead of the wire (its backend says so);
+    /// report what it says with [`Gateway::from_wire`], as for a request.
+    RunInPage {
+        /// The turn.
+        request: HttpRequest,
+        /// Whether its events are fed back as they come (else as one whole answer).
+        stream: bool,
+    },
     /// Abort a wire request.
     Abort(RequestId),
     /// Feed this to the session (an answer to one of its requests, a chunk, a close).
@@ -221,7 +274,7 @@ enum Inner {
     /// A backend without conversations of its own. Behind a trait object, so that only the
     /// code that builds one (a chunk of its own in the element and the page) names its
     /// methods.
-    Stateless(Box<dyn Backend>),
+    Stateless(Box<dyn Emulation>),
 }
 
 /// What waits for a backend whose code is on its way: the session's requests, in order, and
@@ -232,8 +285,8 @@ struct Awaiting {
     threads: Option<Vec<Thread>>,
 }
 
-/// What the gateway asks of a backend without conversations of its own.
-trait Backend: std::fmt::Debug {
+/// What the gateway asks of the agent server played in the page.
+trait Emulation: std::fmt::Debug {
     fn request(
         &mut self,
         now: Millis,
@@ -251,7 +304,7 @@ trait Backend: std::fmt::Debug {
     );
 }
 
-impl Backend for stateless::Stateless {
+impl Emulation for stateless::Stateless {
     fn request(
         &mut self,
         now: Millis,
@@ -292,18 +345,24 @@ impl Gateway {
     /// The gateway for `options`, with the threads the store already holds and a random
     /// `seed` for new ids.
     pub fn new(options: &TransportOptions, threads: Vec<Thread>, seed: u64) -> Gateway {
-        let inner = match options.kind {
-            TransportKind::AgentServer => Inner::Direct,
-            TransportKind::ChatCompletions
-            | TransportKind::Responses
-            | TransportKind::A2a
-            | TransportKind::Cogitator
-            | TransportKind::InProcess => {
-                Inner::Stateless(Box::new(stateless::Stateless::new(options, threads, seed)))
-            }
-        };
+        match options.kind.build(options) {
+            Some(backend) => Gateway::with_backend(options, backend, threads, seed),
+            None => Gateway::direct(),
+        }
+    }
+
+    /// The gateway that plays the agent server for `backend` (one of the registered ones, or
+    /// a host's own), configured by `options`, with the threads the store already holds and
+    /// a random `seed` for new ids.
+    pub fn with_backend(
+        options: &TransportOptions,
+        backend: Box<dyn Backend>,
+        threads: Vec<Thread>,
+        seed: u64,
+    ) -> Gateway {
+        let emulation = stateless::Stateless::new(options, backend, threads, seed);
         Gateway {
-            inner,
+            inner: Inner::Stateless(Box::new(emulation)),
             outputs: VecDeque::new(),
         }
     }
@@ -313,12 +372,12 @@ impl Gateway {
     /// [`Gateway::threads_loaded`], so the history never shows empty for a moment. The agent
     /// server's gateway has no threads and waits for nothing.
     pub fn loading(options: &TransportOptions, seed: u64) -> Gateway {
-        let inner = match options.kind {
-            TransportKind::AgentServer => Inner::Direct,
-            _ => {
-                let mut backend = stateless::Stateless::new(options, Vec::new(), seed);
-                backend.wait_for_threads();
-                Inner::Stateless(Box::new(backend))
+        let inner = match options.kind.build(options) {
+            None => Inner::Direct,
+            Some(backend) => {
+                let mut emulation = stateless::Stateless::new(options, backend, Vec::new(), seed);
+                emulation.wait_for_threads();
+                Inner::Stateless(Box::new(emulation))
             }
         };
         Gateway {

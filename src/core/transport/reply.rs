@@ -31,6 +31,10 @@ pub(super) fn drain_frames(
     out
 }
 
+/// Where a chained reply's id ([`Reply::response_id`]) is kept: in the conversation's
+/// metadata, so a reload goes on chaining.
+pub const CHAIN_KEY: &str = "previousResponseId";
+
 /// One file of the person's message, as the session sent it (raw base64 content).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct WireFile {
@@ -124,6 +128,63 @@ pub fn error_wording(err: &Value) -> String {
         .map(str::to_owned)
         .unwrap_or_else(|| "The model server reported an error.".to_owned())
 }
+
+/// The one shape of every backend's reply reader: bytes in as they arrived, what they
+/// completed out, then what the reply left. Each backend's decoder implements it, so the
+/// gateway reads every backend's replies the same way.
+pub trait ReplyDecoder: std::fmt::Debug {
+    /// Feeds bytes as they arrived, split anywhere; returns what they completed.
+    fn push(&mut self, bytes: &[u8]) -> Vec<Delta>;
+
+    /// The body ended: reads what was left.
+    fn finish(&mut self) -> Vec<Delta>;
+
+    /// What the reply left: its final text, tool calls, usage, sources, waiting actions.
+    fn ending(&self) -> Reply;
+
+    /// Reads a whole body at once (a send that did not stream): by default, pushed then
+    /// finished.
+    fn read_whole(&mut self, body: &str) -> Vec<Delta> {
+        let mut out = self.push(body.as_bytes());
+        out.extend(self.finish());
+        out
+    }
+}
+
+/// Implements [`ReplyDecoder`] for a decoder whose own `push`, `finish` and `ending` (and,
+/// with `whole`, `read_whole`) have that shape.
+macro_rules! reply_decoder {
+    ($decoder:ty) => {
+        impl $crate::core::transport::reply::ReplyDecoder for $decoder {
+            fn push(&mut self, bytes: &[u8]) -> Vec<$crate::core::transport::reply::Delta> {
+                <$decoder>::push(self, bytes)
+            }
+            fn finish(&mut self) -> Vec<$crate::core::transport::reply::Delta> {
+                <$decoder>::finish(self)
+            }
+            fn ending(&self) -> $crate::core::transport::reply::Reply {
+                <$decoder>::ending(self)
+            }
+        }
+    };
+    ($decoder:ty, whole) => {
+        impl $crate::core::transport::reply::ReplyDecoder for $decoder {
+            fn push(&mut self, bytes: &[u8]) -> Vec<$crate::core::transport::reply::Delta> {
+                <$decoder>::push(self, bytes)
+            }
+            fn finish(&mut self) -> Vec<$crate::core::transport::reply::Delta> {
+                <$decoder>::finish(self)
+            }
+            fn ending(&self) -> $crate::core::transport::reply::Reply {
+                <$decoder>::ending(self)
+            }
+            fn read_whole(&mut self, body: &str) -> Vec<$crate::core::transport::reply::Delta> {
+                <$decoder>::read_whole(self, body)
+            }
+        }
+    };
+}
+pub(super) use reply_decoder;
 
 /// An error response of the server as the agent server's envelope (PROTOCOL §2), so the
 /// session shows it as it shows any server's refusal.

@@ -13,6 +13,11 @@ use serde_json::{json, Value};
 use super::reply::{
     content_text, drain_frames, error_wording, parse_arguments, Delta, Reply, ToolCall, WireFile,
 };
+use super::backend::{
+    fill_action_url, AnswerCall, Backend, Capabilities, ReadError, SendCall, WireCall,
+};
+use super::reply::{ReplyDecoder, CHAIN_KEY};
+use super::TransportOptions;
 use crate::core::sse::SseFrameDecoder;
 
 /// The request path below the base URL.
@@ -354,3 +359,71 @@ fn add_citation(list: &mut Vec<Value>, annotation: &Value) {
         list.push(citation);
     }
 }
+
+/// What Responses can do: conversations in the page chained on the server, cards answered at
+/// a configured action endpoint (the Console's, C20).
+pub const CAPABILITIES: Capabilities = Capabilities {
+    names: &["responses", "openai-responses"],
+    named_by_page: true,
+    keeps_threads: true,
+    can_resolve: true,
+    answers_at_action_url: true,
+    remembers: true,
+    runs_in_page: false,
+    storage_tag: Some("responses"),
+};
+
+/// Responses behind the gateway.
+pub fn build(_: &TransportOptions) -> Option<Box<dyn Backend>> {
+    Some(Box::new(Responses))
+}
+
+/// Responses as a [`Backend`].
+#[derive(Debug)]
+pub struct Responses;
+
+impl Backend for Responses {
+    fn capabilities(&self) -> &'static Capabilities {
+        &CAPABILITIES
+    }
+
+    /// Chained by the last reply's id, unless the history is resent (`store: false`).
+    fn send_request(&self, send: &SendCall<'_>) -> WireCall {
+        let resend = send.options.resend_history;
+        let previous = send.thread.conversation["metadata"][CHAIN_KEY]
+            .as_str()
+            .filter(|_| !resend);
+        let history = &send.thread.messages;
+        let (text, files) = (send.text, send.files);
+        let mut body = request_body(&send.model(), history, text, files, send.stream, previous);
+        if resend {
+            body["store"] = Value::Bool(false);
+        }
+        WireCall {
+            path: PATH.to_owned(),
+            body,
+        }
+    }
+
+    /// `POST {actionUrl}` with the E14 body plus the response that waits and the model.
+    fn answer_request(&self, answer: &AnswerCall<'_>) -> Result<WireCall, (u16, String)> {
+        let mut body = answer.body.clone();
+        body["stream"] = Value::from(answer.stream);
+        if let Some(previous) = answer.thread.conversation["metadata"][CHAIN_KEY].as_str() {
+            body["previous_response_id"] = Value::from(previous);
+        }
+        body["model"] = Value::from(answer.model());
+        let path = fill_action_url(answer.action_url(), answer.action_id, answer.thread.id());
+        Ok(WireCall { path, body })
+    }
+
+    fn decoder(&self) -> Box<dyn ReplyDecoder> {
+        Box::new(StreamDecoder::new())
+    }
+
+    fn read_reply(&self, body: &str) -> Result<Reply, ReadError> {
+        read_reply(body).map_err(ReadError::Unreadable)
+    }
+}
+
+super::reply::reply_decoder!(StreamDecoder);

@@ -50,6 +50,7 @@ pub fn ApprovalCard(
     let editing = Memo::new(move |_| draft.with(ApprovalDraft::editing));
     let edited = Memo::new(move |_| draft.with(ApprovalDraft::is_edited));
     let problems = Memo::new(move |_| draft.with(|d| d.problems().to_vec()));
+    let unjudged = Memo::new(move |_| draft.with(|d| d.unjudged().to_vec()));
     let changes = Memo::new(move |_| draft.with(|d| d.changes().to_vec()));
     let remember = Memo::new(move |_| draft.with(ApprovalDraft::remember));
     let reason_open = Memo::new(move |_| draft.with(ApprovalDraft::reason_open));
@@ -79,7 +80,10 @@ pub fn ApprovalCard(
         }
         _ => proposal.clone(),
     };
-    let fields = initial.fields().map(<[FormField]>::to_vec);
+    // A memo, so the fields are drawn again only when the variant (and so the list) changes,
+    // not on every keystroke (which would take the focus away).
+    let fields = Memo::new(move |_| draft.with(|d| d.fields().map(<[FormField]>::to_vec)));
+    let variant_names = initial.variant_names();
     // What the call would touch (Cogitator `sideEffects`, §11.1), shown as chips; text only.
     let side_effects: Vec<String> = card
         .action
@@ -245,7 +249,8 @@ pub fn ApprovalCard(
                         }
                     }
                 >
-                    {fields.clone().map(|fields| view! { <ArgumentFields fields=fields draft=draft/> })}
+                    {(!variant_names.is_empty()).then(|| view! { <VariantChoice names=variant_names.clone() draft=draft/> })}
+                    {move || fields.get().map(|fields| view! { <ArgumentFields fields=fields draft=draft/> })}
                     <label class="chat-card__editor-label">
                         <span>{move || i18n.t("chat-action-editor-label")}</span>
                         <textarea
@@ -279,9 +284,47 @@ pub fn ApprovalCard(
                     </ul>
                 </div>
             </Show>
+            // The checker could not judge the edit: said plainly, never a silent pass. Approve
+            // stays possible (the server checks again), so this is a status, not an alert.
+            <Show when=move || unjudged.with(|p| !p.is_empty()) && state.with(CardState::is_open)>
+                <div class="chat-card__unjudged" role="status">
+                    <p>{move || i18n.t("chat-action-schema-unjudged")}</p>
+                    <ul>
+                        {move || unjudged.get().into_iter().map(|p| view! { <li>{problem_text(&i18n, &p)}</li> }).collect_view()}
+                    </ul>
+                </div>
+            </Show>
         </CardFrame>
     }
     .into_any()
+}
+
+/// The choice of variant of a `oneOf` / `anyOf` schema: a select of the alternatives' names.
+/// Choosing one rewrites the JSON text (the draft decides how); the fields below follow.
+#[component]
+fn VariantChoice(names: Vec<String>, draft: RwSignal<ApprovalDraft>) -> impl IntoView {
+    let i18n = I18n::get();
+    let broken = Memo::new(move |_| !draft.with(ApprovalDraft::fields_enabled));
+    let options = names
+        .into_iter()
+        .enumerate()
+        .map(|(i, name)| view! { <option value=i.to_string()>{name}</option> })
+        .collect_view();
+    view! {
+        <label class="chat-card__field chat-card__variant">
+            <span class="chat-card__field-label">{move || i18n.t("chat-action-variant-label")}</span>
+            <select class="chat-card__field-input" data-variant-choice=""
+                disabled=move || broken.get()
+                prop:value=move || draft.with(|d| d.variant().to_string())
+                on:change=move |ev| {
+                    if let Ok(i) = event_target_value(&ev).parse::<usize>() {
+                        draft.update(|d| d.set_variant(i));
+                    }
+                }>
+                {options}
+            </select>
+        </label>
+    }
 }
 
 /// Form fields for a flat schema, reading from and writing into the draft's JSON text.
@@ -296,6 +339,10 @@ fn ArgumentFields(fields: Vec<FormField>, draft: RwSignal<ApprovalDraft>) -> imp
             let name = field.name.clone();
             let label = field.title.clone().unwrap_or_else(|| field.name.clone());
             let required = field.required;
+            // A `const` or `readOnly` property is shown, never edited here.
+            let fixed = field.read_only || matches!(field.kind, FieldKind::Fixed(_));
+            let disabled = move || broken.get() || fixed;
+            let hint = field.default.as_ref().map(|d| crate::core::field_text(Some(d)));
             let current = {
                 let name = name.clone();
                 move || draft.with(|d| d.field_text(&name))
@@ -309,7 +356,7 @@ fn ArgumentFields(fields: Vec<FormField>, draft: RwSignal<ApprovalDraft>) -> imp
                     let current = current.clone();
                     view! {
                         <input type="checkbox" class="chat-card__field-input" data-field=name.clone()
-                            disabled=move || broken.get()
+                            disabled=disabled
                             aria-required=required.then_some("true")
                             prop:checked=move || current() == "true"
                             on:change=move |ev| write(event_target_checked(&ev).to_string())/>
@@ -326,13 +373,21 @@ fn ArgumentFields(fields: Vec<FormField>, draft: RwSignal<ApprovalDraft>) -> imp
                         .collect_view();
                     view! {
                         <select class="chat-card__field-input" data-field=name.clone()
-                            disabled=move || broken.get()
+                            disabled=disabled
                             aria-required=required.then_some("true")
                             prop:value=current.clone()
                             on:change=move |ev| write(event_target_value(&ev))>
                             <option value="">{move || i18n.t("chat-action-field-unset")}</option>
                             {options}
                         </select>
+                    }
+                    .into_any()
+                }
+                FieldKind::Fixed(value) => {
+                    let text = crate::core::field_text(Some(&value));
+                    view! {
+                        <input type="text" class="chat-card__field-input" data-field=name.clone()
+                            readonly=true aria-readonly="true" prop:value=text/>
                     }
                     .into_any()
                 }
@@ -345,6 +400,8 @@ fn ArgumentFields(fields: Vec<FormField>, draft: RwSignal<ApprovalDraft>) -> imp
                     view! {
                         <input type=input_type step=step class="chat-card__field-input" data-field=name.clone()
                             disabled=move || broken.get()
+                            readonly=fixed aria-readonly=fixed.then_some("true")
+                            placeholder=hint.clone()
                             aria-required=required.then_some("true")
                             prop:value=current.clone()
                             on:input=move |ev| write(event_target_value(&ev))/>

@@ -170,6 +170,8 @@ crate::io::split::split_point!(
     preload_cards,
     /// One card ([`ActionCardView`]), a part fetched when the first card is drawn (issue 16).
     fn card_part(action_id: String, revision: u32) -> AnyView {
+        // The full argsSchema checker comes with this part; the answer gate uses it from now.
+        crate::core::schema::install_gate_check();
         view! { <ActionCardView action_id=action_id revision=revision/> }.into_any()
     }
 );

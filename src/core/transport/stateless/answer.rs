@@ -12,32 +12,22 @@
 //! card goes back to waiting with the backend's wording, or settles when it says the action
 //! is gone.
 //!
-//! Where the answer goes, by backend:
-//! - Responses (the Cognipeer Console client API, C20): `POST {actionUrl}` with the E14 body
-//!   plus `previous_response_id` (the response that waits) and `model`; the continuation is a
-//!   new response, streamed as Responses events or answered whole.
-//! - Cogitator (C31): `POST /agents/:name/resume` with `{threadId, decisions: {[toolCallId]:
-//!   {approved}}}` deciding this one call; the continuation is the run's answer (paused
-//!   again with the calls still undecided, or completed); `THREAD_ACCESS_DENIED` and
-//!   `RUN_NOT_PAUSED` read as `action_forbidden` and `action_not_pending`.
-//! - A2A (C19): `POST {actionUrl}` with `{conversationId, actionId, resolution}`, where
-//!   `conversationId` is the A2A context (the conversation's id on the agent's side; the
-//!   page's own id when there is none yet), plus `taskId`, `stream` and `decisionKey`; the
-//!   continuation is read as A2A results (JSON-RPC responses, streamed or whole).
-//! - An agent in the page (D65): a resume turn at its internal path with the stored action
-//!   and the answer, which the edge gives the agent in the agent-sdk's shapes; the
-//!   continuation is read as its event lines.
+//! Where the answer goes is the backend's ([`Backend::answer_request`]): a configured
+//! action endpoint (Responses, A2A), a resume of the paused run (Cogitator), a resume turn of
+//! an agent in the page.
+//!
+//! [`Backend::answer_request`]: super::super::backend::Backend::answer_request
 
 use std::collections::VecDeque;
 
 use serde_json::{json, Value};
 
-use super::super::threads::Thread;
-use super::super::{a2a, cogitator, in_process};
-use super::super::{GatewayOutput, TransportKind};
-use super::{Decoder, Out, Stateless, WireTurn, CHAIN_KEY};
+use super::super::backend::{takes_no_answers, AnswerCall};
+use super::super::GatewayOutput;
+use super::{Out, Stateless, WireTurn};
+use crate::core::endpoint::Endpoint;
 use crate::core::time::{format_iso, Millis};
-use crate::core::{encode, HttpRequest, Method, RequestId};
+use crate::core::RequestId;
 
 /// The card a wire turn answers.
 #[derive(Debug)]
@@ -52,13 +42,6 @@ pub(super) struct Answering {
     pub accepted: bool,
 }
 
-/// `{actionId}` and `{conversationId}` of a configured action URL, filled in (encoded).
-pub(super) fn fill_action_url(template: &str, action_id: &str, conversation_id: &str) -> String {
-    template
-        .replace("{actionId}", &encode(action_id))
-        .replace("{conversationId}", &encode(conversation_id))
-}
-
 /// An agent-server error envelope (§2) with its HTTP status.
 fn refusal(code: &str, message: &str) -> String {
     json!({ "error": { "code": code, "message": message } }).to_string()
@@ -69,18 +52,25 @@ impl Stateless {
     pub(super) fn answer(
         &mut self,
         session: RequestId,
-        conversation_id: &str,
-        action_id: &str,
-        body: &Value,
+        call: &Endpoint,
         stream: bool,
         outputs: &mut VecDeque<GatewayOutput>,
     ) {
-        if !self.options.can_resolve() {
-            let body = refusal(
-                "NOT_SUPPORTED",
-                "This backend does not take answers to requests.",
-            );
-            return Out(outputs).respond(session, 404, body);
+        let Endpoint::Resolve {
+            conversation_id,
+            action_id,
+            resolution,
+            decision_key,
+            ..
+        } = call
+        else {
+            let (status, body) = takes_no_answers();
+            return Out(outputs).respond(session, status, body);
+        };
+        let (conversation_id, action_id) = (conversation_id.as_str(), action_id.as_str());
+        if !self.backend.capabilities().can_resolve_with(&self.options) {
+            let (status, body) = takes_no_answers();
+            return Out(outputs).respond(session, status, body);
         }
         let Some(thread) = self.threads.iter().find(|t| t.id() == conversation_id) else {
             return Out(outputs).not_found(session, "Conversation");
@@ -92,88 +82,23 @@ impl Stateless {
             );
             return Out(outputs).respond(session, 409, body);
         };
-        let resolution = body["resolution"].clone();
-        let metadata = &thread.conversation["metadata"];
-        let template = self.options.action_url.clone().unwrap_or_default();
-        let (path, wire_body) = match self.options.kind {
-            TransportKind::Responses => {
-                let mut wire = body.clone();
-                wire["stream"] = Value::from(stream);
-                if let Some(previous) = metadata[CHAIN_KEY].as_str() {
-                    wire["previous_response_id"] = Value::from(previous);
-                }
-                let model = self
-                    .options
-                    .model
-                    .clone()
-                    .unwrap_or_else(|| thread.agent_id().to_owned());
-                wire["model"] = Value::from(model);
-                (fill_action_url(&template, action_id, conversation_id), wire)
-            }
-            TransportKind::A2a => {
-                let context = metadata[a2a::CONTEXT_KEY]
-                    .as_str()
-                    .unwrap_or(conversation_id)
-                    .to_owned();
-                let mut wire = json!({ "conversationId": context, "actionId": action_id,
-                                       "resolution": resolution, "stream": stream });
-                if let Some(task) = metadata[a2a::TASK_KEY].as_str() {
-                    wire["taskId"] = Value::from(task);
-                }
-                if let Some(key) = body.get("decisionKey") {
-                    wire["decisionKey"] = key.clone();
-                }
-                (fill_action_url(&template, action_id, &context), wire)
-            }
-            TransportKind::Cogitator => {
-                let thread_id = cogitator::thread_id(conversation_id, metadata);
-                match cogitator::answer_request(
-                    thread.agent_id(),
-                    thread_id,
-                    action_id,
-                    &resolution,
-                ) {
-                    Some(request) => request,
-                    None => {
-                        let body = refusal(
-                            "VALIDATION_ERROR",
-                            "This backend takes only approvals and denials.",
-                        );
-                        return Out(outputs).respond(session, 400, body);
-                    }
-                }
-            }
-            TransportKind::InProcess => {
-                let history = &thread.messages;
-                let wire = in_process::resume_body(
-                    thread.agent_id(),
-                    conversation_id,
-                    history,
-                    action,
-                    &resolution,
-                );
-                (in_process::PATH.to_owned(), wire)
-            }
-            _ => {
-                let body = refusal(
-                    "NOT_SUPPORTED",
-                    "This backend does not take answers to requests.",
-                );
-                return Out(outputs).respond(session, 404, body);
-            }
+        let body = call.body().unwrap_or_default();
+        let call = self.backend.answer_request(&AnswerCall {
+            options: &self.options,
+            thread,
+            action_id,
+            action,
+            resolution,
+            decision_key,
+            body: &body,
+            stream,
+        });
+        let call = match call {
+            Ok(call) => call,
+            Err((status, body)) => return Out(outputs).respond(session, status, body),
         };
         let wire = self.next_wire_id();
-        let req = HttpRequest {
-            id: wire,
-            method: Method::Post,
-            path,
-            body: Some(wire_body.to_string()),
-        };
-        outputs.push_back(if stream {
-            GatewayOutput::OpenStream(req)
-        } else {
-            GatewayOutput::Send(req)
-        });
+        outputs.push_back(self.wire_output(wire, call, stream));
         self.turns.push(WireTurn {
             wire,
             session,
@@ -181,14 +106,14 @@ impl Stateless {
             conversation_id: conversation_id.to_owned(),
             user: Value::Null,
             first: false,
-            decoder: Decoder::new(self.options.kind),
+            decoder: self.backend.decoder(),
             text: String::new(),
             started: false,
             failed: false,
             answering: Some(Answering {
                 action_id: action_id.to_owned(),
                 message_id,
-                resolution,
+                resolution: resolution.clone(),
                 accepted: false,
             }),
             settles: Vec::new(),
@@ -277,38 +202,6 @@ impl Stateless {
         }
         body
     }
-}
-
-/// The cards of `thread` that still wait, settled with `status` (`resolved`: answered by the
-/// person's message; `cancelled`: left behind) and kept so on their reply (`actionStates`);
-/// returns their ids with the status.
-pub(super) fn settled_by_message(
-    thread: &mut Thread,
-    at: String,
-    status: &'static str,
-) -> Vec<(String, &'static str)> {
-    let mut settled = Vec::new();
-    for message in thread.messages.iter_mut().rev() {
-        let open: Vec<String> = message["metadata"]["pendingActions"]
-            .as_array()
-            .into_iter()
-            .flatten()
-            .filter_map(|a| a["id"].as_str())
-            .filter(|id| message["actionStates"].get(*id).is_none())
-            .map(str::to_owned)
-            .collect();
-        if open.is_empty() {
-            continue;
-        }
-        if !message["actionStates"].is_object() {
-            message["actionStates"] = json!({});
-        }
-        for id in open {
-            message["actionStates"][id.as_str()] = json!({ "status": status, "resolvedAt": at });
-            settled.push((id, status));
-        }
-    }
-    settled
 }
 
 /// The stored reply that lists `action_id` among the actions it waits on, and the action.

@@ -4,23 +4,19 @@
 //! frames (§6) or as E9's JSON.
 
 mod answer;
-mod decoder;
 mod wire;
 
 use std::collections::VecDeque;
 
 use serde_json::{json, Value};
 
-use super::a2a;
-use super::chat_completions as cc;
-use super::cogitator;
-use super::in_process;
-use super::reply::WireFile;
-use super::responses;
+use super::backend::{Backend, SendCall, WireCall};
+use super::reply::{ReplyDecoder, WireFile};
 use super::threads::Thread;
-use super::{GatewayOutput, TransportKind, TransportOptions};
+use super::{GatewayOutput, TransportOptions};
+use crate::core::endpoint::Endpoint;
 use crate::core::time::{format_iso, Millis};
-use crate::core::{decode, HttpRequest, HttpResponse, Input, Method, RequestId, TransportError};
+use crate::core::{HttpRequest, HttpResponse, Input, Method, RequestId, TransportError};
 
 /// Wire ids start here, far from the session's own, so the two never meet.
 const WIRE_IDS: u64 = 1 << 48;
@@ -28,28 +24,21 @@ const WIRE_IDS: u64 = 1 << 48;
 #[derive(Debug)]
 pub(super) struct Stateless {
     options: TransportOptions,
+    /// The backend's own rules.
+    backend: Box<dyn Backend>,
     threads: Vec<Thread>,
     seed: u64,
     counter: u64,
     next_wire: u64,
     turns: Vec<WireTurn>,
-    /// The agent the backend describes (A2A's card): name and description, once read.
-    card: Option<(String, Option<String>)>,
-    /// The agents the backend lists (Cogitator's `GET /agents`), once read.
-    listed: Option<cogitator::Agents>,
-    /// The card request on the wire, and the session's agent requests waiting for it.
-    card_request: Option<RequestId>,
+    /// The backend's agents request on the wire, and the session's agent requests waiting
+    /// for it.
+    agents_request: Option<RequestId>,
     agents_waiting: Vec<RequestId>,
     /// Requests of the session that wait for the host's store to read its threads
     /// (`None` once they are read, or when nothing is to be read).
     before_threads: Option<Vec<(HttpRequest, bool)>>,
 }
-
-use self::decoder::Decoder;
-
-/// Where a Responses thread's chain is kept: the last reply's id, in the conversation's
-/// metadata (so a reload goes on chaining).
-const CHAIN_KEY: &str = "previousResponseId";
 
 /// A send on its way to the backend.
 #[derive(Debug)]
@@ -60,15 +49,14 @@ struct WireTurn {
     conversation_id: String,
     user: Value,
     first: bool,
-    decoder: Decoder,
+    decoder: Box<dyn ReplyDecoder>,
     text: String,
     started: bool,
     failed: bool,
     /// The card this turn answers (E14), when it is an answer's continuation.
     answering: Option<answer::Answering>,
-    /// Cards this message answers by continuing the task they wait on (A2A's own way to
-    /// answer `input-required`), or leaves behind (Chat Completions) or declines (Cogitator,
-    /// C31): settled when the turn starts, with their status.
+    /// Cards this message answers, leaves behind or declines (the backend says which):
+    /// settled when the turn starts, with their status.
     settles: Vec<(String, &'static str)>,
 }
 
@@ -107,17 +95,21 @@ impl Out<'_> {
 }
 
 impl Stateless {
-    pub(super) fn new(options: &TransportOptions, threads: Vec<Thread>, seed: u64) -> Self {
+    pub(super) fn new(
+        options: &TransportOptions,
+        backend: Box<dyn Backend>,
+        threads: Vec<Thread>,
+        seed: u64,
+    ) -> Self {
         Stateless {
             options: options.clone(),
+            backend,
             threads,
             seed,
             counter: 0,
             next_wire: WIRE_IDS,
             turns: Vec::new(),
-            card: None,
-            listed: None,
-            card_request: None,
+            agents_request: None,
             agents_waiting: Vec::new(),
             before_threads: None,
         }
@@ -150,81 +142,40 @@ impl Stateless {
         id
     }
 
-    /// The session's agent list: one agent, named by the backend's card where it has one (A2A,
-    /// fetched once and again after a failure, the list waiting for it).
+    /// The session's agent list, once the backend read the agents it describes (asked for
+    /// once, and again after a failure; the list waits for it).
     fn agents(&mut self, session: RequestId, outputs: &mut VecDeque<GatewayOutput>) {
-        let path = match self.options.kind {
-            TransportKind::A2a if self.card.is_none() => a2a::CARD_PATH,
-            TransportKind::Cogitator if self.listed.is_none() => cogitator::AGENTS_PATH,
-            _ => return self.answer_agents(session, outputs),
+        let Some(path) = self.backend.agents_request() else {
+            return self.answer_agents(session, outputs);
         };
         self.agents_waiting.push(session);
-        if self.card_request.is_none() {
+        if self.agents_request.is_none() {
             let wire = self.next_wire_id();
-            self.card_request = Some(wire);
+            self.agents_request = Some(wire);
             outputs.push_back(GatewayOutput::Send(HttpRequest {
                 id: wire,
                 method: Method::Get,
                 path: path.to_owned(),
                 body: None,
+                call: None,
             }));
         }
     }
 
     fn answer_agents(&self, session: RequestId, outputs: &mut VecDeque<GatewayOutput>) {
-        if self.options.kind == TransportKind::Cogitator {
-            let list = cogitator::agent_list(&self.options, self.listed.as_deref());
-            return Out(outputs).respond(session, 200, list.to_string());
-        }
-        let id = self.options.agent();
-        let mut agent = json!({ "id": id, "name": id });
-        if self.options.kind == TransportKind::InProcess {
-            // The agent-sdk resolution has no "remember for this chat" (PROTOCOL §10): the
-            // card does not offer it and the gate takes it off.
-            agent["capabilities"] = json!({ "approvalRemember": false });
-        }
-        if let Some((name, description)) = &self.card {
-            agent["name"] = Value::from(name.as_str());
-            if let Some(d) = description {
-                agent["description"] = Value::from(d.as_str());
-            }
-        }
-        let list = json!({ "agents": [agent] });
+        let list = self.backend.agents(&self.options);
         Out(outputs).respond(session, 200, list.to_string());
     }
 
-    /// The card arrived (or did not): the waiting agent lists are answered either way, with
-    /// the card's name, else the configured agent id.
-    fn on_card(
+    /// The agents request was answered (or was not): the waiting agent lists are answered
+    /// either way.
+    fn on_agents(
         &mut self,
         result: Result<HttpResponse, TransportError>,
         outputs: &mut VecDeque<GatewayOutput>,
     ) {
-        self.card_request = None;
-        if self.options.kind == TransportKind::Cogitator {
-            let (listed, log) = cogitator::on_agents(&result);
-            self.listed = listed;
-            outputs.extend(log.map(GatewayOutput::Log));
-            for session in std::mem::take(&mut self.agents_waiting) {
-                self.answer_agents(session, outputs);
-            }
-            return;
-        }
-        let card = match &result {
-            Ok(resp) if (200..300).contains(&resp.status) => a2a::read_card(&resp.body),
-            _ => None,
-        };
-        if card.is_none() {
-            let why = match &result {
-                Ok(resp) => format!("answered {}", resp.status),
-                Err(e) => e.to_string(),
-            };
-            outputs.push_back(GatewayOutput::Log(format!(
-                "a2a: no agent card at {} ({why}); it is asked for again next time",
-                a2a::CARD_PATH
-            )));
-        }
-        self.card = card;
+        self.agents_request = None;
+        outputs.extend(self.backend.agents_read(&result).map(GatewayOutput::Log));
         for session in std::mem::take(&mut self.agents_waiting) {
             self.answer_agents(session, outputs);
         }
@@ -260,45 +211,28 @@ impl Stateless {
         if let Some(waiting) = &mut self.before_threads {
             return waiting.push((req, stream));
         }
-        let (path, query) = req.path.split_once('?').unwrap_or((req.path.as_str(), ""));
-        let query: Vec<(String, String)> = query
-            .split('&')
-            .filter_map(|kv| kv.split_once('='))
-            .map(|(k, v)| (k.to_owned(), decode(v, false)))
-            .collect();
-        let param = |name: &str| {
-            query
-                .iter()
-                .find(|(k, _)| k == name)
-                .map(|(_, v)| v.clone())
+        let Some(call) = req.call else {
+            let body = json!({ "error": { "code": "NOT_SUPPORTED",
+                "message": "This backend does not offer that." } });
+            return Out(outputs).respond(req.id, 404, body.to_string());
         };
-        let segments: Vec<String> = path
-            .trim_matches('/')
-            .split('/')
-            .map(|seg| decode(seg, false))
-            .collect();
-        let body: Value = req
-            .body
-            .as_deref()
-            .and_then(|b| serde_json::from_str(b).ok())
-            .unwrap_or(Value::Null);
-        let seg: Vec<&str> = segments.iter().map(String::as_str).collect();
-        match (req.method, seg.as_slice()) {
-            (Method::Get, ["agents"]) => self.agents(req.id, outputs),
-            (Method::Get, ["conversations"]) => {
-                let body = self.list(param("agentId"), param("limit"), param("offset"));
+        match call {
+            Endpoint::Agents => self.agents(req.id, outputs),
+            Endpoint::Conversations {
+                agent_id,
+                limit,
+                offset,
+            } => {
+                let body = self.list(agent_id.as_deref(), limit, offset);
                 Out(outputs).respond(req.id, 200, body.to_string());
             }
-            (Method::Post, ["conversations"]) => {
-                let agent = body["agentId"]
-                    .as_str()
-                    .map_or_else(|| self.options.agent(), str::to_owned);
+            Endpoint::CreateConversation { agent_id, title } => {
                 let at = format_iso(now);
                 let mut conversation = json!({
-                    "id": self.new_id("conv", now), "agentId": agent, "metadata": {},
+                    "id": self.new_id("conv", now), "agentId": agent_id, "metadata": {},
                     "createdAt": at, "updatedAt": at,
                 });
-                if let Some(title) = body["title"].as_str().filter(|t| !t.trim().is_empty()) {
+                if let Some(title) = title.as_deref().filter(|t| !t.trim().is_empty()) {
                     conversation["title"] = Value::from(title.trim());
                 }
                 let thread = Thread::new(conversation.clone());
@@ -310,82 +244,74 @@ impl Stateless {
                     json!({ "conversation": conversation }).to_string(),
                 );
             }
-            (Method::Get, ["conversations", id]) => match self.thread_mut(id) {
+            Endpoint::Conversation { conversation_id } => match self.thread_mut(&conversation_id) {
                 Some(t) => {
                     let body = json!({ "conversation": t.conversation, "messages": t.messages });
                     Out(outputs).respond(req.id, 200, body.to_string());
                 }
                 None => Out(outputs).not_found(req.id, "Conversation"),
             },
-            (Method::Get, ["conversations", id, "messages"]) => {
-                let limit = number(param("limit")).unwrap_or(25);
-                let offset = number(param("offset")).unwrap_or(0);
-                let desc = param("order").as_deref() == Some("desc");
-                match self.thread_mut(id) {
-                    Some(t) => {
-                        let total = t.messages.len();
-                        let ordered: Vec<&Value> = if desc {
-                            t.messages.iter().rev().collect()
-                        } else {
-                            t.messages.iter().collect()
-                        };
-                        let page: Vec<&Value> =
-                            ordered.into_iter().skip(offset).take(limit).collect();
-                        let body = json!({ "messages": page, "total": total, "limit": limit,
-                                           "offset": offset, "hasMore": offset + limit < total });
-                        Out(outputs).respond(req.id, 200, body.to_string());
-                    }
-                    None => Out(outputs).not_found(req.id, "Conversation"),
+            Endpoint::Messages {
+                conversation_id,
+                limit,
+                offset,
+            } => match self.thread_mut(&conversation_id) {
+                Some(t) => {
+                    // Newest first: the only order the session asks for.
+                    let total = t.messages.len();
+                    let page: Vec<&Value> =
+                        t.messages.iter().rev().skip(offset).take(limit).collect();
+                    let body = json!({ "messages": page, "total": total, "limit": limit,
+                                       "offset": offset, "hasMore": offset + limit < total });
+                    Out(outputs).respond(req.id, 200, body.to_string());
                 }
-            }
-            (Method::Patch, ["conversations", id]) => {
-                let id = id.to_string();
-                match self.thread_mut(&id) {
-                    Some(t) => {
-                        if let Some(title) = body["title"].as_str() {
-                            t.conversation["title"] = Value::from(title);
-                        }
-                        t.conversation["updatedAt"] = Value::from(format_iso(now));
-                        let conversation = t.conversation.clone();
-                        self.save(&id, outputs);
-                        Out(outputs).respond(req.id, 200, conversation.to_string());
-                    }
-                    None => Out(outputs).not_found(req.id, "Conversation"),
+                None => Out(outputs).not_found(req.id, "Conversation"),
+            },
+            Endpoint::Rename {
+                conversation_id,
+                title,
+            } => match self.thread_mut(&conversation_id) {
+                Some(t) => {
+                    t.conversation["title"] = Value::from(title);
+                    t.conversation["updatedAt"] = Value::from(format_iso(now));
+                    let conversation = t.conversation.clone();
+                    self.save(&conversation_id, outputs);
+                    Out(outputs).respond(req.id, 200, conversation.to_string());
                 }
-            }
-            (Method::Delete, ["conversations", id]) => {
-                let id = id.to_string();
-                if self.thread_mut(&id).is_some() {
-                    self.threads.retain(|t| t.id() != id);
-                    outputs.push_back(GatewayOutput::DeleteThread(id));
+                None => Out(outputs).not_found(req.id, "Conversation"),
+            },
+            Endpoint::Delete { conversation_id } => {
+                if self.thread_mut(&conversation_id).is_some() {
+                    self.threads.retain(|t| t.id() != conversation_id);
+                    outputs.push_back(GatewayOutput::DeleteThread(conversation_id));
                     Out(outputs).respond(req.id, 204, String::new());
                 } else {
                     Out(outputs).not_found(req.id, "Conversation");
                 }
             }
-            (Method::Post, ["conversations", id, "messages"]) => {
-                let id = id.to_string();
-                self.send(now, req.id, &id, &body, stream, outputs)
-            }
-            (Method::Post, ["conversations", id, "actions", action]) => {
-                let (id, action) = (id.to_string(), action.to_string());
-                self.answer(req.id, &id, &action, &body, stream, outputs)
-            }
-            _ => {
-                let body = json!({ "error": { "code": "NOT_SUPPORTED",
-                    "message": "This backend does not offer that." } });
-                Out(outputs).respond(req.id, 404, body.to_string());
-            }
+            Endpoint::Send {
+                conversation_id,
+                message,
+                files,
+                ..
+            } => self.send(
+                now,
+                req.id,
+                &conversation_id,
+                message,
+                files,
+                stream,
+                outputs,
+            ),
+            call @ Endpoint::Resolve { .. } => self.answer(req.id, &call, stream, outputs),
         }
     }
 
-    fn list(&self, agent: Option<String>, limit: Option<String>, offset: Option<String>) -> Value {
-        let limit = number(limit).unwrap_or(20);
-        let offset = number(offset).unwrap_or(0);
+    fn list(&self, agent: Option<&str>, limit: usize, offset: usize) -> Value {
         let mut threads: Vec<&Thread> = self
             .threads
             .iter()
-            .filter(|t| agent.as_deref().is_none_or(|a| t.agent_id() == a))
+            .filter(|t| agent.is_none_or(|a| t.agent_id() == a))
             .collect();
         threads.sort_by(|a, b| b.updated_at().cmp(a.updated_at()));
         let total = threads.len();
@@ -400,38 +326,27 @@ impl Stateless {
     }
 
     /// E9: the person's message is stored first (as a server does), then the backend asked.
+    #[allow(clippy::too_many_arguments)]
     fn send(
         &mut self,
         now: Millis,
         session: RequestId,
         conversation_id: &str,
-        body: &Value,
+        text: String,
+        files: Vec<WireFile>,
         stream: bool,
         outputs: &mut VecDeque<GatewayOutput>,
     ) {
-        let text = body["message"].as_str().unwrap_or_default().to_owned();
         if text.trim().is_empty() {
             let err = json!({ "error": { "code": "VALIDATION_ERROR", "message": "message is required" } });
             return Out(outputs).respond(session, 400, err.to_string());
         }
-        let files: Vec<WireFile> = body["files"]
-            .as_array()
-            .into_iter()
-            .flatten()
-            .map(|f| WireFile {
-                name: f["name"].as_str().unwrap_or_default().to_owned(),
-                mime_type: f["mimeType"].as_str().unwrap_or_default().to_owned(),
-                content: f["content"].as_str().unwrap_or_default().to_owned(),
-            })
-            .collect();
         let user_id = self.new_id("msg", now);
-        let configured_model = self.options.model.clone();
-        let kind = self.options.kind;
-        let resend_history = self.options.resend_history;
         let rpc_id = self.next_wire;
-        let Some(thread) = self.thread_mut(conversation_id) else {
+        let Some(pos) = self.threads.iter().position(|t| t.id() == conversation_id) else {
             return Out(outputs).not_found(session, "Conversation");
         };
+        let thread = &mut self.threads[pos];
         let at = format_iso(now);
         let stored_files: Vec<Value> = files
             .iter()
@@ -446,77 +361,22 @@ impl Stateless {
         if !stored_files.is_empty() {
             user["files"] = Value::from(stored_files);
         }
-        let model = configured_model.unwrap_or_else(|| thread.agent_id().to_owned());
-        let (path, wire_body) = match kind {
-            TransportKind::Responses => {
-                let previous = thread.conversation["metadata"][CHAIN_KEY]
-                    .as_str()
-                    .filter(|_| !resend_history);
-                let mut body = responses::request_body(
-                    &model,
-                    &thread.messages,
-                    &text,
-                    &files,
-                    stream,
-                    previous,
-                );
-                if resend_history {
-                    body["store"] = Value::Bool(false);
-                }
-                (responses::PATH.to_owned(), body)
-            }
-            TransportKind::A2a => {
-                let metadata = &thread.conversation["metadata"];
-                let body = a2a::request_body(rpc_id, &user_id, &text, &files, stream, metadata);
-                (a2a::RPC_PATH.to_owned(), body)
-            }
-            TransportKind::Cogitator => {
-                let thread_id =
-                    cogitator::thread_id(conversation_id, &thread.conversation["metadata"]);
-                let body = cogitator::request_body(thread_id, &text, &files);
-                (cogitator::run_path(thread.agent_id(), stream), body)
-            }
-            TransportKind::InProcess => {
-                let (agent, history) = (thread.agent_id(), &thread.messages);
-                let body = in_process::request_body(agent, conversation_id, history, &text, &files);
-                (in_process::PATH.to_owned(), body)
-            }
-            _ => (
-                cc::PATH.to_owned(),
-                cc::request_body(&model, &thread.messages, &text, &files, stream),
-            ),
-        };
+        let call = self.backend.send_request(&SendCall {
+            options: &self.options,
+            thread,
+            message_id: &user_id,
+            text: &text,
+            files: &files,
+            stream,
+            rpc_id,
+        });
         let first = !thread.messages.iter().any(|m| m["role"] == "user");
-        // A2A: the message answers the question its task waits on. Chat Completions: the
-        // person moved on from calls nobody here can run (cancelled). Responses: the Console
-        // may still take them elsewhere, so they keep waiting. Cogitator: a new message
-        // declines the waiting calls (C31).
-        let settles = match kind {
-            TransportKind::A2a => answer::settled_by_message(thread, format_iso(now), "resolved"),
-            TransportKind::ChatCompletions => {
-                answer::settled_by_message(thread, format_iso(now), "cancelled")
-            }
-            TransportKind::Cogitator => cogitator::decline_waiting(&mut thread.messages)
-                .into_iter()
-                .map(|id| (id, "cancelled"))
-                .collect(),
-            _ => Vec::new(),
-        };
+        let settles = self.backend.on_new_message(thread, &at);
         thread.messages.push(user.clone());
         thread.conversation["updatedAt"] = Value::from(at);
         self.save(conversation_id, outputs);
         let wire = self.next_wire_id();
-        let req = HttpRequest {
-            id: wire,
-            method: Method::Post,
-            path,
-            body: Some(wire_body.to_string()),
-        };
-        outputs.push_back(if stream {
-            GatewayOutput::OpenStream(req)
-        } else {
-            GatewayOutput::Send(req)
-        });
+        outputs.push_back(self.wire_output(wire, call, stream));
         self.turns.push(WireTurn {
             wire,
             session,
@@ -524,13 +384,30 @@ impl Stateless {
             conversation_id: conversation_id.to_owned(),
             user,
             first,
-            decoder: Decoder::new(self.options.kind),
+            decoder: self.backend.decoder(),
             text: String::new(),
             started: false,
             failed: false,
             answering: None,
             settles,
         });
+    }
+
+    /// The output that runs `call` as the wire request `wire`: fetched, or run by the agent
+    /// in the page when the backend says its requests run there.
+    fn wire_output(&self, wire: RequestId, call: WireCall, stream: bool) -> GatewayOutput {
+        let request = HttpRequest {
+            id: wire,
+            method: Method::Post,
+            path: call.path,
+            body: Some(call.body.to_string()),
+            call: None,
+        };
+        match (self.backend.capabilities().runs_in_page, stream) {
+            (true, stream) => GatewayOutput::RunInPage { request, stream },
+            (false, true) => GatewayOutput::OpenStream(request),
+            (false, false) => GatewayOutput::Send(request),
+        }
     }
 
     /// The session gave up on one of its requests (Stop, a new chat).
@@ -543,8 +420,4 @@ impl Stateless {
             outputs.push_back(GatewayOutput::Abort(turn.wire));
         }
     }
-}
-
-fn number(v: Option<String>) -> Option<usize> {
-    v.and_then(|v| v.parse().ok())
 }

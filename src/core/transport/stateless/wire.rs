@@ -6,10 +6,11 @@ use std::collections::VecDeque;
 
 use serde_json::{json, Value};
 
-use super::super::reply::{error_envelope, Delta, Reply};
+use super::super::backend::ReadError;
+use super::super::reply::{error_envelope, Delta, Reply, CHAIN_KEY};
 use super::super::threads::title_from;
-use super::super::{chat_completions as cc, cogitator, responses, GatewayOutput, TransportKind};
-use super::{Decoder, Out, Stateless, WireTurn, CHAIN_KEY};
+use super::super::GatewayOutput;
+use super::{Out, Stateless, WireTurn};
 use crate::core::time::{format_iso, Millis};
 use crate::core::{HttpResponse, Input, TransportError};
 
@@ -27,9 +28,9 @@ impl Stateless {
             | Input::StreamClosed { id, .. } => *id,
             _ => return,
         };
-        if self.card_request == Some(id) {
+        if self.agents_request == Some(id) {
             if let Input::Response { result, .. } = input {
-                self.on_card(result, outputs);
+                self.on_agents(result, outputs);
             }
             return;
         }
@@ -89,7 +90,7 @@ impl Stateless {
         outputs: &mut VecDeque<GatewayOutput>,
     ) {
         self.start(now, pos, outputs);
-        let kind = self.options.kind;
+        let name = self.backend.capabilities().name();
         let turn = &mut self.turns[pos];
         for delta in deltas {
             if turn.failed {
@@ -113,8 +114,7 @@ impl Stateless {
                     );
                 }
                 Delta::Skipped(why) => outputs.push_back(GatewayOutput::Log(format!(
-                    "{}: skipped a frame: {why}",
-                    kind.as_str()
+                    "{name}: skipped a frame: {why}"
                 ))),
                 Delta::ToolStarted(call) => {
                     let event = json!({ "type": "stream.tool_call", "toolName": call.name,
@@ -204,61 +204,43 @@ impl Stateless {
             }
         };
         if !(200..300).contains(&resp.status) {
-            let body = match self.options.kind {
-                // A refused resume in the agent server's codes (§11.1).
-                TransportKind::Cogitator if turn.answering.is_some() => {
-                    cogitator::action_error_envelope(resp.status, &resp.body)
+            let body = self
+                .backend
+                .refusal(resp.status, &resp.body, turn.answering.is_some());
+            if let Some(a) = &turn.answering {
+                let (message_id, action_id) = (a.message_id.as_str(), a.action_id.as_str());
+                let cid = turn.conversation_id.as_str();
+                if let Some(pos) = self.threads.iter().position(|t| t.id() == cid) {
+                    let messages = &mut self.threads[pos].messages;
+                    if self
+                        .backend
+                        .answer_gone(messages, message_id, action_id, &body)
+                    {
+                        self.save(cid, outputs);
+                    }
                 }
-                _ => error_envelope(resp.status, &resp.body),
-            };
-            // RUN_NOT_PAUSED: nothing waits on the thread any more. Its entry says so, or the
-            // refetch that follows would draw the card open again (§9.6: the last reply's open
-            // entries are what waits); no answer is kept (nobody knows what it was).
-            let gone = self.options.kind == TransportKind::Cogitator
-                && body.contains("\"action_not_pending\"");
-            if let (true, Some(a)) = (gone, &turn.answering) {
-                let (message_id, action_id) = (a.message_id.clone(), a.action_id.clone());
-                let cid = turn.conversation_id.clone();
-                if let Some(t) = self.thread_mut(&cid) {
-                    cogitator::settle_entry(&mut t.messages, &message_id, &action_id);
-                }
-                self.save(&cid, outputs);
             }
             return Out(outputs).respond(turn.session, resp.status, body);
         }
-        let read = match self.options.kind {
-            TransportKind::Responses => responses::read_reply(&resp.body),
-            TransportKind::A2a | TransportKind::InProcess => {
-                let mut d = Decoder::new(self.options.kind);
-                let deltas = d.read_whole(&resp.body);
-                let refused = deltas.iter().find_map(|delta| match delta {
-                    Delta::Error(wording) => Some(wording.clone()),
-                    _ => None,
-                });
-                if let Some(wording) = refused {
-                    let body = json!({ "error": { "code": "AGENT_ERROR", "message": wording } });
-                    return Out(outputs).respond(turn.session, 502, body.to_string());
-                }
-                // An A2A reply is one JSON document; an agent's lines are skipped one by one.
-                match deltas.iter().find_map(|delta| match delta {
-                    Delta::Skipped(why) if self.options.kind == TransportKind::A2a => {
-                        Some(why.clone())
-                    }
-                    _ => None,
-                }) {
-                    Some(why) => Err(why),
-                    None => Ok(d.ending()),
-                }
+        // A 2xx body that is an error object (`{error: {message}}`, as Cogitator answers a
+        // failed run): the server's own words, as for any refusal.
+        if has_error_object(&resp.body) {
+            return Out(outputs).respond(turn.session, 502, error_envelope(502, &resp.body));
+        }
+        let read = match self.backend.read_reply(&resp.body) {
+            Err(ReadError::Refused(wording)) => {
+                let body = json!({ "error": { "code": "AGENT_ERROR", "message": wording } });
+                return Out(outputs).respond(turn.session, 502, body.to_string());
             }
-            TransportKind::Cogitator => cogitator::read_reply(&resp.body),
-            _ => cc::read_reply(&resp.body),
+            Err(ReadError::Unreadable(why)) => Err(why),
+            Ok(reply) => Ok(reply),
         };
         let reply = match read {
             Ok(reply) => reply,
             Err(why) => {
                 outputs.push_back(GatewayOutput::Log(format!(
                     "{}: unreadable reply: {why}",
-                    self.options.kind.as_str()
+                    self.backend.capabilities().name()
                 )));
                 let body = json!({ "error": { "code": "BAD_GATEWAY",
                     "message": "The model server's answer could not be read." } });
@@ -372,4 +354,13 @@ impl Stateless {
         self.save(&turn.conversation_id, outputs);
         (message, title)
     }
+}
+
+/// Whether `body` is a JSON object whose `error` is an object or a non-empty string.
+fn has_error_object(body: &str) -> bool {
+    serde_json::from_str::<Value>(body).is_ok_and(|v| match v.get("error") {
+        Some(Value::Object(_)) => true,
+        Some(Value::String(s)) => !s.is_empty(),
+        _ => false,
+    })
 }

@@ -1,0 +1,220 @@
+//! The agent server's endpoints the session calls (PROTOCOL §3), as data. The session says
+//! what it asks for as an [`Endpoint`]; the request it hands the gateway carries it beside its
+//! HTTP rendering ([`Endpoint::request`]), so a gateway that plays the agent server in the page
+//! reads the call as typed values and never parses a path, a query or a body back.
+//!
+//! Rendering keeps the rules of [`super::api`]: ids are percent-encoded path segments, and
+//! a query parameter is sent only when truthy (§3: `offset=0` is never sent).
+
+use serde_json::{json, Value};
+
+use super::session::{encode, HttpRequest, Method, RequestId};
+use super::transport::reply::WireFile;
+
+/// One call of the agent server's API, with the values it carries.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Endpoint {
+    /// `GET /agents`: the agent list.
+    Agents,
+    /// `GET /conversations?limit&agentId&offset`: a page of the history.
+    Conversations {
+        /// Only this agent's conversations.
+        agent_id: Option<String>,
+        /// Page size.
+        limit: usize,
+        /// Rows to skip (never sent when zero).
+        offset: usize,
+    },
+    /// `POST /conversations` `{agentId, title?}`: a new conversation.
+    CreateConversation {
+        /// Whose conversation it is.
+        agent_id: String,
+        /// Its title, when the person gave one.
+        title: Option<String>,
+    },
+    /// `GET /conversations/:id`: one conversation with its messages.
+    Conversation {
+        /// Which.
+        conversation_id: String,
+    },
+    /// `PATCH /conversations/:id` `{title}`: a new title.
+    Rename {
+        /// Which.
+        conversation_id: String,
+        /// The title.
+        title: String,
+    },
+    /// `DELETE /conversations/:id`.
+    Delete {
+        /// Which.
+        conversation_id: String,
+    },
+    /// `GET /conversations/:id/messages?limit&offset&order=desc`: a page of messages, newest
+    /// first.
+    Messages {
+        /// Which conversation.
+        conversation_id: String,
+        /// Page size.
+        limit: usize,
+        /// Messages to skip (never sent when zero).
+        offset: usize,
+    },
+    /// `POST /conversations/:id/messages` `{message, stream, files?}`: the person's message.
+    Send {
+        /// Which conversation.
+        conversation_id: String,
+        /// The text.
+        message: String,
+        /// Whether the answer is streamed.
+        stream: bool,
+        /// The files (raw base64 content, §5); not sent when there are none.
+        files: Vec<WireFile>,
+    },
+    /// `POST /conversations/:cid/actions/:aid` `{resolution, stream, decisionKey, version?}`:
+    /// an answer to a card (§9.5).
+    Resolve {
+        /// The conversation the card is in.
+        conversation_id: String,
+        /// The action answered.
+        action_id: String,
+        /// The answer (§9.2).
+        resolution: Value,
+        /// Whether the continuation is streamed.
+        stream: bool,
+        /// One key per decision, reused by its retries.
+        decision_key: String,
+        /// The action's version, when it has one.
+        version: Option<i64>,
+    },
+}
+
+impl Endpoint {
+    /// The request for the wire, under `id`: its HTTP rendering, carrying the call.
+    pub fn request(self, id: RequestId) -> HttpRequest {
+        HttpRequest {
+            id,
+            method: self.method(),
+            path: self.path(),
+            body: self.body().map(|b| b.to_string()),
+            call: Some(self),
+        }
+    }
+
+    /// The HTTP method.
+    pub fn method(&self) -> Method {
+        match self {
+            Endpoint::Agents
+            | Endpoint::Conversations { .. }
+            | Endpoint::Conversation { .. }
+            | Endpoint::Messages { .. } => Method::Get,
+            Endpoint::CreateConversation { .. }
+            | Endpoint::Send { .. }
+            | Endpoint::Resolve { .. } => Method::Post,
+            Endpoint::Rename { .. } => Method::Patch,
+            Endpoint::Delete { .. } => Method::Delete,
+        }
+    }
+
+    /// The path below the base URL, with its query.
+    pub fn path(&self) -> String {
+        match self {
+            Endpoint::Agents => "/agents".to_owned(),
+            Endpoint::Conversations {
+                agent_id,
+                limit,
+                offset,
+            } => {
+                let mut path = format!("/conversations?limit={limit}");
+                if let Some(agent) = agent_id {
+                    path.push_str(&format!("&agentId={}", encode(agent)));
+                }
+                if *offset > 0 {
+                    path.push_str(&format!("&offset={offset}"));
+                }
+                path
+            }
+            Endpoint::CreateConversation { .. } => "/conversations".to_owned(),
+            Endpoint::Conversation { conversation_id }
+            | Endpoint::Rename {
+                conversation_id, ..
+            }
+            | Endpoint::Delete { conversation_id } => {
+                format!("/conversations/{}", encode(conversation_id))
+            }
+            Endpoint::Messages {
+                conversation_id,
+                limit,
+                offset,
+            } => {
+                let mut path = format!(
+                    "/conversations/{}/messages?limit={limit}",
+                    encode(conversation_id)
+                );
+                if *offset > 0 {
+                    path.push_str(&format!("&offset={offset}"));
+                }
+                path.push_str("&order=desc");
+                path
+            }
+            Endpoint::Send {
+                conversation_id, ..
+            } => format!("/conversations/{}/messages", encode(conversation_id)),
+            Endpoint::Resolve {
+                conversation_id,
+                action_id,
+                ..
+            } => format!(
+                "/conversations/{}/actions/{}",
+                encode(conversation_id),
+                encode(action_id)
+            ),
+        }
+    }
+
+    /// The JSON body, for the calls that have one.
+    pub fn body(&self) -> Option<Value> {
+        match self {
+            Endpoint::CreateConversation { agent_id, title } => {
+                let mut body = json!({ "agentId": agent_id });
+                if let Some(title) = title {
+                    body["title"] = Value::from(title.as_str());
+                }
+                Some(body)
+            }
+            Endpoint::Rename { title, .. } => Some(json!({ "title": title })),
+            Endpoint::Send {
+                message,
+                stream,
+                files,
+                ..
+            } => {
+                let mut body = json!({ "message": message, "stream": stream });
+                if !files.is_empty() {
+                    body["files"] = files
+                        .iter()
+                        .map(|f| {
+                            json!({ "name": f.name, "content": f.content,
+                                    "mimeType": f.mime_type })
+                        })
+                        .collect();
+                }
+                Some(body)
+            }
+            Endpoint::Resolve {
+                resolution,
+                stream,
+                decision_key,
+                version,
+                ..
+            } => {
+                let mut body = json!({ "resolution": resolution, "stream": stream,
+                                       "decisionKey": decision_key });
+                if let Some(v) = version {
+                    body["version"] = json!(v);
+                }
+                Some(body)
+            }
+            _ => None,
+        }
+    }
+}
