@@ -44,6 +44,13 @@ function drawShell(host) {
   const chat = shellNode("div", "chat-root" + (light ? " chat-theme-light" : ""), {
     "data-state": "idle", lang, dir: SHELL_RTL.includes(lang) ? "rtl" : "ltr" });
   const layout = shellNode("div", "chat-layout");
+  // The history sidebar's box (shown unless `show-history` says no, as the chat reads it), busy
+  // and empty, so the composer does not move when the chat draws its own.
+  const history = (host.getAttribute("show-history") || "").trim();
+  if (!["false", "0", "off", "no"].includes(history)) {
+    layout.append(shellNode("aside", "chat-history", { part: "history", "data-open": "false",
+      "aria-busy": "true", "aria-label": t.history }));
+  }
   const main = shellNode("main", "chat-main");
   const header = shellNode("header", "chat-header", { part: "header" });
   const title = shellNode("h1", "chat-header__title");

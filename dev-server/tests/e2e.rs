@@ -2979,3 +2979,17 @@ journey! {
     i37_a_wasm_that_fails_gives_the_text_back_with_an_error =>
         |page| shell::failed_load_gives_the_text_back(page)
 }
+
+journey! {
+    /// Issue 37: the standalone page draws the same shell first in its body; text typed there
+    /// with real keys keeps its caret and focus when the chat takes over, and Enter sends it.
+    i37_the_page_takes_text_before_its_wasm_and_keeps_it =>
+        |page| shell::page_shell_survives_the_handover(page)
+}
+
+journey! {
+    /// Issue 37: the standalone page whose wasm cannot load gives the queued text back with an
+    /// error.
+    i37_the_page_gives_the_text_back_when_its_wasm_fails =>
+        |page| shell::page_shell_failed_load_gives_the_text_back(page)
+}

@@ -15,6 +15,7 @@ pub const TEXTS: &[(&str, &str)] = &[
     ("helper", "chat-input-helper"),
     ("sending", "chat-shell-sending"),
     ("failed", "chat-shell-load-failed"),
+    ("history", "chat-history-title"),
 ];
 
 /// The locales the element ships (the script picks one as the chat does).
@@ -64,6 +65,75 @@ pub fn script(root: &Path) -> Result<String, String> {
     Ok(template
         .replacen(css_slot, &json_string(&css), 1)
         .replacen(texts_slot, &texts, 1))
+}
+
+/// The name of the page's shell script in `dist/`, beside `index.html`.
+pub const PAGE_SCRIPT: &str = "agent-chat-shell.js";
+
+/// What the page's shell script adds to [`script`]: it draws the shell into the
+/// `#agent-chat-shell` host that [`into_page`] puts first in `<body>` (theme and language from
+/// the page's query, as the page reads them), gives the text back with an error if the page's
+/// wasm fails to start, and offers `window.__agentChatPageShell.take()`, which the page calls
+/// just before it mounts the chat (`src/page.rs`): the returned function hands what was typed
+/// over to the chat's composer and removes the shell.
+const PAGE_ENTRY: &str = r#"
+(function () {
+  const host = document.getElementById("agent-chat-shell");
+  if (!host) return;
+  const theme = new URLSearchParams(location.search).get("theme");
+  if (theme) host.setAttribute("theme", theme);
+  drawShell(host);
+  let settled = false;
+  const fail = () => {
+    if (settled || !host._agentChatShell) return;
+    settled = true;
+    host._agentChatShell.fail();
+  };
+  addEventListener("error", fail);
+  addEventListener("unhandledrejection", fail);
+  window.__agentChatPageShell = {
+    take() {
+      settled = true;
+      const shell = host._agentChatShell;
+      const adopt = shell ? shell.take() : null;
+      return (chatRoot) => {
+        if (adopt) adopt(chatRoot);
+        host.remove();
+      };
+    },
+  };
+})();
+"#;
+
+/// The page's shell script: [`script`] and the page's entry, in a function scope (a classic
+/// script, run while the page is parsed).
+pub fn page_script(root: &Path) -> Result<String, String> {
+    Ok(format!(
+        "(function () {{
+{}
+{PAGE_ENTRY}
+}})();
+",
+        script(root)?
+    ))
+}
+
+/// `index.html` with the shell's host and script first in `<body>`: the shell is drawn as soon as
+/// the parser gets there, while the wasm (preloaded in `<head>`) is on its way.
+pub fn into_page(html: &str) -> Result<String, String> {
+    if html.contains("id=\"agent-chat-shell\"") {
+        return Ok(html.to_owned());
+    }
+    let at = html
+        .find("<body>")
+        .ok_or("index.html has no <body> to put the shell in")?
+        + "<body>".len();
+    let tag = format!(
+        r#"
+    <div id="agent-chat-shell" style="height:100%"></div>
+    <script src="/{PAGE_SCRIPT}"></script>"#
+    );
+    Ok(format!("{}{tag}{}", &html[..at], &html[at..]))
 }
 
 /// The value of the one-line Fluent message `id` (the shell's texts have no variables).
@@ -124,6 +194,21 @@ mod tests {
         assert!(script.contains("اكتب رسالتك..."));
         assert!(script.contains(":host {") && script.contains(".chat-input__textarea"));
         assert!(!script.contains("/* --chat-* design tokens"));
+    }
+
+    #[test]
+    fn the_page_gets_its_shell_first_in_the_body_once() {
+        let html = "<html><head></head><body>\n<noscript>x</noscript></body></html>";
+        let page = super::into_page(html).unwrap();
+        let host = page.find("id=\"agent-chat-shell\"").unwrap();
+        let script = page.find("src=\"/agent-chat-shell.js\"").unwrap();
+        assert!(page.find("<body>").unwrap() < host && host < script);
+        assert!(script < page.find("<noscript>").unwrap());
+        assert_eq!(super::into_page(&page).unwrap(), page);
+        assert!(super::into_page("<html></html>").is_err());
+        let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+        let js = super::page_script(&root).unwrap();
+        assert!(js.starts_with("(function () {") && js.contains("__agentChatPageShell"));
     }
 
     #[test]

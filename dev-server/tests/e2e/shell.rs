@@ -215,3 +215,132 @@ pub async fn failed_load_gives_the_text_back(page: &ChatPage) -> Step {
         .await
         .map(drop)
 }
+
+/// What the standalone page's composer shows: the shell's (in `#agent-chat-shell`'s shadow
+/// root) while it is there, else the chat's own (in the page).
+const PAGE_COMPOSER_JS: &str = r#"
+const host = document.getElementById("agent-chat-shell");
+const root = host && host.shadowRoot;
+const t = root ? root.querySelector("textarea.chat-input__textarea")
+               : document.querySelector("textarea.chat-input__textarea");
+const form = t && t.form;
+const helper = form && form.querySelector(".chat-input__helper");
+return {
+  shell: !!root,
+  value: t ? t.value : null,
+  start: t ? t.selectionStart : null,
+  end: t ? t.selectionEnd : null,
+  readOnly: t ? t.readOnly : null,
+  focused: !!t && (root ? root.activeElement === t && document.activeElement === host
+                        : document.activeElement === t),
+  state: form ? form.getAttribute("data-state") : null,
+  helper: helper ? helper.textContent : null,
+  role: helper ? helper.getAttribute("role") : null,
+};
+"#;
+
+async fn page_composer(page: &ChatPage) -> Step<Value> {
+    page.client
+        .execute(PAGE_COMPOSER_JS, vec![])
+        .await
+        .map_err(|e| format!("reading the page's composer: {e}"))
+}
+
+/// The standalone page opened with its wasm held (as [`open_example_with_the_wasm_held`]),
+/// waiting until its shell takes text.
+async fn open_page_with_the_wasm_held(page: &ChatPage) -> Step {
+    page.api_post("/_dev/wasm", json!({ "state": "held" }))
+        .await?;
+    page.open_path("api/agents/agents").await?;
+    page.client
+        .execute("location.href = '/'; return true;", vec![])
+        .await
+        .map_err(|e| format!("navigating to the page: {e}"))?;
+    wait_for_page_shell(page, true).await?;
+    page.client
+        .execute(
+            r#"document.getElementById("agent-chat-shell").shadowRoot
+                 .querySelector("textarea.chat-input__textarea").focus(); return true;"#,
+            vec![],
+        )
+        .await
+        .map(drop)
+        .map_err(|e| format!("focusing the page's shell: {e}"))
+}
+
+/// Waits until the page shows its shell (`true`) or the chat's own composer (`false`).
+async fn wait_for_page_shell(page: &ChatPage, shell: bool) -> Step {
+    page.wait_until(
+        if shell {
+            "the page's shell composer"
+        } else {
+            "the page's chat to take the shell over"
+        },
+        async || {
+            let c = page_composer(page).await?;
+            if c["value"].is_string() && c["shell"] == json!(shell) {
+                Ok(())
+            } else {
+                Err(format!("composer: {c}"))
+            }
+        },
+    )
+    .await
+}
+
+/// The steps of `i37_the_page_takes_text_before_its_wasm_and_keeps_it`: the standalone page
+/// draws the same shell first in its body; what was typed there, the caret and the focus go to
+/// the chat's composer, and Enter sends it.
+pub async fn page_shell_survives_the_handover(page: &ChatPage) -> Step {
+    open_page_with_the_wasm_held(page).await?;
+    page.type_text("page shell").await?;
+    page.press(&[Key::Left, Key::Left]).await?;
+    let before = page_composer(page).await?;
+    expect(&before, "shell", json!(true))?;
+    expect(&before, "value", json!("page shell"))?;
+    expect(&before, "start", json!(8))?;
+
+    page.api_post("/_dev/wasm", json!({ "state": "released" }))
+        .await?;
+    wait_for_page_shell(page, false).await?;
+    let after = page_composer(page).await?;
+    expect(&after, "value", json!("page shell"))?;
+    expect(&after, "start", json!(8))?;
+    expect(&after, "end", json!(8))?;
+    expect(&after, "focused", json!(true))?;
+    page.type_text("-").await?;
+    expect(&page_composer(page).await?, "value", json!("page she-ll"))?;
+    page.press(&[Key::Enter]).await?;
+    page.wait_for_text(".chat-message__content", "page she-ll")
+        .await
+        .map(drop)?;
+    page.wait_until("the page's composer to empty after sending", async || {
+        expect(&page_composer(page).await?, "value", json!(""))
+    })
+    .await
+}
+
+/// The steps of `i37_the_page_gives_the_text_back_when_its_wasm_fails`.
+pub async fn page_shell_failed_load_gives_the_text_back(page: &ChatPage) -> Step {
+    open_page_with_the_wasm_held(page).await?;
+    page.type_text("keep me too").await?;
+    page.press(&[Key::Enter]).await?;
+    expect(&page_composer(page).await?, "state", json!("sending"))?;
+    page.api_post("/_dev/wasm", json!({ "state": "failed" }))
+        .await?;
+    page.wait_until(
+        "the page's shell to say the chat could not load",
+        async || {
+            let c = page_composer(page).await?;
+            expect(&c, "state", json!("failed"))?;
+            expect(&c, "role", json!("alert"))
+        },
+    )
+    .await?;
+    let c = page_composer(page).await?;
+    expect(&c, "value", json!("keep me too"))?;
+    expect(&c, "readOnly", json!(false))?;
+    page.api_post("/_dev/wasm", json!({ "state": "released" }))
+        .await
+        .map(drop)
+}
