@@ -31,6 +31,8 @@
 //! no Chromium survives a failing or panicking test.
 
 mod harness;
+#[path = "e2e/shell.rs"]
+mod shell;
 use std::{
     path::PathBuf,
     time::{Duration, Instant},
@@ -2956,4 +2958,38 @@ async fn i16_backend_chunk_journey(page: &ChatPage) -> Step {
         .await?;
     page.wait_for_count(sel::ERROR_TEXT, 0).await?;
     Ok(())
+}
+
+journey! {
+    /// Issue 37: text typed with real keys into the shell drawn before the wasm arrives keeps
+    /// its caret, selection and focus when the chat takes over, and the chat's draft has it.
+    i37_text_typed_before_the_wasm_survives_the_handover =>
+        |page| shell::typed_text_survives_the_handover(page)
+}
+
+journey! {
+    /// Issue 37: Enter in the shell keeps the message as "sending"; it is sent, once, when the
+    /// wasm has arrived.
+    i37_enter_before_the_wasm_sends_once_it_is_ready =>
+        |page| shell::enter_before_ready_sends_when_ready(page)
+}
+
+journey! {
+    /// Issue 37: a wasm that cannot load gives the queued text back, editable, with an error.
+    i37_a_wasm_that_fails_gives_the_text_back_with_an_error =>
+        |page| shell::failed_load_gives_the_text_back(page)
+}
+
+journey! {
+    /// Issue 37: the standalone page draws the same shell first in its body; text typed there
+    /// with real keys keeps its caret and focus when the chat takes over, and Enter sends it.
+    i37_the_page_takes_text_before_its_wasm_and_keeps_it =>
+        |page| shell::page_shell_survives_the_handover(page)
+}
+
+journey! {
+    /// Issue 37: the standalone page whose wasm cannot load gives the queued text back with an
+    /// error.
+    i37_the_page_gives_the_text_back_when_its_wasm_fails =>
+        |page| shell::page_shell_failed_load_gives_the_text_back(page)
 }

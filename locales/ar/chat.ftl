@@ -364,3 +364,7 @@ chat-action-receipt-ran = ما نُفّذ مقارنةً بالاقتراح ال
 chat-action-approve-all = الموافقة على الكل ({ $count })
 chat-action-deny-all = رفض الكل
 chat-action-batch-hint = { $count } من استدعاءات هذا الرد بانتظار موافقتك.
+
+# مربع الرسالة الذي يُرسم قبل وصول شيفرة المحادثة.
+chat-shell-sending = سيُرسل فور جاهزية المحادثة…
+chat-shell-load-failed = تعذّر تحميل المحادثة. رسالتك ما زالت هنا: انسخها، أو أعد تحميل الصفحة للمحاولة مجددًا.

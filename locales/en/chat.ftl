@@ -326,3 +326,7 @@ chat-action-receipt-ran = What ran, against the original proposal
 chat-action-approve-all = Approve all ({ $count })
 chat-action-deny-all = Deny all
 chat-action-batch-hint = { $count } calls of this reply wait for your approval.
+
+# The composer drawn before the chat's code has arrived (the instant shell).
+chat-shell-sending = Sending as soon as the chat is ready…
+chat-shell-load-failed = The chat could not load. Your message is still here: copy it, or reload the page to try again.

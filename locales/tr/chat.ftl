@@ -290,3 +290,7 @@ chat-action-receipt-ran = Çalıştırılan, ilk öneriye göre
 chat-action-approve-all = Tümünü onayla ({ $count })
 chat-action-deny-all = Tümünü reddet
 chat-action-batch-hint = Bu yanıtın { $count } çağrısı onayınızı bekliyor.
+
+# Sohbetin kodu gelmeden çizilen mesaj kutusu.
+chat-shell-sending = Sohbet hazır olur olmaz gönderilecek…
+chat-shell-load-failed = Sohbet yüklenemedi. Mesajınız burada duruyor: kopyalayın ya da yeniden denemek için sayfayı yenileyin.
