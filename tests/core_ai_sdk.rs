@@ -78,9 +78,11 @@ fn i39_an_approval_request_is_a_tool_approval_card_and_the_message_keeps_its_par
     ));
     assert_eq!(
         ending.pending_actions,
-        Some(json!([{ "id": APPROVAL_ID, "type": "tool_approval", "status": "pending",
+        Some(
+            json!([{ "id": APPROVAL_ID, "type": "tool_approval", "status": "pending",
                       "toolCallId": "call_2", "toolName": "deleteFile",
-                      "args": { "path": "report.txt" } }]))
+                      "args": { "path": "report.txt" } }])
+        )
     );
     let parts = &ending.message_metadata[MESSAGE_KEY]["parts"];
     assert_eq!(
@@ -160,7 +162,10 @@ fn i39_a_send_is_use_chats_body_with_the_whole_conversation() {
     assert!(streamed);
     assert_eq!((req.method, req.path.as_str()), (Method::Post, ""));
     let conversation = l.session.conversation().unwrap().id.clone();
-    let user_id = l.threads()[0].messages[0]["id"].as_str().unwrap().to_owned();
+    let user_id = l.threads()[0].messages[0]["id"]
+        .as_str()
+        .unwrap()
+        .to_owned();
     assert_eq!(
         body_of(&l),
         json!({ "id": conversation, "trigger": "submit-message", "messages": [
@@ -186,7 +191,9 @@ fn i39_approving_sends_the_conversation_again_with_the_approval_and_the_card_com
     assert_eq!(l.session.run(), Run::AwaitingAction);
     let card = l.session.cards()[0].clone();
     assert_eq!(card.action.id, APPROVAL_ID);
-    assert!(matches!(&card.action.kind, ActionKind::ToolApproval(t) if t.tool_name == "deleteFile"));
+    assert!(
+        matches!(&card.action.kind, ActionKind::ToolApproval(t) if t.tool_name == "deleteFile")
+    );
     assert!(l.session.can_resolve(&card));
     assert!(!l.session.argument_edit_allowed());
     assert!(!l.session.remember_allowed());
@@ -224,11 +231,18 @@ fn i39_approving_sends_the_conversation_again_with_the_approval_and_the_card_com
     // The next turn carries the tool's output on the message that asked (as useChat holds it).
     again.cmd(Command::Send("thanks".into()));
     let messages = body_of(&again)["messages"].clone();
-    assert_eq!(messages.as_array().unwrap().len(), 3, "one assistant message");
+    assert_eq!(
+        messages.as_array().unwrap().len(),
+        3,
+        "one assistant message"
+    );
     let tool = &messages[1]["parts"][2];
     assert_eq!(tool["state"], "output-available");
     assert_eq!(tool["output"], json!({"deleted": "report.txt"}));
-    assert_eq!(tool["approval"], json!({"id": APPROVAL_ID, "approved": true}));
+    assert_eq!(
+        tool["approval"],
+        json!({"id": APPROVAL_ID, "approved": true})
+    );
 }
 
 #[test]
@@ -282,7 +296,11 @@ fn i39_a_turns_approvals_go_together_as_use_chat_sends_them() {
     assert_eq!(ids.len(), 2);
     let sent = l.wire.len();
     resolve(&mut l, &ids[0], Resolution::deny(Some("not a.txt".into())));
-    assert_eq!(l.wire.len(), sent, "the server cannot go on with one answer");
+    assert_eq!(
+        l.wire.len(),
+        sent,
+        "the server cannot go on with one answer"
+    );
     assert!(matches!(
         l.session.cards()[0].state,
         CardState::Settled(Outcome::Denied { .. })
@@ -313,7 +331,10 @@ fn i39_a_new_message_leaves_the_waiting_approvals_behind() {
     l.cmd(Command::Send("never mind".into()));
     let body = body_of(&l);
     // The part still asks: the server drops it, as for useChat.
-    assert_eq!(body["messages"][1]["parts"][2]["state"], "approval-requested");
+    assert_eq!(
+        body["messages"][1]["parts"][2]["state"],
+        "approval-requested"
+    );
     assert_eq!(body["messages"][2]["parts"][0]["text"], "never mind");
     l.stream(ECHO);
     assert_eq!(
@@ -392,7 +413,10 @@ fn i39_hostile_streams_never_panic_and_unknown_chunks_are_passed_over() {
 
 #[test]
 fn i39_ai_sdk_is_named_by_the_page() {
-    assert_eq!(TransportKind::parse_by_name("ai-sdk"), Some(TransportKind::AiSdk));
+    assert_eq!(
+        TransportKind::parse_by_name("ai-sdk"),
+        Some(TransportKind::AiSdk)
+    );
     assert_eq!(TransportKind::AiSdk.as_str(), "ai-sdk");
     assert!(TransportKind::AiSdk.keeps_threads());
     assert!(TransportKind::AiSdk.can_resolve());

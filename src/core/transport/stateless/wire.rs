@@ -195,8 +195,10 @@ impl Stateless {
             if !kept["resolution"].is_null() {
                 record["resolution"] = kept["resolution"].clone();
             }
-            Some(json!({ "type": "stream.action_updated", "conversationId": conversation_id,
-                         "action": record }))
+            Some(
+                json!({ "type": "stream.action_updated", "conversationId": conversation_id,
+                         "action": record }),
+            )
         })
     }
 
