@@ -105,6 +105,9 @@ ai_sdk_journey! {
 async fn approve_journey(page: &ChatPage, front: &str) -> Step {
     let action_id = paused(page, "please delete report.txt").await?;
     if let Some(path) = std::env::var_os("AI_SDK_SCREENSHOT") {
+        // The card's arrival animation has ended, and its arguments show.
+        page.click(".chat-card__details summary").await?;
+        tokio::time::sleep(std::time::Duration::from_millis(1_000)).await;
         let png = page
             .client
             .screenshot()
