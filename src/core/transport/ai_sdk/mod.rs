@@ -49,7 +49,7 @@ pub const MESSAGE_KEY: &str = "aiSdkMessage";
 /// What an AI SDK route can do: conversations in the page; approvals answered by sending
 /// the conversation again, never remembered for the chat.
 pub const CAPABILITIES: Capabilities = Capabilities {
-    names: &["ai-sdk", "aisdk", "vercel-ai"],
+    names: &["ai-sdk", "aisdk"],
     named_by_page: true,
     keeps_threads: true,
     can_resolve: true,
