@@ -221,3 +221,57 @@ async fn two_tabs_journey(page: &ChatPage, front: &str) -> Step {
     }
     Ok(())
 }
+
+ai_sdk_journey! {
+    /// Issue 39: two calls of one turn need approval: the first answer is kept (its card
+    /// settles, nothing is sent: the route cannot go on with one), the second sends both, as
+    /// `useChat` does; the route runs the approved one only and both cards read their end.
+    i39_ai_sdk_a_turns_two_approvals_go_together => two_approvals_journey
+}
+
+async fn two_approvals_journey(page: &ChatPage, front: &str) -> Step {
+    page.open_with_query(QUERY).await?;
+    page.send_message("clean up please").await?;
+    page.wait_for_count(&sel::card_in("waiting"), 2).await?;
+    let ids = page.action_ids(&sel::card_in("waiting")).await?;
+    let [first, second] = ids.as_slice() else {
+        return Err(format!("expected two cards, got {ids:?}"));
+    };
+    let sent = route_log(front).await?["requests"]
+        .as_array()
+        .map_or(0, Vec::len);
+    page.click(&format!(
+        "{} {}",
+        sel::card_by_id(first, "waiting"),
+        sel::DENY
+    ))
+    .await?;
+    page.wait_for_visible(&sel::card_by_id(first, "denied"))
+        .await?;
+    let now = route_log(front).await?["requests"]
+        .as_array()
+        .map_or(0, Vec::len);
+    if now != sent {
+        return Err("one answer of two went to the route alone".into());
+    }
+    page.click(&format!(
+        "{} {}",
+        sel::card_by_id(second, "waiting"),
+        sel::APPROVE
+    ))
+    .await?;
+    page.wait_for_visible(&sel::card_at_stage(second, "completed"))
+        .await?;
+    page.wait_for_finished_reply_containing("deleteFile done:")
+        .await?;
+    let log = route_log(front).await?;
+    if log["requests"].as_array().map_or(0, Vec::len) != sent + 1 {
+        return Err(format!("expected one request for both answers: {log}"));
+    }
+    if log["executed"] != serde_json::json!([{ "tool": "deleteFile", "path": "/tmp/b.txt" }]) {
+        return Err(format!("the route ran {}", log["executed"]));
+    }
+    page.wait_for_visible(&sel::card_by_id(first, "denied"))
+        .await
+        .map(drop)
+}
