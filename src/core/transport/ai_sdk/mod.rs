@@ -23,8 +23,8 @@
 //! (the server cannot go on while one of its calls has neither result nor answer), and a new
 //! message leaves the waiting approvals behind (the server drops them).
 //!
-//! Split in two: [`request`] makes `useChat`'s requests from the stored conversation,
-//! [`decoder`] reads the stream into the reply and the message it built.
+//! Split in two: `request.rs` makes `useChat`'s requests from the stored conversation,
+//! `decoder.rs` reads the stream into the reply and the message it built.
 
 mod decoder;
 mod request;
