@@ -231,6 +231,13 @@ pub trait Backend: std::fmt::Debug {
         Err(takes_no_answers())
     }
 
+    /// Whether the answers to one reply's cards go to the backend together: an answer to a
+    /// card whose reply still waits on others is taken and kept (the card settles), and goes
+    /// out with the answer to the last of them. By default each answer goes out at once.
+    fn answers_together(&self) -> bool {
+        false
+    }
+
     /// A reader for one reply.
     fn decoder(&self) -> Box<dyn ReplyDecoder>;
 

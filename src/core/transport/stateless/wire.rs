@@ -91,6 +91,7 @@ impl Stateless {
     ) {
         self.start(now, pos, outputs);
         let name = self.backend.capabilities().name();
+        let mut executed = Vec::new();
         let turn = &mut self.turns[pos];
         for delta in deltas {
             if turn.failed {
@@ -126,8 +127,79 @@ impl Stateless {
                                         "toolCallId": id, "result": result });
                     Out(outputs).frame(turn.session, now, event);
                 }
+                Delta::Executed {
+                    tool_call_id,
+                    result,
+                    error,
+                } => executed.push((tool_call_id, result, error)),
             }
         }
+        let (session, conversation_id) = (turn.session, turn.conversation_id.clone());
+        for (tool_call_id, result, error) in executed {
+            self.record_execution(&conversation_id, &tool_call_id, result, error);
+            self.save(&conversation_id, outputs);
+            if let Some(event) = self.execution_event(&conversation_id, &tool_call_id) {
+                Out(outputs).frame(session, now, event);
+            }
+        }
+    }
+
+    /// Keeps how the call `tool_call_id` ran on the card that asked about it (its entry in
+    /// the stored reply's `pendingActions`), so a reload reads the same stage.
+    fn record_execution(
+        &mut self,
+        conversation_id: &str,
+        tool_call_id: &str,
+        result: Option<Value>,
+        error: Option<String>,
+    ) {
+        let Some(thread) = self.thread_mut(conversation_id) else {
+            return;
+        };
+        let entry = thread
+            .messages
+            .iter_mut()
+            .rev()
+            .filter_map(|m| m["metadata"]["pendingActions"].as_array_mut())
+            .flatten()
+            .find(|a| a["toolCallId"] == tool_call_id && a["type"] == "tool_approval");
+        let Some(entry) = entry else {
+            return;
+        };
+        let failed = error.is_some();
+        entry["executionStatus"] = Value::from(if failed { "failed" } else { "completed" });
+        if let Some(result) = result {
+            entry["executionResult"] = result;
+        }
+        if let Some(error) = error {
+            entry["executionError"] = Value::from(error);
+        }
+    }
+
+    /// `stream.action_updated` for the card that asked about `tool_call_id`: its record as
+    /// kept, settled with the answer this page sent.
+    fn execution_event(&self, conversation_id: &str, tool_call_id: &str) -> Option<Value> {
+        let thread = self.threads.iter().find(|t| t.id() == conversation_id)?;
+        thread.messages.iter().rev().find_map(|m| {
+            let entry = m["metadata"]["pendingActions"]
+                .as_array()?
+                .iter()
+                .find(|a| a["toolCallId"] == tool_call_id && a["type"] == "tool_approval")?;
+            let id = entry["id"].as_str()?;
+            let mut record = entry.clone();
+            let kept = &m["actionStates"][id];
+            record["status"] = match kept["status"].as_str() {
+                Some(status) => Value::from(status),
+                None => Value::from("resolved"),
+            };
+            if !kept["resolution"].is_null() {
+                record["resolution"] = kept["resolution"].clone();
+            }
+            Some(
+                json!({ "type": "stream.action_updated", "conversationId": conversation_id,
+                         "action": record }),
+            )
+        })
     }
 
     fn finish_stream(
@@ -318,6 +390,14 @@ impl Stateless {
         }
         if !reply.citations.is_empty() {
             message["citations"] = Value::from(reply.citations.clone());
+        }
+        if !reply.message_metadata.is_empty() {
+            if !message["metadata"].is_object() {
+                message["metadata"] = json!({});
+            }
+            for (key, value) in &reply.message_metadata {
+                message["metadata"][key.as_str()] = value.clone();
+            }
         }
         if let Some(actions) = &reply.pending_actions {
             if !message["metadata"].is_object() {
