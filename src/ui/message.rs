@@ -87,6 +87,21 @@ pub fn ChatMessage(
         }
     });
     let duration = message.tool_call_duration_seconds();
+    // A turn that failed in the agent's words, kept with the conversation.
+    let failed = (message.role == Role::Assistant)
+        .then(|| message.metadata.get("error").and_then(|e| e.as_str()))
+        .flatten()
+        .filter(|w| !w.trim().is_empty())
+        .map(|words| {
+            let words = words.to_owned();
+            view! {
+                <p class="chat-message__failed" role="note">
+                    <span class="chat-message__failed-label">{move || i18n.t("chat-message-failed")}</span>
+                    " "
+                    <span class="chat-message__failed-reason">{words}</span>
+                </p>
+            }
+        });
     let interrupted = message
         .interrupted
         .then(|| view! { <Interrupted message_id=message.id.clone()/> });
@@ -131,6 +146,7 @@ pub fn ChatMessage(
                 }}
                 {(!message.files.is_empty()).then(|| lazy_extra(Extra::Files(message.files.clone())))}
                 {citations}
+                {failed}
                 {interrupted}
                 {time}
                 {actions}

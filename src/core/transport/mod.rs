@@ -82,9 +82,10 @@ backends! {
     /// conversations are kept in the page, turns chained by `previous_response_id`; the
     /// actions a response waits on are shown as read-only cards.
     Responses => responses,
-    /// An A2A agent (JSON-RPC 2.0 at `{baseUrl}`, its card at
-    /// `{baseUrl}/.well-known/agent-card.json`): conversations are kept in the page with their
-    /// context and open task; a task that waits for input is answered by the next message.
+    /// An A2A agent (1.0, or 0.3 when its card says so; JSON-RPC at the address its card
+    /// names, else `{baseUrl}`; the card where the A2A SDK's client finds it): conversations
+    /// are kept in the page with their context and open task; a task that waits for input is
+    /// answered by the next message, or in its card.
     A2a => a2a,
     /// A Cogitator server (seed 001, PROTOCOL §11.1: `POST {baseUrl}/agents/:name/stream`):
     /// conversations are kept in the page, each in the server's thread of the same id; a run
@@ -190,6 +191,10 @@ pub struct TransportOptions {
     /// history and asks `store: false`, instead of chaining by `previous_response_id` (the
     /// default).
     pub resend_history: bool,
+    /// The base URL, absolute (the page resolves a relative one), for a backend that looks
+    /// beside or above it (the A2A card at the site root); set by the chat from its base
+    /// URL, not an option by name. `None`: only paths below the base URL are used.
+    pub base_url: Option<String>,
 }
 
 impl TransportOptions {

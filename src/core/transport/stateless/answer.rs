@@ -110,6 +110,7 @@ impl Stateless {
             text: String::new(),
             started: false,
             failed: false,
+            error: None,
             answering: Some(Answering {
                 action_id: action_id.to_owned(),
                 message_id,
