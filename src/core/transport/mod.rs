@@ -120,14 +120,15 @@ impl TransportKind {
     }
 
     /// Whether this backend can take answers to cards at all (F190): the agent server and an
-    /// agent in the page always; Responses and A2A only at a configured action endpoint
-    /// ([`TransportOptions::can_resolve`] decides with the configuration).
+    /// agent in the page always, A2A by a message on the waiting task; Responses only at a
+    /// configured action endpoint ([`TransportOptions::can_resolve`] decides with the
+    /// configuration).
     pub fn can_resolve(self) -> bool {
         self.capabilities().can_resolve
     }
 
     /// Whether answers go to an action endpoint the host configures (`actionUrl`): Responses
-    /// (the Console's endpoint, C20) and A2A (C19).
+    /// (the Console's endpoint, C20).
     pub fn answers_at_action_url(self) -> bool {
         self.capabilities().answers_at_action_url
     }
@@ -182,7 +183,7 @@ pub struct TransportOptions {
     /// Where a stateless backend's conversations are kept.
     pub thread_store: ThreadStoreKind,
     /// Where answers to cards go, for a backend that takes them at an endpoint of their own
-    /// (Responses: the Console's action endpoint, C20; A2A, C19): an absolute URL, or a path
+    /// (Responses: the Console's action endpoint, C20): an absolute URL, or a path
     /// below the base URL. `{actionId}` and `{conversationId}` in it are replaced by the
     /// action's id and the backend's conversation id. Without it, those backends' cards are
     /// read-only.
@@ -490,6 +491,9 @@ impl Gateway {
 /// What the edge has to run after [`pump`]: the session's own outputs that are not requests
 /// (events, file reads), and the gateway's wire requests, aborts, saves and logs.
 #[derive(Clone, Debug, PartialEq)]
+// The gateway's outputs are mostly requests, each moved once on its way to the edge: boxing
+// them would allocate for every one to save a few bytes on the session's.
+#[allow(clippy::large_enum_variant)]
 pub enum Work {
     /// An output of the session the gateway does not take (events, file reads).
     Session(Box<Output>),
