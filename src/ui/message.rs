@@ -123,6 +123,10 @@ pub fn ChatMessage(
                 {(!steps.is_empty()).then(|| lazy_extra(Extra::Steps(steps, false, duration)))}
                 {if is_user {
                     view! { <div class="chat-message__content">{user_lines(&text)}</div> }.into_any()
+                } else if text.trim().is_empty() {
+                    // A reply with no text of its own (its card asks the question, its steps
+                    // say what it did): no empty bubble.
+                    ().into_any()
                 } else {
                     // D46: no `dir` here: the blocks carry their own (D44), and what has none
                     // (a code block's header, blocks before the first letter) follows the layout.

@@ -12,7 +12,7 @@ use crate::harness::node::NodeServer;
 use crate::harness::{sel, ChatPage, Harness, Step, JOURNEY_TIMEOUT};
 
 /// The query that opens the page on the SDK server behind the front.
-const QUERY: &str = "lang=en&transport=a2a&baseUrl=/a2a";
+const QUERY: &str = "lang=en&theme=light&transport=a2a&baseUrl=/a2a";
 const FLIGHTS: &str = "Flights to Izmir: 3 found, the earliest at 07:40.";
 const QUESTION: &str = "Which date?";
 
@@ -126,6 +126,8 @@ async fn i39_a2a_sdk_server_input_required_is_answered_in_the_card_and_the_task_
             page.open_with_query(QUERY).await?;
             ask_for_a_booking(page).await?;
             if let Ok(shot) = std::env::var("A2A_SCREENSHOT") {
+                // The card's entrance animation has ended.
+                tokio::time::sleep(std::time::Duration::from_millis(800)).await;
                 let png = page
                     .client
                     .screenshot()
