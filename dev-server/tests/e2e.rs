@@ -213,7 +213,10 @@ async fn i15_a2a_journey(page: &ChatPage) -> Step {
         .await?;
     page.wait_for_url_containing("conversationId=").await?;
     page.reload().await?;
-    page.wait_for_message("user", "Friday").await?;
+    // The composer answered the card (answer mode): the answer reads on the card.
+    page.wait_for_visible(&sel::card("user_question", "answered"))
+        .await?;
+    page.wait_for_text(".chat-card", "Friday").await?;
     page.wait_for_message("assistant", ANSWER).await?;
     page.wait_for_text(".chat-history__title", "Book a flight to Izmir")
         .await?;
