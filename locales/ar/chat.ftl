@@ -56,6 +56,7 @@ chat-message-list-load-older = تحميل الرسائل الأقدم
 chat-message-list-loading-older = جارٍ تحميل الرسائل الأقدم...
 chat-message-thinking = المساعد يفكّر
 chat-message-interrupted = انقطع
+chat-message-failed = فشلت المهمة:
 chat-message-retry = إعادة المحاولة
 
 chat-markdown-code = شيفرة

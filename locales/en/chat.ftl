@@ -56,6 +56,7 @@ chat-message-list-load-older = Load older messages
 chat-message-list-loading-older = Loading older messages...
 chat-message-thinking = The assistant is thinking
 chat-message-interrupted = Interrupted
+chat-message-failed = The task failed:
 chat-message-retry = Retry
 
 chat-markdown-code = Code

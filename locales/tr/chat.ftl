@@ -55,6 +55,7 @@ chat-message-list-load-older = Daha eski mesajları yükle
 chat-message-list-loading-older = Daha eski mesajlar yükleniyor...
 chat-message-thinking = Asistan düşünüyor
 chat-message-interrupted = Yarıda kesildi
+chat-message-failed = Görev başarısız oldu:
 chat-message-retry = Tekrar dene
 
 chat-markdown-code = Kod

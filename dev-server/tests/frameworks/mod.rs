@@ -2,4 +2,5 @@
 //! the issue names: stream a reply, approve one tool, deny one with a reason, edit where the
 //! protocol allows, reload mid-wait and answer after it, two tabs.
 
+mod a2a;
 mod ai_sdk;

@@ -203,6 +203,32 @@ pub trait Backend: std::fmt::Debug {
         None
     }
 
+    /// Where to read the agents it describes, while they are not read: by default
+    /// [`Backend::agents_request`]; a path below the base URL or an absolute URL (`GET`).
+    fn agents_url(&mut self, options: &TransportOptions) -> Option<String> {
+        let _ = options;
+        self.agents_request().map(str::to_owned)
+    }
+
+    /// After [`Backend::agents_read`] found nothing: the next place to look, if any (the
+    /// session's agent lists wait for it). By default there is none.
+    fn agents_next(&mut self) -> Option<String> {
+        None
+    }
+
+    /// Headers its protocol needs on every request it makes (a version header); by default
+    /// none.
+    fn wire_headers(&self) -> Vec<(String, String)> {
+        Vec::new()
+    }
+
+    /// Whether a turn that failed in the agent's words is kept in the conversation (a reply
+    /// whose `metadata.error` holds them, so a reload still shows them); by default a failed
+    /// turn leaves nothing but the live error.
+    fn keeps_failed_turns(&self) -> bool {
+        false
+    }
+
     /// The session's agent list (E2's body): by default one agent, the configured one.
     fn agents(&self, options: &TransportOptions) -> Value {
         let id = options.agent();

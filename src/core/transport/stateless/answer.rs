@@ -13,8 +13,8 @@
 //! is gone.
 //!
 //! Where the answer goes is the backend's ([`Backend::answer_request`]): a configured
-//! action endpoint (Responses, A2A), a resume of the paused run (Cogitator), a resume turn of
-//! an agent in the page.
+//! action endpoint (Responses), a message on the waiting task (A2A), a resume of the paused
+//! run (Cogitator), a resume turn of an agent in the page.
 //!
 //! [`Backend::answer_request`]: super::super::backend::Backend::answer_request
 
@@ -116,6 +116,7 @@ impl Stateless {
             text: String::new(),
             started: false,
             failed: false,
+            error: None,
             answering: Some(Answering {
                 action_id: action_id.to_owned(),
                 message_id,

@@ -52,7 +52,12 @@ impl Stateless {
                 let turn = self.turns.remove(pos);
                 match error {
                     Some(e) => Out(outputs).close(turn.session, Some(e)),
-                    None if turn.failed => Out(outputs).close(turn.session, None),
+                    None if turn.failed => {
+                        if let Some(wording) = turn.error.clone() {
+                            self.keep_failure(now, &turn, &wording, outputs);
+                        }
+                        Out(outputs).close(turn.session, None)
+                    }
                     None => self.finish_stream(now, turn, outputs),
                 }
             }
@@ -108,6 +113,7 @@ impl Stateless {
                 }
                 Delta::Error(message) => {
                     turn.failed = true;
+                    turn.error = Some(message.clone());
                     Out(outputs).frame(
                         turn.session,
                         now,
@@ -301,6 +307,7 @@ impl Stateless {
         }
         let read = match self.backend.read_reply(&resp.body) {
             Err(ReadError::Refused(wording)) => {
+                self.keep_failure(now, &turn, &wording, outputs);
                 let body = json!({ "error": { "code": "AGENT_ERROR", "message": wording } });
                 return Out(outputs).respond(turn.session, 502, body.to_string());
             }
@@ -353,6 +360,37 @@ impl Stateless {
             body["pendingActions"] = actions;
         }
         Out(outputs).respond(turn.session, 200, body.to_string());
+    }
+
+    /// A turn that failed in the agent's words, kept in the conversation when the backend
+    /// keeps failed turns: a reply with what it said so far and `metadata.error`, so a reload
+    /// still shows why the task ended.
+    fn keep_failure(
+        &mut self,
+        now: Millis,
+        turn: &WireTurn,
+        wording: &str,
+        outputs: &mut VecDeque<GatewayOutput>,
+    ) {
+        if !self.backend.keeps_failed_turns() {
+            return;
+        }
+        let reply = Reply::default();
+        let (message, _) = self.store_reply(now, turn, turn.text.clone(), &reply, outputs);
+        let Some(thread) = self.thread_mut(&turn.conversation_id) else {
+            return;
+        };
+        if let Some(stored) = thread
+            .messages
+            .iter_mut()
+            .find(|m| m["id"] == message["id"])
+        {
+            if !stored["metadata"].is_object() {
+                stored["metadata"] = json!({});
+            }
+            stored["metadata"]["error"] = Value::from(wording);
+        }
+        self.save(&turn.conversation_id, outputs);
     }
 
     /// Stores the assistant's message (with its tool calls, so a reload shows the steps, its
