@@ -115,6 +115,10 @@ export function define_element(tag, attrs, props, mount, unmount, resolveTool, u
     }
     _remount() {
       this._unmount();
+      // The composer the element build drew before the wasm arrived: taken over once the
+      // chat is drawn (what was typed, the caret, the focus, a message waiting to be sent).
+      const shell = this._agentChatShell;
+      const adopt = shell ? shell.take() : undefined;
       const root = this.shadowRoot || this.attachShadow({ mode: "open" });
       root.replaceChildren();
       const host = document.createElement("div");
@@ -122,6 +126,7 @@ export function define_element(tag, attrs, props, mount, unmount, resolveTool, u
       root.appendChild(host);
       this._handle = mount(this, host);
       this._applyStyles();
+      if (adopt) adopt(root);
     }
     // The page's own CSS for the shadow root: a string in a <style> after the chat's (so it
     // wins at equal specificity), or constructed style sheets, adopted.

@@ -48,8 +48,8 @@ pub struct PageConfig {
     pub custom_cards: bool,
     /// `showTimestamps=1`: each message's local time (F33).
     pub show_timestamps: bool,
-    /// `transport` (`agent-server`, `chat-completions`, `responses`, `a2a`, `cogitator`), `model`,
-    /// `threadStore`
+    /// `transport` (`agent-server`, `chat-completions`, `responses`, `a2a`, `cogitator`,
+    /// `ai-sdk`), `model`, `threadStore`
     /// (`memory`/`local`), `actionUrl` (a path below `baseUrl`; anything else is ignored) and
     /// `resendHistory=1` (Responses without server state): the backend at `baseUrl` (issue 15),
     /// read by the options' one reader ([`TransportOptions::set`]).
@@ -192,6 +192,9 @@ pub fn mount() {
     // switch it; the browser's language is only the fallback.
     let browser_lang = window.navigator().language();
     let on_change = Callback::new(move |id: Option<String>| remember_conversation(id.as_deref()));
+    // The composer drawn before the wasm arrived: its state is read while it is still in the
+    // page, and handed to the chat's composer once the chat is drawn.
+    let shell = take_shell();
     mount_to_body(move || {
         let cfg = cfg.clone();
         let theme = RwSignal::new(cfg.theme);
@@ -257,7 +260,26 @@ pub fn mount() {
         } else {
             chat!()
         }
-    })
+    });
+    if let (Some(adopt), Some(body)) = (shell, window.document().and_then(|d| d.body())) {
+        let _ = adopt.call1(&wasm_bindgen::JsValue::NULL, &body);
+    }
+}
+
+/// The hand-over function of the page's instant shell (`window.__agentChatPageShell.take()`,
+/// drawn by the script the build puts first in `<body>`), if the page has one.
+fn take_shell() -> Option<js_sys::Function> {
+    use wasm_bindgen::JsCast;
+    let window = web_sys::window()?;
+    let shell = js_sys::Reflect::get(&window, &"__agentChatPageShell".into()).ok()?;
+    if !shell.is_object() {
+        return None;
+    }
+    let take: js_sys::Function = js_sys::Reflect::get(&shell, &"take".into())
+        .ok()?
+        .dyn_into()
+        .ok()?;
+    take.call0(&shell).ok()?.dyn_into().ok()
 }
 
 /// The page's own card (`customCards=1`): what a host writes with `render_tool_approval` /

@@ -3,6 +3,11 @@
 //! context and open task; results (tasks, artifact and status updates, messages) are read
 //! back as `stream.*` frames. `input-required` ends the turn with the task kept, so the next
 //! message continues it. Recorded fixtures, split at every byte; no browser.
+//!
+//! Issue 39: A2A 1.0 as the `@a2a-js/sdk` server speaks it by default (its own type
+//! serializers' output: results wrapped by type, `TASK_STATE_*`, `ROLE_*`, parts without
+//! `kind`), the `A2A-Version` header, the card where the SDK's client finds it; the 0.3 tests
+//! above and below run against a 0.3 card (a top-level `url`), whose wire is kept.
 #![cfg(not(target_arch = "wasm32"))]
 
 use agent_chat_ui::core::transport::a2a::{self, Decoder, CONTEXT_KEY, TASK_KEY};
@@ -119,17 +124,17 @@ fn i15_a_turn_over_a2a_keeps_the_context_and_continues_a_task_that_waits_for_inp
                    "parts": [{"kind": "text", "text": "Which date?"}]}}})),
     ]
     .concat());
-    // The question is also a read-only card (no action URL, C19) that does not hold the
-    // composer: the reply continues the task.
+    // The question is a card the composer answers (issue 39: answerable without an action
+    // URL, by a message on the task), drawn once: the reply itself carries no copy of it.
     assert_eq!(l.session.run(), Run::AwaitingAction);
     assert_eq!(l.session.cards().len(), 1);
-    assert_eq!(
+    assert!(matches!(
         l.session.composer_state(),
-        agent_chat_ui::core::ComposerState::Normal
-    );
+        agent_chat_ui::core::ComposerState::Answer { .. }
+    ));
     assert_eq!(
         l.session.messages().last().unwrap().content.display_text(),
-        "Which date?"
+        ""
     );
     let kept = &l.threads()[0].conversation["metadata"];
     assert_eq!(kept[TASK_KEY], "task_7");
@@ -150,7 +155,10 @@ fn i15_a_turn_over_a2a_keeps_the_context_and_continues_a_task_that_waits_for_inp
     let kept = &l.threads()[0].conversation["metadata"];
     assert_eq!(kept[CONTEXT_KEY], "ctx_7");
     assert!(kept.get(TASK_KEY).is_none(), "the completed task is closed");
-    assert!(!l.session.config().can_resolve, "no action URL: read-only");
+    assert!(
+        l.session.config().can_resolve,
+        "answered by a message: no action URL needed (issue 39)"
+    );
 }
 
 #[test]
@@ -218,4 +226,375 @@ fn i15_message_send_is_read_whole() {
         l.threads()[0].conversation["metadata"][CONTEXT_KEY],
         "ctx_9"
     );
+}
+
+// ---- Issue 39: A2A 1.0 ----------------------------------------------------------------------
+
+/// A card as the SDK's `agentCardHandler` serves it (`AgentCard.toJSON`): the JSON-RPC
+/// interface on the base URL's origin.
+const CARD_1_0: &str = r#"{"name":"Travel Agent","description":"Books trips","supportedInterfaces":[{"url":"http://agent.test/a2a/jsonrpc","protocolBinding":"JSONRPC","protocolVersion":"1.0"}],"version":"1.0.0","capabilities":{"streaming":true},"defaultInputModes":["text"],"defaultOutputModes":["text"],"skills":[]}"#;
+
+const BASE: &str = "http://agent.test/a2a";
+
+/// One 1.0 SSE frame: a JSON-RPC response whose result is a `StreamResponse`.
+fn rpc1(result: Value) -> String {
+    format!(
+        "data: {}\n\n",
+        json!({"jsonrpc": "2.0", "id": 1, "result": result})
+    )
+}
+
+/// A 1.0 task that works, streams an artifact in two appended pieces and completes, as the
+/// SDK's `StreamResponse.toJSON` writes it.
+fn completed_task_1_0() -> String {
+    [
+        rpc1(json!({"task": {"id": "task_1", "contextId": "ctx_1",
+                    "status": {"state": "TASK_STATE_SUBMITTED"},
+                    "history": [{"messageId": "m0", "role": "ROLE_USER", "parts": [{"text": "Book"}]}]}})),
+        rpc1(json!({"statusUpdate": {"taskId": "task_1", "contextId": "ctx_1",
+                    "status": {"state": "TASK_STATE_WORKING", "message": {"messageId": "m1",
+                    "role": "ROLE_AGENT", "parts": [{"text": "Looking…"}]}}}})),
+        rpc1(json!({"artifactUpdate": {"taskId": "task_1", "contextId": "ctx_1",
+                    "artifact": {"artifactId": "a1", "parts": [{"text": "Flights to "}]}}})),
+        rpc1(json!({"artifactUpdate": {"taskId": "task_1", "contextId": "ctx_1", "append": true,
+                    "lastChunk": true,
+                    "artifact": {"artifactId": "a1", "parts": [{"text": "Izmir: 3 found."}]}}})),
+        rpc1(json!({"statusUpdate": {"taskId": "task_1", "contextId": "ctx_1",
+                    "status": {"state": "TASK_STATE_COMPLETED"}}})),
+    ]
+    .concat()
+}
+
+/// A 1.0 task that asks back.
+fn asks_1_0(task: &str, context: &str) -> String {
+    [
+        rpc1(json!({"task": {"id": task, "contextId": context,
+                    "status": {"state": "TASK_STATE_WORKING"}}})),
+        rpc1(json!({"statusUpdate": {"taskId": task, "contextId": context,
+                    "status": {"state": "TASK_STATE_INPUT_REQUIRED", "message": {"messageId": "ask_1",
+                    "role": "ROLE_AGENT", "parts": [{"text": "Which date?"}]}}}})),
+    ]
+    .concat()
+}
+
+#[test]
+fn i39_a2a_1_0_results_read_the_same_split_at_every_byte() {
+    let stream = completed_task_1_0();
+    let bytes = stream.as_bytes();
+    let mut whole = Decoder::new();
+    let mut expected = whole.push(bytes);
+    expected.extend(whole.finish());
+    let ending = whole.ending();
+    assert_eq!(ending.content, "Flights to Izmir: 3 found.");
+    assert_eq!(ending.keep[CONTEXT_KEY], "ctx_1");
+    assert_eq!(
+        ending.keep[TASK_KEY],
+        Value::Null,
+        "a completed task is closed"
+    );
+    assert_eq!(text_of(&expected), "Flights to Izmir: 3 found.");
+    assert!(!expected
+        .iter()
+        .any(|d| matches!(d, Delta::Error(_) | Delta::Skipped(_))));
+    for cut in 1..bytes.len() {
+        let mut d = Decoder::new();
+        let mut got = d.push(&bytes[..cut]);
+        got.extend(d.push(&bytes[cut..]));
+        got.extend(d.finish());
+        assert_eq!(got, expected, "split at {cut}");
+        assert_eq!(d.ending(), ending, "split at {cut}");
+    }
+    // Input required, split anywhere: the task stays open and its question is one card.
+    let stream = asks_1_0("task_7", "ctx_7");
+    let bytes = stream.as_bytes();
+    for cut in 1..bytes.len() {
+        let mut d = Decoder::new();
+        d.push(&bytes[..cut]);
+        d.push(&bytes[cut..]);
+        d.finish();
+        let ending = d.ending();
+        assert_eq!(ending.keep[TASK_KEY], "task_7", "split at {cut}");
+        assert_eq!(ending.content, "", "the question is drawn by its card only");
+        let actions = ending.pending_actions.expect("a question");
+        assert_eq!(actions[0]["id"], "ask_1");
+        assert_eq!(actions[0]["questions"][0]["question"], "Which date?");
+    }
+}
+
+fn options_at(base: &str) -> agent_chat_ui::core::transport::TransportOptions {
+    agent_chat_ui::core::transport::TransportOptions {
+        kind: TransportKind::A2a,
+        model: Some("gpt-test".into()),
+        base_url: Some(base.into()),
+        ..Default::default()
+    }
+}
+
+fn respond(l: &mut Link, status: u16, body: &str) {
+    let id = l.last_wire().id;
+    l.wire_input(Input::Response {
+        id,
+        result: Ok(HttpResponse {
+            status,
+            body: body.into(),
+            date: None,
+        }),
+    });
+}
+
+fn version_header(req: &agent_chat_ui::core::HttpRequest) -> Option<&str> {
+    req.headers
+        .iter()
+        .find(|(name, _)| name == a2a::VERSION_HEADER)
+        .map(|(_, value)| value.as_str())
+}
+
+#[test]
+fn i39_the_card_is_looked_for_where_the_sdk_client_finds_it() {
+    use a2a::card::candidates;
+    assert_eq!(
+        candidates(Some("http://h.test/api/a2a")),
+        [
+            "/.well-known/agent-card.json",
+            "http://h.test/api/.well-known/agent-card.json",
+            "http://h.test/.well-known/agent-card.json",
+        ],
+        "below the base URL, beside it (the SDK's relative resolution), the site root"
+    );
+    assert_eq!(
+        candidates(Some("http://h.test/a2a")),
+        [
+            "/.well-known/agent-card.json",
+            "http://h.test/.well-known/agent-card.json"
+        ]
+    );
+    assert_eq!(
+        candidates(Some("http://h.test")),
+        ["/.well-known/agent-card.json"]
+    );
+    assert_eq!(
+        candidates(Some("https://h.test/agents/travel.json")),
+        ["https://h.test/agents/travel.json"],
+        "a base URL that is a card's address: only it"
+    );
+    assert_eq!(candidates(None), ["/.well-known/agent-card.json"]);
+
+    // Through the gateway: below the base URL first (404), then the site root's card, each
+    // asked as 1.0 like the SDK's resolver; the agent list waits for the last.
+    let mut l = Link::with_options(options_at(BASE), vec![]);
+    l.cmd(Command::Start);
+    let first = l.last_wire();
+    assert_eq!(
+        (first.method, first.path.as_str()),
+        (Method::Get, a2a::CARD_PATH)
+    );
+    assert_eq!(version_header(&first), Some("1.0"));
+    respond(&mut l, 404, "Not Found");
+    assert_eq!(
+        l.last_wire().path,
+        "http://agent.test/.well-known/agent-card.json"
+    );
+    assert!(l.session.agents().is_empty(), "the list waits for the card");
+    respond(&mut l, 200, CARD_1_0);
+    assert_eq!(l.session.agents()[0].name, "Travel Agent");
+    assert!(
+        l.logs.iter().any(|g| g.contains("looking further")),
+        "{:?}",
+        l.logs
+    );
+}
+
+#[test]
+fn i39_a_1_0_turn_sends_the_exact_request_to_the_cards_address_with_the_version_header() {
+    let mut l = Link::with_options(options_at(BASE), vec![]);
+    l.cmd(Command::Start);
+    respond(&mut l, 200, CARD_1_0);
+    l.cmd(Command::Send("Book me a flight".into()));
+    let (req, streamed) = l.wire.last().unwrap().clone();
+    assert!(streamed);
+    assert_eq!(
+        req.path, "http://agent.test/a2a/jsonrpc",
+        "the card's JSON-RPC address"
+    );
+    assert_eq!(version_header(&req), Some("1.0"));
+    let body: Value = serde_json::from_str(req.body.as_deref().unwrap()).unwrap();
+    let message_id = body["params"]["message"]["messageId"].clone();
+    assert!(message_id.as_str().is_some_and(|m| !m.is_empty()));
+    assert_eq!(
+        body,
+        json!({"jsonrpc": "2.0", "id": body["id"], "method": "SendStreamingMessage",
+               "params": {"message": {"messageId": message_id, "role": "ROLE_USER",
+                                      "parts": [{"text": "Book me a flight"}]}}})
+    );
+    l.stream(&asks_1_0("task_7", "ctx_7"));
+    assert_eq!(l.session.cards().len(), 1, "the question, once");
+    assert_eq!(
+        l.session.messages().last().unwrap().content.display_text(),
+        ""
+    );
+    // The answer: an ordinary message on the task, nothing else.
+    l.cmd(Command::Send("Friday".into()));
+    let req = l.last_wire();
+    assert_eq!(req.path, "http://agent.test/a2a/jsonrpc");
+    assert_eq!(version_header(&req), Some("1.0"));
+    let body: Value = serde_json::from_str(req.body.as_deref().unwrap()).unwrap();
+    let message = &body["params"]["message"];
+    assert_eq!(body["method"], "SendStreamingMessage");
+    assert_eq!(
+        (message["taskId"].as_str(), message["contextId"].as_str()),
+        (Some("task_7"), Some("ctx_7"))
+    );
+    assert_eq!(message["role"], "ROLE_USER");
+    assert_eq!(message["parts"], json!([{"text": "Friday"}]));
+    assert_eq!(
+        body["params"].as_object().unwrap().len(),
+        1,
+        "only the message"
+    );
+    l.stream(
+        &completed_task_1_0()
+            .replace("task_1", "task_7")
+            .replace("ctx_1", "ctx_7"),
+    );
+    assert_eq!(
+        l.session.messages().last().unwrap().content.display_text(),
+        "Flights to Izmir: 3 found."
+    );
+    assert!(l.threads()[0].conversation["metadata"]
+        .get(TASK_KEY)
+        .is_none());
+}
+
+#[test]
+fn i39_a_card_that_does_not_stream_gets_send_message_read_whole() {
+    let mut l = Link::with_options(options_at(BASE), vec![]);
+    l.cmd(Command::Start);
+    respond(
+        &mut l,
+        200,
+        &CARD_1_0.replace(r#""streaming":true"#, r#""streaming":false"#),
+    );
+    l.cmd(Command::Send("Hi".into()));
+    let body: Value = serde_json::from_str(l.last_wire().body.as_deref().unwrap()).unwrap();
+    assert_eq!(body["method"], "SendMessage");
+    let reply = json!({"jsonrpc": "2.0", "id": body["id"], "result": {"message": {
+        "messageId": "m1", "role": "ROLE_AGENT", "contextId": "ctx_9",
+        "parts": [{"text": "Hello, traveller"}]}}});
+    // The page asked a stream; the answer is one JSON document, read whole.
+    respond(&mut l, 200, &reply.to_string());
+    assert_eq!(
+        l.session.messages().last().unwrap().content.display_text(),
+        "Hello, traveller"
+    );
+    assert_eq!(
+        l.threads()[0].conversation["metadata"][CONTEXT_KEY],
+        "ctx_9"
+    );
+}
+
+#[test]
+fn i39_a_0_3_card_keeps_the_0_3_wire_without_a_version_header() {
+    let card = r#"{"name":"Old Agent","url":"http://agent.test/a2a/rpc","protocolVersion":"0.3.0","capabilities":{"streaming":true}}"#;
+    let mut l = Link::with_options(options_at(BASE), vec![]);
+    l.cmd(Command::Start);
+    assert_eq!(
+        version_header(&l.last_wire()),
+        Some("1.0"),
+        "the card is asked as 1.0"
+    );
+    respond(&mut l, 200, card);
+    l.cmd(Command::Send("Hi".into()));
+    let req = l.last_wire();
+    assert_eq!(req.path, "http://agent.test/a2a/rpc");
+    assert_eq!(version_header(&req), None, "0.3 sends none");
+    let body: Value = serde_json::from_str(req.body.as_deref().unwrap()).unwrap();
+    assert_eq!(body["method"], "message/stream");
+    assert_eq!(body["params"]["message"]["kind"], "message");
+    assert_eq!(body["params"]["message"]["role"], "user");
+    assert_eq!(
+        body["params"]["message"]["parts"],
+        json!([{"kind": "text", "text": "Hi"}])
+    );
+}
+
+#[test]
+fn i39_the_cards_address_is_used_only_on_the_base_urls_origin() {
+    use a2a::card::rpc_address;
+    let base = Some("https://chat.test/agent");
+    assert_eq!(
+        rpc_address(Some("https://chat.test/agent/rpc"), base),
+        "https://chat.test/agent/rpc"
+    );
+    assert_eq!(
+        rpc_address(Some("/rpc"), base),
+        "https://chat.test/rpc",
+        "a path on the origin"
+    );
+    assert_eq!(
+        rpc_address(Some("http://localhost:41241/"), base),
+        "",
+        "elsewhere: the base URL"
+    );
+    assert_eq!(rpc_address(Some("//evil.test/x"), base), "");
+    assert_eq!(rpc_address(None, base), "");
+    assert_eq!(
+        rpc_address(None, Some("https://chat.test/agents/card.json")),
+        "https://chat.test/agents",
+        "a card's address names no RPC address: its folder"
+    );
+}
+
+#[test]
+fn i39_a_refusal_reads_in_the_servers_words() {
+    // What the SDK answers a request without the 1.0 header, as a 200 JSON body.
+    let refusal = r#"{"jsonrpc":"2.0","id":3,"error":{"code":-32009,"message":"The requested A2A protocol version '0.3' is not supported. Supported versions: 1.0","data":[{}]}}"#;
+    let mut l = Link::with_options(options_at(BASE), vec![]);
+    l.cmd(Command::Start);
+    respond(&mut l, 200, CARD_1_0);
+    l.cmd(Command::Send("Hi".into()));
+    respond(&mut l, 200, refusal);
+    let error = format!("{:?}", l.session.error());
+    assert!(
+        error.contains("protocol version '0.3' is not supported"),
+        "{error}"
+    );
+    assert!(!error.contains("reach"), "{error}");
+}
+
+#[test]
+fn i39_a_failed_task_is_kept_with_the_conversation_in_the_agents_words() {
+    let mut l = Link::with_options(options_at(BASE), vec![]);
+    l.cmd(Command::Start);
+    respond(&mut l, 200, CARD_1_0);
+    l.cmd(Command::Send("Book".into()));
+    l.stream(
+        &[
+            rpc1(json!({"artifactUpdate": {"taskId": "t", "contextId": "c",
+                    "artifact": {"artifactId": "a", "parts": [{"text": "Searching"}]}}})),
+            rpc1(json!({"statusUpdate": {"taskId": "t", "contextId": "c",
+                    "status": {"state": "TASK_STATE_FAILED", "message": {"messageId": "f",
+                    "role": "ROLE_AGENT", "parts": [{"text": "No flights today"}]}}}})),
+        ]
+        .concat(),
+    );
+    assert!(
+        matches!(l.session.error(), Some(ChatError::Stream { message, .. }) if message.contains("No flights today")),
+        "got {:?}",
+        l.session.error()
+    );
+    let stored = l.stored_threads();
+    let reply = stored[0].messages.last().unwrap();
+    assert_eq!(reply["role"], "assistant");
+    assert_eq!(reply["metadata"]["error"], "No flights today");
+    assert_eq!(
+        reply["content"], "Searching",
+        "what it said before it failed"
+    );
+    // A reload reads it back with the conversation.
+    let id = stored[0].id().to_owned();
+    let mut again = Link::with_options(options_at(BASE), stored);
+    again.cmd(Command::Start);
+    again.cmd(Command::OpenConversation(id));
+    let last = again.session.messages().last().unwrap().clone();
+    assert_eq!(last.metadata["error"], "No flights today");
 }

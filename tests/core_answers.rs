@@ -1,8 +1,10 @@
 //! Issue 15: cards answered through a backend without conversations of its own. With an
-//! action endpoint configured, the Responses (Console, PROTOCOL C20) and A2A (C19) cards are
-//! answerable: the gateway posts the answer there, settles the card once the backend took it,
-//! keeps the answer on the stored reply (a reload reads "Answered") and reads the backend's
-//! continuation as a new reply. Without one they stay read-only. Recorded fixtures; no browser.
+//! action endpoint configured, the Responses (Console, PROTOCOL C20) cards are answerable: the
+//! gateway posts the answer there, settles the card once the backend took it, keeps the answer
+//! on the stored reply (a reload reads "Answered") and reads the backend's continuation as a
+//! new reply. Without one they stay read-only. An A2A task that waits for input is answered
+//! the A2A way (issue 39): an ordinary message on the task, action URL or not. Recorded
+//! fixtures; no browser.
 #![cfg(not(target_arch = "wasm32"))]
 
 use std::collections::BTreeMap;
@@ -274,7 +276,8 @@ fn question_card(l: &Link) -> agent_chat_ui::core::ActionCard {
 }
 
 #[test]
-fn i15_c19_an_a2a_task_waiting_for_input_is_answered_at_the_action_url() {
+fn i39_an_a2a_question_is_answered_in_its_card_by_a_message_on_the_task_not_at_the_action_url() {
+    // Issue 39 replaced C19's action body: an action URL configured for A2A is not used.
     let mut l = a2a_started(Some("https://agent.test/actions/{actionId}"));
     let card = question_card(&l);
     assert_eq!(card.action.id, "ask_1", "the status message's id");
@@ -290,15 +293,19 @@ fn i15_c19_an_a2a_task_waiting_for_input_is_answered_at_the_action_url() {
         },
     );
     let req = l.last_wire();
-    assert_eq!(
-        req.path, "https://agent.test/actions/ask_1",
-        "an absolute URL as given"
-    );
+    assert_eq!(req.path, "", "JSON-RPC at the base URL, as every message");
     let body = body_of(&l);
-    assert_eq!(body["conversationId"], "ctx_7", "the agent's context");
-    assert_eq!(body["actionId"], "ask_1");
-    assert_eq!(body["taskId"], "task_7");
-    assert_eq!(body["resolution"]["answers"]["Which date?"], "Friday");
+    assert_eq!(body["method"], "SendStreamingMessage");
+    let message = &body["params"]["message"];
+    assert_eq!(message["contextId"], "ctx_7", "the agent's context");
+    assert_eq!(message["taskId"], "task_7", "on the task that waits");
+    assert_eq!(message["role"], "ROLE_USER");
+    assert_eq!(
+        message["parts"],
+        json!([{"text": "Friday"}]),
+        "the answer as text, nothing else"
+    );
+    assert!(body.get("actionId").is_none() && body["params"].get("resolution").is_none());
     l.stream(
         &[
             rpc(json!({"kind": "artifact-update", "taskId": "task_7", "contextId": "ctx_7",
@@ -324,15 +331,18 @@ fn i15_c19_an_a2a_task_waiting_for_input_is_answered_at_the_action_url() {
 }
 
 #[test]
-fn i15_c19_without_an_action_url_the_card_is_read_only_and_the_reply_continues_the_task() {
+fn i39_without_an_action_url_the_a2a_question_is_answerable_and_a_message_continues_the_task() {
     let mut l = a2a_started(None);
     let card = question_card(&l);
-    assert!(!l.session.can_resolve(&card), "read-only (F190)");
-    assert_eq!(
-        l.session.composer_state(),
-        ComposerState::Normal,
-        "the composer answers"
+    assert!(
+        l.session.can_resolve(&card),
+        "answered by a message (issue 39)"
     );
+    assert!(
+        matches!(l.session.composer_state(), ComposerState::Answer { .. }),
+        "the composer answers the one free-text question"
+    );
+    // The composer's answer is a message on the task, like the card's.
     l.cmd(Command::Send("Friday".into()));
     let body = body_of(&l);
     assert_eq!(body["params"]["message"]["taskId"], "task_7");
@@ -356,7 +366,7 @@ fn i15_c19_without_an_action_url_the_card_is_read_only_and_the_reply_continues_t
 }
 
 #[test]
-fn i15_c19_an_agent_that_names_its_actions_in_a_data_part_shows_those() {
+fn i39_an_a2a_agent_that_names_its_actions_in_a_data_part_gets_the_answer_as_a_data_part() {
     let mut l = Link::with_options(
         options(TransportKind::A2a, Some("/actions/{actionId}")),
         vec![],
@@ -380,7 +390,15 @@ fn i15_c19_an_agent_that_names_its_actions_in_a_data_part_shows_those() {
     let card = question_card(&l);
     assert_eq!(card.action.id, "act_rm");
     resolve(&mut l, "act_rm", Resolution::allow());
-    assert_eq!(l.last_wire().path, "/actions/act_rm", "below the base URL");
+    assert_eq!(l.last_wire().path, "", "a message at the base URL");
+    let message = &body_of(&l)["params"]["message"];
+    assert_eq!(message["taskId"], "t1");
+    assert_eq!(message["parts"][0], json!({"text": "Approved."}));
+    assert_eq!(message["parts"][1]["data"]["actionId"], "act_rm");
+    assert_eq!(
+        message["parts"][1]["data"]["resolution"]["decision"],
+        "allow"
+    );
     // An answer the agent no longer waits for: settled as it says, nothing kept as answered.
     let id = l.last_wire().id;
     l.wire_input(Input::Response {

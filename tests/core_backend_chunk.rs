@@ -105,6 +105,7 @@ fn i16_a_request_aborted_while_waiting_never_reaches_the_backend() {
         path: path.into(),
         body: None,
         call: None,
+        headers: Vec::new(),
     };
     let now = Millis(1_000);
     assert!(gateway

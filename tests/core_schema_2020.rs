@@ -540,3 +540,30 @@ fn issue40_the_form_offers_a_choice_of_variant() {
     d.set_text(r#"{"amount": 5, "method": "card", "number": "1"}"#.into());
     assert_eq!(d.variant(), 0);
 }
+
+/// D81: an answer that approves with edited arguments is what waits for the full checker in a
+/// split build; a plain allow, a deny with a reason and an allow "as proposed" never wait. A
+/// native build always holds the checker, so nothing waits here.
+#[test]
+fn d81_only_an_edit_waits_for_the_checker() {
+    use agent_chat_ui::core::schema::{edit_waits_for_checker, gate_ready};
+    use agent_chat_ui::core::{Decision, Resolution};
+    let edit = Resolution::ToolApproval {
+        decision: Decision::Allow,
+        approved_args: Some(json!({ "to": "bob@example.com" })),
+        remember_for_session: false,
+        comment: None,
+    };
+    assert!(edit.carries_edit());
+    assert!(!Resolution::allow().carries_edit());
+    assert!(!Resolution::deny(Some("not now".into())).carries_edit());
+    let denied_with_args = Resolution::ToolApproval {
+        decision: Decision::Deny,
+        approved_args: Some(json!({})),
+        remember_for_session: false,
+        comment: None,
+    };
+    assert!(!denied_with_args.carries_edit());
+    assert!(gate_ready());
+    assert!(!edit_waits_for_checker(&edit));
+}

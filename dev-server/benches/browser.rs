@@ -26,14 +26,19 @@
 //!   that takes text (the text box present and not read-only, checked every animation frame
 //!   of the outer page) is taken, for the first load (cold cache) and the next ones.
 //!
+//! - **On a phone's network** (issue 37, [`throttled`]): time and bytes to a composer that
+//!   takes text and to a message that can be sent, on a throttled network without cache.
+//!
 //! `BENCH_RUNS` (default 5) sets the repetitions; the report gives median and worst.
-//! `BENCH_ONLY=composer` runs only the composer's measurement.
+//! `BENCH_ONLY=composer` runs only the composer's measurements (these two).
 
 use serde_json::Value;
 
 #[allow(dead_code, unused_imports)]
 #[path = "../tests/harness/mod.rs"]
 mod harness;
+#[path = "browser/throttled.rs"]
+mod throttled;
 use harness::{ChatPage, Harness, Step};
 
 /// Loads `arguments[0]` in a frame and sets `window.__benchComposer` to the ms from the
@@ -234,6 +239,12 @@ fn main() {
         let outcome = composer(&harness.page, runs).await;
         failed |= outcome.is_err();
         harness.finish("bench_composer", outcome).await;
+    });
+    rt.block_on(async {
+        let harness = Harness::start().await;
+        let outcome = throttled::throttled(&harness.page, runs.min(3)).await;
+        failed |= outcome.is_err();
+        harness.finish("bench_throttled", outcome).await;
     });
     if std::env::var("BENCH_ONLY").as_deref() == Ok("composer") {
         std::process::exit(i32::from(failed));

@@ -227,6 +227,8 @@ pub struct Store {
     /// While `chunks_blocked`: the parts still served (their `split_<name>.wasm` and every
     /// shared `chunk_*.wasm`); empty refuses every chunk.
     pub chunks_spared: Vec<String>,
+    /// Whether the main wasm is served, held back or refused (`POST /_dev/wasm`).
+    pub wasm_gate: crate::routes::dev_hold::WasmGate,
     /// Every endpoint answers a redirect to this other origin (`POST /_dev/redirect`).
     pub redirect_to: Option<String>,
     seq: u64,

@@ -31,6 +31,8 @@
 //! no Chromium survives a failing or panicking test.
 
 mod harness;
+#[path = "e2e/shell.rs"]
+mod shell;
 use std::{
     path::PathBuf,
     time::{Duration, Instant},
@@ -198,13 +200,13 @@ async fn i15_a2a_journey(page: &ChatPage) -> Step {
     page.send_message("Book a flight to Izmir").await?;
     page.wait_for_finished_reply_containing("Which date?")
         .await?;
-    // Seed 000: without an action URL the waiting task is a read-only question card that
-    // does not hold the composer; the composer's reply answers it.
+    // Issue 39: the waiting task is a question card answered by a message on the task, so
+    // it is answerable without an action URL (never "in another app"); the composer's reply
+    // answers it.
     page.wait_for_visible(&sel::card("user_question", "waiting"))
         .await?;
-    page.wait_for_text(sel::ELSEWHERE, "Waiting for an answer in another app")
-        .await?;
-    page.wait_for_count(sel::SEND, 0).await?;
+    page.wait_for_count(sel::ELSEWHERE, 0).await?;
+    page.wait_for_visible(sel::SEND).await?;
     page.send_message("Friday").await?;
     page.wait_for_finished_reply_containing(ANSWER).await?;
     page.wait_for_count(&sel::card("user_question", "waiting"), 0)
@@ -213,7 +215,10 @@ async fn i15_a2a_journey(page: &ChatPage) -> Step {
         .await?;
     page.wait_for_url_containing("conversationId=").await?;
     page.reload().await?;
-    page.wait_for_message("user", "Friday").await?;
+    // The composer answered the card (answer mode): the answer reads on the card.
+    page.wait_for_visible(&sel::card("user_question", "answered"))
+        .await?;
+    page.wait_for_text(".chat-card", "Friday").await?;
     page.wait_for_message("assistant", ANSWER).await?;
     page.wait_for_text(".chat-history__title", "Book a flight to Izmir")
         .await?;
@@ -267,14 +272,15 @@ async fn i15_responses_answer_journey(page: &ChatPage) -> Step {
 }
 
 journey! {
-    /// Issue 15 (C19): the page over an A2A agent with an action URL: the task that waits for
-    /// input is a question card, answered in the card; the answer completes the task, whose
-    /// artifact is the new reply; a reload reads the card as answered.
-    i15_a2a_page_answers_the_question_of_a_waiting_task_at_the_action_url =>
+    /// Issue 15 (C19), issue 39: the page over an A2A agent, an action URL configured: the
+    /// task that waits for input is a question card, answered in the card by a message on the
+    /// task (the action URL is not used: A2A answers are messages); the answer completes the
+    /// task, whose artifact is the new reply; a reload reads the card as answered.
+    i39_a2a_page_answers_the_question_of_a_waiting_task_in_its_card =>
         |page| i15_a2a_answer_journey(page)
 }
 
-/// The steps of [`i15_a2a_page_answers_the_question_of_a_waiting_task_at_the_action_url`].
+/// The steps of [`i39_a2a_page_answers_the_question_of_a_waiting_task_in_its_card`].
 async fn i15_a2a_answer_journey(page: &ChatPage) -> Step {
     const ANSWER: &str = "Booked for Friday: flight TK2410 to Izmir.";
     page.open_with_query("lang=en&transport=a2a&baseUrl=/a2a&actionUrl=/actions/%7BactionId%7D")
@@ -2203,7 +2209,7 @@ journey! {
     /// backend, against the dev-server's scripted endpoints. Chat Completions streams its
     /// reply with a tool call; the Responses element answers a card at the Console's action
     /// endpoint and shows the continuation; the A2A element answers the question of a waiting
-    /// task at the action URL and shows the booking; the Cogitator element approves a paused
+    /// task in its card (a message on the task) and shows the booking; the Cogitator element approves a paused
     /// run's call (its side effects shown) and shows what the resumed run did.
     i15_the_element_speaks_every_other_backend => |page| i15_element_backends_journey(page)
 }
@@ -2956,4 +2962,38 @@ async fn i16_backend_chunk_journey(page: &ChatPage) -> Step {
         .await?;
     page.wait_for_count(sel::ERROR_TEXT, 0).await?;
     Ok(())
+}
+
+journey! {
+    /// Issue 37: text typed with real keys into the shell drawn before the wasm arrives keeps
+    /// its caret, selection and focus when the chat takes over, and the chat's draft has it.
+    i37_text_typed_before_the_wasm_survives_the_handover =>
+        |page| shell::typed_text_survives_the_handover(page)
+}
+
+journey! {
+    /// Issue 37: Enter in the shell keeps the message as "sending"; it is sent, once, when the
+    /// wasm has arrived.
+    i37_enter_before_the_wasm_sends_once_it_is_ready =>
+        |page| shell::enter_before_ready_sends_when_ready(page)
+}
+
+journey! {
+    /// Issue 37: a wasm that cannot load gives the queued text back, editable, with an error.
+    i37_a_wasm_that_fails_gives_the_text_back_with_an_error =>
+        |page| shell::failed_load_gives_the_text_back(page)
+}
+
+journey! {
+    /// Issue 37: the standalone page draws the same shell first in its body; text typed there
+    /// with real keys keeps its caret and focus when the chat takes over, and Enter sends it.
+    i37_the_page_takes_text_before_its_wasm_and_keeps_it =>
+        |page| shell::page_shell_survives_the_handover(page)
+}
+
+journey! {
+    /// Issue 37: the standalone page whose wasm cannot load gives the queued text back with an
+    /// error.
+    i37_the_page_gives_the_text_back_when_its_wasm_fails =>
+        |page| shell::page_shell_failed_load_gives_the_text_back(page)
 }

@@ -56,6 +56,7 @@ chat-message-list-load-older = تحميل الرسائل الأقدم
 chat-message-list-loading-older = جارٍ تحميل الرسائل الأقدم...
 chat-message-thinking = المساعد يفكّر
 chat-message-interrupted = انقطع
+chat-message-failed = فشلت المهمة:
 chat-message-retry = إعادة المحاولة
 
 chat-markdown-code = شيفرة
@@ -388,3 +389,7 @@ chat-action-step-version = (الإصدار { $n })
 ## Values the tool's policy keeps as proposed (seed 004)
 chat-action-schema-read-only = { $path }: لا يمكن تغيير هذه القيمة؛ تُبقيها سياسة الأداة كما اقتُرحت
 chat-error-refused-read-only-value = لم يُرسَل: التعديل يغيّر قيمة لا يمكن تغييرها.
+
+# مربع الرسالة الذي يُرسم قبل وصول شيفرة المحادثة.
+chat-shell-sending = سيُرسل فور جاهزية المحادثة…
+chat-shell-load-failed = تعذّر تحميل المحادثة. رسالتك ما زالت هنا: انسخها، أو أعد تحميل الصفحة للمحاولة مجددًا.

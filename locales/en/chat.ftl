@@ -56,6 +56,7 @@ chat-message-list-load-older = Load older messages
 chat-message-list-loading-older = Loading older messages...
 chat-message-thinking = The assistant is thinking
 chat-message-interrupted = Interrupted
+chat-message-failed = The task failed:
 chat-message-retry = Retry
 
 chat-markdown-code = Code
@@ -353,3 +354,7 @@ chat-action-step-version = (version { $n })
 # { $path } is the argument, as "/recipient".
 chat-action-schema-read-only = { $path }: this value cannot be changed; the tool's policy keeps it as proposed
 chat-error-refused-read-only-value = Not sent: the edit changes a value that cannot be changed.
+
+# The composer drawn before the chat's code has arrived (the instant shell).
+chat-shell-sending = Sending as soon as the chat is ready…
+chat-shell-load-failed = The chat could not load. Your message is still here: copy it, or reload the page to try again.

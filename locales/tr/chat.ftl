@@ -55,6 +55,7 @@ chat-message-list-load-older = Daha eski mesajları yükle
 chat-message-list-loading-older = Daha eski mesajlar yükleniyor...
 chat-message-thinking = Asistan düşünüyor
 chat-message-interrupted = Yarıda kesildi
+chat-message-failed = Görev başarısız oldu:
 chat-message-retry = Tekrar dene
 
 chat-markdown-code = Kod
@@ -314,3 +315,7 @@ chat-action-step-version = (sürüm { $n })
 ## Values the tool's policy keeps as proposed (seed 004)
 chat-action-schema-read-only = { $path }: bu değer değiştirilemez; aracın kuralı onu önerildiği gibi tutar
 chat-error-refused-read-only-value = Gönderilmedi: düzenleme, değiştirilemeyen bir değeri değiştiriyor.
+
+# Sohbetin kodu gelmeden çizilen mesaj kutusu.
+chat-shell-sending = Sohbet hazır olur olmaz gönderilecek…
+chat-shell-load-failed = Sohbet yüklenemedi. Mesajınız burada duruyor: kopyalayın ya da yeniden denemek için sayfayı yenileyin.

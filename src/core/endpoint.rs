@@ -97,6 +97,7 @@ impl Endpoint {
             path: self.path(),
             body: self.body().map(|b| b.to_string()),
             call: Some(self),
+            headers: Vec::new(),
         }
     }
 

@@ -545,6 +545,7 @@ fn http_request<T>(call: &ApiCall<T>) -> HttpRequest {
         path: call.request.path.clone(),
         body: call.request.body.clone(),
         call: None,
+        headers: Vec::new(),
     }
 }
 

@@ -131,6 +131,19 @@ pub(crate) fn configured_origin(config: &TransportConfig, url: &str, page: &str)
     base.as_deref() == Some(target.as_str()) || action.as_deref() == Some(target.as_str())
 }
 
+/// `url` resolved against the page's address (a relative base URL is the page's origin's);
+/// `None` when it is not a URL or there is no page.
+pub fn absolute_url(url: &str) -> Option<String> {
+    let page = page_href()?;
+    let url = if url.is_empty() { "/" } else { url };
+    let resolved = Url::new_with_base(url, &page).ok()?.href();
+    // The base URL's own spelling is kept: without the slash the browser adds to a bare origin.
+    Some(match url.ends_with('/') {
+        true => resolved,
+        false => resolved.trim_end_matches('/').to_owned(),
+    })
+}
+
 /// The page's address, which relative URLs resolve against.
 fn page_href() -> Option<String> {
     web_sys::window()?.location().href().ok()
@@ -155,6 +168,10 @@ async fn fetch(
     headers
         .set("Content-Type", "application/json")
         .map_err(transport_error)?;
+    // The wire protocol's own headers (a backend's version), before the host's.
+    for (name, value) in &req.headers {
+        headers.set(name, value).map_err(transport_error)?;
+    }
     if let Some(auth) = &config.authorization {
         headers
             .set("Authorization", auth)

@@ -58,7 +58,33 @@ pub(crate) struct Answers {
     current: Option<Rc<RefCell<Slot>>>,
 }
 
+/// An answer whose dispatch waits (for the checker, `store::checker`): its future is the
+/// host's already; [`Answers::resume`] makes it the answer being dispatched. Dropped before
+/// that (the chat went away), it tells the host nothing was sent.
+pub(crate) struct Later(Option<Rc<RefCell<Slot>>>);
+
+impl Drop for Later {
+    fn drop(&mut self) {
+        if let Some(slot) = self.0.take() {
+            slot.borrow_mut().complete(Err(ChatError::Refused(
+                crate::core::draft::ResolveRefusal::Unknown,
+            )));
+        }
+    }
+}
+
 impl Answers {
+    /// The future of an answer dispatched later, and what [`Answers::resume`] takes then.
+    pub(crate) fn later() -> (AnswerFuture, Later) {
+        let slot = Rc::new(RefCell::new(Slot::default()));
+        (AnswerFuture { slot: slot.clone() }, Later(Some(slot)))
+    }
+
+    /// The answer of `later` is about to be dispatched (as after [`Answers::begin`]).
+    pub(crate) fn resume(&mut self, mut later: Later) {
+        self.current = later.0.take();
+    }
+
     /// The future of the answer about to be dispatched.
     pub(crate) fn begin(&mut self) -> AnswerFuture {
         let slot = Rc::new(RefCell::new(Slot::default()));

@@ -15,6 +15,7 @@ use crate::io::http::TransportConfig;
 
 mod answers;
 mod backend;
+mod checker;
 mod drive;
 mod hook;
 mod slices;
@@ -444,10 +445,14 @@ impl ChatStore {
         shown: impl Into<crate::core::Shown>,
         resolution: crate::core::Resolution,
     ) {
-        self.dispatch(Command::Resolve {
-            shown: shown.into(),
-            resolution,
-        });
+        let shown = shown.into();
+        if crate::core::schema::edit_waits_for_checker(&resolution) {
+            // An edit given before any card was drawn: the checker comes first (D81).
+            let store = *self;
+            checker::then(move || store.dispatch(Command::Resolve { shown, resolution }));
+            return;
+        }
+        self.dispatch(Command::Resolve { shown, resolution });
     }
 
     /// [`ChatStore::resolve_action`] as a future, like the React hook's `await
@@ -462,6 +467,25 @@ impl ChatStore {
         resolution: crate::core::Resolution,
     ) -> AnswerFuture {
         let shown = shown.into();
+        if crate::core::schema::edit_waits_for_checker(&resolution) {
+            // An edit given before any card was drawn: the checker comes first (D81), then the
+            // answer is dispatched as below.
+            let (future, later) = answers::Answers::later();
+            let store = *self;
+            checker::then(move || {
+                let action_id = shown.action_id.clone();
+                // A chat gone by now drops `later`, which tells the host so.
+                if store
+                    .driver
+                    .try_update_value(|d| d.answers.resume(later))
+                    .is_some()
+                {
+                    store.dispatch(Command::Resolve { shown, resolution });
+                    let _ = store.driver.try_update_value(|d| d.answers.end(&action_id));
+                }
+            });
+            return future;
+        }
         let action_id = shown.action_id.clone();
         let Some(future) = self.driver.try_update_value(|d| d.answers.begin()) else {
             // The chat is gone: a future that says so at once.

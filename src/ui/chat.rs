@@ -278,6 +278,7 @@ pub fn Chat(
         ..transport
     };
     let mut transport = TransportConfig::new(&base_url.get_untracked());
+    backend.base_url = crate::io::http::absolute_url(&transport.base_url);
     if agent.is_some() {
         backend = backend.in_page();
     }

@@ -87,6 +87,21 @@ pub fn ChatMessage(
         }
     });
     let duration = message.tool_call_duration_seconds();
+    // A turn that failed in the agent's words, kept with the conversation.
+    let failed = (message.role == Role::Assistant)
+        .then(|| message.metadata.get("error").and_then(|e| e.as_str()))
+        .flatten()
+        .filter(|w| !w.trim().is_empty())
+        .map(|words| {
+            let words = words.to_owned();
+            view! {
+                <p class="chat-message__failed" role="note">
+                    <span class="chat-message__failed-label">{move || i18n.t("chat-message-failed")}</span>
+                    " "
+                    <span class="chat-message__failed-reason">{words}</span>
+                </p>
+            }
+        });
     let interrupted = message
         .interrupted
         .then(|| view! { <Interrupted message_id=message.id.clone()/> });
@@ -108,6 +123,10 @@ pub fn ChatMessage(
                 {(!steps.is_empty()).then(|| lazy_extra(Extra::Steps(steps, false, duration)))}
                 {if is_user {
                     view! { <div class="chat-message__content">{user_lines(&text)}</div> }.into_any()
+                } else if text.trim().is_empty() {
+                    // A reply with no text of its own (its card asks the question, its steps
+                    // say what it did): no empty bubble.
+                    ().into_any()
                 } else {
                     // D46: no `dir` here: the blocks carry their own (D44), and what has none
                     // (a code block's header, blocks before the first letter) follows the layout.
@@ -131,6 +150,7 @@ pub fn ChatMessage(
                 }}
                 {(!message.files.is_empty()).then(|| lazy_extra(Extra::Files(message.files.clone())))}
                 {citations}
+                {failed}
                 {interrupted}
                 {time}
                 {actions}

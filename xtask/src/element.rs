@@ -7,7 +7,8 @@
 //! with the chunks it fetches on first use (`split_*.wasm`, `chunk_*.wasm`; D67, [`split`]).
 //! The stylesheet is compiled into the wasm.
 //! `examples/custom-element.html` and `examples/other-backends.html` are copied to
-//! `dist/examples/`. Runs after `trunk build`, which
+//! `dist/examples/`. Every file gets its `.gz` and `.br` beside it ([`crate::compress`]), which
+//! the sizes below leave out. Runs after `trunk build`, which
 //! empties `dist/`. Prints every file's raw, gzip and brotli size and checks the first download
 //! against [`BUDGET_BYTES`].
 
@@ -40,10 +41,20 @@ use crate::{run, split, Ctx};
 /// whenever the element shrinks.
 pub const BUDGET_BYTES: u64 = 314 * 1024;
 
-/// Appended to the glue: load the wasm beside the module, then define `<agent-chat>`.
+/// Appended to the glue after the instant shell ([`crate::shell`]): draw the shells, load the
+/// wasm beside the module (streaming compilation: `__wbg_init` compiles the response as it
+/// arrives), then define `<agent-chat>`, which takes the shells over. A wasm that cannot be
+/// loaded gives each shell's text back with an error.
 const AUTO_DEFINE: &str = r#"
-// agent-chat-ui element build: load the wasm next to this module and register <agent-chat>.
-await __wbg_init({ module_or_path: new URL("agent-chat_bg.wasm", import.meta.url) });
+// agent-chat-ui element build: draw the shells, load the wasm next to this module, register <agent-chat>.
+const __shell = agentChatShell();
+try {
+  await __wbg_init({ module_or_path: new URL("agent-chat_bg.wasm", import.meta.url) });
+} catch (e) {
+  __shell.fail();
+  throw e;
+}
+__shell.ready();
 define_agent_chat();
 "#;
 
@@ -126,6 +137,7 @@ pub fn build(ctx: &Ctx) -> Result<Sizes, String> {
             js.display()
         ));
     }
+    glue.push_str(&crate::shell::script(&ctx.root)?);
     glue.push_str(AUTO_DEFINE);
     fs::write(&js, glue).map_err(|e| format!("write {}: {e}", js.display()))?;
     split::minify_scripts(ctx, &out, "element")?;
@@ -139,6 +151,8 @@ pub fn build(ctx: &Ctx) -> Result<Sizes, String> {
     }
 
     crate::npm::copy_build(ctx, &out)?;
+    crate::compress::precompress(&out, "element")?;
+    crate::compress::precompress(&examples, "element")?;
 
     let mut files = Vec::new();
     collect_files(&out, &out, &mut files)?;
@@ -153,7 +167,7 @@ fn collect_files(base: &Path, dir: &Path, out: &mut Vec<FileSize>) -> Result<(),
         let path = entry.path();
         if path.is_dir() {
             collect_files(base, &path, out)?;
-        } else {
+        } else if !crate::compress::is_copy(&path.to_string_lossy()) {
             let raw = fs::metadata(&path)
                 .map_err(|e| format!("stat {}: {e}", path.display()))?
                 .len();

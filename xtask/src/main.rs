@@ -5,6 +5,7 @@
 //! `cargo run --package xtask --`.
 
 mod bench;
+mod compress;
 mod demo;
 mod element;
 mod fuzz;
@@ -12,6 +13,7 @@ mod npm;
 mod page;
 mod run;
 mod setup;
+mod shell;
 mod shorten;
 mod split;
 mod test;

@@ -7,7 +7,9 @@
 //! `dist/`, redoes the last part from the linker's wasm: wasm-split-cli, wasm-bindgen
 //! `--keep-lld-exports`, wasm-opt. It writes the glue and the main wasm over Trunk's (under
 //! Trunk's hashed names, which `index.html` already points to), and puts the loader (its
-//! import of the glue renamed to the hashed file) and the chunks beside them.
+//! import of the glue renamed to the hashed file) and the chunks beside them, the instant shell
+//! (its script, and its host first in `index.html`'s body: [`crate::shell`]), then a `.gz` and
+//! a `.br` of every staged file ([`crate::compress`]).
 
 use std::{fs, path::PathBuf, process::ExitCode};
 
@@ -68,10 +70,20 @@ fn run(ctx: &Ctx) -> Result<Vec<String>, String> {
     let renamed = rename_glue_import(&loader, PAGE, &hashed)?;
     fs::write(staging.join(split::LOADER), renamed)
         .map_err(|e| format!("write {}: {e}", split::LOADER))?;
+    // The instant shell: the composer drawn while the wasm is on its way (D84).
+    let shell = crate::shell::page_script(&ctx.root)?;
+    fs::write(staging.join(crate::shell::PAGE_SCRIPT), shell)
+        .map_err(|e| format!("write {}: {e}", crate::shell::PAGE_SCRIPT))?;
+    let index = staging.join("index.html");
+    let html = fs::read_to_string(&index).map_err(|e| format!("read index.html: {e}"))?;
+    fs::write(&index, crate::shell::into_page(&html)?)
+        .map_err(|e| format!("write index.html: {e}"))?;
     if profile == "release" {
         // The scripts Trunk staged are all the page's (its glue, our loader, the snippets).
         split::minify_scripts(ctx, &staging, "split-page")?;
     }
+    // Last: the copies must be of the files as shipped (Trunk only moves them to dist/).
+    crate::compress::precompress(&staging, "split-page")?;
     Ok(chunks)
 }
 

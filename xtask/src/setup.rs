@@ -418,16 +418,13 @@ fn ensure_npm_packages(ctx: &Ctx) -> (bool, bool, bool) {
     (after[0], after[1], after[2])
 }
 
-/// The agent frameworks' servers of `test-servers/` (AI SDK, AG-UI, LangGraph, A2A at the
-/// versions of its package-lock.json): `npm ci` there when `node_modules` is missing or older
-/// than the lock file (npm writes `node_modules/.package-lock.json` on every install).
+/// The agent frameworks' servers of `test-servers/` (AI SDK, AG-UI, LangGraph, A2A): `npm ci`
+/// there unless every dependency of its package.json is installed at its pinned version. (By
+/// content, not by file times: a fresh checkout's lock file is always newer than an install.)
 fn ensure_test_servers(ctx: &Ctx) -> bool {
     let dir = ctx.root.join("test-servers");
     let label = "agent framework servers (test-servers/node_modules)";
-    let modified = |p: &Path| fs::metadata(p).and_then(|m| m.modified()).ok();
-    let installed = modified(&dir.join("node_modules/.package-lock.json"));
-    let wanted = modified(&dir.join("package-lock.json"));
-    if installed.is_some() && installed >= wanted {
+    if test_servers_installed(&dir) {
         println!("[setup] {label}: present");
         return true;
     }
@@ -440,12 +437,38 @@ fn ensure_test_servers(ctx: &Ctx) -> bool {
         ctx.command("npm")
             .args(["ci", "--no-audit", "--no-fund"])
             .current_dir(&dir),
-    );
+    ) && test_servers_installed(&dir);
     println!(
         "[setup] {label}: {}",
         if ok { "installed" } else { "FAILED" }
     );
     ok
+}
+
+/// Whether each `"name": "version"` of `dir/package.json`'s dependencies is what
+/// `dir/node_modules/<name>/package.json` says.
+fn test_servers_installed(dir: &Path) -> bool {
+    let Ok(manifest) = fs::read_to_string(dir.join("package.json")) else {
+        return false;
+    };
+    let Some(deps) = manifest.split("\"dependencies\"").nth(1) else {
+        return false;
+    };
+    let deps = deps.split('}').next().unwrap_or_default();
+    let pins: Vec<(&str, &str)> = deps
+        .split(',')
+        .filter_map(|pair| {
+            let (name, version) = pair.split_once(':')?;
+            let name = name.trim().trim_start_matches('{').trim().trim_matches('"');
+            Some((name, version.trim().trim_matches('"')))
+        })
+        .filter(|(name, _)| !name.is_empty())
+        .collect();
+    !pins.is_empty()
+        && pins.iter().all(|(name, version)| {
+            fs::read_to_string(dir.join("node_modules").join(name).join("package.json"))
+                .is_ok_and(|m| m.contains(&format!("\"version\": \"{version}\"")))
+        })
 }
 
 /// The `version` of `node_modules/<name>/package.json`, if `needed` (a file of the package)
@@ -604,6 +627,42 @@ fn with_args(mut cmd: Command, args: &[&str]) -> Command {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn test_servers_count_as_installed_only_at_their_pinned_versions() {
+        let dir = std::env::temp_dir().join(format!("xtask-ts-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(dir.join("node_modules/@x/y")).unwrap();
+        std::fs::create_dir_all(dir.join("node_modules/z")).unwrap();
+        std::fs::write(
+            dir.join("package.json"),
+            "{\n  \"name\": \"t\",\n  \"dependencies\": {\n    \"@x/y\": \"1.2.3\",\n    \"z\": \"4.0.0\"\n  }\n}\n",
+        )
+        .unwrap();
+        std::fs::write(
+            dir.join("node_modules/@x/y/package.json"),
+            "{\"version\": \"1.2.3\"}",
+        )
+        .unwrap();
+        std::fs::write(
+            dir.join("node_modules/z/package.json"),
+            "{\"version\": \"3.9.0\"}",
+        )
+        .unwrap();
+        assert!(
+            !super::test_servers_installed(&dir),
+            "z is at another version"
+        );
+        std::fs::write(
+            dir.join("node_modules/z/package.json"),
+            "{\"version\": \"4.0.0\"}",
+        )
+        .unwrap();
+        assert!(super::test_servers_installed(&dir));
+        std::fs::remove_dir_all(dir.join("node_modules/z")).unwrap();
+        assert!(!super::test_servers_installed(&dir), "z is missing");
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
     #[test]
     fn reads_locked_versions() {
         let ctx = crate::Ctx::new();

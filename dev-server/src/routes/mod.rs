@@ -7,11 +7,13 @@ pub mod agents;
 pub mod cogitator;
 pub mod conversations;
 pub mod dev;
+pub mod dev_hold;
 pub mod elsewhere;
 pub mod files;
 pub mod messages;
 pub mod openai;
 pub mod responses;
+pub mod static_files;
 
 use std::collections::HashMap;
 use std::convert::Infallible;
@@ -27,7 +29,6 @@ use axum::routing::{get, post};
 use axum::Router;
 use serde_json::{Map, Value};
 use tower_http::cors::{Any, CorsLayer};
-use tower_http::services::ServeDir;
 
 use crate::error::ApiError;
 use crate::model::Conversation;
@@ -54,6 +55,7 @@ pub fn router(app: AppState) -> Router {
             .route("/_dev/executions", get(dev::executions))
             .route("/_dev/history-source", post(dev::history_source))
             .route("/_dev/chunks", post(dev::chunks))
+            .route("/_dev/wasm", post(dev_hold::set))
             .route("/_dev/redirect", post(elsewhere::set));
     }
     let api = api
@@ -132,10 +134,19 @@ pub fn router(app: AppState) -> Router {
         );
     let root = match &app.config().dist {
         Some(dir) => {
-            let files = Router::new().fallback_service(ServeDir::new(dir)).layer(
-                axum::middleware::from_fn_with_state(app.clone(), dev::refuse_blocked_chunks),
-            );
-            root.fallback_service(files)
+            let mut files = Router::new()
+                .fallback_service(static_files::serve_dir(dir))
+                .layer(axum::middleware::from_fn_with_state(
+                    app.clone(),
+                    dev::refuse_blocked_chunks,
+                ));
+            if app.config().dev_controls {
+                files = files.layer(axum::middleware::from_fn_with_state(
+                    app.clone(),
+                    dev_hold::hold_main_wasm,
+                ));
+            }
+            root.fallback_service(files.layer(middleware::from_fn(static_files::caching_headers)))
         }
         None => root.fallback(not_found),
     };

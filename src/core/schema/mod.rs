@@ -167,6 +167,21 @@ pub fn gate_check(value: &Value, schema: &Value) -> Vec<Problem> {
     problems
 }
 
+/// Whether the answer gate holds the full checker now: always, except in a `split` build
+/// before the cards' part has come ([`install_gate_check`]).
+pub fn gate_ready() -> bool {
+    cfg!(not(feature = "split")) || GATE_CHECK.get().is_some()
+}
+
+/// Whether `resolution` must wait for the full checker before the gate judges it: it carries
+/// edited arguments and the checker has not come yet. A host may answer with an edit before any
+/// card was drawn (so before the cards' part, which brings the checker, was fetched); the
+/// store fetches that part first, so such an edit is checked like one made on a card, instead
+/// of going out as "cannot judge".
+pub fn edit_waits_for_checker(resolution: &crate::core::Resolution) -> bool {
+    resolution.carries_edit() && !gate_ready()
+}
+
 /// True when `problems` has one that blocks Approve (any that is not "cannot judge").
 pub fn blocks(problems: &[Problem]) -> bool {
     problems.iter().any(|p| !p.kind.is_unjudged())

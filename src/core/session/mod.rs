@@ -89,7 +89,8 @@ impl Method {
 }
 
 /// A request for the io layer. `path` is appended to the configured base URL; headers
-/// (`Content-Type`, `Authorization`, custom ones) are added by the io layer (PROTOCOL §1).
+/// (`Content-Type`, `Authorization`, custom ones) are added by the io layer (PROTOCOL §1),
+/// after the request's own `headers`.
 #[derive(Clone, Debug, PartialEq)]
 pub struct HttpRequest {
     /// Id the result must be reported under.
@@ -104,6 +105,9 @@ pub struct HttpRequest {
     /// gateway that plays the agent server reads (never the path). `None` for a request made
     /// for another server.
     pub call: Option<crate::core::endpoint::Endpoint>,
+    /// Headers the wire protocol itself needs (a backend's version header), set before the
+    /// configured ones; empty for the agent server's requests.
+    pub headers: Vec<(String, String)>,
 }
 
 /// A complete (non-streamed) HTTP response.

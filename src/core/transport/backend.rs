@@ -203,6 +203,32 @@ pub trait Backend: std::fmt::Debug {
         None
     }
 
+    /// Where to read the agents it describes, while they are not read: by default
+    /// [`Backend::agents_request`]; a path below the base URL or an absolute URL (`GET`).
+    fn agents_url(&mut self, options: &TransportOptions) -> Option<String> {
+        let _ = options;
+        self.agents_request().map(str::to_owned)
+    }
+
+    /// After [`Backend::agents_read`] found nothing: the next place to look, if any (the
+    /// session's agent lists wait for it). By default there is none.
+    fn agents_next(&mut self) -> Option<String> {
+        None
+    }
+
+    /// Headers its protocol needs on every request it makes (a version header); by default
+    /// none.
+    fn wire_headers(&self) -> Vec<(String, String)> {
+        Vec::new()
+    }
+
+    /// Whether a turn that failed in the agent's words is kept in the conversation (a reply
+    /// whose `metadata.error` holds them, so a reload still shows them); by default a failed
+    /// turn leaves nothing but the live error.
+    fn keeps_failed_turns(&self) -> bool {
+        false
+    }
+
     /// The session's agent list (E2's body): by default one agent, the configured one.
     fn agents(&self, options: &TransportOptions) -> Value {
         let id = options.agent();
@@ -229,6 +255,13 @@ pub trait Backend: std::fmt::Debug {
     fn answer_request(&self, answer: &AnswerCall<'_>) -> Result<WireCall, (u16, String)> {
         let _ = answer;
         Err(takes_no_answers())
+    }
+
+    /// Whether the answers to one reply's cards go to the backend together: an answer to a
+    /// card whose reply still waits on others is taken and kept (the card settles), and goes
+    /// out with the answer to the last of them. By default each answer goes out at once.
+    fn answers_together(&self) -> bool {
+        false
     }
 
     /// A reader for one reply.

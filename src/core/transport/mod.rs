@@ -82,14 +82,18 @@ backends! {
     /// conversations are kept in the page, turns chained by `previous_response_id`; the
     /// actions a response waits on are shown as read-only cards.
     Responses => responses,
-    /// An A2A agent (JSON-RPC 2.0 at `{baseUrl}`, its card at
-    /// `{baseUrl}/.well-known/agent-card.json`): conversations are kept in the page with their
-    /// context and open task; a task that waits for input is answered by the next message.
+    /// An A2A agent (1.0, or 0.3 when its card says so; JSON-RPC at the address its card
+    /// names, else `{baseUrl}`; the card where the A2A SDK's client finds it): conversations
+    /// are kept in the page with their context and open task; a task that waits for input is
+    /// answered by the next message, or in its card.
     A2a => a2a,
     /// A Cogitator server (seed 001, PROTOCOL §11.1: `POST {baseUrl}/agents/:name/stream`):
     /// conversations are kept in the page, each in the server's thread of the same id; a run
     /// that pauses for approval shows cards answered by `POST /agents/:name/resume`.
     Cogitator => cogitator,
+    /// A Vercel AI SDK route (`POST {baseUrl}`, `useChat`'s body, the UI message stream):
+    /// conversations are kept in the page and sent whole; approvals are answerable cards.
+    AiSdk => ai_sdk,
     /// An agent the host runs in the page (a Rust `Agent`, given to the chat beside this
     /// kind): conversations are kept in the page; its pauses are answerable cards.
     InProcess => in_process,
@@ -97,7 +101,7 @@ backends! {
 
 impl TransportKind {
     /// Reads a configured name (`agent-server`, `chat-completions`, `responses`, `a2a`,
-    /// `cogitator`, `in-process`); `None` for anything else.
+    /// `cogitator`, `ai-sdk`, `in-process`); `None` for anything else.
     pub fn parse(name: &str) -> Option<TransportKind> {
         let name = name.trim().to_ascii_lowercase();
         TransportKind::ALL
@@ -119,14 +123,15 @@ impl TransportKind {
     }
 
     /// Whether this backend can take answers to cards at all (F190): the agent server and an
-    /// agent in the page always; Responses and A2A only at a configured action endpoint
-    /// ([`TransportOptions::can_resolve`] decides with the configuration).
+    /// agent in the page always, A2A by a message on the waiting task; Responses only at a
+    /// configured action endpoint ([`TransportOptions::can_resolve`] decides with the
+    /// configuration).
     pub fn can_resolve(self) -> bool {
         self.capabilities().can_resolve
     }
 
     /// Whether answers go to an action endpoint the host configures (`actionUrl`): Responses
-    /// (the Console's endpoint, C20) and A2A (C19).
+    /// (the Console's endpoint, C20).
     pub fn answers_at_action_url(self) -> bool {
         self.capabilities().answers_at_action_url
     }
@@ -181,7 +186,7 @@ pub struct TransportOptions {
     /// Where a stateless backend's conversations are kept.
     pub thread_store: ThreadStoreKind,
     /// Where answers to cards go, for a backend that takes them at an endpoint of their own
-    /// (Responses: the Console's action endpoint, C20; A2A, C19): an absolute URL, or a path
+    /// (Responses: the Console's action endpoint, C20): an absolute URL, or a path
     /// below the base URL. `{actionId}` and `{conversationId}` in it are replaced by the
     /// action's id and the backend's conversation id. Without it, those backends' cards are
     /// read-only.
@@ -190,6 +195,10 @@ pub struct TransportOptions {
     /// history and asks `store: false`, instead of chaining by `previous_response_id` (the
     /// default).
     pub resend_history: bool,
+    /// The base URL, absolute (the page resolves a relative one), for a backend that looks
+    /// beside or above it (the A2A card at the site root); set by the chat from its base
+    /// URL, not an option by name. `None`: only paths below the base URL are used.
+    pub base_url: Option<String>,
 }
 
 impl TransportOptions {
@@ -485,6 +494,9 @@ impl Gateway {
 /// What the edge has to run after [`pump`]: the session's own outputs that are not requests
 /// (events, file reads), and the gateway's wire requests, aborts, saves and logs.
 #[derive(Clone, Debug, PartialEq)]
+// The gateway's outputs are mostly requests, each moved once on its way to the edge: boxing
+// them would allocate for every one to save a few bytes on the session's.
+#[allow(clippy::large_enum_variant)]
 pub enum Work {
     /// An output of the session the gateway does not take (events, file reads).
     Session(Box<Output>),

@@ -91,6 +91,17 @@ pub enum Delta {
         /// What it returned.
         result: Value,
     },
+    /// A call that a card asked about ran (or failed): the card's execution stage, read by
+    /// the call id, so "Approved" becomes "Completed" or "Failed" (a call no card asked about
+    /// is passed over).
+    Executed {
+        /// The call id.
+        tool_call_id: String,
+        /// What it returned, when it ran.
+        result: Option<Value>,
+        /// Why it failed, in the server's words, when it failed.
+        error: Option<String>,
+    },
 }
 
 /// A whole reply, or what a streamed one leaves when it is over.
@@ -118,6 +129,9 @@ pub struct Reply {
     /// Values to keep in the conversation's metadata for the next turn (A2A's context and
     /// open task); `null` removes one.
     pub keep: Map<String, Value>,
+    /// Values to keep in the stored reply's own metadata: the backend's record of the
+    /// message, for the requests of later turns (the AI SDK's message parts).
+    pub message_metadata: Map<String, Value>,
 }
 
 /// The server's wording of an error object (`{message, code, type}`) or string.

@@ -142,6 +142,19 @@ pub enum Resolution {
 }
 
 impl Resolution {
+    /// Whether this answer approves with edited arguments (which the gate checks against the
+    /// action's argsSchema).
+    pub fn carries_edit(&self) -> bool {
+        matches!(
+            self,
+            Resolution::ToolApproval {
+                decision: Decision::Allow,
+                approved_args: Some(_),
+                ..
+            }
+        )
+    }
+
     /// A plain allow.
     #[must_use]
     pub const fn allow() -> Resolution {

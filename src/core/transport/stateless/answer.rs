@@ -13,8 +13,8 @@
 //! is gone.
 //!
 //! Where the answer goes is the backend's ([`Backend::answer_request`]): a configured
-//! action endpoint (Responses, A2A), a resume of the paused run (Cogitator), a resume turn of
-//! an agent in the page.
+//! action endpoint (Responses), a message on the waiting task (A2A), a resume of the paused
+//! run (Cogitator), a resume turn of an agent in the page.
 //!
 //! [`Backend::answer_request`]: super::super::backend::Backend::answer_request
 
@@ -51,6 +51,7 @@ impl Stateless {
     /// E14 for a stateless backend: see the module docs.
     pub(super) fn answer(
         &mut self,
+        now: Millis,
         session: RequestId,
         call: &Endpoint,
         stream: bool,
@@ -82,6 +83,11 @@ impl Stateless {
             );
             return Out(outputs).respond(session, 409, body);
         };
+        if self.backend.answers_together() && others_wait(&thread.messages, &message_id, action_id)
+        {
+            let held = (conversation_id, message_id.as_str(), action_id);
+            return self.hold_answer(now, session, held, resolution, outputs);
+        }
         let body = call.body().unwrap_or_default();
         let call = self.backend.answer_request(&AnswerCall {
             options: &self.options,
@@ -110,6 +116,7 @@ impl Stateless {
             text: String::new(),
             started: false,
             failed: false,
+            error: None,
             answering: Some(Answering {
                 action_id: action_id.to_owned(),
                 message_id,
@@ -118,6 +125,35 @@ impl Stateless {
             }),
             settles: Vec::new(),
         });
+    }
+
+    /// An answer whose reply still waits on other cards, for a backend that takes them
+    /// together: kept on the reply (so the last answer's request carries it, and a reload
+    /// reads it), and E14 answered at once with the settled action and nothing to stream.
+    fn hold_answer(
+        &mut self,
+        now: Millis,
+        session: RequestId,
+        (conversation_id, message_id, action_id): (&str, &str, &str),
+        resolution: &Value,
+        outputs: &mut VecDeque<GatewayOutput>,
+    ) {
+        self.keep_answer(now, conversation_id, message_id, action_id, resolution);
+        self.save(conversation_id, outputs);
+        let action = self
+            .threads
+            .iter()
+            .find(|t| t.id() == conversation_id)
+            .and_then(|t| find_action(&t.messages, action_id))
+            .map(|(_, action)| {
+                let mut action = action.clone();
+                action["status"] = Value::from("resolved");
+                action["resolution"] = resolution.clone();
+                action
+            })
+            .unwrap_or(Value::Null);
+        let body = json!({ "action": action, "status": "completed" });
+        Out(outputs).respond(session, 200, body.to_string());
     }
 
     /// The backend took the answer of turn `pos` (if it is one): the answer is kept on the
@@ -213,6 +249,23 @@ fn find_action<'a>(messages: &'a [Value], action_id: &str) -> Option<(String, &'
             .find(|a| a["id"] == action_id)?;
         Some((m["id"].as_str()?.to_owned(), action))
     })
+}
+
+/// Whether the reply `message_id` waits on cards other than `action_id`.
+fn others_wait(messages: &[Value], message_id: &str, action_id: &str) -> bool {
+    let Some(message) = messages.iter().find(|m| m["id"] == message_id) else {
+        return false;
+    };
+    message["metadata"]["pendingActions"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter_map(|a| a["id"].as_str().map(|id| (id, a)))
+        .any(|(id, a)| {
+            id != action_id
+                && message["actionStates"].get(id).is_none()
+                && matches!(a["status"].as_str(), None | Some("pending"))
+        })
 }
 
 /// Like [`find_action`], for an action that still waits (no answer kept for it yet).

@@ -53,6 +53,8 @@ struct WireTurn {
     text: String,
     started: bool,
     failed: bool,
+    /// The agent's words when the turn failed.
+    error: Option<String>,
     /// The card this turn answers (E14), when it is an answer's continuation.
     answering: Option<answer::Answering>,
     /// Cards this message answers, leaves behind or declines (the backend says which):
@@ -145,21 +147,27 @@ impl Stateless {
     /// The session's agent list, once the backend read the agents it describes (asked for
     /// once, and again after a failure; the list waits for it).
     fn agents(&mut self, session: RequestId, outputs: &mut VecDeque<GatewayOutput>) {
-        let Some(path) = self.backend.agents_request() else {
-            return self.answer_agents(session, outputs);
-        };
-        self.agents_waiting.push(session);
         if self.agents_request.is_none() {
-            let wire = self.next_wire_id();
-            self.agents_request = Some(wire);
-            outputs.push_back(GatewayOutput::Send(HttpRequest {
-                id: wire,
-                method: Method::Get,
-                path: path.to_owned(),
-                body: None,
-                call: None,
-            }));
+            let Some(path) = self.backend.agents_url(&self.options) else {
+                return self.answer_agents(session, outputs);
+            };
+            self.ask_agents(path, outputs);
         }
+        self.agents_waiting.push(session);
+    }
+
+    /// Sends the backend's agents request for `path`.
+    fn ask_agents(&mut self, path: String, outputs: &mut VecDeque<GatewayOutput>) {
+        let wire = self.next_wire_id();
+        self.agents_request = Some(wire);
+        outputs.push_back(GatewayOutput::Send(HttpRequest {
+            id: wire,
+            method: Method::Get,
+            path,
+            body: None,
+            call: None,
+            headers: self.backend.wire_headers(),
+        }));
     }
 
     fn answer_agents(&self, session: RequestId, outputs: &mut VecDeque<GatewayOutput>) {
@@ -176,6 +184,9 @@ impl Stateless {
     ) {
         self.agents_request = None;
         outputs.extend(self.backend.agents_read(&result).map(GatewayOutput::Log));
+        if let Some(next) = self.backend.agents_next() {
+            return self.ask_agents(next, outputs);
+        }
         for session in std::mem::take(&mut self.agents_waiting) {
             self.answer_agents(session, outputs);
         }
@@ -303,7 +314,7 @@ impl Stateless {
                 stream,
                 outputs,
             ),
-            call @ Endpoint::Resolve { .. } => self.answer(req.id, &call, stream, outputs),
+            call @ Endpoint::Resolve { .. } => self.answer(now, req.id, &call, stream, outputs),
         }
     }
 
@@ -388,6 +399,7 @@ impl Stateless {
             text: String::new(),
             started: false,
             failed: false,
+            error: None,
             answering: None,
             settles,
         });
@@ -402,6 +414,7 @@ impl Stateless {
             path: call.path,
             body: Some(call.body.to_string()),
             call: None,
+            headers: self.backend.wire_headers(),
         };
         match (self.backend.capabilities().runs_in_page, stream) {
             (true, stream) => GatewayOutput::RunInPage { request, stream },

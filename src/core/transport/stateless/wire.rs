@@ -52,7 +52,12 @@ impl Stateless {
                 let turn = self.turns.remove(pos);
                 match error {
                     Some(e) => Out(outputs).close(turn.session, Some(e)),
-                    None if turn.failed => Out(outputs).close(turn.session, None),
+                    None if turn.failed => {
+                        if let Some(wording) = turn.error.clone() {
+                            self.keep_failure(now, &turn, &wording, outputs);
+                        }
+                        Out(outputs).close(turn.session, None)
+                    }
                     None => self.finish_stream(now, turn, outputs),
                 }
             }
@@ -91,6 +96,7 @@ impl Stateless {
     ) {
         self.start(now, pos, outputs);
         let name = self.backend.capabilities().name();
+        let mut executed = Vec::new();
         let turn = &mut self.turns[pos];
         for delta in deltas {
             if turn.failed {
@@ -107,6 +113,7 @@ impl Stateless {
                 }
                 Delta::Error(message) => {
                     turn.failed = true;
+                    turn.error = Some(message.clone());
                     Out(outputs).frame(
                         turn.session,
                         now,
@@ -126,8 +133,79 @@ impl Stateless {
                                         "toolCallId": id, "result": result });
                     Out(outputs).frame(turn.session, now, event);
                 }
+                Delta::Executed {
+                    tool_call_id,
+                    result,
+                    error,
+                } => executed.push((tool_call_id, result, error)),
             }
         }
+        let (session, conversation_id) = (turn.session, turn.conversation_id.clone());
+        for (tool_call_id, result, error) in executed {
+            self.record_execution(&conversation_id, &tool_call_id, result, error);
+            self.save(&conversation_id, outputs);
+            if let Some(event) = self.execution_event(&conversation_id, &tool_call_id) {
+                Out(outputs).frame(session, now, event);
+            }
+        }
+    }
+
+    /// Keeps how the call `tool_call_id` ran on the card that asked about it (its entry in
+    /// the stored reply's `pendingActions`), so a reload reads the same stage.
+    fn record_execution(
+        &mut self,
+        conversation_id: &str,
+        tool_call_id: &str,
+        result: Option<Value>,
+        error: Option<String>,
+    ) {
+        let Some(thread) = self.thread_mut(conversation_id) else {
+            return;
+        };
+        let entry = thread
+            .messages
+            .iter_mut()
+            .rev()
+            .filter_map(|m| m["metadata"]["pendingActions"].as_array_mut())
+            .flatten()
+            .find(|a| a["toolCallId"] == tool_call_id && a["type"] == "tool_approval");
+        let Some(entry) = entry else {
+            return;
+        };
+        let failed = error.is_some();
+        entry["executionStatus"] = Value::from(if failed { "failed" } else { "completed" });
+        if let Some(result) = result {
+            entry["executionResult"] = result;
+        }
+        if let Some(error) = error {
+            entry["executionError"] = Value::from(error);
+        }
+    }
+
+    /// `stream.action_updated` for the card that asked about `tool_call_id`: its record as
+    /// kept, settled with the answer this page sent.
+    fn execution_event(&self, conversation_id: &str, tool_call_id: &str) -> Option<Value> {
+        let thread = self.threads.iter().find(|t| t.id() == conversation_id)?;
+        thread.messages.iter().rev().find_map(|m| {
+            let entry = m["metadata"]["pendingActions"]
+                .as_array()?
+                .iter()
+                .find(|a| a["toolCallId"] == tool_call_id && a["type"] == "tool_approval")?;
+            let id = entry["id"].as_str()?;
+            let mut record = entry.clone();
+            let kept = &m["actionStates"][id];
+            record["status"] = match kept["status"].as_str() {
+                Some(status) => Value::from(status),
+                None => Value::from("resolved"),
+            };
+            if !kept["resolution"].is_null() {
+                record["resolution"] = kept["resolution"].clone();
+            }
+            Some(
+                json!({ "type": "stream.action_updated", "conversationId": conversation_id,
+                         "action": record }),
+            )
+        })
     }
 
     fn finish_stream(
@@ -229,6 +307,7 @@ impl Stateless {
         }
         let read = match self.backend.read_reply(&resp.body) {
             Err(ReadError::Refused(wording)) => {
+                self.keep_failure(now, &turn, &wording, outputs);
                 let body = json!({ "error": { "code": "AGENT_ERROR", "message": wording } });
                 return Out(outputs).respond(turn.session, 502, body.to_string());
             }
@@ -283,6 +362,37 @@ impl Stateless {
         Out(outputs).respond(turn.session, 200, body.to_string());
     }
 
+    /// A turn that failed in the agent's words, kept in the conversation when the backend
+    /// keeps failed turns: a reply with what it said so far and `metadata.error`, so a reload
+    /// still shows why the task ended.
+    fn keep_failure(
+        &mut self,
+        now: Millis,
+        turn: &WireTurn,
+        wording: &str,
+        outputs: &mut VecDeque<GatewayOutput>,
+    ) {
+        if !self.backend.keeps_failed_turns() {
+            return;
+        }
+        let reply = Reply::default();
+        let (message, _) = self.store_reply(now, turn, turn.text.clone(), &reply, outputs);
+        let Some(thread) = self.thread_mut(&turn.conversation_id) else {
+            return;
+        };
+        if let Some(stored) = thread
+            .messages
+            .iter_mut()
+            .find(|m| m["id"] == message["id"])
+        {
+            if !stored["metadata"].is_object() {
+                stored["metadata"] = json!({});
+            }
+            stored["metadata"]["error"] = Value::from(wording);
+        }
+        self.save(&turn.conversation_id, outputs);
+    }
+
     /// Stores the assistant's message (with its tool calls, so a reload shows the steps, its
     /// sources and the actions it waits on) and, on the first exchange, the title; keeps the
     /// reply's id for chaining the next turn. Returns the message and the new title.
@@ -318,6 +428,14 @@ impl Stateless {
         }
         if !reply.citations.is_empty() {
             message["citations"] = Value::from(reply.citations.clone());
+        }
+        if !reply.message_metadata.is_empty() {
+            if !message["metadata"].is_object() {
+                message["metadata"] = json!({});
+            }
+            for (key, value) in &reply.message_metadata {
+                message["metadata"][key.as_str()] = value.clone();
+            }
         }
         if let Some(actions) = &reply.pending_actions {
             if !message["metadata"].is_object() {

@@ -1,0 +1,37 @@
+//! The full argsSchema checker, fetched before an edit the host gives ahead of any card.
+//!
+//! In the element and the page the checker travels in the cards' part, which the first card
+//! fetches. A host can answer with edited arguments before any card was drawn (from
+//! `on_action_required`, say); without the checker the gate could only say it cannot judge
+//! the edit. So such an answer waits for this part, then goes through the gate like any
+//! other. A failed fetch is tried again after the chunks' usual waits (1 s, 2 s, 4 s, 8 s);
+//! a part still missing then leaves the gate as it was ("cannot judge", which the server
+//! checks again) and the answer goes on: the host is never left waiting for ever.
+
+crate::io::split::split_point!(
+    cards,
+    preload_checker,
+    /// Installs the full checker in the answer gate; shares the cards' part.
+    fn install_checker() -> () {
+        crate::core::schema::install_gate_check();
+    }
+);
+
+/// Failed fetches of the part after which the answer goes on without the checker.
+const ATTEMPTS: u32 = 5;
+
+/// Runs `then` once the checker is in the gate (or could not be fetched).
+pub(crate) fn then(then: impl FnOnce() + 'static) {
+    attempt(0, Box::new(then));
+}
+
+fn attempt(failures: u32, then: Box<dyn FnOnce()>) {
+    leptos::task::spawn_local(async move {
+        match install_checker().await {
+            Err(_) if failures + 1 < ATTEMPTS => {
+                crate::io::split::retry_later(failures + 1, move || attempt(failures + 1, then));
+            }
+            _ => then(),
+        }
+    });
+}
