@@ -51,6 +51,7 @@ impl Stateless {
     /// E14 for a stateless backend: see the module docs.
     pub(super) fn answer(
         &mut self,
+        now: Millis,
         session: RequestId,
         call: &Endpoint,
         stream: bool,
@@ -90,6 +91,7 @@ impl Stateless {
             action,
             resolution,
             decision_key,
+            now,
             body: &body,
             stream,
         });

@@ -303,7 +303,7 @@ impl Stateless {
                 stream,
                 outputs,
             ),
-            call @ Endpoint::Resolve { .. } => self.answer(req.id, &call, stream, outputs),
+            call @ Endpoint::Resolve { .. } => self.answer(now, req.id, &call, stream, outputs),
         }
     }
 
