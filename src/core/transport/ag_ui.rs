@@ -628,11 +628,11 @@ pub fn read_reply(body: &str) -> Result<Reply, ReadError> {
         return Err(ReadError::Refused(wording));
     }
     let reply = d.ending();
-    if reply.content.is_empty() && reply.tool_calls.is_empty() && reply.pending_actions.is_none()
-    {
-        if !body.contains("RUN_FINISHED") {
-            return Err(ReadError::Unreadable("not an AG-UI event stream".into()));
-        }
+    let empty = reply.content.is_empty()
+        && reply.tool_calls.is_empty()
+        && reply.pending_actions.is_none();
+    if empty && !body.contains("RUN_FINISHED") {
+        return Err(ReadError::Unreadable("not an AG-UI event stream".into()));
     }
     Ok(reply)
 }
@@ -662,6 +662,15 @@ pub struct AgUi;
 impl Backend for AgUi {
     fn capabilities(&self) -> &'static Capabilities {
         &CAPABILITIES
+    }
+
+    /// The one configured agent: a new message leaves its cards behind (composer mode
+    /// `cancel`), edited arguments are carried by the answer, nothing is remembered.
+    fn agents(&self, options: &TransportOptions) -> Value {
+        let id = options.agent();
+        json!({ "agents": [{ "id": id, "name": id,
+            "metadata": { "pendingActionComposerMode": "cancel" },
+            "capabilities": { "approvalArgsEdit": true, "approvalRemember": false } }] })
     }
 
     fn send_request(&self, send: &SendCall<'_>) -> WireCall {
