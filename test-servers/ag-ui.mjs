@@ -15,7 +15,7 @@
 //   anything else -> streamed text that repeats it, with a state snapshot and delta.
 //
 // GET /_test/log returns every run input received, in order, for the journeys to assert on.
-// Served with the built page on one origin by lib/front.mjs; the agent is at /agent.
+// Served with the built page on one origin by lib/front.mjs; the agent is at /ag-ui/agent.
 
 import express from "express";
 import { Observable } from "rxjs";
@@ -60,8 +60,13 @@ class ScriptedAgent extends AbstractAgent {
       };
       emit({ type: EventType.RUN_STARTED, threadId, runId });
 
-      // A resume answers the interrupts of the run before.
-      if (input.resume?.length) {
+      // A new message that leaves the interrupts behind cancels them; the run goes on with it.
+      const leftBehind = input.messages.at(-1)?.role === "user";
+      if (leftBehind) for (const entry of input.resume ?? []) open.delete(entry.interruptId);
+
+      // A resume answers the interrupts of the run before; an answer after expiresAt is a
+      // RUN_ERROR, as the protocol says.
+      if (input.resume?.length && !leftBehind) {
         for (const entry of input.resume) {
           const asked = open.get(entry.interruptId);
           open.delete(entry.interruptId);
@@ -147,7 +152,7 @@ app.use(express.json({ limit: "5mb" }));
 
 app.get("/_test/log", (_req, res) => res.json(log));
 
-app.post("/agent", (req, res) => {
+app.post("/ag-ui/agent", (req, res) => {
   log.push(req.body);
   const parsed = RunAgentInputSchema.safeParse(req.body);
   if (!parsed.success) {
@@ -171,4 +176,4 @@ app.post("/agent", (req, res) => {
   });
 });
 
-startFront({ routes: { "/agent": app, "/_test/": app } });
+startFront({ routes: { "/ag-ui/": app, "/_test/": app } });

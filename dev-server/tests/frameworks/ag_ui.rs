@@ -1,5 +1,5 @@
 //! The page against a real AG-UI agent server (`test-servers/ag-ui.mjs`: the run input checked by
-//! `@ag-ui/core`'s schema, the events written by `@ag-ui/encoder`), at `/agent` on the page's
+//! `@ag-ui/core`'s schema, the events written by `@ag-ui/encoder`), at `/ag-ui/agent` on the page's
 //! origin, selected with `?transport=ag-ui`. Each journey asserts what the agent received from
 //! its `/_test/log`.
 
@@ -9,7 +9,7 @@ use crate::harness::node::NodeServer;
 use crate::harness::*;
 
 /// The page's query for the AG-UI agent of the test server.
-const QUERY: &str = "lang=en&transport=ag-ui&baseUrl=/agent";
+const QUERY: &str = "lang=en&transport=ag-ui&baseUrl=/ag-ui/agent";
 /// What the person asks for to get an approval interrupt.
 const DELETE: &str = "Delete the report";
 /// The interrupt's message, drawn as the card's summary.
