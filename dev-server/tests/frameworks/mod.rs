@@ -3,4 +3,5 @@
 //! protocol allows, reload mid-wait and answer after it, two tabs.
 
 mod a2a;
+mod ag_ui;
 mod ai_sdk;

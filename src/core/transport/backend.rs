@@ -27,6 +27,7 @@ use serde_json::{json, Value};
 use super::reply::{error_envelope, Reply, ReplyDecoder, WireFile};
 use super::threads::Thread;
 use super::TransportOptions;
+use crate::core::time::Millis;
 use crate::core::{HttpResponse, TransportError};
 
 /// What a backend can do, as data: read before its code is loaded (the element and the page
@@ -135,6 +136,9 @@ pub struct AnswerCall<'a> {
     pub resolution: &'a Value,
     /// The decision's idempotency key.
     pub decision_key: &'a str,
+    /// When the answer is sent (the session's clock, which follows the server's), for
+    /// deadlines.
+    pub now: Millis,
     /// The session's E14 body as the agent server would get it (`resolution`, `stream`,
     /// `decisionKey`, `version?`).
     pub body: &'a Value,

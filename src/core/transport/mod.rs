@@ -94,6 +94,10 @@ backends! {
     /// A Vercel AI SDK route (`POST {baseUrl}`, `useChat`'s body, the UI message stream):
     /// conversations are kept in the page and sent whole; approvals are answerable cards.
     AiSdk => ai_sdk,
+    /// An AG-UI agent (`POST {baseUrl}` with a `RunAgentInput`, an SSE event stream back):
+    /// conversations are kept in the page; interrupts and confirmations are answerable cards,
+    /// answered by the next run.
+    AgUi => ag_ui,
     /// An agent the host runs in the page (a Rust `Agent`, given to the chat beside this
     /// kind): conversations are kept in the page; its pauses are answerable cards.
     InProcess => in_process,
@@ -101,7 +105,7 @@ backends! {
 
 impl TransportKind {
     /// Reads a configured name (`agent-server`, `chat-completions`, `responses`, `a2a`,
-    /// `cogitator`, `ai-sdk`, `in-process`); `None` for anything else.
+    /// `cogitator`, `ai-sdk`, `ag-ui`, `in-process`); `None` for anything else.
     pub fn parse(name: &str) -> Option<TransportKind> {
         let name = name.trim().to_ascii_lowercase();
         TransportKind::ALL

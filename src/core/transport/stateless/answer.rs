@@ -96,6 +96,7 @@ impl Stateless {
             action,
             resolution,
             decision_key,
+            now,
             body: &body,
             stream,
         });
