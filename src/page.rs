@@ -48,7 +48,7 @@ pub struct PageConfig {
     pub custom_cards: bool,
     /// `showTimestamps=1`: each message's local time (F33).
     pub show_timestamps: bool,
-    /// `transport` (`agent-server`, `chat-completions`, `responses`, `a2a`, `cogitator`), `model`,
+    /// `transport` (`agent-server`, `chat-completions`, `responses`, `a2a`, `cogitator`, `langgraph`), `model`,
     /// `threadStore`
     /// (`memory`/`local`), `actionUrl` (a path below `baseUrl`; anything else is ignored) and
     /// `resendHistory=1` (Responses without server state): the backend at `baseUrl` (issue 15),

@@ -90,6 +90,10 @@ backends! {
     /// conversations are kept in the page, each in the server's thread of the same id; a run
     /// that pauses for approval shows cards answered by `POST /agents/:name/resume`.
     Cogitator => cogitator,
+    /// A LangGraph server (`POST {baseUrl}/threads/:thread/runs/stream`): conversations are
+    /// kept in the page, each on a server thread; interrupts show cards answered by resuming
+    /// the run.
+    Langgraph => langgraph,
     /// An agent the host runs in the page (a Rust `Agent`, given to the chat beside this
     /// kind): conversations are kept in the page; its pauses are answerable cards.
     InProcess => in_process,
@@ -97,7 +101,7 @@ backends! {
 
 impl TransportKind {
     /// Reads a configured name (`agent-server`, `chat-completions`, `responses`, `a2a`,
-    /// `cogitator`, `in-process`); `None` for anything else.
+    /// `cogitator`, `langgraph`, `in-process`); `None` for anything else.
     pub fn parse(name: &str) -> Option<TransportKind> {
         let name = name.trim().to_ascii_lowercase();
         TransportKind::ALL
