@@ -48,8 +48,8 @@ pub struct PageConfig {
     pub custom_cards: bool,
     /// `showTimestamps=1`: each message's local time (F33).
     pub show_timestamps: bool,
-    /// `transport` (`agent-server`, `chat-completions`, `responses`, `a2a`, `cogitator`, `langgraph`), `model`,
-    /// `threadStore`
+    /// `transport` (`agent-server`, `chat-completions`, `responses`, `a2a`, `cogitator`,
+    /// `langgraph`), `model`, `threadStore`
     /// (`memory`/`local`), `actionUrl` (a path below `baseUrl`; anything else is ignored) and
     /// `resendHistory=1` (Responses without server state): the backend at `baseUrl` (issue 15),
     /// read by the options' one reader ([`TransportOptions::set`]).

@@ -763,6 +763,7 @@ fn section9_1_tool_approval_fields_and_defaults() {
             args_schema: None,
             title: Some("Deploy v2".into()),
             summary: Some("Pushes to prod".into()),
+            args_editable: None,
         }
     );
     // args as a JSON string (docs form), null args.

@@ -170,7 +170,9 @@ pub fn check_resolve(
                     None => None,
                     Some(edit) if !edit.is_object() => return Err(ResolveRefusal::NotAnObject),
                     Some(edit) if args_equal(edit, &approval.args) => None,
-                    Some(_) if !ctx.backend_edits => return Err(ResolveRefusal::EditNotOffered),
+                    Some(_) if !ctx.backend_edits || approval.args_editable == Some(false) => {
+                        return Err(ResolveRefusal::EditNotOffered)
+                    }
                     Some(edit) => {
                         if let Some(schema) = &approval.args_schema {
                             // "Cannot judge" does not refuse: the card showed it, and the

@@ -205,6 +205,10 @@ pub struct ToolApproval {
     pub title: Option<String>,
     /// Line shown under the tool name (`summary`, or Cogitator `description`).
     pub summary: Option<String>,
+    /// Whether this one call's arguments may be edited (`argsEditable`), when the server says
+    /// so card by card (a LangGraph interrupt's `allow_edit`); it wins over the agent's and
+    /// the chat's setting.
+    pub args_editable: Option<bool>,
 }
 
 /// Fields of a `user_question` action (§9.1).
@@ -416,6 +420,7 @@ impl PendingAction {
                 args_schema: field(obj, &["argsSchema", "args_schema", "inputSchema"]).cloned(),
                 title: obj.get("title").and_then(str_of),
                 summary: field(obj, &["summary", "description"]).and_then(str_of),
+                args_editable: obj.get("argsEditable").and_then(bool_of),
             }),
             "user_question" => ActionKind::UserQuestion(UserQuestion {
                 questions: list_of(obj.get("questions"), Question::from_json),

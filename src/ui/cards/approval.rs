@@ -28,8 +28,15 @@ pub fn ApprovalCard(
 ) -> impl IntoView {
     let store = ChatStore::expect();
     let i18n = I18n::get();
-    let edit_allowed = store.status.with_untracked(|s| {
-        crate::core::edit_allowed(s.agent_argument_edit, card.allow_edit, s.argument_edit)
+    // A server that says card by card whether the arguments may be edited is followed.
+    let per_card = match &card.action.kind {
+        crate::core::ActionKind::ToolApproval(a) => a.args_editable,
+        _ => None,
+    };
+    let edit_allowed = per_card.unwrap_or_else(|| {
+        store.status.with_untracked(|s| {
+            crate::core::edit_allowed(s.agent_argument_edit, card.allow_edit, s.argument_edit)
+        })
     });
     // A backend that cannot remember a tool for the chat does not offer it (§11.1).
     let remember_allowed = store.status.with_untracked(|s| s.remember_allowed);
