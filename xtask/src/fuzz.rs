@@ -12,7 +12,7 @@ use crate::Ctx;
 /// The cargo-fuzz targets in `fuzz/fuzz_targets/`; each has seeds in `fuzz/seeds/<target>/`.
 /// Every decoder of server bytes has one: each backend's stream decoder and whole-reply
 /// reader, the Markdown parser and `json_slices`.
-pub const FUZZ_TARGETS: [&str; 10] = [
+pub const FUZZ_TARGETS: [&str; 11] = [
     "sse_decoder",
     "wire_types",
     "args_schema",
@@ -21,6 +21,7 @@ pub const FUZZ_TARGETS: [&str; 10] = [
     "responses_stream",
     "a2a_stream",
     "cogitator_stream",
+    "langgraph_stream",
     "markdown",
     "json_slices",
 ];

@@ -1,3 +1,4 @@
 //! One module per framework; each starts its server from `test-servers/` and walks the journeys
 //! the issue names: stream a reply, approve one tool, deny one with a reason, edit where the
 //! protocol allows, reload mid-wait and answer after it, two tabs.
+mod langgraph;
