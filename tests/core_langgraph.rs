@@ -13,7 +13,8 @@ use agent_chat_ui::core::transport::langgraph::{
 use agent_chat_ui::core::transport::reply::{Delta, Reply};
 use agent_chat_ui::core::transport::TransportKind;
 use agent_chat_ui::core::{
-    ActionKind, CardState, Command, HttpResponse, Input, Method, Outcome, Resolution, Run, Shown,
+    ActionKind, CardState, ChatError, Command, HttpResponse, Input, Method, Outcome, Resolution,
+    ResolveRefusal, Run, Shown,
 };
 use serde_json::{json, Value};
 
@@ -506,5 +507,42 @@ fn issue_39_reload_mid_wait_then_answer_and_a_refused_answer_keeps_its_words() {
     assert!(
         format!("{:?}", again.session.error()).contains("Thread is busy."),
         "the server's words are shown"
+    );
+}
+
+#[test]
+fn issue_39_the_gate_refuses_an_edit_the_interrupt_does_not_allow() {
+    let mut l = started();
+    l.cmd(Command::Send("email Ada".into()));
+    // The recorded interrupt, with `allow_edit` turned off.
+    l.stream(&HUMAN.replace("\"allow_edit\":true", "\"allow_edit\":false"));
+    let card = l.session.cards()[0].clone();
+    match &card.action.kind {
+        ActionKind::ToolApproval(t) => assert_eq!(t.args_editable, Some(false)),
+        other => panic!("expected a tool approval, got {other:?}"),
+    }
+    let before = l.wire.len();
+    resolve(
+        &mut l,
+        Resolution::from_json(
+            &json!({"type": "tool_approval", "decision": "allow",
+                    "approvedArgs": {"to": "eve@example.com", "subject": "Hello"}}),
+            None,
+        )
+        .unwrap(),
+    );
+    assert_eq!(l.wire.len(), before, "nothing reached the wire");
+    assert_eq!(l.session.cards()[0].state, CardState::Waiting);
+    assert!(matches!(
+        l.session.error(),
+        Some(ChatError::Refused(ResolveRefusal::EditNotOffered))
+    ));
+    // The plain approval goes out as `accept`.
+    resolve(&mut l, Resolution::allow());
+    assert_eq!(l.wire.len(), before + 1);
+    let resume = body_of(&l)["command"]["resume"].clone();
+    assert_eq!(
+        resume.as_object().unwrap().values().next().unwrap()[0]["type"],
+        "accept"
     );
 }

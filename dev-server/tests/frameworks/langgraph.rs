@@ -153,7 +153,8 @@ async fn issue_39_langgraph_answers_a_plain_interrupt_after_a_reload() {
                 .await?;
             page.type_into(&sel::answer_field(1), "Paris").await?;
             page.click(sel::SEND).await?;
-            page.wait_for_finished_reply_containing("Using Paris.").await?;
+            page.wait_for_finished_reply_containing("Using Paris.")
+                .await?;
             page.wait_for_visible(&sel::card("user_question", "answered"))
                 .await?;
             Ok(())
