@@ -13,8 +13,8 @@ use agent_chat_ui::core::transport::langgraph::{
 use agent_chat_ui::core::transport::reply::{Delta, Reply};
 use agent_chat_ui::core::transport::TransportKind;
 use agent_chat_ui::core::{
-    ActionKind, CardState, ChatError, Command, HttpResponse, Input, Method, Outcome, Resolution,
-    ResolveRefusal, Run, Shown,
+    ActionKind, CardState, ChatError, Command, Decline, HttpResponse, Input, Method, Outcome,
+    Resolution, ResolveRefusal, Run, Shown,
 };
 use serde_json::{json, Value};
 
@@ -112,6 +112,7 @@ fn issue_39_a_human_interrupt_is_an_approval_card_that_follows_its_config() {
     );
     assert_eq!(card["summary"], "Send an email to ada@example.com");
     assert_eq!(card["argsEditable"], true);
+    assert_eq!(card["decline"], "any", "with or without a reason");
     assert_eq!(card["langgraph"]["list"], true);
 }
 
@@ -233,6 +234,7 @@ fn issue_39_what_the_config_does_not_allow_is_neither_offered_nor_sent() {
     // Accept only: no editor, a decline cannot be sent.
     let card = human(only("allow_accept"), true);
     assert_eq!(card["argsEditable"], false);
+    assert_eq!(card["decline"], "never");
     assert_eq!(
         resume_value(
             &card,
@@ -284,10 +286,22 @@ fn issue_39_what_the_config_does_not_allow_is_neither_offered_nor_sent() {
     let mut c = only("allow_accept");
     c["allow_respond"] = json!(true);
     let card = human(c, true);
+    assert_eq!(card["decline"], "reason");
     assert_eq!(
         resume_value(&card, &json!({"decision": "deny"})),
         Err(Refused::NotAllowed(
             "This request can only be declined with a reason."
+        ))
+    );
+    // Accept and ignore, no respond: a decline carries no reason.
+    let mut c = only("allow_accept");
+    c["allow_ignore"] = json!(true);
+    let card = human(c, true);
+    assert_eq!(card["decline"], "silent");
+    assert_eq!(
+        resume_value(&card, &json!({"decision": "deny", "comment": "no"})),
+        Err(Refused::NotAllowed(
+            "This request takes no reason: decline it without one."
         ))
     );
     // A stored action that is not an interrupt.
@@ -544,5 +558,31 @@ fn issue_39_the_gate_refuses_an_edit_the_interrupt_does_not_allow() {
     assert_eq!(
         resume.as_object().unwrap().values().next().unwrap()[0]["type"],
         "accept"
+    );
+}
+
+#[test]
+fn issue_39_the_gate_keeps_a_decline_to_what_the_interrupt_takes() {
+    // `allow_respond` without `allow_ignore`: a decline needs a reason.
+    let mut l = started();
+    l.cmd(Command::Send("email Ada".into()));
+    l.stream(&HUMAN.replace("\"allow_ignore\":true", "\"allow_ignore\":false"));
+    match &l.session.cards()[0].action.kind {
+        ActionKind::ToolApproval(t) => assert_eq!(t.decline, Some(Decline::WithReason)),
+        other => panic!("expected a tool approval, got {other:?}"),
+    }
+    let before = l.wire.len();
+    resolve(&mut l, Resolution::deny(None));
+    assert_eq!(l.wire.len(), before, "nothing reached the wire");
+    assert!(matches!(
+        l.session.error(),
+        Some(ChatError::Refused(ResolveRefusal::DeclineNotOffered))
+    ));
+    resolve(&mut l, Resolution::deny(Some("Wrong address".into())));
+    assert_eq!(l.wire.len(), before + 1, "a decline with words goes out");
+    let resume = body_of(&l)["command"]["resume"].clone();
+    assert_eq!(
+        resume.as_object().unwrap().values().next().unwrap(),
+        &json!([{"type": "response", "args": "Wrong address"}])
     );
 }

@@ -16,9 +16,10 @@
 //! - a human interrupt (`{action_request: {action, args}, config: {allow_accept, allow_edit,
 //!   allow_respond, allow_ignore}, description}`, alone or as the first of a list, as Agent
 //!   Inbox reads it) that can be accepted or edited → an approval card (`toolName = action`,
-//!   `args`, `summary = description`, arguments editable only with `allow_edit`); approving
-//!   sends `accept` (or `edit` with the edited arguments), declining sends `response` with
-//!   the person's reason when `allow_respond`, else `ignore`;
+//!   `args`, `summary = description`, arguments editable only with `allow_edit`, declined as
+//!   `allow_respond` and `allow_ignore` say); approving sends `accept` (or `edit` with the
+//!   edited arguments), declining sends `response` with the person's reason, or `ignore`
+//!   without one;
 //! - a human interrupt that can only be answered in words → a question card whose answer is
 //!   sent as `response` (skippable, as `ignore`, when `allow_ignore`);
 //! - any other `interrupt(value)` → a question card showing the value; the answer's text is
@@ -214,9 +215,15 @@ pub fn card(interrupt: &Value) -> Option<Value> {
     let how = json!({ "interrupt": id, "list": list, "action": name,
                       "config": allowed.to_value() });
     if allowed.accept || allowed.edit {
+        let decline = match (allowed.respond, allowed.ignore) {
+            (true, true) => "any",
+            (true, false) => "reason",
+            (false, true) => "silent",
+            (false, false) => "never",
+        };
         let mut card = json!({ "id": id, "type": "tool_approval", "status": "pending",
             "toolName": name, "args": args, "argsEditable": allowed.edit,
-            INTERRUPT_KEY: how });
+            "decline": decline, INTERRUPT_KEY: how });
         if let Some(d) = description {
             card["summary"] = Value::from(d);
         }
@@ -343,13 +350,16 @@ fn approval_response(
             .or_else(|| resolution["reason"].as_str())
             .map(str::trim)
             .filter(|r| !r.is_empty());
-        return match reason {
-            Some(reason) if allowed.respond => respond(allowed, reason.to_owned()),
-            _ if allowed.ignore => ignore(allowed),
-            _ if allowed.respond => Err(Refused::NotAllowed(
+        return match (reason, allowed.respond, allowed.ignore) {
+            (_, false, false) => Err(Refused::NotAllowed("This request cannot be declined.")),
+            (Some(reason), true, _) => respond(allowed, reason.to_owned()),
+            (Some(_), false, true) => Err(Refused::NotAllowed(
+                "This request takes no reason: decline it without one.",
+            )),
+            (None, _, true) => ignore(allowed),
+            (None, true, false) => Err(Refused::NotAllowed(
                 "This request can only be declined with a reason.",
             )),
-            _ => Err(Refused::NotAllowed("This request cannot be declined.")),
         };
     }
     match &resolution["approvedArgs"] {

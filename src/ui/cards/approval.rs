@@ -61,6 +61,12 @@ pub fn ApprovalCard(
     let changes = Memo::new(move |_| draft.with(|d| d.changes().to_vec()));
     let remember = Memo::new(move |_| draft.with(ApprovalDraft::remember));
     let reason_open = Memo::new(move |_| draft.with(ApprovalDraft::reason_open));
+    // The request's own rule for declining (a LangGraph interrupt's config): Deny only when
+    // it can be declined, the reason's links only when a reason is optional, and Deny waits
+    // for a reason the request requires.
+    let deny_offered = initial.deny_offered();
+    let reason_optional = initial.reason_optional();
+    let deny_ready = Memo::new(move |_| draft.with(ApprovalDraft::deny_ready));
     let edit_button = NodeRef::<Button>::new();
     let reason_button = NodeRef::<Button>::new();
     let reason_input = NodeRef::<Input>::new();
@@ -175,6 +181,7 @@ pub fn ApprovalCard(
                         on:click=move |_| approve()>
                         {move || if sending.get() { i18n.t("chat-action-sending") } else { i18n.t("chat-action-approve") }}
                     </button>
+                    {deny_offered.then(|| view! {
                     <div class="chat-card__deny-group"
                         data-reason=move || if reason_open.get() { "open" } else { "closed" }>
                         <Show when=move || reason_open.get()>
@@ -192,10 +199,12 @@ pub fn ApprovalCard(
                                     }/>
                             </label>
                         </Show>
-                        <button type="button" class="chat-button chat-card__deny" disabled=move || !open.get()
+                        <button type="button" class="chat-button chat-card__deny"
+                            disabled=move || !open.get() || !deny_ready.get()
                             on:click=move |_| deny()>
                             {move || i18n.t("chat-action-deny")}
                         </button>
+                        <Show when=move || reason_optional>
                         <Show
                             when=move || !reason_open.get()
                             fallback=move || view! {
@@ -215,7 +224,9 @@ pub fn ApprovalCard(
                                 {move || i18n.t("chat-action-add-reason")}
                             </button>
                         </Show>
+                        </Show>
                     </div>
+                    })}
                 </div>
             </div>
         }
