@@ -35,7 +35,7 @@ async function agent(state) {
     return {
       messages: [
         new AIMessage({
-          content: "",
+          content: "I will email Ada once you approve.",
           tool_calls: [
             {
               id: "call_email_1",
