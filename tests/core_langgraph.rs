@@ -100,6 +100,7 @@ fn issue_39_a_human_interrupt_is_an_approval_card_that_follows_its_config() {
             .any(|d| matches!(d, Delta::ToolStarted(c) if c.name == "send_email")),
         "the proposed call is a tool step"
     );
+    assert_eq!(text(&deltas), "I will email Ada once you approve.");
     let cards = ending.pending_actions.expect("the run waits");
     let cards = cards.as_array().unwrap();
     assert_eq!(cards.len(), 1, "updates and values name one interrupt");
