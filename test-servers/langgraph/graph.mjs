@@ -2,6 +2,7 @@
 // model from @langchain/core (no network, no key). What it does depends on the person's words:
 //   "email …"  the model proposes `send_email`; a human interrupt in Agent Inbox's shape asks
 //              for it (accept, edit, respond and ignore all allowed), then the tool runs or not;
+//   "memo …"   the same for `post_memo`, whose interrupt allows only accept and respond;
 //   "city …"   a plain `interrupt("Which city …?")`: the answer is used in the reply;
 //   "fail …"   the node throws: the run fails with the error's words;
 //   anything else: the scripted model streams its reply.
@@ -31,6 +32,9 @@ async function agent(state) {
   if (text.includes("fail")) {
     throw new Error("The weather service is down.");
   }
+  if (text.includes("memo")) {
+    return { messages: [proposal("call_memo_1", "post_memo", { to: "team", text: "Offsite on Friday" })] };
+  }
   if (text.includes("email")) {
     return {
       messages: [
@@ -55,18 +59,27 @@ async function agent(state) {
   return { messages: [reply] };
 }
 
+function proposal(id, name, args) {
+  return new AIMessage({
+    content: `I will use ${name} once you approve.`,
+    tool_calls: [{ id, name, args }],
+  });
+}
+
 function review(state) {
   const call = state.messages[state.messages.length - 1].tool_calls[0];
+  // The memo can only be accepted or answered in words: no edit, no silent ignore.
+  const memo = call.name === "post_memo";
   const [answer] = interrupt([
     {
       action_request: { action: call.name, args: call.args },
       config: {
         allow_accept: true,
-        allow_edit: true,
+        allow_edit: !memo,
         allow_respond: true,
-        allow_ignore: true,
+        allow_ignore: !memo,
       },
-      description: `Send an email to ${call.args.to}`,
+      description: memo ? `Post a memo to ${call.args.to}` : `Send an email to ${call.args.to}`,
     },
   ]);
   const done = (result, reply) => ({
@@ -77,7 +90,7 @@ function review(state) {
   });
   switch (answer?.type) {
     case "accept":
-      return done("sent", `Email sent to ${call.args.to}.`);
+      return done("sent", memo ? "Memo posted." : `Email sent to ${call.args.to}.`);
     case "edit":
       return done("sent", `Email sent to ${answer.args.args.to}.`);
     case "response":

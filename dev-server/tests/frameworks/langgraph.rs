@@ -189,3 +189,33 @@ async fn issue_39_langgraph_two_tabs_see_one_answer() {
     })
     .await;
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn issue_39_langgraph_card_buttons_follow_the_interrupts_config() {
+    journey(
+        "issue_39_langgraph_card_buttons_follow_the_interrupts_config",
+        async |page| {
+            // `post_memo` allows accept and respond only: no editor, no silent decline, so
+            // the reason field is open and Deny waits for words.
+            page.open_with_query(QUERY).await?;
+            page.send_message("Post the memo").await?;
+            page.wait_for_visible(&sel::card("tool_approval", "waiting"))
+                .await?;
+            page.wait_for_text(".chat-card--approval", "Post a memo to team")
+                .await?;
+            page.wait_for_count(sel::EDIT_ARGUMENTS, 0).await?;
+            page.wait_for_count(sel::ADD_REASON, 0).await?;
+            page.wait_for_visible(sel::REASON).await?;
+            page.wait_for_enabled(sel::DENY, false).await?;
+            page.type_into(sel::REASON, "Wait for the budget").await?;
+            page.wait_for_enabled(sel::DENY, true).await?;
+            page.click(sel::DENY).await?;
+            page.wait_for_finished_reply_containing("Not sent. You said: Wait for the budget")
+                .await?;
+            page.wait_for_visible(&sel::card("tool_approval", "denied"))
+                .await?;
+            Ok(())
+        },
+    )
+    .await;
+}
