@@ -49,7 +49,7 @@ pub struct PageConfig {
     /// `showTimestamps=1`: each message's local time (F33).
     pub show_timestamps: bool,
     /// `transport` (`agent-server`, `chat-completions`, `responses`, `a2a`, `cogitator`,
-    /// `ai-sdk`, `ag-ui`), `model`, `threadStore`
+    /// `ai-sdk`, `ag-ui`, `langgraph`), `model`, `threadStore`
     /// (`memory`/`local`), `actionUrl` (a path below `baseUrl`; anything else is ignored) and
     /// `resendHistory=1` (Responses without server state): the backend at `baseUrl` (issue 15),
     /// read by the options' one reader ([`TransportOptions::set`]).

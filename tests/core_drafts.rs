@@ -619,3 +619,63 @@ fn i13_every_refusal_the_person_can_act_on_has_banner_text() {
     assert!(ResolveRefusal::InFlight.is_silent());
     assert!(!ResolveRefusal::Changed.is_silent());
 }
+
+#[test]
+fn issue_39_a_cards_decline_rule_decides_deny_and_the_reason_field() {
+    let with = |decline: &str| {
+        action(json!({"id": "a", "type": "tool_approval", "toolName": "t", "decline": decline}))
+    };
+    // Any (and no rule): Deny, an optional reason, Deny ready at once.
+    for a in [with("any"), approval(), with("unknown")] {
+        let d = ApprovalDraft::new(&a, false).unwrap();
+        assert!(d.deny_offered() && d.reason_optional() && d.deny_ready());
+    }
+    // Never: no Deny.
+    let d = ApprovalDraft::new(&with("never"), false).unwrap();
+    assert!(!d.deny_offered());
+    // Silent: Deny without the reason's links, and what it sends carries no reason.
+    let d = ApprovalDraft::new(&with("silent"), false).unwrap();
+    assert!(d.deny_offered() && !d.reason_optional() && d.deny_ready());
+    assert_eq!(d.deny(), Resolution::deny(None));
+    // With a reason: the field is open, Deny waits for words.
+    let mut d = ApprovalDraft::new(&with("reason"), false).unwrap();
+    assert!(d.reason_open() && !d.reason_optional() && !d.deny_ready());
+    d.set_reason("   ".into());
+    assert!(!d.deny_ready(), "blank is no reason");
+    d.set_reason("Wrong address".into());
+    assert!(d.deny_ready());
+    assert_eq!(d.deny(), Resolution::deny(Some("Wrong address".into())));
+    // The gate holds the same rule for any caller.
+    let ctx = ResolveContext {
+        now: Millis(0),
+        may_answer: true,
+        busy: false,
+        backend_edits: true,
+        backend_remembers: true,
+    };
+    let card = waiting(with("reason"));
+    let shown = Shown::of(&card.action);
+    assert_eq!(
+        check_resolve(Some(&card), &shown, &Resolution::deny(None), ctx),
+        Err(ResolveRefusal::DeclineNotOffered)
+    );
+    let card = waiting(with("silent"));
+    assert_eq!(
+        check_resolve(
+            Some(&card),
+            &shown_of(&card),
+            &Resolution::deny(Some("x".into())),
+            ctx
+        ),
+        Err(ResolveRefusal::DeclineNotOffered)
+    );
+    let card = waiting(with("never"));
+    assert_eq!(
+        check_resolve(Some(&card), &shown_of(&card), &Resolution::deny(None), ctx),
+        Err(ResolveRefusal::DeclineNotOffered)
+    );
+}
+
+fn shown_of(card: &ActionCard) -> Shown {
+    Shown::of(&card.action)
+}

@@ -326,6 +326,7 @@ chat-action-free-text-other = شيء آخر (اختياري)
 # Issue 13: answers the chat refused to send, and requests that changed while shown.
 chat-error-refused-changed = تغيّر هذا الطلب. راجعه مرة أخرى قبل الإجابة.
 chat-error-refused-edit-not-offered = لا يمكن تغيير الوسائط على هذا الخادم: وافق على الطلب كما اقتُرح أو ارفضه.
+chat-error-refused-decline-not-offered = لا يمكن رفض هذا الطلب بهذه الطريقة: يقبل الخادم الرفض فقط بالشكل الذي تعرضه البطاقة.
 chat-error-refused-read-only = لا يمكن الإجابة عن هذا الطلب هنا.
 chat-error-refused-arguments = لم تُرسل الإجابة: الوسائط لا تطابق ما تقبله الأداة.
 chat-error-refused-unanswered = لم تُرسل الإجابة: سؤال مطلوب بلا إجابة.

@@ -288,6 +288,7 @@ chat-action-free-text-other = Something else (optional)
 # Issue 13: answers the chat refused to send, and requests that changed while shown.
 chat-error-refused-changed = This request changed. Review it again before answering.
 chat-error-refused-edit-not-offered = Arguments cannot be changed on this server: approve or deny the request as proposed.
+chat-error-refused-decline-not-offered = This request cannot be declined that way: the server takes a decline only as the card offers it.
 chat-error-refused-read-only = This request can't be answered here.
 chat-error-refused-arguments = The answer was not sent: the arguments don't match what the tool accepts.
 chat-error-refused-unanswered = The answer was not sent: a required question has no answer.

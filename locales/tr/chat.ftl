@@ -252,6 +252,7 @@ chat-action-free-text-other = Başka bir şey (isteğe bağlı)
 # Issue 13: answers the chat refused to send, and requests that changed while shown.
 chat-error-refused-changed = Bu istek değişti. Yanıtlamadan önce yeniden inceleyin.
 chat-error-refused-edit-not-offered = Bu sunucuda argümanlar değiştirilemez: isteği önerildiği gibi onaylayın ya da reddedin.
+chat-error-refused-decline-not-offered = Bu istek bu şekilde reddedilemez: sunucu reddi yalnızca kartın sunduğu biçimde kabul eder.
 chat-error-refused-read-only = Bu istek burada yanıtlanamaz.
 chat-error-refused-arguments = Yanıt gönderilmedi: bağımsız değişkenler aracın kabul ettikleriyle uyuşmuyor.
 chat-error-refused-unanswered = Yanıt gönderilmedi: zorunlu bir soru yanıtsız.

@@ -160,7 +160,7 @@ export type AgentChatEventMap = {
 };
 
 /** The backends an element or a page can be pointed at (the `transport` attribute). */
-export type AgentChatTransport = "agent-server" | "chat-completions" | "responses" | "a2a" | "cogitator" | "ai-sdk" | "ag-ui";
+export type AgentChatTransport = "agent-server" | "chat-completions" | "responses" | "a2a" | "cogitator" | "ai-sdk" | "ag-ui" | "langgraph";
 
 /**
  * The attributes that say which backend is at `base-url` and how it is reached; read at

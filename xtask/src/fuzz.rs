@@ -12,7 +12,7 @@ use crate::Ctx;
 /// The cargo-fuzz targets in `fuzz/fuzz_targets/`; each has seeds in `fuzz/seeds/<target>/`.
 /// Every decoder of server bytes has one: each backend's stream decoder and whole-reply
 /// reader, the Markdown parser and `json_slices`.
-pub const FUZZ_TARGETS: [&str; 12] = [
+pub const FUZZ_TARGETS: [&str; 13] = [
     "sse_decoder",
     "wire_types",
     "args_schema",
@@ -23,6 +23,7 @@ pub const FUZZ_TARGETS: [&str; 12] = [
     "cogitator_stream",
     "ai_sdk_stream",
     "ag_ui_stream",
+    "langgraph_stream",
     "markdown",
     "json_slices",
 ];

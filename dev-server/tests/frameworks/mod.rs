@@ -5,3 +5,4 @@
 mod a2a;
 mod ag_ui;
 mod ai_sdk;
+mod langgraph;

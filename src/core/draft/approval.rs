@@ -9,7 +9,7 @@ use crate::core::edit::{apply_field, diff_args, field_text, field_value, form_fi
 use crate::core::schema::{check_args, ArgsCheck, Problem};
 use crate::core::time::Millis;
 use crate::core::variants::{current_variant, form_variants, switch_variant, Variant};
-use crate::core::wire::{ActionKind, PendingAction, Resolution, ToolApproval};
+use crate::core::wire::{ActionKind, Decline, PendingAction, Resolution, ToolApproval};
 use crate::core::{ArgChange, FormField};
 
 /// What the person sees and types on one approval card (seed 000 "Editing the arguments",
@@ -84,7 +84,7 @@ impl ApprovalDraft {
             variants,
             editing: false,
             remember: false,
-            reason_open: false,
+            reason_open: approval.decline == Some(Decline::WithReason),
             reason: String::new(),
         };
         draft.recheck();
@@ -308,6 +308,27 @@ impl ApprovalDraft {
     /// Deny is offered: as Approve, whatever the edit (Deny ignores it, F207).
     pub fn can_deny(&self, now: Millis, state: &CardState, read_only: bool) -> bool {
         *state == CardState::Waiting && !read_only && !self.expired(now)
+    }
+
+    /// How this call may be declined: the request's own rule, else with or without a reason.
+    pub fn decline(&self) -> Decline {
+        self.approval.decline.unwrap_or(Decline::Any)
+    }
+
+    /// Deny is drawn: the request can be declined at all.
+    pub fn deny_offered(&self) -> bool {
+        self.decline() != Decline::Never
+    }
+
+    /// "Add a reason" / "Remove reason" are drawn: a reason is optional.
+    pub fn reason_optional(&self) -> bool {
+        self.decline() == Decline::Any
+    }
+
+    /// Deny would send what the request takes now (a required reason is typed).
+    pub fn deny_ready(&self) -> bool {
+        let reason = self.reason_open.then_some(self.reason.as_str());
+        self.decline().takes(reason)
     }
 
     /// The allow decision: `approvedArgs` only when the edit differs from the proposal (a

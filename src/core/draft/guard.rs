@@ -7,7 +7,7 @@ use super::Shown;
 use crate::core::actions::{ActionCard, CardState};
 use crate::core::schema::{args_equal, blocks, gate_check, Problem};
 use crate::core::time::Millis;
-use crate::core::wire::{ActionKind, Decision, Resolution};
+use crate::core::wire::{ActionKind, Decision, Decline, Resolution};
 
 /// Why an answer was not sent. Reported as `SessionEvent::ResolveRefused`; the ones a person
 /// can act on are also shown in the error banner ([`ResolveRefusal::is_silent`]).
@@ -34,6 +34,9 @@ pub enum ResolveRefusal {
     /// Cogitator server, §11.1): approving would run the proposal while the card says the
     /// edit ran.
     EditNotOffered,
+    /// Denied in a way the request does not take (its `decline` rule: never, only without a
+    /// reason, or only with one).
+    DeclineNotOffered,
     /// Allowed with `approvedArgs` that are not a JSON object.
     NotAnObject,
     /// Allowed with `approvedArgs` that break the action's argsSchema.
@@ -63,6 +66,7 @@ impl ResolveRefusal {
             ResolveRefusal::Expired => "expired",
             ResolveRefusal::WrongKind => "wrong-kind",
             ResolveRefusal::EditNotOffered => "edit-not-offered",
+            ResolveRefusal::DeclineNotOffered => "decline-not-offered",
             ResolveRefusal::NotAnObject => "not-an-object",
             ResolveRefusal::BreaksSchema(_) => "breaks-schema",
             ResolveRefusal::ReadOnlyValue(_) => "read-only-value",
@@ -91,6 +95,7 @@ impl ResolveRefusal {
             ResolveRefusal::Expired => "chat-error-code-action-expired",
             ResolveRefusal::ReadOnly => "chat-error-refused-read-only",
             ResolveRefusal::EditNotOffered => "chat-error-refused-edit-not-offered",
+            ResolveRefusal::DeclineNotOffered => "chat-error-refused-decline-not-offered",
             ResolveRefusal::NotAnObject | ResolveRefusal::BreaksSchema(_) => {
                 "chat-error-refused-arguments"
             }
@@ -164,6 +169,14 @@ pub fn check_resolve(
                 comment,
             },
         ) => match decision {
+            Decision::Deny
+                if !approval
+                    .decline
+                    .unwrap_or(Decline::Any)
+                    .takes(comment.as_deref()) =>
+            {
+                Err(ResolveRefusal::DeclineNotOffered)
+            }
             Decision::Deny => Ok(Resolution::ToolApproval {
                 decision: Decision::Deny,
                 approved_args: None,
@@ -175,7 +188,9 @@ pub fn check_resolve(
                     None => None,
                     Some(edit) if !edit.is_object() => return Err(ResolveRefusal::NotAnObject),
                     Some(edit) if args_equal(edit, &approval.args) => None,
-                    Some(_) if !ctx.backend_edits => return Err(ResolveRefusal::EditNotOffered),
+                    Some(_) if !ctx.backend_edits || approval.args_editable == Some(false) => {
+                        return Err(ResolveRefusal::EditNotOffered)
+                    }
                     Some(edit) => {
                         let locked = super::policy::read_only_problems(approval, edit);
                         if !locked.is_empty() {

@@ -98,6 +98,10 @@ backends! {
     /// conversations are kept in the page; interrupts and confirmations are answerable cards,
     /// answered by the next run.
     AgUi => ag_ui,
+    /// A LangGraph server (`POST {baseUrl}/threads/:thread/runs/stream`): conversations are
+    /// kept in the page, each on a server thread; interrupts show cards answered by resuming
+    /// the run.
+    Langgraph => langgraph,
     /// An agent the host runs in the page (a Rust `Agent`, given to the chat beside this
     /// kind): conversations are kept in the page; its pauses are answerable cards.
     InProcess => in_process,
@@ -106,6 +110,7 @@ backends! {
 impl TransportKind {
     /// Reads a configured name (`agent-server`, `chat-completions`, `responses`, `a2a`,
     /// `cogitator`, `ai-sdk`, `ag-ui`, `in-process`); `None` for anything else.
+    /// `cogitator`, `langgraph`, `in-process`); `None` for anything else.
     pub fn parse(name: &str) -> Option<TransportKind> {
         let name = name.trim().to_ascii_lowercase();
         TransportKind::ALL

@@ -358,6 +358,51 @@ pub struct ToolApproval {
     /// Arguments the server's policy does not let the person change (`readOnlyArgs`), besides
     /// the schema's `readOnly` properties.
     pub read_only_args: Vec<String>,
+    /// Whether this one call's arguments may be edited (`argsEditable`), when the server says
+    /// so card by card (a LangGraph interrupt's `allow_edit`); it wins over the agent's and
+    /// the chat's setting.
+    pub args_editable: Option<bool>,
+    /// How this one call may be declined (`decline`), when the server says so card by card
+    /// (a LangGraph interrupt's `allow_respond` / `allow_ignore`); absent: with or without a
+    /// reason.
+    pub decline: Option<Decline>,
+}
+
+/// How a `tool_approval` may be declined (`decline`: `never`, `silent`, `reason`, `any`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Decline {
+    /// It cannot be declined: no Deny.
+    Never,
+    /// Declined without a reason: no reason field.
+    Silent,
+    /// Declined only with a reason: the field is open and Deny waits for words.
+    WithReason,
+    /// With or without a reason (the default).
+    Any,
+}
+
+impl Decline {
+    /// Reads `never` / `silent` / `reason` / `any`; `None` for anything else.
+    pub fn parse(text: &str) -> Option<Decline> {
+        match text {
+            "never" => Some(Decline::Never),
+            "silent" => Some(Decline::Silent),
+            "reason" => Some(Decline::WithReason),
+            "any" => Some(Decline::Any),
+            _ => None,
+        }
+    }
+
+    /// Whether a decline with `reason` (trimmed; empty is none) is one this rule takes.
+    pub fn takes(self, reason: Option<&str>) -> bool {
+        let has_reason = reason.is_some_and(|r| !r.trim().is_empty());
+        match self {
+            Decline::Never => false,
+            Decline::Silent => !has_reason,
+            Decline::WithReason => has_reason,
+            Decline::Any => true,
+        }
+    }
 }
 
 /// Fields of a `user_question` action (§9.1).
@@ -585,6 +630,11 @@ impl PendingAction {
                 title: obj.get("title").and_then(str_of),
                 summary: field(obj, &["summary", "description"]).and_then(str_of),
                 read_only_args: list_of(obj.get("readOnlyArgs"), str_of),
+                args_editable: obj.get("argsEditable").and_then(bool_of),
+                decline: obj
+                    .get("decline")
+                    .and_then(Value::as_str)
+                    .and_then(Decline::parse),
             }),
             "user_question" => ActionKind::UserQuestion(UserQuestion {
                 questions: list_of(obj.get("questions"), Question::from_json),
@@ -614,6 +664,11 @@ impl PendingAction {
                     title: obj.get("title").and_then(str_of),
                     summary: field(obj, &["summary", "description"]).and_then(str_of),
                     read_only_args: list_of(obj.get("readOnlyArgs"), str_of),
+                    args_editable: obj.get("argsEditable").and_then(bool_of),
+                    decline: obj
+                        .get("decline")
+                        .and_then(Value::as_str)
+                        .and_then(Decline::parse),
                 })
             }
             _ => ActionKind::Unknown(

@@ -28,8 +28,15 @@ pub fn ApprovalCard(
 ) -> impl IntoView {
     let store = ChatStore::expect();
     let i18n = I18n::get();
-    let edit_allowed = store.status.with_untracked(|s| {
-        crate::core::edit_allowed(s.agent_argument_edit, card.allow_edit, s.argument_edit)
+    // A server that says card by card whether the arguments may be edited is followed.
+    let per_card = match &card.action.kind {
+        crate::core::ActionKind::ToolApproval(a) => a.args_editable,
+        _ => None,
+    };
+    let edit_allowed = per_card.unwrap_or_else(|| {
+        store.status.with_untracked(|s| {
+            crate::core::edit_allowed(s.agent_argument_edit, card.allow_edit, s.argument_edit)
+        })
     });
     // A backend that cannot remember a tool for the chat does not offer it (§11.1).
     let remember_allowed = store.status.with_untracked(|s| s.remember_allowed);
@@ -54,6 +61,12 @@ pub fn ApprovalCard(
     let changes = Memo::new(move |_| draft.with(|d| d.changes().to_vec()));
     let remember = Memo::new(move |_| draft.with(ApprovalDraft::remember));
     let reason_open = Memo::new(move |_| draft.with(ApprovalDraft::reason_open));
+    // The request's own rule for declining (a LangGraph interrupt's config): Deny only when
+    // it can be declined, the reason's links only when a reason is optional, and Deny waits
+    // for a reason the request requires.
+    let deny_offered = initial.deny_offered();
+    let reason_optional = initial.reason_optional();
+    let deny_ready = Memo::new(move |_| draft.with(ApprovalDraft::deny_ready));
     let edit_button = NodeRef::<Button>::new();
     let reason_button = NodeRef::<Button>::new();
     let reason_input = NodeRef::<Input>::new();
@@ -192,6 +205,7 @@ pub fn ApprovalCard(
                         on:click=move |_| approve()>
                         {move || if sending.get() { i18n.t("chat-action-sending") } else { i18n.t("chat-action-approve") }}
                     </button>
+                    {deny_offered.then(|| view! {
                     <div class="chat-card__deny-group"
                         data-reason=move || if reason_open.get() { "open" } else { "closed" }>
                         <Show when=move || reason_open.get()>
@@ -209,10 +223,12 @@ pub fn ApprovalCard(
                                     }/>
                             </label>
                         </Show>
-                        <button type="button" class="chat-button chat-card__deny" disabled=move || !open.get()
+                        <button type="button" class="chat-button chat-card__deny"
+                            disabled=move || !open.get() || !deny_ready.get()
                             on:click=move |_| deny()>
                             {move || i18n.t("chat-action-deny")}
                         </button>
+                        <Show when=move || reason_optional>
                         <Show
                             when=move || !reason_open.get()
                             fallback=move || view! {
@@ -232,7 +248,9 @@ pub fn ApprovalCard(
                                 {move || i18n.t("chat-action-add-reason")}
                             </button>
                         </Show>
+                        </Show>
                     </div>
+                    })}
                 </div>
             </div>
         }

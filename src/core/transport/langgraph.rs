@@ -1,0 +1,795 @@
+//! A LangGraph server on the wire (the LangGraph Platform API, as `@langchain/langgraph-sdk`
+//! speaks it): a turn is a run streamed on the conversation's thread, a card is an interrupt,
+//! an answer resumes the run.
+//!
+//! Each conversation runs in one server thread whose id is derived from the conversation's
+//! id ([`thread_id`]), so a reload, another tab or another device finds the same thread; the
+//! first run creates it (`if_not_exists: "create"`). A turn is
+//! `POST /threads/{thread}/runs/stream` with the person's message as input and the stream
+//! modes `messages-tuple` (the model's text as it is written, tool calls and tool results),
+//! `values` and `updates` (interrupts, under `__interrupt__`); a run that does not stream is
+//! `POST /threads/{thread}/runs/wait`. Every run asks `on_disconnect: "cancel"`, so Stop,
+//! which drops the request, also cancels the run on the server. The assistant (or graph) is
+//! the conversation's agent: the configured agent id, else `agent`.
+//!
+//! An interrupt becomes a card whose id is the interrupt's id:
+//! - a human interrupt (`{action_request: {action, args}, config: {allow_accept, allow_edit,
+//!   allow_respond, allow_ignore}, description}`, alone or as the first of a list, as Agent
+//!   Inbox reads it) that can be accepted or edited → an approval card (`toolName = action`,
+//!   `args`, `summary = description`, arguments editable only with `allow_edit`, declined as
+//!   `allow_respond` and `allow_ignore` say); approving sends `accept` (or `edit` with the
+//!   edited arguments), declining sends `response` with the person's reason, or `ignore`
+//!   without one;
+//! - a human interrupt that can only be answered in words → a question card whose answer is
+//!   sent as `response` (skippable, as `ignore`, when `allow_ignore`);
+//! - any other `interrupt(value)` → a question card showing the value; the answer's text is
+//!   the resume value.
+//!
+//! The answer resumes the thread with `command: {resume: {<interrupt id>: value}}` (a list
+//! of one response when the interrupt was a list). The conversation itself is kept in the
+//! page like every backend's, with the cards' answers, so a reload shows it at once.
+
+use serde_json::{json, Map, Value};
+
+use super::backend::{refusal, AnswerCall, Backend, Capabilities, ReadError, SendCall, WireCall};
+use super::reply::{
+    content_text, drain_frames, error_envelope, Delta, Reply, ReplyDecoder, ToolCall, WireFile,
+};
+use super::TransportOptions;
+use crate::core::lenient;
+use crate::core::sse::SseFrameDecoder;
+
+/// The assistant asked when none is configured (the graph id LangGraph's templates use).
+pub const DEFAULT_ASSISTANT: &str = "agent";
+/// The key on a card's stored action that says how its interrupt is resumed.
+pub const INTERRUPT_KEY: &str = "langgraph";
+/// What a run streams: the model's messages, the state, and the updates that carry
+/// interrupts.
+pub const STREAM_MODE: [&str; 3] = ["messages-tuple", "values", "updates"];
+/// The error of a resume in which nothing ran: the interrupt was answered elsewhere.
+pub const NOTHING_WAITED: &str = "Nothing was waiting for this answer any more.";
+
+/// The server thread of a conversation: its id when it already is a UUID, else a UUID
+/// (version 8, "custom") made from two FNV-1a hashes of it, the same everywhere.
+pub fn thread_id(conversation_id: &str) -> String {
+    if is_uuid(conversation_id) {
+        return conversation_id.to_ascii_lowercase();
+    }
+    let hash = |seed: u64| {
+        conversation_id.bytes().fold(seed, |h, b| {
+            (h ^ u64::from(b)).wrapping_mul(0x0000_0100_0000_01b3)
+        })
+    };
+    let high = (hash(0xcbf2_9ce4_8422_2325) & !0xf000) | 0x8000;
+    let low = (hash(0x8422_2325_cbf2_9ce4) & !(0b11 << 62)) | (0b10 << 62);
+    let hex = format!("{high:016x}{low:016x}");
+    format!(
+        "{}-{}-{}-{}-{}",
+        &hex[0..8],
+        &hex[8..12],
+        &hex[12..16],
+        &hex[16..20],
+        &hex[20..32]
+    )
+}
+
+fn is_uuid(text: &str) -> bool {
+    text.len() == 36
+        && text.char_indices().all(|(i, c)| match i {
+            8 | 13 | 18 | 23 => c == '-',
+            _ => c.is_ascii_hexdigit(),
+        })
+}
+
+/// The path of a run on `thread`: streamed, or waited for whole.
+pub fn run_path(thread: &str, stream: bool) -> String {
+    let verb = if stream { "stream" } else { "wait" };
+    format!("/threads/{}/runs/{verb}", crate::core::encode(thread))
+}
+
+fn run_body(assistant: &str, stream: bool) -> Value {
+    let mut body = json!({ "assistant_id": assistant, "on_disconnect": "cancel" });
+    if stream {
+        body["stream_mode"] = json!(STREAM_MODE);
+    }
+    body
+}
+
+/// The body of a turn: the person's message (images as `image_url` parts, other files named
+/// in the text) on a thread created when it does not exist yet.
+pub fn send_body(assistant: &str, text: &str, files: &[WireFile], stream: bool) -> Value {
+    let mut words = text.to_owned();
+    let mut images = Vec::new();
+    for f in files {
+        if f.mime_type.starts_with("image/") {
+            let url = format!("data:{};base64,{}", f.mime_type, f.content);
+            images.push(json!({ "type": "image_url", "image_url": { "url": url } }));
+        } else {
+            words.push_str(&format!("\n[Attached file: {}]", f.name));
+        }
+    }
+    let content = if images.is_empty() {
+        Value::from(words)
+    } else {
+        let mut parts = vec![json!({ "type": "text", "text": words })];
+        parts.extend(images);
+        Value::Array(parts)
+    };
+    let mut body = run_body(assistant, stream);
+    body["input"] = json!({ "messages": [{ "type": "human", "content": content }] });
+    body["if_not_exists"] = Value::from("create");
+    body
+}
+
+/// The body that resumes the interrupt `interrupt_id` with `value`.
+pub fn resume_body(assistant: &str, interrupt_id: &str, value: Value, stream: bool) -> Value {
+    let mut resume = Map::new();
+    resume.insert(interrupt_id.to_owned(), value);
+    let mut body = run_body(assistant, stream);
+    body["command"] = json!({ "resume": resume });
+    body
+}
+
+/// The permissions of a human interrupt (`config`); a missing one is not given.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Allowed {
+    /// `allow_accept`: approve as proposed.
+    pub accept: bool,
+    /// `allow_edit`: approve with edited arguments.
+    pub edit: bool,
+    /// `allow_respond`: answer in words.
+    pub respond: bool,
+    /// `allow_ignore`: decline without words.
+    pub ignore: bool,
+}
+
+impl Allowed {
+    fn read(config: &Value) -> Allowed {
+        let flag = |name: &str| config[name].as_bool().unwrap_or(false);
+        Allowed {
+            accept: flag("allow_accept"),
+            edit: flag("allow_edit"),
+            respond: flag("allow_respond"),
+            ignore: flag("allow_ignore"),
+        }
+    }
+
+    fn to_value(self) -> Value {
+        json!({ "allow_accept": self.accept, "allow_edit": self.edit,
+                "allow_respond": self.respond, "allow_ignore": self.ignore })
+    }
+}
+
+/// The human interrupt `value` holds (alone, or first of a list): the request, its
+/// permissions, and whether it came in a list.
+fn human_request(value: &Value) -> Option<(&Value, Allowed, bool)> {
+    let (request, list) = match value {
+        Value::Array(items) => (items.first()?, true),
+        other => (other, false),
+    };
+    let action = &request["action_request"];
+    action["action"].as_str()?;
+    request["config"].as_object()?;
+    Some((request, Allowed::read(&request["config"]), list))
+}
+
+/// The words a plain interrupt's value is shown with: a string as it is; an object's
+/// `question`, `message`, `description` or `text`; anything else as JSON.
+fn plain_text(value: &Value) -> String {
+    if let Some(text) = value.as_str() {
+        return text.to_owned();
+    }
+    ["question", "message", "description", "text"]
+        .iter()
+        .find_map(|k| value[*k].as_str().filter(|t| !t.trim().is_empty()))
+        .map(str::to_owned)
+        .unwrap_or_else(|| serde_json::to_string_pretty(value).unwrap_or_default())
+}
+
+/// The card of one interrupt (`{id, value}`), in the agent server's pending-action shape,
+/// with how it is resumed kept under [`INTERRUPT_KEY`]; `None` without an id.
+pub fn card(interrupt: &Value) -> Option<Value> {
+    let id = interrupt["id"].as_str().filter(|id| !id.is_empty())?;
+    let value = &interrupt["value"];
+    let Some((request, allowed, list)) = human_request(value) else {
+        let question = plain_text(value);
+        let question = if question.trim().is_empty() {
+            "?".to_owned()
+        } else {
+            question
+        };
+        return Some(json!({ "id": id, "type": "user_question", "status": "pending",
+            "questions": [{ "question": question, "allowFreeText": true }],
+            INTERRUPT_KEY: { "interrupt": id, "plain": true } }));
+    };
+    let action = &request["action_request"];
+    let name = action["action"].as_str().unwrap_or_default();
+    let args = match &action["args"] {
+        Value::Object(_) => action["args"].clone(),
+        _ => json!({}),
+    };
+    let description = request["description"]
+        .as_str()
+        .map(str::trim)
+        .filter(|d| !d.is_empty());
+    let how = json!({ "interrupt": id, "list": list, "action": name,
+                      "config": allowed.to_value() });
+    if allowed.accept || allowed.edit {
+        let decline = match (allowed.respond, allowed.ignore) {
+            (true, true) => "any",
+            (true, false) => "reason",
+            (false, true) => "silent",
+            (false, false) => "never",
+        };
+        let mut card = json!({ "id": id, "type": "tool_approval", "status": "pending",
+            "toolName": name, "args": args, "argsEditable": allowed.edit,
+            "decline": decline, INTERRUPT_KEY: how });
+        if let Some(d) = description {
+            card["summary"] = Value::from(d);
+        }
+        let schema = ["args_schema", "argsSchema"]
+            .iter()
+            .map(|k| &action[*k])
+            .chain(["args_schema", "argsSchema"].iter().map(|k| &request[*k]))
+            .find(|s| s.is_object());
+        if let Some(schema) = schema {
+            card["argsSchema"] = schema.clone();
+        }
+        return Some(card);
+    }
+    let question = match description {
+        Some(d) => d.to_owned(),
+        None => format!("{name} {}", serde_json::to_string(&args).unwrap_or_default()),
+    };
+    Some(json!({ "id": id, "type": "user_question", "status": "pending",
+        "questions": [{ "question": question, "header": name, "allowFreeText": true,
+                        "required": !allowed.ignore }],
+        INTERRUPT_KEY: how }))
+}
+
+/// Why an answer cannot resume its interrupt (the person's card said what it allows, so this
+/// only happens to an answer the card did not offer).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Refused {
+    /// The stored card has no interrupt to resume.
+    NotAnInterrupt,
+    /// The interrupt does not allow this answer (the server's `config`).
+    NotAllowed(&'static str),
+    /// The answer is not one this card takes.
+    Unreadable,
+}
+
+impl Refused {
+    /// The wording of the refusal.
+    pub fn message(&self) -> &'static str {
+        match self {
+            Refused::NotAnInterrupt => "This request is not a LangGraph interrupt.",
+            Refused::NotAllowed(why) => why,
+            Refused::Unreadable => "This answer does not fit the request.",
+        }
+    }
+}
+
+/// The first answer of a question card's `answers` as text (a list joined by `, `).
+fn answer_text(resolution: &Value) -> Option<String> {
+    let answers = resolution["answers"].as_object()?;
+    let text = match answers.values().next()? {
+        Value::String(s) => s.clone(),
+        Value::Array(items) => items
+            .iter()
+            .filter_map(Value::as_str)
+            .collect::<Vec<_>>()
+            .join(", "),
+        other => other.to_string(),
+    };
+    (!text.trim().is_empty()).then_some(text)
+}
+
+/// The resume value of `resolution` (PROTOCOL §9.2) for the stored card `action`: its
+/// interrupt id and the value (see the module docs).
+pub fn resume_value(action: &Value, resolution: &Value) -> Result<(String, Value), Refused> {
+    let how = &action[INTERRUPT_KEY];
+    let id = how["interrupt"]
+        .as_str()
+        .filter(|id| !id.is_empty())
+        .ok_or(Refused::NotAnInterrupt)?
+        .to_owned();
+    if how["plain"] == true {
+        if resolution["cancelled"] == true {
+            return Err(Refused::NotAllowed("This question needs an answer."));
+        }
+        let text = answer_text(resolution).ok_or(Refused::Unreadable)?;
+        return Ok((id, Value::from(text)));
+    }
+    let allowed = Allowed::read(&how["config"]);
+    let name = how["action"].as_str().unwrap_or_default();
+    let response = if action["type"] == "tool_approval" {
+        approval_response(action, name, allowed, resolution)?
+    } else if resolution["cancelled"] == true {
+        ignore(allowed)?
+    } else {
+        let text = answer_text(resolution).ok_or(Refused::Unreadable)?;
+        respond(allowed, text)?
+    };
+    let value = if how["list"] == true {
+        json!([response])
+    } else {
+        response
+    };
+    Ok((id, value))
+}
+
+fn ignore(allowed: Allowed) -> Result<Value, Refused> {
+    if !allowed.ignore {
+        return Err(Refused::NotAllowed("This request cannot be skipped."));
+    }
+    Ok(json!({ "type": "ignore", "args": null }))
+}
+
+fn respond(allowed: Allowed, text: String) -> Result<Value, Refused> {
+    if !allowed.respond {
+        return Err(Refused::NotAllowed("This request takes no written answer."));
+    }
+    Ok(json!({ "type": "response", "args": text }))
+}
+
+fn approval_response(
+    action: &Value,
+    name: &str,
+    allowed: Allowed,
+    resolution: &Value,
+) -> Result<Value, Refused> {
+    let allow = match resolution["decision"].as_str() {
+        Some("allow") => true,
+        Some("deny") => false,
+        _ => resolution["approved"].as_bool().ok_or(Refused::Unreadable)?,
+    };
+    if !allow {
+        let reason = resolution["comment"]
+            .as_str()
+            .or_else(|| resolution["reason"].as_str())
+            .map(str::trim)
+            .filter(|r| !r.is_empty());
+        return match (reason, allowed.respond, allowed.ignore) {
+            (_, false, false) => Err(Refused::NotAllowed("This request cannot be declined.")),
+            (Some(reason), true, _) => respond(allowed, reason.to_owned()),
+            (Some(_), false, true) => Err(Refused::NotAllowed(
+                "This request takes no reason: decline it without one.",
+            )),
+            (None, _, true) => ignore(allowed),
+            (None, true, false) => Err(Refused::NotAllowed(
+                "This request can only be declined with a reason.",
+            )),
+        };
+    }
+    match &resolution["approvedArgs"] {
+        Value::Object(_) if allowed.edit => Ok(json!({ "type": "edit",
+            "args": { "action": name, "args": resolution["approvedArgs"] } })),
+        Value::Object(_) => Err(Refused::NotAllowed(
+            "The arguments of this request cannot be edited.",
+        )),
+        _ if allowed.accept => Ok(json!({ "type": "accept",
+            "args": { "action": name, "args": action["args"] } })),
+        _ if allowed.edit => Ok(json!({ "type": "edit",
+            "args": { "action": name, "args": action["args"] } })),
+        _ => Err(Refused::NotAllowed("This request cannot be approved.")),
+    }
+}
+
+/// A refused request in the agent server's words: LangGraph's `{error, message}` (or its
+/// plain-text answer); an answer to a thread the server does not know says nothing waits.
+pub fn refusal_envelope(status: u16, body: &str, answering: bool) -> String {
+    let parsed: Option<Value> = serde_json::from_str(body).ok();
+    let message = parsed
+        .as_ref()
+        .and_then(|v| v["message"].as_str().or_else(|| v["detail"].as_str()))
+        .filter(|m| !m.trim().is_empty());
+    let Some(message) = message else {
+        return error_envelope(status, body);
+    };
+    let code = if answering && status == 404 {
+        "action_not_pending".to_owned()
+    } else {
+        parsed
+            .as_ref()
+            .and_then(|v| v["error"].as_str())
+            .unwrap_or("langgraph_error")
+            .to_owned()
+    };
+    json!({ "error": { "code": code, "message": message } }).to_string()
+}
+
+/// Reads a run's answer, streamed (SSE) or whole (the final state of `runs/wait`, or an
+/// error object), split anywhere.
+#[derive(Debug, Default)]
+pub struct Decoder {
+    frames: SseFrameDecoder,
+    /// `Some(true)` once the body is known to be one JSON object, `Some(false)` for SSE.
+    whole: Option<bool>,
+    /// Bytes held until the kind of body is known, then the whole body.
+    body: Vec<u8>,
+    reply: Reply,
+    /// Text shown so far per message id, and how many pieces it came in.
+    texts: Vec<(String, String, usize)>,
+    /// The cards of the interrupts seen (one per interrupt id).
+    cards: Vec<Value>,
+    /// Whether a node ran (an update came): a resume in which nothing ran had nothing to
+    /// answer.
+    ran: bool,
+    /// Whether the stream said anything at all.
+    spoke: bool,
+    failed: bool,
+}
+
+impl Decoder {
+    /// A decoder at the start of a run.
+    pub fn new() -> Decoder {
+        Decoder::default()
+    }
+
+    /// Feeds bytes as they arrived; returns what they completed.
+    pub fn push(&mut self, bytes: &[u8]) -> Vec<Delta> {
+        match self.whole {
+            Some(true) => {
+                self.body.extend_from_slice(bytes);
+                Vec::new()
+            }
+            Some(false) => {
+                self.frames.push(bytes);
+                self.drain(false)
+            }
+            None => {
+                self.body.extend_from_slice(bytes);
+                let Some(first) = self.body.iter().find(|b| !b.is_ascii_whitespace()) else {
+                    return Vec::new();
+                };
+                let whole = *first == b'{';
+                self.whole = Some(whole);
+                if whole {
+                    return Vec::new();
+                }
+                let held = std::mem::take(&mut self.body);
+                self.frames.push(&held);
+                self.drain(false)
+            }
+        }
+    }
+
+    /// The body ended: reads what was left (a whole answer is read only now).
+    pub fn finish(&mut self) -> Vec<Delta> {
+        let mut out = match self.whole {
+            Some(true) => self.read_state(),
+            Some(false) => self.drain(true),
+            None => Vec::new(),
+        };
+        if self.whole == Some(false) && self.spoke && !self.ran && !self.failed {
+            self.fail(&mut out, NOTHING_WAITED.to_owned());
+        }
+        out
+    }
+
+    /// What the run left: its tool calls and their results, and the interrupts it waits on.
+    pub fn ending(&self) -> Reply {
+        let mut reply = self.reply.clone();
+        reply.pending_actions = (!self.cards.is_empty()).then(|| Value::from(self.cards.clone()));
+        reply
+    }
+
+    fn read_state(&mut self) -> Vec<Delta> {
+        let body = String::from_utf8_lossy(&std::mem::take(&mut self.body)).into_owned();
+        let mut out = Vec::new();
+        let value = match lenient::parse(&body) {
+            Ok(value) if value.is_object() => value,
+            Ok(_) => return vec![Delta::Skipped("an answer that is not an object".into())],
+            Err(e) => return vec![Delta::Skipped(format!("unreadable answer: {e}"))],
+        };
+        if value.get("messages").is_none() && value.get("__interrupt__").is_none() {
+            if let Some(words) = error_words(&value) {
+                self.fail(&mut out, words);
+                return out;
+            }
+        }
+        let messages = value["messages"].as_array().cloned().unwrap_or_default();
+        let start = messages
+            .iter()
+            .rposition(|m| matches!(m["type"].as_str(), Some("human" | "HumanMessage")))
+            .map_or(0, |i| i + 1);
+        for message in &messages[start..] {
+            self.message(message, false, &mut Vec::new());
+        }
+        let text: String = messages[start..]
+            .iter()
+            .filter(|m| is_ai(m))
+            .map(|m| content_text(&m["content"]))
+            .collect();
+        if !text.is_empty() {
+            self.reply.content = text.clone();
+            out.push(Delta::Text(text));
+        }
+        self.interrupts(&value["__interrupt__"]);
+        out
+    }
+
+    fn drain(&mut self, end: bool) -> Vec<Delta> {
+        let mut frames = std::mem::take(&mut self.frames);
+        let out = drain_frames(&mut frames, end, |frame, out| {
+            self.event(frame.event.as_deref().unwrap_or("message"), &frame.data, out);
+        });
+        self.frames = frames;
+        out
+    }
+
+    fn event(&mut self, name: &str, data: &str, out: &mut Vec<Delta>) {
+        // A subgraph's events are named `<mode>|<namespace>`.
+        let name = name.split('|').next().unwrap_or_default();
+        let value = match lenient::parse(data.trim()) {
+            Ok(v) => v,
+            Err(e) => return out.push(Delta::Skipped(format!("unreadable {name} event: {e}"))),
+        };
+        self.spoke = true;
+        match name {
+            "messages" => match &value {
+                Value::Array(items) if items.first().is_some_and(|m| m.get("type").is_some()) => {
+                    self.message(&items[0], false, out);
+                }
+                _ => {}
+            },
+            "messages/partial" => {
+                for message in value.as_array().into_iter().flatten() {
+                    self.message(message, true, out);
+                }
+            }
+            "messages/complete" => {
+                for message in value.as_array().into_iter().flatten() {
+                    self.message(message, true, out);
+                }
+            }
+            "updates" => {
+                self.ran = true;
+                self.interrupts(&value["__interrupt__"]);
+            }
+            "values" => self.interrupts(&value["__interrupt__"]),
+            "error" => {
+                let words = error_words(&value)
+                    .unwrap_or_else(|| "The LangGraph run failed.".to_owned());
+                self.fail(out, words);
+            }
+            _ => {}
+        }
+    }
+
+    /// One message of the run: an AI message's text (a piece of it, or, `cumulative`, all of
+    /// it so far) and tool calls; a tool message's result.
+    fn message(&mut self, message: &Value, cumulative: bool, out: &mut Vec<Delta>) {
+        if matches!(message["type"].as_str(), Some("tool" | "ToolMessage")) {
+            let id = message["tool_call_id"].as_str().unwrap_or_default().to_owned();
+            if id.is_empty() || self.reply.results.contains_key(&id) {
+                return;
+            }
+            let result = match &message["content"] {
+                Value::String(s) => Value::from(s.as_str()),
+                Value::Null => Value::from(""),
+                other => other.clone(),
+            };
+            let name = message["name"].as_str().unwrap_or_default().to_owned();
+            self.reply.results.insert(id.clone(), result.clone());
+            self.ran = true;
+            return out.push(Delta::ToolFinished { id, name, result });
+        }
+        if !is_ai(message) {
+            return;
+        }
+        self.ran = true;
+        let id = message["id"].as_str().unwrap_or_default().to_owned();
+        let text = content_text(&message["content"]);
+        let piece = self.piece(&id, text, cumulative);
+        if !piece.is_empty() && !self.failed {
+            out.push(Delta::Text(piece));
+        }
+        for call in message["tool_calls"].as_array().into_iter().flatten() {
+            let (Some(call_id), Some(name)) = (
+                call["id"].as_str().filter(|i| !i.is_empty()),
+                call["name"].as_str().filter(|n| !n.is_empty()),
+            ) else {
+                continue;
+            };
+            if self.reply.tool_calls.iter().any(|c| c.id == call_id) {
+                continue;
+            }
+            let args = match &call["args"] {
+                Value::Object(_) => call["args"].clone(),
+                _ => json!({}),
+            };
+            let call = ToolCall {
+                id: call_id.to_owned(),
+                name: name.to_owned(),
+                args,
+            };
+            self.reply.tool_calls.push(call.clone());
+            self.reply.calls_streamed = true;
+            out.push(Delta::ToolStarted(call));
+        }
+    }
+
+    /// The new text of message `id`: a piece as it came (unless it repeats the whole message
+    /// after its pieces, as a node's output does), or what a cumulative text adds.
+    fn piece(&mut self, id: &str, text: String, cumulative: bool) -> String {
+        let pos = match self.texts.iter().position(|(known, _, _)| known == id) {
+            Some(pos) => pos,
+            None => {
+                self.texts.push((id.to_owned(), String::new(), 0));
+                self.texts.len() - 1
+            }
+        };
+        let (_, shown, pieces) = &mut self.texts[pos];
+        let new = if cumulative {
+            match text.strip_prefix(shown.as_str()) {
+                Some(rest) => rest.to_owned(),
+                None => return String::new(),
+            }
+        } else if *pieces >= 2 && text == *shown {
+            return String::new();
+        } else {
+            text
+        };
+        if !new.is_empty() {
+            shown.push_str(&new);
+            *pieces += 1;
+        }
+        new
+    }
+
+    fn interrupts(&mut self, list: &Value) {
+        for interrupt in list.as_array().into_iter().flatten() {
+            let Some(card) = card(interrupt) else {
+                continue;
+            };
+            self.ran = true;
+            if !self.cards.iter().any(|c| c["id"] == card["id"]) {
+                self.cards.push(card);
+            }
+        }
+    }
+
+    fn fail(&mut self, out: &mut Vec<Delta>, wording: String) {
+        if !self.failed {
+            self.failed = true;
+            out.push(Delta::Error(wording));
+        }
+    }
+}
+
+fn is_ai(message: &Value) -> bool {
+    matches!(
+        message["type"].as_str(),
+        Some("ai" | "AIMessageChunk" | "AIMessage")
+    )
+}
+
+/// The words of a LangGraph error object (`{error, message}`), or of a string.
+fn error_words(value: &Value) -> Option<String> {
+    value["message"]
+        .as_str()
+        .or_else(|| value["error"]["message"].as_str())
+        .or_else(|| value["error"].as_str())
+        .or_else(|| value.as_str())
+        .map(str::trim)
+        .filter(|m| !m.is_empty())
+        .map(str::to_owned)
+}
+
+/// What LangGraph can do: conversations in the page, each on a server thread; interrupts
+/// answered by resuming the run, never remembered for the chat.
+pub const CAPABILITIES: Capabilities = Capabilities {
+    names: &["langgraph"],
+    named_by_page: true,
+    keeps_threads: true,
+    can_resolve: true,
+    answers_at_action_url: false,
+    remembers: false,
+    runs_in_page: false,
+    storage_tag: Some("langgraph"),
+};
+
+/// LangGraph behind the gateway.
+pub fn build(_: &TransportOptions) -> Option<Box<dyn Backend>> {
+    Some(Box::new(LangGraph))
+}
+
+/// LangGraph as a [`Backend`].
+#[derive(Debug, Default)]
+pub struct LangGraph;
+
+impl Backend for LangGraph {
+    fn capabilities(&self) -> &'static Capabilities {
+        &CAPABILITIES
+    }
+
+    /// One agent: the configured assistant, else [`DEFAULT_ASSISTANT`]; arguments are
+    /// editable card by card (the interrupt says so), never remembered.
+    fn agents(&self, options: &TransportOptions) -> Value {
+        let id = options
+            .agent_id
+            .clone()
+            .or_else(|| options.model.clone())
+            .filter(|a| !a.trim().is_empty())
+            .unwrap_or_else(|| DEFAULT_ASSISTANT.to_owned());
+        json!({ "agents": [{ "id": id, "name": id,
+            "capabilities": { "approvalRemember": false } }] })
+    }
+
+    fn send_request(&self, send: &SendCall<'_>) -> WireCall {
+        let thread = send.thread;
+        WireCall {
+            path: run_path(&thread_id(thread.id()), send.stream),
+            body: send_body(&send.model(), send.text, send.files, send.stream),
+        }
+    }
+
+    fn answer_request(&self, answer: &AnswerCall<'_>) -> Result<WireCall, (u16, String)> {
+        let (interrupt, value) = resume_value(answer.action, answer.resolution)
+            .map_err(|why| refusal(400, "VALIDATION_ERROR", why.message()))?;
+        let thread = answer.thread;
+        Ok(WireCall {
+            path: run_path(&thread_id(thread.id()), answer.stream),
+            body: resume_body(&answer.model(), &interrupt, value, answer.stream),
+        })
+    }
+
+    fn decoder(&self) -> Box<dyn ReplyDecoder> {
+        Box::new(Decoder::new())
+    }
+
+    fn read_reply(&self, body: &str) -> Result<Reply, ReadError> {
+        let mut decoder = Decoder::new();
+        let deltas = decoder.read_whole(body);
+        if let Some(words) = deltas.iter().find_map(|d| match d {
+            Delta::Error(w) => Some(w.clone()),
+            _ => None,
+        }) {
+            return Err(ReadError::Refused(words));
+        }
+        if decoder.whole != Some(true) {
+            return Err(ReadError::Unreadable("not a LangGraph state".to_owned()));
+        }
+        Ok(decoder.ending())
+    }
+
+    fn refusal(&self, status: u16, body: &str, answering: bool) -> String {
+        refusal_envelope(status, body, answering)
+    }
+
+    /// The server does not know the thread: nothing waits on it any more.
+    fn answer_gone(
+        &self,
+        messages: &mut [Value],
+        message_id: &str,
+        action_id: &str,
+        envelope: &str,
+    ) -> bool {
+        if !envelope.contains("\"action_not_pending\"") {
+            return false;
+        }
+        let entries = messages
+            .iter_mut()
+            .filter(|m| m["id"] == message_id)
+            .filter_map(|m| m["metadata"]["pendingActions"].as_array_mut())
+            .flatten()
+            .filter(|e| e["id"] == action_id);
+        for entry in entries {
+            entry["status"] = Value::from("resolved");
+        }
+        true
+    }
+}
+
+impl Decoder {
+    /// Reads a whole body at once.
+    pub fn read_whole(&mut self, body: &str) -> Vec<Delta> {
+        let mut out = self.push(body.as_bytes());
+        out.extend(self.finish());
+        out
+    }
+}
+
+super::reply::reply_decoder!(Decoder, whole);
