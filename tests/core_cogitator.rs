@@ -594,12 +594,6 @@ fn i15_c31_refused_resumes_read_as_the_agent_servers_codes() {
         409,
         r#"{"error":{"message":"Thread t has no paused run","code":"RUN_NOT_PAUSED"}}"#,
     );
-    eprintln!(
-        "DEBUG err={:?}\nwire={:?}\nthreads={}",
-        l.session.error(),
-        l.wire.iter().map(|w| (&w.0.path, w.1)).collect::<Vec<_>>(),
-        serde_json::to_string(&l.threads()[0].messages).unwrap()
-    );
     assert_eq!(
         state_of(&l, "call_1"),
         CardState::Settled(Outcome::answered())
