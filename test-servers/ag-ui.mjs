@@ -7,7 +7,7 @@
 //   "fail"    -> RUN_ERROR in the agent's words;
 //   "delete"  -> a delete_file tool call, then RUN_FINISHED with an interrupt outcome asking for
 //                approval (responseSchema: the call's arguments, path under /tmp/; expiresAt in
-//                ten minutes); the resume entry decides it;
+//                thirty minutes, past the card's 10-minute amber threshold); the resume entry decides it;
 //   "expire"  -> the same, expiring after AGUI_SHORT_EXPIRY_MS (default 4000 ms); a resume after
 //                it is answered with RUN_ERROR;
 //   "confirm" -> a call to the page's confirm_action frontend tool, left for the page
@@ -114,7 +114,7 @@ class ScriptedAgent extends AbstractAgent {
         emit({ type: EventType.TOOL_CALL_ARGS, toolCallId, delta: '{"path":' });
         emit({ type: EventType.TOOL_CALL_ARGS, toolCallId, delta: JSON.stringify(path) + "}" });
         emit({ type: EventType.TOOL_CALL_END, toolCallId });
-        const ttl = /expire/i.test(said) ? SHORT_EXPIRY_MS : 10 * 60 * 1000;
+        const ttl = /expire/i.test(said) ? SHORT_EXPIRY_MS : 30 * 60 * 1000;
         const expiresAt = Date.now() + ttl;
         const id = `int_${runId}`;
         open.set(id, { expiresAt, path, toolCallId });

@@ -111,7 +111,7 @@ ag_ui_journey! {
         page.send_message(DELETE).await?;
         let id = waiting_interrupt(page).await?;
         page.wait_for_text(sel::ARGS, "/tmp/report.txt").await?;
-        page.wait_for_countdown("minute", 8..=10, false).await?;
+        page.wait_for_countdown("minute", 28..=30, false).await?;
         if let Ok(path) = std::env::var("AG_UI_SCREENSHOT") {
             let png = page.client.screenshot().await.map_err(|e| format!("screenshot: {e}"))?;
             std::fs::write(&path, png).map_err(|e| format!("writing {path}: {e}"))?;
