@@ -27,6 +27,7 @@ use super::backend::{
 use super::reply::ReplyDecoder;
 use super::threads::Thread;
 use super::TransportOptions;
+use super::reply::push_whole_or_stream;
 use crate::core::sse::SseFrameDecoder;
 use crate::core::{encode, lenient, HttpResponse, TransportError};
 
@@ -323,29 +324,10 @@ impl Decoder {
 
     /// Feeds bytes as they arrived; returns what they completed.
     pub fn push(&mut self, bytes: &[u8]) -> Vec<Delta> {
-        match self.whole {
-            Some(true) => {
-                self.body.extend_from_slice(bytes);
-                Vec::new()
-            }
-            Some(false) => {
-                self.frames.push(bytes);
-                self.drain(false)
-            }
-            None => {
-                self.body.extend_from_slice(bytes);
-                let Some(first) = self.body.iter().find(|b| !b.is_ascii_whitespace()) else {
-                    return Vec::new();
-                };
-                let whole = *first == b'{';
-                self.whole = Some(whole);
-                if whole {
-                    return Vec::new();
-                }
-                let held = std::mem::take(&mut self.body);
-                self.frames.push(&held);
-                self.drain(false)
-            }
+        if push_whole_or_stream(&mut self.whole, &mut self.body, &mut self.frames, bytes) {
+            self.drain(false)
+        } else {
+            Vec::new()
         }
     }
 

@@ -232,3 +232,39 @@ pub(super) fn parse_arguments(text: &str) -> Value {
     }
     serde_json::from_str(text).unwrap_or_else(|_| json!({ "arguments": text }))
 }
+
+/// Feeds `bytes` to a reply that is either one JSON body or an SSE stream, told apart by its
+/// first byte that is not blank (`{`: a whole body, kept in `body` until the end; anything
+/// else: a stream, fed to `frames`). `whole` is `None` until that byte has come. Returns true
+/// when `frames` may hold new frames to drain.
+pub(super) fn push_whole_or_stream(
+    whole: &mut Option<bool>,
+    body: &mut Vec<u8>,
+    frames: &mut SseFrameDecoder,
+    bytes: &[u8],
+) -> bool {
+    match *whole {
+        Some(true) => {
+            body.extend_from_slice(bytes);
+            false
+        }
+        Some(false) => {
+            frames.push(bytes);
+            true
+        }
+        None => {
+            body.extend_from_slice(bytes);
+            let Some(first) = body.iter().find(|b| !b.is_ascii_whitespace()) else {
+                return false;
+            };
+            let is_whole = *first == b'{';
+            *whole = Some(is_whole);
+            if is_whole {
+                return false;
+            }
+            let held = std::mem::take(body);
+            frames.push(&held);
+            true
+        }
+    }
+}
