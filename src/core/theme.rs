@@ -9,7 +9,7 @@
 //! accent colour, `accent_fill`: fills that carry white text), so every preset keeps WCAG AA
 //! contrast (tests/contrast.rs checks each one). The React library publishes the preset ids and
 //! names but its colour values are its own; these are this project's palettes (D37 in
-//! docs/DECISIONS.md).
+//! docs/decisions/).
 
 /// Dark or light.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]

@@ -7,6 +7,7 @@
 mod bench;
 mod compress;
 mod demo;
+mod docs;
 mod element;
 mod fuzz;
 mod npm;
@@ -54,6 +55,9 @@ commands:
   fuzz --minutes N    every cargo-fuzz target for N minutes each, one after the
                       other; prints each target's runs and crashes (a crash's input
                       is kept in fuzz/artifacts/<target>/)
+  docs                write docs/decisions/README.md (the decisions' index) from the
+                      decision files and report broken links between the Markdown
+                      files (`cargo test -p xtask` fails on either)
   split-page          Trunk's post_build hook (Trunk.toml): cuts the page's lazy
                       chunks out of its wasm, like the element's (D67)
 
@@ -101,6 +105,7 @@ fn main() -> ExitCode {
             Err(msg) => usage_error(&msg),
         },
         Some("split-page") if args.len() == 1 => page::main(&ctx),
+        Some("docs") if args.len() == 1 => docs::main(&ctx),
         None | Some("help" | "-h" | "--help") => {
             print!("{USAGE}");
             ExitCode::SUCCESS
