@@ -1,4 +1,4 @@
-//! `cargo xtask bench`: sizes and timings, printed as Markdown tables (README "Benchmarks").
+//! `cargo xtask bench`: sizes and timings, printed as Markdown tables (docs/benchmarks.md).
 //!
 //! 1. setup (the same tools as `test`), `trunk build --release`, the element build;
 //! 2. sizes: the page's and the element's files, gzip -9 and brotli 11, per file;

@@ -1,7 +1,7 @@
 //! Pre-compressed copies of a build: `name.gz` (gzip -9) and `name.br` (Brotli, quality 11)
 //! next to every file, so a server sends the compressed bytes without compressing on each
 //! request (the dev-server by `Accept-Encoding`; nginx `gzip_static` / `brotli_static`, Caddy
-//! `file_server { precompressed }`: see the README).
+//! `file_server { precompressed }`: see docs/guide/getting-started-element.md).
 //!
 //! Node's zlib does both (Node comes with the npm that installs wasm-opt), so the xtask stays
 //! plain std. Files that are already compressed copies are skipped; a copy that is not smaller

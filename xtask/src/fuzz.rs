@@ -1,5 +1,5 @@
 //! `cargo xtask fuzz --minutes N`: every cargo-fuzz target for N minutes each, for the long
-//! runs the README records (CI runs each one briefly, through `cargo xtask test`).
+//! runs docs/benchmarks.md records (CI runs each one briefly, through `cargo xtask test`).
 
 use std::{
     fs,

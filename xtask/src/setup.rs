@@ -280,7 +280,7 @@ fn ensure_wasm_split(ctx: &Ctx) -> bool {
 }
 
 /// cargo-fuzz at [`CARGO_FUZZ_VERSION`]. It runs on the stable toolchain because the fuzz
-/// step sets `RUSTC_BOOTSTRAP=1` (README, "Fuzzing").
+/// step sets `RUSTC_BOOTSTRAP=1` (docs/development.md, "Fuzzing").
 fn ensure_cargo_fuzz(ctx: &Ctx) -> bool {
     let wanted = format!("cargo-fuzz {CARGO_FUZZ_VERSION}");
     let found = || run::first_line(&mut ctx.cargo(["fuzz", "--version"]));

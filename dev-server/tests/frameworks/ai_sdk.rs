@@ -4,7 +4,7 @@
 //! was told is read from its own log (`GET /_test/log`), not from the page.
 //!
 //! `AI_SDK_SCREENSHOT=<file.png>` saves the waiting approval card of the approve journey there
-//! (the README's picture, `docs/screenshots/ai-sdk-approval.png`).
+//! (the picture in docs/guide/backends.md, `docs/screenshots/ai-sdk-approval.png`).
 
 use serde_json::Value;
 
