@@ -7,6 +7,12 @@
 //! command rewrites it; the tests below fail when the index and the files disagree, when a
 //! link between the Markdown files of the repository points at a file or heading that is not
 //! there, and when anything still names the single decisions file the folder replaced.
+//!
+//! A branch started before the split may still append `## D<n>. <title>` sections to that single
+//! file. When a merge brings it back, the command moves every section whose number has no file
+//! yet into a file of its own (status `Accepted`) and removes the single file; sections whose
+//! number already has a file are left to the files (a branch that edited one says so in its
+//! diff, to be carried over by hand).
 
 use std::{
     collections::BTreeMap,
@@ -138,6 +144,92 @@ fn read_decisions(dir: &Path) -> Result<Vec<Decision>, String> {
         out.push(read_decision(name, &text)?);
     }
     Ok(out)
+}
+
+/// The single decisions file the folder replaced, from the workspace root. Spelled in two
+/// pieces so that the check that nothing names it any more does not find this line.
+fn single_file() -> String {
+    ["docs/DECISIONS", ".md"].concat()
+}
+
+/// A file name for a new decision: its number in four digits and the first words of its title.
+fn file_name(number: u32, title: &str) -> String {
+    const SKIP: &[&str] = &[
+        "a", "an", "the", "is", "are", "of", "in", "to", "and", "for", "by", "its", "it", "with",
+        "on", "as", "from", "be",
+    ];
+    let words: Vec<String> = title
+        .split(|c: char| !c.is_ascii_alphanumeric())
+        .map(str::to_ascii_lowercase)
+        .filter(|w| !w.is_empty() && !SKIP.contains(&w.as_str()))
+        .take(5)
+        .collect();
+    format!("{number:04}-{}.md", words.join("-"))
+}
+
+/// Splits the sections of a single decisions file (`## D<n>. <title>` and the lines up to the
+/// next one) into decision files, for the numbers that have none in `existing`. A title ending
+/// in `(issue …)` gives a `Context:` line. Returns each new file's name and text.
+fn split_single_file(text: &str, existing: &[u32]) -> Vec<(String, String)> {
+    let mut out = Vec::new();
+    let mut current: Option<(u32, String, Vec<&str>)> = None;
+    let mut finish = |section: Option<(u32, String, Vec<&str>)>| {
+        let Some((number, title, body)) = section else {
+            return;
+        };
+        if existing.contains(&number) {
+            return;
+        }
+        let (title, context) = match title.rfind(" (issue ") {
+            Some(at) if title.ends_with(')') => (
+                title[..at].to_string(),
+                Some(title[at + 2..title.len() - 1].to_string()),
+            ),
+            _ => (title, None),
+        };
+        let mut file = format!("# D{number}. {title}\n\nStatus: Accepted\n");
+        if let Some(context) = context {
+            file.push_str(&format!("Context: {context}\n"));
+        }
+        file.push('\n');
+        file.push_str(body.join("\n").trim());
+        file.push('\n');
+        out.push((file_name(number, &title), file));
+    };
+    for line in text.lines() {
+        let heading = line
+            .strip_prefix("## D")
+            .and_then(|rest| rest.split_once(". "))
+            .and_then(|(n, title)| Some((n.parse::<u32>().ok()?, title.trim().to_string())));
+        match heading {
+            Some((number, title)) => finish(current.replace((number, title, Vec::new()))),
+            None => {
+                if let Some((_, _, body)) = current.as_mut() {
+                    body.push(line);
+                }
+            }
+        }
+    }
+    finish(current);
+    out
+}
+
+/// Moves the sections of a single decisions file that a merge brought back into files of their
+/// own, then removes it. Returns the names of the files written.
+fn absorb_single_file(root: &Path) -> Result<Vec<String>, String> {
+    let single = root.join(single_file());
+    let Ok(text) = fs::read_to_string(&single) else {
+        return Ok(Vec::new());
+    };
+    let dir = root.join(DECISIONS);
+    let existing: Vec<u32> = read_decisions(&dir)?.iter().map(|d| d.number).collect();
+    let mut written = Vec::new();
+    for (name, file) in split_single_file(&text, &existing) {
+        fs::write(dir.join(&name), file).map_err(|e| format!("write {name}: {e}"))?;
+        written.push(name);
+    }
+    fs::remove_file(&single).map_err(|e| format!("remove {}: {e}", single.display()))?;
+    Ok(written)
 }
 
 /// The index as the files under `root` would have it.
@@ -290,8 +382,20 @@ fn broken_links(root: &Path) -> Vec<String> {
     broken
 }
 
-/// `cargo xtask docs`: rewrites the decisions' index from the files, then reports broken links.
+/// `cargo xtask docs`: moves decisions a merge brought back in the single file into files of
+/// their own, rewrites the decisions' index from the files, then reports broken links.
 pub fn main(ctx: &Ctx) -> ExitCode {
+    match absorb_single_file(&ctx.root) {
+        Ok(written) => {
+            for name in written {
+                println!("[docs] moved into {DECISIONS}/{name}: give it its status line");
+            }
+        }
+        Err(msg) => {
+            eprintln!("[docs] {msg}");
+            return ExitCode::FAILURE;
+        }
+    }
     let index = match expected_index(&ctx.root) {
         Ok(index) => index,
         Err(msg) => {
@@ -368,6 +472,25 @@ mod tests {
         assert!(no_status.unwrap_err().contains("no `Status:` line"));
         let twice = index_text(&[decision(2, "Accepted"), decision(2, "Accepted")]);
         assert!(twice.unwrap_err().contains("D2 is both"));
+    }
+
+    #[test]
+    fn sections_a_merge_brings_back_become_files_of_their_own() {
+        let text = "# Decisions\n\nIntro.\n\n## D1. Old one\nKept in its file.\n\n\
+                    ## D90. The new thing, done well (issue 41)\n- **Why.** Because.\n\n\
+                    ## D91. Another\nText.\n";
+        let files = split_single_file(text, &[1]);
+        let names: Vec<&str> = files.iter().map(|(n, _)| n.as_str()).collect();
+        assert_eq!(names, ["0090-new-thing-done-well.md", "0091-another.md"]);
+        assert_eq!(
+            files[0].1,
+            "# D90. The new thing, done well\n\nStatus: Accepted\nContext: issue 41\n\n\
+             - **Why.** Because.\n"
+        );
+        assert_eq!(
+            read_decision(&files[1].0, &files[1].1).map(|d| d.number),
+            Ok(91)
+        );
     }
 
     #[test]
