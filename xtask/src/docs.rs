@@ -6,7 +6,8 @@
 //! files: one row per decision in number order and the numbers that were never used. The
 //! command rewrites it; the tests below fail when the index and the files disagree, when a
 //! link between the Markdown files of the repository points at a file or heading that is not
-//! there, and when anything still names the single decisions file the folder replaced.
+//! there, when anything still names the single decisions file the folder replaced, and when
+//! the element's reference page leaves out a name its manifest (`custom-elements.json`) lists.
 //!
 //! A branch started before the split may still append `## D<n>. <title>` sections to that single
 //! file. When a merge brings it back, the command moves every section whose number has no file
@@ -490,6 +491,25 @@ mod tests {
         assert_eq!(
             read_decision(&files[1].0, &files[1].1).map(|d| d.number),
             Ok(91)
+        );
+    }
+
+    #[test]
+    fn the_element_reference_names_everything_the_manifest_lists() {
+        let manifest = fs::read_to_string(root().join("packages/agent-chat/custom-elements.json"))
+            .expect("the element's manifest");
+        let page = fs::read_to_string(root().join("docs/guide/element.md"))
+            .expect("the element's reference page");
+        let missing: Vec<&str> = manifest
+            .split("\"name\": \"")
+            .skip(1)
+            .filter_map(|rest| rest.split('"').next())
+            .filter(|name| !page.contains(name))
+            .collect();
+        assert!(
+            missing.is_empty(),
+            "docs/guide/element.md does not name: {}",
+            missing.join(", ")
         );
     }
 
