@@ -163,7 +163,7 @@ fn fastest_pair(runs: usize, n: usize) -> (Duration, Duration) {
             s.handle(agent_chat_ui::core::Millis(1_000), input);
             while let Some(out) = s.poll_output() {
                 if let Output::Send(r) = out {
-                    requests.push(r);
+                    requests.push(r.http());
                 }
             }
         };

@@ -599,7 +599,7 @@ fn interrupted_session() -> Session {
     fn drain(s: &mut Session, open: &mut Vec<agent_chat_ui::core::HttpRequest>) {
         while let Some(out) = s.poll_output() {
             if let Output::Send(r) | Output::OpenStream(r) = out {
-                open.push(r);
+                open.push(r.http());
             }
         }
     }

@@ -122,7 +122,6 @@ async fn io_stream_reads_a_real_fetch_body_into_session_inputs() {
         method: Method::Get,
         path: String::new(),
         body: None,
-        call: None,
         headers: Vec::new(),
     };
     let inputs = std::rc::Rc::new(std::cell::RefCell::new(Vec::new()));

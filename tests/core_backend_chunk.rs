@@ -4,10 +4,9 @@
 //! fetch), and hands them to the backend when it arrives.
 #![cfg(not(target_arch = "wasm32"))]
 
+use agent_chat_ui::core::endpoint::{Call, Endpoint};
 use agent_chat_ui::core::transport::{Gateway, GatewayOutput, TransportKind, TransportOptions};
-use agent_chat_ui::core::{
-    Command, HttpRequest, Method, Millis, Output, RequestId, Run, Session, SessionConfig,
-};
+use agent_chat_ui::core::{Command, Millis, Output, RequestId, Run, Session, SessionConfig};
 
 #[path = "common/link.rs"]
 mod link;
@@ -99,20 +98,24 @@ fn i16_requests_that_waited_go_to_the_backend_in_order() {
 #[test]
 fn i16_a_request_aborted_while_waiting_never_reaches_the_backend() {
     let mut gateway = Gateway::awaiting();
-    let request = |id: u64, path: &str| HttpRequest {
-        id: RequestId(id),
-        method: Method::Get,
-        path: path.into(),
-        body: None,
-        call: None,
-        headers: Vec::new(),
+    let agents = Call {
+        id: RequestId(1),
+        endpoint: Endpoint::Agents,
+    };
+    let conversations = Call {
+        id: RequestId(2),
+        endpoint: Endpoint::Conversations {
+            agent_id: None,
+            limit: 20,
+            offset: 0,
+        },
     };
     let now = Millis(1_000);
     assert!(gateway
-        .from_session(now, Output::Send(request(1, "/agents")))
+        .from_session(now, Output::Send(agents.clone()))
         .is_none());
     assert!(gateway
-        .from_session(now, Output::OpenStream(request(2, "/conversations")))
+        .from_session(now, Output::OpenStream(conversations))
         .is_none());
     assert!(gateway
         .from_session(now, Output::Abort(RequestId(2)))
@@ -125,7 +128,7 @@ fn i16_a_request_aborted_while_waiting_never_reaches_the_backend() {
     let out: Vec<_> = std::iter::from_fn(|| gateway.poll_output()).collect();
     assert_eq!(
         out,
-        [GatewayOutput::Send(request(1, "/agents"))],
+        [GatewayOutput::Send(agents.http())],
         "only the request not aborted, once"
     );
 }

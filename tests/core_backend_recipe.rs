@@ -193,36 +193,54 @@ fn i34_every_registered_backend_has_a_name_that_reads_back() {
     assert_eq!(TransportKind::parse("echo"), None, "not registered");
 }
 
-/// Issue 34: the gateway reads what the session asks for from the typed call the request
-/// carries, never from its path: a request whose path says nothing is still answered, and one
-/// without a typed call (made for another server) is refused.
+/// Issue 34: the session hands the gateway typed calls, never HTTP text: a backend's gateway
+/// answers the call as it is (no path to parse exists), and only the agent server's own
+/// gateway renders it to a method, a path and a body.
 #[test]
-fn i34_the_gateway_reads_the_typed_call_not_the_path() {
-    use agent_chat_ui::core::endpoint::Endpoint;
+fn i34_the_session_hands_typed_calls_and_only_the_direct_gateway_renders_them() {
+    use agent_chat_ui::core::endpoint::{Call, Endpoint};
     use agent_chat_ui::core::transport::GatewayOutput;
-    use agent_chat_ui::core::{HttpRequest, Millis, Output, RequestId};
+    use agent_chat_ui::core::{Method, Millis, Output, RequestId};
+    let agents = |id| Call {
+        id: RequestId(id),
+        endpoint: Endpoint::Agents,
+    };
+
     let options = TransportOptions::default();
     let mut gateway = Gateway::with_backend(&options, Box::new(Echo), vec![], 7);
-    let mut agents = Endpoint::Agents.request(RequestId(1));
-    agents.path = "/nothing/to/parse?at=all".into();
-    let untyped = HttpRequest {
-        call: None,
-        ..Endpoint::Agents.request(RequestId(2))
-    };
     assert!(gateway
-        .from_session(Millis(1), Output::Send(agents))
+        .from_session(Millis(1), Output::Send(agents(1)))
         .is_none());
-    assert!(gateway
-        .from_session(Millis(1), Output::Send(untyped))
-        .is_none());
-    let answers: Vec<(RequestId, u16)> = std::iter::from_fn(|| gateway.poll_output())
+    let outs: Vec<GatewayOutput> = std::iter::from_fn(|| gateway.poll_output()).collect();
+    let answered: Vec<(RequestId, u16)> = outs
+        .iter()
         .filter_map(|out| match out {
             GatewayOutput::Session(Input::Response {
                 id,
                 result: Ok(resp),
-            }) => Some((id, resp.status)),
+            }) => Some((*id, resp.status)),
             _ => None,
         })
         .collect();
-    assert_eq!(answers, [(RequestId(1), 200), (RequestId(2), 404)]);
+    assert_eq!(answered, [(RequestId(1), 200)], "answered from the call");
+    assert!(
+        !outs
+            .iter()
+            .any(|o| matches!(o, GatewayOutput::Send(r) if r.path == "/agents")),
+        "the backend's gateway never renders the agent server's path: {outs:?}"
+    );
+
+    let mut direct = Gateway::direct();
+    assert!(direct
+        .from_session(Millis(1), Output::Send(agents(2)))
+        .is_none());
+    match direct.poll_output() {
+        Some(GatewayOutput::Send(req)) => {
+            assert_eq!(
+                (req.id, req.method, req.path.as_str(), req.body),
+                (RequestId(2), Method::Get, "/agents", None)
+            );
+        }
+        other => panic!("the agent server's gateway renders the call: {other:?}"),
+    }
 }

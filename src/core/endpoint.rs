@@ -1,7 +1,8 @@
 //! The agent server's endpoints the session calls (PROTOCOL §3), as data. The session says
-//! what it asks for as an [`Endpoint`]; the request it hands the gateway carries it beside its
-//! HTTP rendering ([`Endpoint::request`]), so a gateway that plays the agent server in the page
-//! reads the call as typed values and never parses a path, a query or a body back.
+//! what it asks for as a [`Call`] (an [`Endpoint`] with its values and the id its answer
+//! comes back under) and hands the gateway nothing else: a gateway that plays the agent
+//! server in the page reads the typed values, and only the agent server's own gateway renders
+//! a call to HTTP ([`Call::http`]). No path, query or body is ever parsed back.
 //!
 //! Rendering keeps the rules of [`super::api`]: ids are percent-encoded path segments, and
 //! a query parameter is sent only when truthy (§3: `offset=0` is never sent).
@@ -88,15 +89,32 @@ pub enum Endpoint {
     },
 }
 
+/// One call of the session: the endpoint with its values, and the id its answer is reported
+/// under. The gateway that plays the agent server in the page reads it as it is; only the
+/// agent server's own gateway renders it to HTTP ([`Call::http`]).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Call {
+    /// Id the result must be reported under.
+    pub id: RequestId,
+    /// What is asked, with its values.
+    pub endpoint: Endpoint,
+}
+
+impl Call {
+    /// The agent server's HTTP request for this call: method, path and query, JSON body.
+    pub fn http(&self) -> HttpRequest {
+        self.endpoint.request(self.id)
+    }
+}
+
 impl Endpoint {
-    /// The request for the wire, under `id`: its HTTP rendering, carrying the call.
-    pub fn request(self, id: RequestId) -> HttpRequest {
+    /// The agent server's HTTP request for this endpoint, under `id`.
+    pub fn request(&self, id: RequestId) -> HttpRequest {
         HttpRequest {
             id,
             method: self.method(),
             path: self.path(),
             body: self.body().map(|b| b.to_string()),
-            call: Some(self),
             headers: Vec::new(),
         }
     }

@@ -544,7 +544,6 @@ fn http_request<T>(call: &ApiCall<T>) -> HttpRequest {
         method: call.request.method,
         path: call.request.path.clone(),
         body: call.request.body.clone(),
-        call: None,
         headers: Vec::new(),
     }
 }

@@ -40,8 +40,8 @@ impl Harness {
         self.s.handle(Millis(self.now), input);
         while let Some(out) = self.s.poll_output() {
             match out {
-                Output::Send(r) => self.requests.push(r),
-                Output::OpenStream(r) => self.streams.push(r),
+                Output::Send(r) => self.requests.push(r.http()),
+                Output::OpenStream(r) => self.streams.push(r.http()),
                 Output::Abort(id) => self.aborted.push(id.0),
                 Output::Event(e) => self.events.push(e),
                 Output::ReadFile { index, id } => self.reads.push((index, id)),

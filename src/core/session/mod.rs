@@ -39,6 +39,7 @@ use serde_json::Value;
 
 use crate::core::actions::{ActionCard, CardState, ComposerState};
 use crate::core::draft::Shown;
+use crate::core::endpoint::Call;
 use crate::core::files::{FileMeta, PendingFile, UploadLimits};
 use crate::core::time::Millis;
 use crate::core::wire::{
@@ -101,10 +102,6 @@ pub struct HttpRequest {
     pub path: String,
     /// JSON body, if any.
     pub body: Option<String>,
-    /// The agent server's endpoint this request renders, when the session made it: what a
-    /// gateway that plays the agent server reads (never the path). `None` for a request made
-    /// for another server.
-    pub call: Option<crate::core::endpoint::Endpoint>,
     /// Headers the wire protocol itself needs (a backend's version header), set before the
     /// configured ones; empty for the agent server's requests.
     pub headers: Vec<(String, String)>,
@@ -383,12 +380,12 @@ pub enum SessionEvent {
 #[allow(clippy::large_enum_variant)]
 #[derive(Clone, Debug, PartialEq)]
 pub enum Output {
-    /// Run a request and report [`Input::Response`].
-    Send(HttpRequest),
+    /// Run a call and report [`Input::Response`].
+    Send(Call),
     /// Run a request whose success is an event stream: report chunks with
     /// [`Input::StreamChunk`] and the end with [`Input::StreamClosed`]; a non-stream answer
     /// (any non-2xx) as [`Input::Response`].
-    OpenStream(HttpRequest),
+    OpenStream(Call),
     /// Abort a running request; no further input for it is expected.
     Abort(RequestId),
     /// Tell the host something happened.
@@ -995,6 +992,7 @@ impl Session {
     fn request(&mut self, call: crate::core::endpoint::Endpoint, pending: Pending) {
         let id = self.next_id();
         self.pending.push((id, pending));
-        self.outputs.push_back(Output::Send(call.request(id)));
+        self.outputs
+            .push_back(Output::Send(Call { id, endpoint: call }));
     }
 }

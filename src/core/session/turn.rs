@@ -15,7 +15,7 @@ use super::{
     ChatError, ErrorContext, HttpResponse, Output, Run, Session, SessionEvent, StreamingTurn,
     TransportError,
 };
-use crate::core::endpoint::Endpoint;
+use crate::core::endpoint::{Call, Endpoint};
 use crate::core::transport::reply::WireFile;
 
 impl Session {
@@ -219,7 +219,8 @@ impl Session {
                 finished: false,
             },
         ));
-        self.outputs.push_back(Output::OpenStream(call.request(id)));
+        self.outputs
+            .push_back(Output::OpenStream(Call { id, endpoint: call }));
     }
 
     pub(super) fn stop(&mut self) {

@@ -14,8 +14,8 @@
 //! for the wire (or for the agent in the page), inputs for the session, and threads to save
 //! or delete.
 //!
-//! The session's requests carry the endpoint they call as data
-//! ([`Endpoint`](crate::core::endpoint::Endpoint)), which is what the gateway reads. What
+//! The session's requests are typed calls ([`Call`]: the endpoint and its values), which is
+//! what a backend's gateway reads; only the agent server's gateway renders them to HTTP. What
 //! differs between backends is each backend's own [`Backend`], one file each, registered on
 //! one line of the `backends!` list below; the shared code (the thread store, the agent
 //! server's endpoints played in the page) asks only the trait and the backend's
@@ -30,6 +30,7 @@ pub mod threads;
 
 use std::collections::VecDeque;
 
+use crate::core::endpoint::Call;
 use crate::core::time::Millis;
 use crate::core::{HttpRequest, Input, Output, RequestId};
 
@@ -299,7 +300,7 @@ enum Inner {
 /// threads a host's store read meanwhile.
 #[derive(Debug, Default)]
 struct Awaiting {
-    requests: Vec<(HttpRequest, bool)>,
+    requests: Vec<(Call, bool)>,
     threads: Option<Vec<Thread>>,
 }
 
@@ -308,7 +309,7 @@ trait Emulation: std::fmt::Debug {
     fn request(
         &mut self,
         now: Millis,
-        req: HttpRequest,
+        call: Call,
         stream: bool,
         outputs: &mut VecDeque<GatewayOutput>,
     );
@@ -326,11 +327,11 @@ impl Emulation for stateless::Stateless {
     fn request(
         &mut self,
         now: Millis,
-        req: HttpRequest,
+        call: Call,
         stream: bool,
         outputs: &mut VecDeque<GatewayOutput>,
     ) {
-        stateless::Stateless::request(self, now, req, stream, outputs);
+        stateless::Stateless::request(self, now, call, stream, outputs);
     }
 
     fn abort(&mut self, id: RequestId, outputs: &mut VecDeque<GatewayOutput>) {
@@ -457,10 +458,12 @@ impl Gateway {
     /// (events, file reads) is handed back for the edge to run as before.
     pub fn from_session(&mut self, now: Millis, out: Output) -> Option<Output> {
         match (&mut self.inner, out) {
-            (Inner::Direct, Output::Send(req)) => self.outputs.push_back(GatewayOutput::Send(req)),
-            (Inner::Direct, Output::OpenStream(req)) => {
-                self.outputs.push_back(GatewayOutput::OpenStream(req))
+            (Inner::Direct, Output::Send(call)) => {
+                self.outputs.push_back(GatewayOutput::Send(call.http()))
             }
+            (Inner::Direct, Output::OpenStream(call)) => self
+                .outputs
+                .push_back(GatewayOutput::OpenStream(call.http())),
             (Inner::Direct, Output::Abort(id)) => self.outputs.push_back(GatewayOutput::Abort(id)),
             (Inner::Stateless(s), Output::Send(req)) => {
                 s.request(now, req, false, &mut self.outputs)

@@ -14,7 +14,7 @@ use super::backend::{Backend, SendCall, WireCall};
 use super::reply::{ReplyDecoder, WireFile};
 use super::threads::Thread;
 use super::{GatewayOutput, TransportOptions};
-use crate::core::endpoint::Endpoint;
+use crate::core::endpoint::{Call, Endpoint};
 use crate::core::time::{format_iso, Millis};
 use crate::core::{HttpRequest, HttpResponse, Input, Method, RequestId, TransportError};
 
@@ -37,7 +37,7 @@ pub(super) struct Stateless {
     agents_waiting: Vec<RequestId>,
     /// Requests of the session that wait for the host's store to read its threads
     /// (`None` once they are read, or when nothing is to be read).
-    before_threads: Option<Vec<(HttpRequest, bool)>>,
+    before_threads: Option<Vec<(Call, bool)>>,
 }
 
 /// A send on its way to the backend.
@@ -165,7 +165,6 @@ impl Stateless {
             method: Method::Get,
             path,
             body: None,
-            call: None,
             headers: self.backend.wire_headers(),
         }));
     }
@@ -215,19 +214,14 @@ impl Stateless {
     pub(super) fn request(
         &mut self,
         now: Millis,
-        req: HttpRequest,
+        req: Call,
         stream: bool,
         outputs: &mut VecDeque<GatewayOutput>,
     ) {
         if let Some(waiting) = &mut self.before_threads {
             return waiting.push((req, stream));
         }
-        let Some(call) = req.call else {
-            let body = json!({ "error": { "code": "NOT_SUPPORTED",
-                "message": "This backend does not offer that." } });
-            return Out(outputs).respond(req.id, 404, body.to_string());
-        };
-        match call {
+        match req.endpoint {
             Endpoint::Agents => self.agents(req.id, outputs),
             Endpoint::Conversations {
                 agent_id,
@@ -413,7 +407,6 @@ impl Stateless {
             method: Method::Post,
             path: call.path,
             body: Some(call.body.to_string()),
-            call: None,
             headers: self.backend.wire_headers(),
         };
         match (self.backend.capabilities().runs_in_page, stream) {
