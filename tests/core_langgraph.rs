@@ -587,3 +587,67 @@ fn issue_39_the_gate_keeps_a_decline_to_what_the_interrupt_takes() {
         &json!([{"type": "response", "args": "Wrong address"}])
     );
 }
+
+/// The first `events` events of a fixture (each ends with a blank line).
+fn first_events(fixture: &str, events: usize) -> String {
+    fixture
+        .split_inclusive("\n\n")
+        .take(events)
+        .collect::<String>()
+}
+
+#[test]
+fn issue_39_stop_cancels_the_run_as_the_sdk_does_and_keeps_the_text() {
+    let mut l = started();
+    l.cmd(Command::Send("hi".into()));
+    let stream = l.last_wire();
+    let conversation = l.session.conversation().unwrap().id.clone();
+    let thread = thread_id(&conversation);
+    // The run's id, the state, then two pieces of the model's text: "He".
+    l.wire_input(Input::StreamChunk {
+        id: stream.id,
+        bytes: first_events(REPLY, 4).into_bytes(),
+    });
+    assert_eq!(l.session.run(), Run::Streaming);
+    l.cmd(Command::Stop);
+    assert_eq!(l.aborted, vec![stream.id], "the stream is dropped at once");
+    let cancel = l.last_wire();
+    assert_eq!(cancel.method, Method::Post);
+    assert_eq!(
+        cancel.path,
+        format!(
+            "/threads/{thread}/runs/01a24741-51df-769c-b4da-d4023cc24697/cancel?action=interrupt"
+        )
+    );
+    assert_ne!(l.session.run(), Run::Streaming);
+    assert_eq!(
+        l.session.messages().last().unwrap().content.display_text(),
+        "He",
+        "the text so far stays"
+    );
+    // Kept in the conversation too: a reload shows it.
+    let stored = &l.threads()[0];
+    assert_eq!(stored.messages.last().unwrap()["content"], "He");
+    // The cancel's answer is not read; the next message goes through.
+    l.wire_input(Input::Response {
+        id: cancel.id,
+        result: Ok(HttpResponse {
+            status: 202,
+            body: String::new(),
+            date: None,
+        }),
+    });
+    l.cmd(Command::Send("hello again".into()));
+    assert_eq!(l.last_wire().path, format!("/threads/{thread}/runs/stream"));
+    assert_eq!(l.session.run(), Run::Streaming);
+}
+
+#[test]
+fn issue_39_stop_before_the_run_is_named_only_drops_the_stream() {
+    let mut l = started();
+    l.cmd(Command::Send("hi".into()));
+    let stream = l.last_wire();
+    l.cmd(Command::Stop);
+    assert_eq!(l.aborted, vec![stream.id]);
+    assert_eq!(l.last_wire().id, stream.id, "nothing else was sent");
+}

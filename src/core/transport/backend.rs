@@ -268,6 +268,15 @@ pub trait Backend: std::fmt::Debug {
         false
     }
 
+    /// The request that tells the server the person stopped the work `running` (the id its
+    /// stream gave, [`Reply::running`]) in `thread`, sent beside dropping the stream, as the
+    /// backend's own client does; its answer is not read. By default there is none: dropping
+    /// the stream is all.
+    fn stop_request(&self, thread: &Thread, running: &str) -> Option<WireCall> {
+        let _ = (thread, running);
+        None
+    }
+
     /// A reader for one reply.
     fn decoder(&self) -> Box<dyn ReplyDecoder>;
 

@@ -137,6 +137,11 @@ impl Decoder {
                     self.message(message, true, out);
                 }
             }
+            "metadata" => {
+                if let Some(run) = value["run_id"].as_str().filter(|r| !r.is_empty()) {
+                    self.reply.running = Some(run.to_owned());
+                }
+            }
             "updates" => {
                 self.ran = true;
                 self.interrupts(&value["__interrupt__"]);

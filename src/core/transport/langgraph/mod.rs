@@ -35,6 +35,7 @@ use serde_json::{json, Map, Value};
 
 use super::backend::{refusal, AnswerCall, Backend, Capabilities, ReadError, SendCall, WireCall};
 use super::reply::{error_envelope, Delta, Reply, ReplyDecoder, WireFile};
+use super::threads::Thread;
 use super::TransportOptions;
 
 pub use self::decoder::Decoder;
@@ -85,6 +86,16 @@ fn is_uuid(text: &str) -> bool {
 pub fn run_path(thread: &str, stream: bool) -> String {
     let verb = if stream { "stream" } else { "wait" };
     format!("/threads/{}/runs/{verb}", crate::core::encode(thread))
+}
+
+/// The path that cancels the run `run` on `thread`, keeping what it wrote (`interrupt`, the
+/// SDK's default action).
+pub fn cancel_path(thread: &str, run: &str) -> String {
+    format!(
+        "/threads/{}/runs/{}/cancel?action=interrupt",
+        crate::core::encode(thread),
+        crate::core::encode(run)
+    )
 }
 
 fn run_body(assistant: &str, stream: bool) -> Value {
@@ -454,6 +465,15 @@ impl Backend for LangGraph {
         Ok(WireCall {
             path: run_path(&thread_id(thread.id()), answer.stream),
             body: resume_body(&answer.model(), &interrupt, value, answer.stream),
+        })
+    }
+
+    /// Stop cancels the run, as the SDK's `useStream` does:
+    /// `POST /threads/{thread}/runs/{run}/cancel?action=interrupt`.
+    fn stop_request(&self, thread: &Thread, running: &str) -> Option<WireCall> {
+        Some(WireCall {
+            path: cancel_path(&thread_id(thread.id()), running),
+            body: json!({}),
         })
     }
 

@@ -423,14 +423,43 @@ impl Stateless {
         }
     }
 
-    /// The session gave up on one of its requests (Stop, a new chat).
-    pub(super) fn abort(&mut self, session: RequestId, outputs: &mut VecDeque<GatewayOutput>) {
+    /// The session gave up on one of its requests (Stop, a new chat): the wire request is
+    /// dropped; what the reply said so far is kept in the conversation (as the session keeps
+    /// it on screen), and the server is told the work stopped when the backend has a way to.
+    pub(super) fn abort(
+        &mut self,
+        now: Millis,
+        session: RequestId,
+        outputs: &mut VecDeque<GatewayOutput>,
+    ) {
         if let Some(waiting) = &mut self.before_threads {
             waiting.retain(|(req, _)| req.id != session);
         }
-        if let Some(pos) = self.turns.iter().position(|t| t.session == session) {
-            let turn = self.turns.remove(pos);
-            outputs.push_back(GatewayOutput::Abort(turn.wire));
+        let Some(pos) = self.turns.iter().position(|t| t.session == session) else {
+            return;
+        };
+        let turn = self.turns.remove(pos);
+        outputs.push_back(GatewayOutput::Abort(turn.wire));
+        let mut ending = turn.decoder.ending();
+        ending.pending_actions = None;
+        if turn.started && (!turn.text.is_empty() || !ending.tool_calls.is_empty()) {
+            self.store_reply(now, &turn, turn.text.clone(), &ending, outputs);
         }
+        let Some(running) = ending.running else {
+            return;
+        };
+        let thread = self.threads.iter().find(|t| t.id() == turn.conversation_id);
+        let Some(call) = thread.and_then(|t| self.backend.stop_request(t, &running)) else {
+            return;
+        };
+        let wire = self.next_wire_id();
+        outputs.push_back(GatewayOutput::Send(HttpRequest {
+            id: wire,
+            method: Method::Post,
+            path: call.path,
+            body: Some(call.body.to_string()),
+            call: None,
+            headers: self.backend.wire_headers(),
+        }));
     }
 }
