@@ -651,3 +651,54 @@ fn issue_39_stop_before_the_run_is_named_only_drops_the_stream() {
     assert_eq!(l.aborted, vec![stream.id]);
     assert_eq!(l.last_wire().id, stream.id, "nothing else was sent");
 }
+
+/// One human interrupt of a run, as the server lists it under `__interrupt__`.
+fn interrupt(id: &str, action: &str, to: &str) -> Value {
+    json!({"id": id, "value": [{"action_request": {"action": action, "args": {"to": to}},
+        "config": {"allow_accept": true, "allow_edit": false, "allow_respond": true,
+                   "allow_ignore": true},
+        "description": format!("{action} to {to}")}]})
+}
+
+#[test]
+fn issue_39_several_interrupts_of_one_run_are_resumed_together_in_one_run() {
+    const A: &str = "0b7e5f0c3a1d4e2f9a8b7c6d5e4f3a2b";
+    const B: &str = "1c8f6a1d4b2e5f3a0b9c8d7e6f5a4b3c";
+    let mut l = started();
+    l.cmd(Command::Send("do both".into()));
+    let conversation = l.session.conversation().unwrap().id.clone();
+    let thread = thread_id(&conversation);
+    let both = json!({"__interrupt__": [interrupt(A, "send_email", "ada"),
+                                        interrupt(B, "post_memo", "team")]});
+    l.stream(&format!(
+        "event: metadata\ndata: {{\"run_id\":\"r1\"}}\n\nevent: updates\ndata: {both}\n\n"
+    ));
+    assert_eq!(l.session.cards().len(), 2, "one card per interrupt");
+    let sent = l.wire.len();
+    // The first answer is kept: nothing goes out while the run's other interrupt waits.
+    let first = l.session.cards()[0].clone();
+    l.cmd(Command::Resolve {
+        shown: Shown::of(&first.action),
+        resolution: Resolution::from_json(&json!({"type": "tool_approval", "decision": "allow"}), None)
+            .unwrap(),
+    });
+    assert_eq!(l.wire.len(), sent, "held until the other interrupt is answered");
+    assert!(matches!(
+        l.session.cards()[0].state,
+        CardState::Settled(Outcome::Approved { .. })
+    ));
+    // The second answer resumes both interrupts in one run, each by its id.
+    let second = l.session.cards()[1].clone();
+    l.cmd(Command::Resolve {
+        shown: Shown::of(&second.action),
+        resolution: Resolution::deny(Some("Not the memo".into())),
+    });
+    assert_eq!(l.wire.len(), sent + 1, "one run for both");
+    assert_eq!(l.last_wire().path, format!("/threads/{thread}/runs/stream"));
+    assert_eq!(
+        body_of(&l)["command"],
+        json!({"resume": {
+            A: [{"type": "accept", "args": {"action": "send_email", "args": {"to": "ada"}}}],
+            B: [{"type": "response", "args": "Not the memo"}]}})
+    );
+}

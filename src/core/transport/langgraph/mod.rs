@@ -132,13 +132,35 @@ pub fn send_body(assistant: &str, text: &str, files: &[WireFile], stream: bool) 
     body
 }
 
-/// The body that resumes the interrupt `interrupt_id` with `value`.
-pub fn resume_body(assistant: &str, interrupt_id: &str, value: Value, stream: bool) -> Value {
-    let mut resume = Map::new();
-    resume.insert(interrupt_id.to_owned(), value);
+/// The body that resumes the interrupts of one run together: each interrupt's id with its
+/// value (`Command({resume: {id: value, …}})`, which langgraph reads by interrupt id).
+pub fn resume_body(assistant: &str, resume: Map<String, Value>, stream: bool) -> Value {
     let mut body = run_body(assistant, stream);
     body["command"] = json!({ "resume": resume });
     body
+}
+
+/// The answers kept, not sent yet, for the other interrupts of the run that asked `action_id`
+/// (the cards of the reply that waits on it, answered before it): each card with its answer.
+fn held_answers<'a>(thread: &'a Thread, action_id: &str) -> Vec<(&'a Value, &'a Value)> {
+    let Some(message) = thread.messages.iter().rev().find(|m| {
+        m["metadata"]["pendingActions"]
+            .as_array()
+            .is_some_and(|list| list.iter().any(|a| a["id"] == action_id))
+    }) else {
+        return Vec::new();
+    };
+    message["metadata"]["pendingActions"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter(|a| a["id"] != action_id && a.get(INTERRUPT_KEY).is_some())
+        .filter_map(|a| {
+            let kept = &message["actionStates"][a["id"].as_str()?];
+            (kept["status"] == "resolved" && !kept["resolution"].is_null())
+                .then_some((a, &kept["resolution"]))
+        })
+        .collect()
 }
 
 /// The permissions of a human interrupt (`config`); a missing one is not given.
@@ -458,14 +480,28 @@ impl Backend for LangGraph {
         }
     }
 
+    /// Resumes the run: this interrupt's answer, with the answers kept for the run's other
+    /// interrupts (several interrupts of one run are resumed together, in one run).
     fn answer_request(&self, answer: &AnswerCall<'_>) -> Result<WireCall, (u16, String)> {
         let (interrupt, value) = resume_value(answer.action, answer.resolution)
             .map_err(|why| refusal(400, "VALIDATION_ERROR", why.message()))?;
         let thread = answer.thread;
+        let mut resume = Map::new();
+        for (action, resolution) in held_answers(thread, answer.action_id) {
+            if let Ok((id, value)) = resume_value(action, resolution) {
+                resume.insert(id, value);
+            }
+        }
+        resume.insert(interrupt, value);
         Ok(WireCall {
             path: run_path(&thread_id(thread.id()), answer.stream),
-            body: resume_body(&answer.model(), &interrupt, value, answer.stream),
+            body: resume_body(&answer.model(), resume, answer.stream),
         })
+    }
+
+    /// The interrupts of one run wait for each other's answers and go out together.
+    fn answers_together(&self) -> bool {
+        true
     }
 
     /// Stop cancels the run, as the SDK's `useStream` does:
