@@ -30,6 +30,7 @@
 //! page like every backend's, with the cards' answers, so a reload shows it at once.
 
 mod decoder;
+pub mod state;
 
 use serde_json::{json, Map, Value};
 
@@ -445,6 +446,17 @@ pub const CAPABILITIES: Capabilities = Capabilities {
     storage_tag: Some("langgraph"),
 };
 
+/// The assistant (or graph) asked: the configured agent id, else the model, else
+/// [`DEFAULT_ASSISTANT`].
+pub fn assistant(options: &TransportOptions) -> String {
+    options
+        .agent_id
+        .clone()
+        .or_else(|| options.model.clone())
+        .filter(|a| !a.trim().is_empty())
+        .unwrap_or_else(|| DEFAULT_ASSISTANT.to_owned())
+}
+
 /// LangGraph behind the gateway.
 pub fn build(_: &TransportOptions) -> Option<Box<dyn Backend>> {
     Some(Box::new(LangGraph))
@@ -462,14 +474,26 @@ impl Backend for LangGraph {
     /// One agent: the configured assistant, else [`DEFAULT_ASSISTANT`]; arguments are
     /// editable card by card (the interrupt says so), never remembered.
     fn agents(&self, options: &TransportOptions) -> Value {
-        let id = options
-            .agent_id
-            .clone()
-            .or_else(|| options.model.clone())
-            .filter(|a| !a.trim().is_empty())
-            .unwrap_or_else(|| DEFAULT_ASSISTANT.to_owned());
+        let id = assistant(options);
         json!({ "agents": [{ "id": id, "name": id,
             "capabilities": { "approvalRemember": false } }] })
+    }
+
+    /// The thread's state: what the SDK's `useStream` reads when it loads a thread.
+    fn thread_url(&self, conversation_id: &str) -> Option<String> {
+        let thread = thread_id(conversation_id);
+        Some(format!("/threads/{}/state", crate::core::encode(&thread)))
+    }
+
+    fn thread_read(
+        &self,
+        options: &TransportOptions,
+        conversation_id: &str,
+        local: Option<&Thread>,
+        body: &str,
+        at: &str,
+    ) -> Option<Thread> {
+        state::read(conversation_id, &assistant(options), local, body, at)
     }
 
     fn send_request(&self, send: &SendCall<'_>) -> WireCall {

@@ -4,6 +4,7 @@
 //! frames (§6) or as E9's JSON.
 
 mod answer;
+mod sync;
 mod wire;
 
 use std::collections::VecDeque;
@@ -38,6 +39,11 @@ pub(super) struct Stateless {
     /// Requests of the session that wait for the host's store to read its threads
     /// (`None` once they are read, or when nothing is to be read).
     before_threads: Option<Vec<(HttpRequest, bool)>>,
+    /// Conversations being read from a server that keeps its threads too.
+    syncs: Vec<sync::Sync>,
+    /// The conversation whose waiting requests are being answered after its read (they are
+    /// not read again).
+    replaying: Option<String>,
 }
 
 /// A send on its way to the backend.
@@ -114,6 +120,8 @@ impl Stateless {
             agents_request: None,
             agents_waiting: Vec::new(),
             before_threads: None,
+            syncs: Vec::new(),
+            replaying: None,
         }
     }
 
@@ -221,6 +229,9 @@ impl Stateless {
     ) {
         if let Some(waiting) = &mut self.before_threads {
             return waiting.push((req, stream));
+        }
+        if self.wait_for_server(&req, stream, outputs) {
+            return;
         }
         let Some(call) = req.call else {
             let body = json!({ "error": { "code": "NOT_SUPPORTED",
@@ -435,6 +446,7 @@ impl Stateless {
         if let Some(waiting) = &mut self.before_threads {
             waiting.retain(|(req, _)| req.id != session);
         }
+        self.forget_waiting(session);
         let Some(pos) = self.turns.iter().position(|t| t.session == session) else {
             return;
         };

@@ -34,6 +34,12 @@ impl Stateless {
             }
             return;
         }
+        if let Some(pos) = self.syncs.iter().position(|s| s.wire == id) {
+            if let Input::Response { result, .. } = input {
+                self.on_server_thread(now, pos, result, outputs);
+            }
+            return;
+        }
         let Some(pos) = self.turns.iter().position(|t| t.wire == id) else {
             return; // aborted
         };
