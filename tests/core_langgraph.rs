@@ -835,3 +835,34 @@ fn issue_39_the_pages_copy_answers_when_the_server_cannot_be_read() {
         "the old card settled, the server's waits"
     );
 }
+
+#[test]
+fn issue_39_a_hostile_thread_state_never_panics_and_unreadable_keeps_the_pages_copy() {
+    let (l, _, _) = waiting();
+    let local = l.threads()[0].clone();
+    let bytes = STATE_WAITING.as_bytes();
+    for cut in (0..bytes.len()).step_by(7) {
+        let text = String::from_utf8_lossy(&bytes[..cut]);
+        assert_eq!(
+            langgraph::state::read("conv", "agent", Some(&local), &text, "now"),
+            None,
+            "a state cut at {cut} is not read"
+        );
+    }
+    for odd in [
+        r#"{"values": []}"#,
+        r#"{"values": {"messages": "no"}, "tasks": {"interrupts": 1}}"#,
+        r#"{"values": {"messages": [null, 1, {"type": "ai", "tool_calls": [null, {"id": 2}]}]},
+            "tasks": [null, {"interrupts": [null, {"id": 5}, {"id": "x", "value": null}]}],
+            "interrupts": "no"}"#,
+        r#"{"values": {"messages": [{"type": "human", "content": [{"type": "image_url"}]}]}}"#,
+    ] {
+        let _ = langgraph::state::read("conv", "agent", Some(&local), odd, "now");
+        let _ = langgraph::state::read("conv", "agent", None, odd, "now");
+    }
+    // An empty state of an unknown thread makes no conversation.
+    assert_eq!(
+        langgraph::state::read("conv", "agent", None, r#"{"values": {}}"#, "now"),
+        None
+    );
+}

@@ -8,9 +8,11 @@
 //! `POST /threads/{thread}/runs/stream` with the person's message as input and the stream
 //! modes `messages-tuple` (the model's text as it is written, tool calls and tool results),
 //! `values` and `updates` (interrupts, under `__interrupt__`); a run that does not stream is
-//! `POST /threads/{thread}/runs/wait`. Every run asks `on_disconnect: "cancel"`, so Stop,
-//! which drops the request, also cancels the run on the server. The assistant (or graph) is
-//! the conversation's agent: the configured agent id, else `agent`.
+//! `POST /threads/{thread}/runs/wait`. Stop drops the request and cancels the run as the
+//! SDK's `useStream` does (`POST /threads/{thread}/runs/{run}/cancel?action=interrupt`, the
+//! run's id read from the stream's `metadata` event); every run also asks
+//! `on_disconnect: "cancel"`, for a page that closes mid-run. The assistant (or graph) is the
+//! conversation's agent: the configured agent id, else `agent`.
 //!
 //! An interrupt becomes a card whose id is the interrupt's id:
 //! - a human interrupt (`{action_request: {action, args}, config: {allow_accept, allow_edit,
@@ -26,8 +28,14 @@
 //!   the resume value.
 //!
 //! The answer resumes the thread with `command: {resume: {<interrupt id>: value}}` (a list
-//! of one response when the interrupt was a list). The conversation itself is kept in the
-//! page like every backend's, with the cards' answers, so a reload shows it at once.
+//! of one response when the interrupt was a list). The interrupts of one run (parallel nodes)
+//! are resumed together: the answers wait for each other and go out in one resume map, one
+//! entry per interrupt id, which is how langgraph resumes several interrupts in one run.
+//!
+//! The conversation is kept in the page like every backend's, with the cards' answers, and
+//! read from the thread's state on the server (`GET /threads/{thread}/state`, as `useStream`
+//! loads a thread) each time it is opened ([`state`]): with an empty store, on another
+//! device or in another tab the messages and the waiting interrupts come from the server.
 
 mod decoder;
 pub mod state;

@@ -40,7 +40,7 @@ pub(super) struct Stateless {
     /// (`None` once they are read, or when nothing is to be read).
     before_threads: Option<Vec<(HttpRequest, bool)>>,
     /// Conversations being read from a server that keeps its threads too.
-    syncs: Vec<sync::Sync>,
+    syncs: Vec<sync::ServerRead>,
     /// The conversation whose waiting requests are being answered after its read (they are
     /// not read again).
     replaying: Option<String>,

@@ -18,7 +18,7 @@ use crate::core::{HttpRequest, HttpResponse, Method, RequestId, TransportError};
 
 /// A read of one conversation from the server, and the session's requests that wait for it.
 #[derive(Debug)]
-pub(super) struct Sync {
+pub(super) struct ServerRead {
     /// The read on the wire.
     pub wire: RequestId,
     /// The conversation.
@@ -67,7 +67,7 @@ impl Stateless {
             call: None,
             headers: self.backend.wire_headers(),
         }));
-        self.syncs.push(Sync {
+        self.syncs.push(ServerRead {
             wire,
             conversation_id: conversation_id.clone(),
             waiting: vec![(req.clone(), stream)],
