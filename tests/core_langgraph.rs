@@ -637,7 +637,13 @@ fn issue_39_stop_cancels_the_run_as_the_sdk_does_and_keeps_the_text() {
         bytes: first_events(REPLY, 4).into_bytes(),
     });
     assert_eq!(l.session.run(), Run::Streaming);
+    let drawn = l.session.revisions().streaming;
     l.cmd(Command::Stop);
+    assert_ne!(
+        l.session.revisions().streaming,
+        drawn,
+        "views hear that the streaming turn is gone"
+    );
     assert_eq!(l.aborted, vec![stream.id], "the stream is dropped at once");
     let cancel = l.last_wire();
     assert_eq!(cancel.method, Method::Post);
