@@ -183,6 +183,7 @@ pub const OBSERVED_ATTRIBUTES: &[&str] = &[
     "thread-store",
     "action-url",
     "resend-history",
+    "agent-card-url",
     "agent-id",
     "conversation-id",
     "theme",

@@ -50,8 +50,9 @@ pub struct PageConfig {
     pub show_timestamps: bool,
     /// `transport` (`agent-server`, `chat-completions`, `responses`, `a2a`, `cogitator`,
     /// `ai-sdk`, `ag-ui`, `langgraph`), `model`, `threadStore`
-    /// (`memory`/`local`), `actionUrl` (a path below `baseUrl`; anything else is ignored) and
-    /// `resendHistory=1` (Responses without server state): the backend at `baseUrl` (issue 15),
+    /// (`memory`/`local`), `actionUrl` (a path below `baseUrl`; anything else is ignored),
+    /// `resendHistory=1` (Responses without server state) and `agentCardUrl` (A2A: the card's
+    /// address, a path from the site root; anything else is ignored): the backend at `baseUrl`,
     /// read by the options' one reader ([`TransportOptions::set`]).
     ///
     /// [`TransportOptions::set`]: crate::core::transport::TransportOptions::set
@@ -139,7 +140,8 @@ impl PageConfig {
                 "showTimestamps" => cfg.show_timestamps = flag(&value),
                 // A path below the base URL only: a link must not send answers (and the
                 // page's credentials) to another origin (issue 15).
-                "actionUrl" if !value.starts_with('/') || value.starts_with("//") => {}
+                "actionUrl" | "agentCardUrl"
+                    if !value.starts_with('/') || value.starts_with("//") => {}
                 // The backend's options, read as the element reads its attributes.
                 name => {
                     if let Err(OptionRefusal::UnknownTransport(name)) =

@@ -5,12 +5,17 @@
 //
 // The agent (an AgentExecutor) is scripted by the person's words:
 // - "fail ..."   the task works, then fails in the agent's words;
+// - "... slowly" the task streams a long answer slowly, until it is cancelled (Stop);
 // - "book ..."   the task asks which date (input-required); the next message on the task is
 //                the answer, and the task streams the booking as an artifact and completes;
 // - anything else: the task streams its answer as an artifact in three appended pieces.
 //
 // GET /_test/log lists every JSON-RPC request the server received (method, A2A-Version header,
-// message) and every answer its executor read, so a journey asserts on the server side.
+// message, the task id a request names), every answer its executor read and every task it was
+// asked to cancel, so a journey asserts on the server side.
+//
+// With A2A_CARD_PATH set (e.g. /cards/travel.json) the card is served there only, not at the
+// well-known place: for the page told where the card is (agentCardUrl).
 
 import express from "express";
 import { TaskState, Role } from "@a2a-js/sdk";
@@ -26,6 +31,7 @@ const log = [];
 const pause = (ms) => new Promise((r) => setTimeout(r, ms));
 const now = () => new Date().toISOString();
 let counter = 0;
+const cancelled = new Set();
 const id = (prefix) => `${prefix}_${++counter}`;
 
 const textPart = (value) => ({
@@ -136,6 +142,16 @@ class ScriptedAgent {
         await pause(100);
       }
       status(TaskState.TASK_STATE_COMPLETED);
+    } else if (/slowly/i.test(said)) {
+      const pieces = ["Searching every airline slowly: ", "Atlas, ", "Pegasus, ", "SunExpress, ",
+        "Turkish, ", "AJet, ", "Corendon, ", "and the rest. ", "Done searching."];
+      for (const [i, piece] of pieces.entries()) {
+        if (cancelled.has(taskId)) return;
+        artifact("slow", piece, i > 0, i === pieces.length - 1);
+        await pause(700);
+      }
+      if (cancelled.has(taskId)) return;
+      status(TaskState.TASK_STATE_COMPLETED);
     } else if (/^fail/i.test(said)) {
       status(TaskState.TASK_STATE_FAILED, "No flights today: the booking system is down.");
     } else if (/book/i.test(said)) {
@@ -152,6 +168,8 @@ class ScriptedAgent {
   }
 
   async cancelTask(taskId, bus) {
+    cancelled.add(taskId);
+    log.push({ cancelled: taskId });
     bus.publish(
       AgentEvent.statusUpdate({
         taskId,
@@ -174,6 +192,7 @@ app.use("/a2a/jsonrpc", express.json(), (req, _res, next) => {
     method: req.body?.method,
     version: req.header("A2A-Version") ?? null,
     message: req.body?.params?.message ?? null,
+    id: req.body?.params?.id ?? null,
   });
   next();
 });
@@ -181,10 +200,11 @@ app.use(
   "/a2a/jsonrpc",
   jsonRpcHandler({ requestHandler: handler, userBuilder: UserBuilder.noAuthentication }),
 );
-app.use("/.well-known/agent-card.json", agentCardHandler({ agentCardProvider: handler }));
+const cardPath = process.env.A2A_CARD_PATH ?? "/.well-known/agent-card.json";
+app.use(cardPath, agentCardHandler({ agentCardProvider: handler }));
 
 const { url } = await startFront({
-  routes: { "/a2a/": app, "/.well-known/": app, "/_test/": app },
+  routes: { "/a2a/": app, "/.well-known/": app, "/_test/": app, "/cards/": app },
 });
 // The card names the JSON-RPC interface at the front's own origin, once it is known.
 card.supportedInterfaces.push({

@@ -1,7 +1,8 @@
 // LangGraph's own API server (@langchain/langgraph-api's `startServer`, what `langgraph dev`
 // runs) in this process, serving `langgraph/graph.mjs` as the graph `agent`; lib/front.mjs in
 // front serves the page and forwards `/langgraph/…` to it (without the prefix), so page and
-// agent share one origin. Its storage files go to a fresh temporary directory.
+// agent share one origin. Its storage files go to a fresh temporary directory. GET /_test/log
+// lists what reached the API through the front (method, path, status), for the journeys.
 import fs from "node:fs";
 import http from "node:http";
 import os from "node:os";
@@ -18,7 +19,18 @@ const { host } = await startServer({
   graphs: { agent: path.resolve(import.meta.dirname, "langgraph/graph.mjs:graph") },
 });
 const upstream = `http://${host}`;
-startFront({ routes: { "/langgraph/": below("/langgraph", upstream) } });
+// What reached the API through the front (method, path, the API's status), for the journeys:
+// GET /_test/log.
+const log = [];
+startFront({
+  routes: {
+    "/langgraph/": below("/langgraph", upstream),
+    "/_test/": (_req, res) => {
+      res.writeHead(200, { "content-type": "application/json" });
+      res.end(JSON.stringify(log));
+    },
+  },
+});
 
 /**
  * Forwards a request under `prefix` to `origin` without the prefix (the API answers at its
@@ -31,6 +43,7 @@ function below(prefix, origin) {
       target,
       { method: req.method, headers: { ...req.headers, host: target.host } },
       (answer) => {
+        log.push({ method: req.method, path: target.pathname, status: answer.statusCode });
         res.writeHead(answer.statusCode ?? 502, answer.headers);
         answer.pipe(res);
       },

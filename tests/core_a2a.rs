@@ -598,3 +598,124 @@ fn i39_a_failed_task_is_kept_with_the_conversation_in_the_agents_words() {
     let last = again.session.messages().last().unwrap().clone();
     assert_eq!(last.metadata["error"], "No flights today");
 }
+
+#[test]
+fn i39_a_configured_card_url_is_the_only_place_asked() {
+    use a2a::card::configured;
+    assert_eq!(
+        configured("/cards/travel.json", Some("http://h.test/a2a")),
+        "http://h.test/cards/travel.json",
+        "a site path on the base URL's origin"
+    );
+    assert_eq!(
+        configured(" https://cards.test/t.json ", Some("http://h.test/a2a")),
+        "https://cards.test/t.json"
+    );
+    assert_eq!(
+        configured("card.json", Some("http://h.test/a2a")),
+        "/card.json"
+    );
+    assert_eq!(configured("/card.json", None), "/card.json");
+    // Read by the options' one reader, by either name.
+    let (options, refused) = agent_chat_ui::core::transport::TransportOptions::from_pairs([
+        ("transport", "a2a"),
+        ("agentCardUrl", "/cards/travel.json"),
+    ]);
+    assert!(refused.is_empty());
+    assert_eq!(
+        options.agent_card_url.as_deref(),
+        Some("/cards/travel.json")
+    );
+    let (options, _) = agent_chat_ui::core::transport::TransportOptions::from_pairs([(
+        "agent-card-url",
+        "/cards/travel.json",
+    )]);
+    assert_eq!(
+        options.agent_card_url.as_deref(),
+        Some("/cards/travel.json")
+    );
+
+    // Through the gateway: only the configured address is asked, and its card is used.
+    let options = agent_chat_ui::core::transport::TransportOptions {
+        agent_card_url: Some("/cards/travel.json".into()),
+        ..options_at(BASE)
+    };
+    let mut l = Link::with_options(options, vec![]);
+    l.cmd(Command::Start);
+    let first = l.last_wire();
+    assert_eq!(first.method, Method::Get);
+    assert_eq!(first.path, "http://agent.test/cards/travel.json");
+    respond(&mut l, 200, CARD_1_0);
+    assert_eq!(l.session.agents()[0].name, "Travel Agent");
+    assert_eq!(l.wire.len(), 1, "nowhere else was asked");
+    l.cmd(Command::Send("Book me a flight".into()));
+    assert_eq!(l.last_wire().path, "http://agent.test/a2a/jsonrpc");
+
+    // A card that is not there: the configured address only, then the configured agent.
+    let options = agent_chat_ui::core::transport::TransportOptions {
+        agent_card_url: Some("/cards/missing.json".into()),
+        ..options_at(BASE)
+    };
+    let mut l = Link::with_options(options, vec![]);
+    l.cmd(Command::Start);
+    respond(&mut l, 404, "Not Found");
+    assert_eq!(l.wire.len(), 1);
+    assert_eq!(l.session.agents()[0].name, "gpt-test");
+}
+
+#[test]
+fn i39_stop_cancels_the_task_as_the_sdk_client_does_and_keeps_the_text() {
+    let mut l = Link::with_options(options_at(BASE), vec![]);
+    l.cmd(Command::Start);
+    respond(&mut l, 200, CARD_1_0);
+    l.cmd(Command::Send("Find flights".into()));
+    let stream = l.last_wire();
+    // The task, then the first piece of its artifact.
+    let first: String = completed_task_1_0()
+        .split_inclusive("\n\n")
+        .take(3)
+        .collect();
+    l.wire_input(Input::StreamChunk {
+        id: stream.id,
+        bytes: first.into_bytes(),
+    });
+    assert_eq!(l.session.run(), Run::Streaming);
+    l.cmd(Command::Stop);
+    assert_eq!(l.aborted, vec![stream.id], "the stream is dropped at once");
+    let cancel = l.last_wire();
+    assert_eq!(cancel.method, Method::Post);
+    assert_eq!(cancel.path, "http://agent.test/a2a/jsonrpc");
+    assert_eq!(version_header(&cancel), Some("1.0"));
+    let body: Value = serde_json::from_str(cancel.body.as_deref().unwrap()).unwrap();
+    assert_eq!(
+        body,
+        json!({"jsonrpc": "2.0", "id": "cancel-task_1", "method": "CancelTask",
+               "params": {"id": "task_1"}})
+    );
+    assert_eq!(
+        l.session.messages().last().unwrap().content.display_text(),
+        "Flights to "
+    );
+    assert_eq!(
+        l.threads()[0].messages.last().unwrap()["content"],
+        "Flights to "
+    );
+    // The next message goes on in the context, on no task.
+    l.cmd(Command::Send("Again".into()));
+    let body: Value = serde_json::from_str(l.last_wire().body.as_deref().unwrap()).unwrap();
+    assert_eq!(body["method"], "SendStreamingMessage");
+    assert_eq!(body["params"]["message"]["contextId"], "ctx_1");
+    assert!(body["params"]["message"].get("taskId").is_none());
+
+    // 0.3: `tasks/cancel`, no version header.
+    assert_eq!(
+        a2a::cancel_request(a2a::Version::V03, "t9"),
+        json!({"jsonrpc": "2.0", "id": "cancel-t9", "method": "tasks/cancel",
+               "params": {"id": "t9"}})
+    );
+    // A task that already waits for the person is not cancelled by a Stop.
+    let mut d = Decoder::new();
+    d.push(asks_1_0("task_7", "ctx_7").as_bytes());
+    d.finish();
+    assert_eq!(d.ending().running, None);
+}

@@ -29,6 +29,12 @@ const RESUMED: &str = include_str!("fixtures/langgraph/resumed_edit.sse");
 const NOTHING: &str = include_str!("fixtures/langgraph/resumed_nothing.sse");
 const ERROR: &str = include_str!("fixtures/langgraph/error.sse");
 const WAIT: &str = include_str!("fixtures/langgraph/wait_interrupt.json");
+/// `GET /threads/:thread/state` while the human interrupt waits, and after it was accepted.
+const STATE_WAITING: &str = include_str!("fixtures/langgraph/state_waiting.json");
+const STATE_DONE: &str = include_str!("fixtures/langgraph/state_done.json");
+/// The interrupt id in the state fixtures, and the one in `HUMAN`.
+const STATE_INTERRUPT: &str = "71abd97327f1be525d3fa052da632674";
+const HUMAN_INTERRUPT: &str = "f609b982b52c2c15c1f0423b62a894a9";
 
 /// Every way of cutting `bytes` in two reads the same deltas and leaves the same reply.
 fn same_at_every_byte(bytes: &[u8]) -> (Vec<Delta>, Reply) {
@@ -414,6 +420,24 @@ fn resolve(l: &mut Link, resolution: Resolution) {
     });
 }
 
+/// Answers the read of `thread`'s state on the server that opening a conversation sends.
+fn server_state(l: &mut Link, thread: &str, status: u16, body: &str) {
+    let req = l.last_wire();
+    assert_eq!(
+        (req.method, req.path.as_str()),
+        (Method::Get, format!("/threads/{thread}/state").as_str()),
+        "the conversation is read from the server's thread"
+    );
+    l.wire_input(Input::Response {
+        id: req.id,
+        result: Ok(HttpResponse {
+            status,
+            body: body.into(),
+            date: None,
+        }),
+    });
+}
+
 /// A chat whose first turn waits on the human interrupt; returns it with the server thread.
 fn waiting() -> (Link, String, String) {
     let mut l = started();
@@ -483,6 +507,8 @@ fn issue_39_an_interrupt_waits_as_a_card_and_answering_resumes_the_thread() {
     let mut again = Link::new(TransportKind::Langgraph, l.stored_threads());
     again.cmd(Command::Start);
     again.cmd(Command::OpenConversation(conversation));
+    let done = STATE_DONE.replace("ada@example.com.", "bob@example.com.");
+    server_state(&mut again, &thread, 200, &done);
     assert!(matches!(
         again.session.cards()[0].state,
         CardState::Settled(Outcome::ApprovedEdited { .. })
@@ -495,6 +521,8 @@ fn issue_39_reload_mid_wait_then_answer_and_a_refused_answer_keeps_its_words() {
     let mut again = Link::new(TransportKind::Langgraph, l.stored_threads());
     again.cmd(Command::Start);
     again.cmd(Command::OpenConversation(conversation));
+    let waits = STATE_WAITING.replace(STATE_INTERRUPT, HUMAN_INTERRUPT);
+    server_state(&mut again, &thread, 200, &waits);
     assert_eq!(again.session.cards().len(), 1);
     assert_eq!(again.session.cards()[0].state, CardState::Waiting);
     resolve(&mut again, Resolution::deny(Some("Not today".into())));
@@ -585,5 +613,262 @@ fn issue_39_the_gate_keeps_a_decline_to_what_the_interrupt_takes() {
     assert_eq!(
         resume.as_object().unwrap().values().next().unwrap(),
         &json!([{"type": "response", "args": "Wrong address"}])
+    );
+}
+
+/// The first `events` events of a fixture (each ends with a blank line).
+fn first_events(fixture: &str, events: usize) -> String {
+    fixture
+        .split_inclusive("\n\n")
+        .take(events)
+        .collect::<String>()
+}
+
+#[test]
+fn issue_39_stop_cancels_the_run_as_the_sdk_does_and_keeps_the_text() {
+    let mut l = started();
+    l.cmd(Command::Send("hi".into()));
+    let stream = l.last_wire();
+    let conversation = l.session.conversation().unwrap().id.clone();
+    let thread = thread_id(&conversation);
+    // The run's id, the state, then two pieces of the model's text: "He".
+    l.wire_input(Input::StreamChunk {
+        id: stream.id,
+        bytes: first_events(REPLY, 4).into_bytes(),
+    });
+    assert_eq!(l.session.run(), Run::Streaming);
+    let drawn = l.session.revisions().streaming;
+    l.cmd(Command::Stop);
+    assert_ne!(
+        l.session.revisions().streaming,
+        drawn,
+        "views hear that the streaming turn is gone"
+    );
+    assert_eq!(l.aborted, vec![stream.id], "the stream is dropped at once");
+    let cancel = l.last_wire();
+    assert_eq!(cancel.method, Method::Post);
+    assert_eq!(
+        cancel.path,
+        format!(
+            "/threads/{thread}/runs/01a24741-51df-769c-b4da-d4023cc24697/cancel?action=interrupt"
+        )
+    );
+    assert_ne!(l.session.run(), Run::Streaming);
+    assert_eq!(
+        l.session.messages().last().unwrap().content.display_text(),
+        "He",
+        "the text so far stays"
+    );
+    // Kept in the conversation too: a reload shows it.
+    let stored = &l.threads()[0];
+    assert_eq!(stored.messages.last().unwrap()["content"], "He");
+    // The cancel's answer is not read; the next message goes through.
+    l.wire_input(Input::Response {
+        id: cancel.id,
+        result: Ok(HttpResponse {
+            status: 202,
+            body: String::new(),
+            date: None,
+        }),
+    });
+    l.cmd(Command::Send("hello again".into()));
+    assert_eq!(l.last_wire().path, format!("/threads/{thread}/runs/stream"));
+    assert_eq!(l.session.run(), Run::Streaming);
+}
+
+#[test]
+fn issue_39_stop_before_the_run_is_named_only_drops_the_stream() {
+    let mut l = started();
+    l.cmd(Command::Send("hi".into()));
+    let stream = l.last_wire();
+    l.cmd(Command::Stop);
+    assert_eq!(l.aborted, vec![stream.id]);
+    assert_eq!(l.last_wire().id, stream.id, "nothing else was sent");
+}
+
+/// One human interrupt of a run, as the server lists it under `__interrupt__`.
+fn interrupt(id: &str, action: &str, to: &str) -> Value {
+    json!({"id": id, "value": [{"action_request": {"action": action, "args": {"to": to}},
+        "config": {"allow_accept": true, "allow_edit": false, "allow_respond": true,
+                   "allow_ignore": true},
+        "description": format!("{action} to {to}")}]})
+}
+
+#[test]
+fn issue_39_several_interrupts_of_one_run_are_resumed_together_in_one_run() {
+    const A: &str = "0b7e5f0c3a1d4e2f9a8b7c6d5e4f3a2b";
+    const B: &str = "1c8f6a1d4b2e5f3a0b9c8d7e6f5a4b3c";
+    let mut l = started();
+    l.cmd(Command::Send("do both".into()));
+    let conversation = l.session.conversation().unwrap().id.clone();
+    let thread = thread_id(&conversation);
+    let both = json!({"__interrupt__": [interrupt(A, "send_email", "ada"),
+                                        interrupt(B, "post_memo", "team")]});
+    l.stream(&format!(
+        "event: metadata\ndata: {{\"run_id\":\"r1\"}}\n\nevent: updates\ndata: {both}\n\n"
+    ));
+    assert_eq!(l.session.cards().len(), 2, "one card per interrupt");
+    let sent = l.wire.len();
+    // The first answer is kept: nothing goes out while the run's other interrupt waits.
+    let first = l.session.cards()[0].clone();
+    l.cmd(Command::Resolve {
+        shown: Shown::of(&first.action),
+        resolution: Resolution::from_json(
+            &json!({"type": "tool_approval", "decision": "allow"}),
+            None,
+        )
+        .unwrap(),
+    });
+    assert_eq!(
+        l.wire.len(),
+        sent,
+        "held until the other interrupt is answered"
+    );
+    assert!(matches!(
+        l.session.cards()[0].state,
+        CardState::Settled(Outcome::Approved { .. })
+    ));
+    // The second answer resumes both interrupts in one run, each by its id.
+    let second = l.session.cards()[1].clone();
+    l.cmd(Command::Resolve {
+        shown: Shown::of(&second.action),
+        resolution: Resolution::deny(Some("Not the memo".into())),
+    });
+    assert_eq!(l.wire.len(), sent + 1, "one run for both");
+    assert_eq!(l.last_wire().path, format!("/threads/{thread}/runs/stream"));
+    assert_eq!(
+        body_of(&l)["command"],
+        json!({"resume": {
+            A: [{"type": "accept", "args": {"action": "send_email", "args": {"to": "ada"}}}],
+            B: [{"type": "response", "args": "Not the memo"}]}})
+    );
+}
+
+#[test]
+fn issue_39_an_empty_store_reads_the_conversation_and_its_waiting_interrupt_from_the_server() {
+    let (l, conversation, thread) = waiting();
+    // Another device (or a cleared store): nothing kept in the page.
+    let mut other = Link::new(TransportKind::Langgraph, vec![]);
+    other.cmd(Command::Start);
+    other.cmd(Command::OpenConversation(conversation.clone()));
+    assert!(
+        other.session.messages().is_empty(),
+        "the open waits for the server"
+    );
+    server_state(&mut other, &thread, 200, STATE_WAITING);
+    let shown: Vec<String> = other
+        .session
+        .messages()
+        .iter()
+        .map(|m| m.content.display_text().to_string())
+        .collect();
+    assert_eq!(shown, ["email Ada", "I will email Ada once you approve."]);
+    assert_eq!(other.session.cards().len(), 1);
+    let card = other.session.cards()[0].clone();
+    assert_eq!(card.state, CardState::Waiting);
+    assert_eq!(card.action.id, STATE_INTERRUPT, "the server's interrupt");
+    assert!(
+        other.threads().iter().any(|t| t.id() == conversation),
+        "kept"
+    );
+    // Answered there: the resume names the server's interrupt.
+    resolve(
+        &mut other,
+        Resolution::from_json(&json!({"type": "tool_approval", "decision": "allow"}), None)
+            .unwrap(),
+    );
+    assert_eq!(
+        other.last_wire().path,
+        format!("/threads/{thread}/runs/stream")
+    );
+    assert_eq!(
+        body_of(&other)["command"]["resume"][STATE_INTERRUPT],
+        json!([{"type": "accept", "args": {"action": "send_email",
+                "args": {"to": "ada@example.com", "subject": "Hello"}}}])
+    );
+    // The first page, reopened after that run: its card no longer waits, the reply is there.
+    let mut first = Link::new(TransportKind::Langgraph, l.stored_threads());
+    first.cmd(Command::Start);
+    first.cmd(Command::OpenConversation(conversation));
+    server_state(&mut first, &thread, 200, STATE_DONE);
+    assert_eq!(
+        first
+            .session
+            .messages()
+            .last()
+            .unwrap()
+            .content
+            .display_text(),
+        "Email sent to ada@example.com."
+    );
+    assert!(first
+        .session
+        .cards()
+        .iter()
+        .all(|c| c.state != CardState::Waiting));
+}
+
+#[test]
+fn issue_39_the_pages_copy_answers_when_the_server_cannot_be_read() {
+    let (l, conversation, thread) = waiting();
+    for (status, body) in [(404, "Thread not found"), (200, "not json"), (500, "boom")] {
+        let mut again = Link::new(TransportKind::Langgraph, l.stored_threads());
+        again.cmd(Command::Start);
+        again.cmd(Command::OpenConversation(conversation.clone()));
+        server_state(&mut again, &thread, status, body);
+        assert_eq!(again.session.cards().len(), 1, "{status}");
+        assert_eq!(
+            again.session.cards()[0].state,
+            CardState::Waiting,
+            "{status}"
+        );
+    }
+    // A card the server no longer waits on (answered elsewhere) settles.
+    let mut again = Link::new(TransportKind::Langgraph, l.stored_threads());
+    again.cmd(Command::Start);
+    again.cmd(Command::OpenConversation(conversation));
+    let elsewhere = STATE_WAITING.replace(STATE_INTERRUPT, "0000aaaa0000aaaa0000aaaa0000aaaa");
+    server_state(&mut again, &thread, 200, &elsewhere);
+    let states: Vec<bool> = again
+        .session
+        .cards()
+        .iter()
+        .map(|c| c.state == CardState::Waiting)
+        .collect();
+    assert_eq!(
+        states,
+        [false, true],
+        "the old card settled, the server's waits"
+    );
+}
+
+#[test]
+fn issue_39_a_hostile_thread_state_never_panics_and_unreadable_keeps_the_pages_copy() {
+    let (l, _, _) = waiting();
+    let local = l.threads()[0].clone();
+    let bytes = STATE_WAITING.as_bytes();
+    for cut in (0..bytes.len()).step_by(7) {
+        let text = String::from_utf8_lossy(&bytes[..cut]);
+        assert_eq!(
+            langgraph::state::read("conv", "agent", Some(&local), &text, "now"),
+            None,
+            "a state cut at {cut} is not read"
+        );
+    }
+    for odd in [
+        r#"{"values": []}"#,
+        r#"{"values": {"messages": "no"}, "tasks": {"interrupts": 1}}"#,
+        r#"{"values": {"messages": [null, 1, {"type": "ai", "tool_calls": [null, {"id": 2}]}]},
+            "tasks": [null, {"interrupts": [null, {"id": 5}, {"id": "x", "value": null}]}],
+            "interrupts": "no"}"#,
+        r#"{"values": {"messages": [{"type": "human", "content": [{"type": "image_url"}]}]}}"#,
+    ] {
+        let _ = langgraph::state::read("conv", "agent", Some(&local), odd, "now");
+        let _ = langgraph::state::read("conv", "agent", None, odd, "now");
+    }
+    // An empty state of an unknown thread makes no conversation.
+    assert_eq!(
+        langgraph::state::read("conv", "agent", None, r#"{"values": {}}"#, "now"),
+        None
     );
 }

@@ -3184,48 +3184,6 @@ async fn i15_responses_action_endpoint() {
     assert_eq!(res.json["error"]["code"], "action_not_pending");
 }
 
-/// Issue 15 (C19): the scripted A2A action endpoint takes `{conversationId, actionId,
-/// resolution, taskId}` for the question a booking waits on and completes the task with the
-/// date answered; anything else is refused.
-#[tokio::test]
-async fn i15_a2a_action_endpoint() {
-    let api = start().await;
-    let url = format!("{}/a2a/actions/m_ask", api.root);
-    let answer = |date: &str, stream: bool| {
-        json!({"conversationId": "ctx_scripted", "actionId": "m_ask", "taskId": "task_booking",
-               "stream": stream,
-               "resolution": {"type": "user_question", "answers": {"Which date?": date}}})
-    };
-    let res = api
-        .send(api.http.post(&url).json(&answer("Friday", false)))
-        .await;
-    assert_eq!(res.status, 200);
-    assert_eq!(res.json["jsonrpc"], "2.0");
-    assert_eq!(res.json["result"]["status"]["state"], "completed");
-    assert_eq!(
-        res.json["result"]["artifacts"][0]["parts"][0]["text"],
-        "Booked for Friday: flight TK2410 to Izmir."
-    );
-    let res = api
-        .send(api.http.post(&url).json(&answer("Monday", true)))
-        .await;
-    assert!(res.header("content-type").starts_with("text/event-stream"));
-    assert!(res.text.contains("Booked for Monday: "));
-    let res = api
-        .send(api.http.post(&url).json(&answer(" ", false)))
-        .await;
-    assert_eq!(res.status, 422);
-    let res = api
-        .send(
-            api.http
-                .post(format!("{}/a2a/actions/other", api.root))
-                .json(&answer("Friday", false)),
-        )
-        .await;
-    assert_eq!(res.status, 409);
-    assert_eq!(res.json["error"]["code"], "action_not_pending");
-}
-
 /// The `data` of each event of a Cogitator stream (their own shape: a `type`, no timestamp),
 /// checking that it ends with `[DONE]` when `done`.
 fn cogitator_events(res: &Res, done: bool) -> Vec<Value> {

@@ -23,6 +23,10 @@ fuzz_target!(|data: &[u8]| {
     let ending = decoder.ending();
     let text = String::from_utf8_lossy(body);
     let _ = langgraph::Decoder::new().read_whole(&text);
+    // The thread's state read back, alone and against a page's copy.
+    if let Some(thread) = langgraph::state::read("conv", "agent", None, &text, "now") {
+        let _ = langgraph::state::read("conv", "agent", Some(&thread), &text, "now");
+    }
     let answers = [
         json!({"decision": "allow"}),
         json!({"decision": "allow", "approvedArgs": {"x": 1}}),

@@ -166,13 +166,13 @@ export type AgentChatTransport = "agent-server" | "chat-completions" | "response
  * The attributes that say which backend is at `base-url` and how it is reached; read at
  * mount, a change remounts the chat. The page's query takes the same options in camel case.
  */
-export type AgentChatTransportAttribute = "transport" | "model" | "thread-store" | "action-url" | "resend-history";
+export type AgentChatTransportAttribute = "transport" | "model" | "thread-store" | "action-url" | "resend-history" | "agent-card-url";
 
 /**
  * `<agent-chat>`. Scalar settings are attributes (`base-url`, `agent-id`, `theme`, …); objects
  * and the token are properties. Attribute changes apply to the running chat (a reply keeps
  * streaming, the draft stays) except `base-url`, `transport`, `model`, `thread-store`,
- * `action-url`, `resend-history` and `default-locale`, which remount it.
+ * `action-url`, `resend-history`, `agent-card-url` and `default-locale`, which remount it.
  */
 export declare class AgentChatElement extends HTMLElement {
   /** Sent as `Authorization` on every request; a property only, never an attribute. */

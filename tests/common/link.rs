@@ -32,6 +32,8 @@ pub struct Link {
     pub deleted: Vec<String>,
     pub events: Vec<SessionEvent>,
     pub logs: Vec<String>,
+    /// The wire requests the gateway dropped.
+    pub aborted: Vec<agent_chat_ui::core::RequestId>,
 }
 
 impl Link {
@@ -59,6 +61,7 @@ impl Link {
             deleted: vec![],
             events: vec![],
             logs: vec![],
+            aborted: vec![],
         }
     }
 
@@ -73,6 +76,7 @@ impl Link {
                 Work::Gateway(GatewayOutput::SaveThread(t)) => self.saved.push(t),
                 Work::Gateway(GatewayOutput::DeleteThread(id)) => self.deleted.push(id),
                 Work::Gateway(GatewayOutput::Log(l)) => self.logs.push(l),
+                Work::Gateway(GatewayOutput::Abort(id)) => self.aborted.push(id),
                 Work::Gateway(other) => panic!("unexpected {other:?}"),
                 Work::Session(out) => match *out {
                     agent_chat_ui::core::Output::Event(e) => self.events.push(e),

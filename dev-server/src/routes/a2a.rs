@@ -4,15 +4,11 @@
 //! is answered with a task that waits for input ("Which date?"); the reply, sent with that
 //! task's id, completes it with an artifact streamed in two appended pieces; anything else
 //! gets a message echoing it. `message/stream` answers as SSE whose `data` is a JSON-RPC
-//! response; `message/send` answers whole.
-//!
-//! `POST /a2a/actions/:actionId` is the agent's action endpoint (`actionUrl`, C19): it takes
-//! `{conversationId, actionId, resolution, taskId, stream}` for the question a task waits on
-//! (`m_ask` of `task_booking`) and completes the task with the date answered, as the reply
-//! through `message/stream` does; streamed as SSE of JSON-RPC responses or whole.
+//! response; `message/send` answers whole. A question in its card is answered the same way,
+//! by a message on the task (the chat sends no action-endpoint body to A2A).
 
 use axum::body::{Body, Bytes};
-use axum::http::{header, HeaderValue, StatusCode};
+use axum::http::{header, HeaderValue};
 use axum::response::{IntoResponse, Response};
 use serde_json::{json, Value};
 
@@ -27,53 +23,6 @@ pub async fn card() -> Response {
                      "tags": ["travel"] }]
     }))
     .into_response()
-}
-
-/// `POST /a2a/actions/:actionId`: see the module docs.
-pub async fn answer(
-    axum::extract::Path(action_id): axum::extract::Path<String>,
-    body: Bytes,
-) -> Response {
-    let request: Value = match serde_json::from_slice(&body) {
-        Ok(v) => v,
-        Err(e) => return refused(StatusCode::BAD_REQUEST, "VALIDATION_ERROR", &e.to_string()),
-    };
-    let task = request["taskId"].as_str().unwrap_or_default();
-    if action_id != "m_ask" || task != "task_booking" || request["actionId"] != "m_ask" {
-        return refused(
-            StatusCode::CONFLICT,
-            "action_not_pending",
-            &format!("Nothing waits for an answer as '{action_id}'."),
-        );
-    }
-    let date = request["resolution"]["answers"]
-        .as_object()
-        .and_then(|answers| answers.values().next())
-        .map(|a| match a {
-            Value::String(s) => s.clone(),
-            Value::Array(list) => list
-                .iter()
-                .filter_map(Value::as_str)
-                .collect::<Vec<_>>()
-                .join(", "),
-            _ => String::new(),
-        })
-        .filter(|d| !d.trim().is_empty());
-    let Some(date) = date else {
-        return refused(
-            StatusCode::UNPROCESSABLE_ENTITY,
-            "VALIDATION_ERROR",
-            "An answer to 'Which date?' is required.",
-        );
-    };
-    let context = request["conversationId"].as_str().unwrap_or("ctx_scripted");
-    let results = completed(task, context, &date);
-    answer_results(Value::from(0), &results, request["stream"] == true)
-}
-
-fn refused(status: StatusCode, code: &str, message: &str) -> Response {
-    let body = json!({ "error": { "code": code, "message": message } });
-    (status, axum::Json(body)).into_response()
 }
 
 /// `POST /a2a`.

@@ -185,7 +185,6 @@ mod tests {
             "/v1/responses",
             "/v1/actions/a1",
             "/a2a",
-            "/a2a/actions/a1",
             "/cogitator/api/threads",
         ] {
             assert!(is_endpoint(path), "{path}");

@@ -124,10 +124,6 @@ pub fn router(app: AppState) -> Router {
             "/v1/actions/{action_id}",
             post(responses::answer).layer(DefaultBodyLimit::max(MAX_BODY_BYTES)),
         )
-        .route(
-            "/a2a/actions/{action_id}",
-            post(a2a::answer).layer(DefaultBodyLimit::max(MAX_BODY_BYTES)),
-        )
         .nest(
             "/cogitator",
             cogitator::router().layer(DefaultBodyLimit::max(MAX_BODY_BYTES)),

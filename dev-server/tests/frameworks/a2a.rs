@@ -268,3 +268,80 @@ async fn i39_a2a_sdk_server_two_tabs_share_the_conversation_and_its_answer() {
         )
         .await;
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn i39_a2a_sdk_server_stop_cancels_the_task_and_keeps_the_text() {
+    let (harness, url) = start().await;
+    let outcome = harness
+        .within(JOURNEY_TIMEOUT, async {
+            let page = &harness.page;
+            page.open_with_query(QUERY).await?;
+            page.send_message("Search slowly").await?;
+            page.wait_for_message("assistant", "Atlas").await?;
+            page.click("button.chat-input__stop").await?;
+            let stopped = page.wait_for_finished_reply_containing("Atlas").await?;
+            if stopped.text.contains("Done searching.") {
+                return Err(format!("the task ran to its end: {:?}", stopped.text));
+            }
+            // Nothing more arrives: the stream ended at once.
+            tokio::time::sleep(std::time::Duration::from_millis(1500)).await;
+            let later = page.wait_for_finished_reply_containing("Atlas").await?;
+            if later.text != stopped.text {
+                return Err(format!(
+                    "text kept coming: {:?} then {:?}",
+                    stopped.text, later.text
+                ));
+            }
+            // The server was asked to cancel the task, as the SDK's client asks, and did.
+            let log = server_log(&url).await?;
+            let cancel = log.iter().find(|e| e["method"] == "CancelTask");
+            let task = cancel.and_then(|c| c["id"].as_str()).unwrap_or_default();
+            check(
+                "a 1.0 CancelTask for the task, and the agent cancelled it",
+                cancel.is_some_and(|c| c["version"] == "1.0")
+                    && !task.is_empty()
+                    && log.iter().any(|e| e["cancelled"] == task),
+                &log,
+            )?;
+            // The composer works and the next message goes through.
+            page.send_message("Find flights to Izmir").await?;
+            page.wait_for_finished_reply_containing(FLIGHTS).await?;
+            Ok(())
+        })
+        .await;
+    harness
+        .finish(
+            "i39_a2a_sdk_server_stop_cancels_the_task_and_keeps_the_text",
+            outcome,
+        )
+        .await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn i39_a2a_sdk_server_card_at_a_configured_url() {
+    // The card is served at /cards/travel.json only: nowhere the SDK's client looks.
+    let node = NodeServer::start_with("a2a.mjs", &[("A2A_CARD_PATH", "/cards/travel.json")]);
+    let url = node.url.clone();
+    let harness = Harness::start_beside(node).await;
+    let outcome = harness
+        .within(JOURNEY_TIMEOUT, async {
+            let page = &harness.page;
+            page.open_with_query(&format!("{QUERY}&agentCardUrl=/cards/travel.json"))
+                .await?;
+            page.wait_for_text(".chat-header", "Travel Agent").await?;
+            page.send_message("Find flights to Izmir").await?;
+            page.wait_for_finished_reply_containing(FLIGHTS).await?;
+            let sent = requests(&url).await?;
+            check(
+                "the message went to the card's JSON-RPC address in 1.0",
+                sent.last().is_some_and(|r| {
+                    r["method"] == "SendStreamingMessage" && r["version"] == "1.0"
+                }),
+                &sent,
+            )
+        })
+        .await;
+    harness
+        .finish("i39_a2a_sdk_server_card_at_a_configured_url", outcome)
+        .await;
+}

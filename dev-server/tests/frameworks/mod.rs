@@ -6,3 +6,4 @@ mod a2a;
 mod ag_ui;
 mod ai_sdk;
 mod langgraph;
+mod langgraph_server;

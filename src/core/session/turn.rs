@@ -231,6 +231,9 @@ impl Session {
         let Some(turn) = self.streaming.take() else {
             return;
         };
+        // The streaming turn is gone: views drawing it must hear so (`abort_stream` only
+        // counts a turn it takes itself).
+        self.revisions.streaming += 1;
         self.abort_stream();
         // PROTOCOL §7: keep the partial text as a local assistant message, no duration.
         if !turn.text.is_empty() || !turn.tool_calls.is_empty() {

@@ -220,6 +220,30 @@ pub trait Backend: std::fmt::Debug {
         None
     }
 
+    /// Where the server keeps the conversation `conversation_id`, for a backend whose server
+    /// keeps its threads: read (`GET`, a path below the base URL) each time the session opens
+    /// the conversation, so a reload, another tab or another device shows what the server
+    /// has. By default there is none: the page's copy is the conversation.
+    fn thread_url(&self, conversation_id: &str) -> Option<String> {
+        let _ = conversation_id;
+        None
+    }
+
+    /// The conversation `conversation_id` brought in line with the server's answer to
+    /// [`Backend::thread_url`] (`body`, a 2xx answer) at `at`: `local` is the page's copy, if
+    /// any. `None` when the answer says nothing usable (the page's copy stays as it is).
+    fn thread_read(
+        &self,
+        options: &TransportOptions,
+        conversation_id: &str,
+        local: Option<&Thread>,
+        body: &str,
+        at: &str,
+    ) -> Option<Thread> {
+        let _ = (options, conversation_id, local, body, at);
+        None
+    }
+
     /// Headers its protocol needs on every request it makes (a version header); by default
     /// none.
     fn wire_headers(&self) -> Vec<(String, String)> {
@@ -266,6 +290,15 @@ pub trait Backend: std::fmt::Debug {
     /// out with the answer to the last of them. By default each answer goes out at once.
     fn answers_together(&self) -> bool {
         false
+    }
+
+    /// The request that tells the server the person stopped the work `running` (the id its
+    /// stream gave, [`Reply::running`]) in `thread`, sent beside dropping the stream, as the
+    /// backend's own client does; its answer is not read. By default there is none: dropping
+    /// the stream is all.
+    fn stop_request(&self, thread: &Thread, running: &str) -> Option<WireCall> {
+        let _ = (thread, running);
+        None
     }
 
     /// A reader for one reply.

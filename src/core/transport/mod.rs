@@ -205,6 +205,9 @@ pub struct TransportOptions {
     /// history and asks `store: false`, instead of chaining by `previous_response_id` (the
     /// default).
     pub resend_history: bool,
+    /// A2A only: where the agent card is (an absolute URL, or a path from the base URL's site
+    /// root, `/…`), when it is not where the SDK's client looks. Only it is asked.
+    pub agent_card_url: Option<String>,
     /// The base URL, absolute (the page resolves a relative one), for a backend that looks
     /// beside or above it (the A2A card at the site root); set by the chat from its base
     /// URL, not an option by name. `None`: only paths below the base URL are used.
@@ -313,7 +316,7 @@ trait Emulation: std::fmt::Debug {
         stream: bool,
         outputs: &mut VecDeque<GatewayOutput>,
     );
-    fn abort(&mut self, id: RequestId, outputs: &mut VecDeque<GatewayOutput>);
+    fn abort(&mut self, now: Millis, id: RequestId, outputs: &mut VecDeque<GatewayOutput>);
     fn wire(&mut self, now: Millis, input: Input, outputs: &mut VecDeque<GatewayOutput>);
     fn threads_loaded(
         &mut self,
@@ -334,8 +337,8 @@ impl Emulation for stateless::Stateless {
         stateless::Stateless::request(self, now, call, stream, outputs);
     }
 
-    fn abort(&mut self, id: RequestId, outputs: &mut VecDeque<GatewayOutput>) {
-        stateless::Stateless::abort(self, id, outputs);
+    fn abort(&mut self, now: Millis, id: RequestId, outputs: &mut VecDeque<GatewayOutput>) {
+        stateless::Stateless::abort(self, now, id, outputs);
     }
 
     fn wire(&mut self, now: Millis, input: Input, outputs: &mut VecDeque<GatewayOutput>) {
@@ -471,7 +474,7 @@ impl Gateway {
             (Inner::Stateless(s), Output::OpenStream(req)) => {
                 s.request(now, req, true, &mut self.outputs)
             }
-            (Inner::Stateless(s), Output::Abort(id)) => s.abort(id, &mut self.outputs),
+            (Inner::Stateless(s), Output::Abort(id)) => s.abort(now, id, &mut self.outputs),
             (Inner::Awaiting(waiting), Output::Send(req)) => waiting.requests.push((req, false)),
             (Inner::Awaiting(waiting), Output::OpenStream(req)) => {
                 waiting.requests.push((req, true))

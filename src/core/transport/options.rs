@@ -12,6 +12,7 @@ pub const OPTION_NAMES: &[(&str, &str)] = &[
     ("thread-store", "threadStore"),
     ("action-url", "actionUrl"),
     ("resend-history", "resendHistory"),
+    ("agent-card-url", "agentCardUrl"),
 ];
 
 /// A value one option could not take.
@@ -66,6 +67,7 @@ impl TransportOptions {
                 }
             }
             "action-url" => self.action_url = Some(value.to_owned()),
+            "agent-card-url" => self.agent_card_url = Some(text.to_owned()),
             _ => {}
         }
         Ok(())

@@ -132,6 +132,9 @@ pub struct Reply {
     /// Values to keep in the stored reply's own metadata: the backend's record of the
     /// message, for the requests of later turns (the AI SDK's message parts).
     pub message_metadata: Map<String, Value>,
+    /// The server's id of the work this reply comes from (a LangGraph run, an A2A task),
+    /// once the stream named it: what Stop asks the server to cancel.
+    pub running: Option<String>,
 }
 
 /// The server's wording of an error object (`{message, code, type}`) or string.

@@ -8,7 +8,8 @@
 //! (RFC 8615 puts well-known files there). The candidates are tried in order until one reads
 //! as a card: below the base URL (where this chat always looked), the SDK's place, the site
 //! root. A base URL that ends in `.json` is the card's own address (the SDK's
-//! `createFromUrl(cardUrl, '')`), and only it is asked.
+//! `createFromUrl(cardUrl, '')`), and only it is asked; so is a card's address the chat is
+//! told ([`configured`]).
 //!
 //! What: a card with `supportedInterfaces[]` (A2A 1.0) names each interface's
 //! `protocolBinding`, `protocolVersion` and `url`; the JSON-RPC one is taken, a `1.0` one
@@ -180,6 +181,21 @@ pub fn candidates(base: Option<&str>) -> Vec<String> {
     // The first, below the base URL, is asked as a path (the io layer adds the base URL).
     urls[0] = CARD_PATH.to_owned();
     urls
+}
+
+/// The address of a card the chat was told (`agentCardUrl`): an absolute URL as it is; a
+/// path from the site root (`/…`) on the base URL's origin (`base`, absolute as the page
+/// resolved it); anything else below the base URL, as every path the gateway sends.
+pub fn configured(url: &str, base: Option<&str>) -> String {
+    let url = url.trim();
+    if origin(url).is_some() {
+        return url.to_owned();
+    }
+    match base.and_then(origin) {
+        Some(site) if url.starts_with('/') && !url.starts_with("//") => format!("{site}{url}"),
+        _ if url.starts_with('/') => url.to_owned(),
+        _ => format!("/{url}"),
+    }
 }
 
 /// The JSON-RPC address for a card's `url` with the base URL `base`: the card's own on the

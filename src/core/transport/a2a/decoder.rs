@@ -100,10 +100,17 @@ impl Decoder {
             (_, Some(_)) if self.status_actions.is_none() => String::new(),
             _ => self.status_text.clone(),
         };
+        // A task still at work is what Stop cancels; a finished or waiting one is not.
+        let settled = self.waits()
+            || matches!(
+                self.state.as_deref(),
+                Some("completed" | "failed" | "canceled" | "rejected")
+            );
         Reply {
             content,
             keep,
             pending_actions,
+            running: self.task_id.clone().filter(|_| !settled),
             ..Reply::default()
         }
     }

@@ -92,6 +92,16 @@ pub fn rpc_request(version: Version, id: Value, message: Value, stream: bool) ->
     json!({ "jsonrpc": "2.0", "id": id, "method": method, "params": { "message": message } })
 }
 
+/// The JSON-RPC request that cancels the task `task`, in `version`.
+pub fn cancel_request(version: Version, task: &str) -> Value {
+    let method = match version {
+        Version::V1 => "CancelTask",
+        Version::V03 => "tasks/cancel",
+    };
+    json!({ "jsonrpc": "2.0", "id": format!("cancel-{task}"), "method": method,
+            "params": { "id": task } })
+}
+
 /// The JSON-RPC request of a turn in A2A 1.0: the person's message (text, and files with
 /// their bytes), in the conversation's context and open task, if any.
 pub fn request_body(
@@ -157,7 +167,11 @@ pub const CAPABILITIES: Capabilities = Capabilities {
 
 /// A2A behind the gateway.
 pub fn build(options: &TransportOptions) -> Option<Box<dyn Backend>> {
-    Some(Box::new(A2a::new(options.base_url.as_deref())))
+    let mut a2a = A2a::new(options.base_url.as_deref());
+    if let Some(url) = options.agent_card_url.as_deref() {
+        a2a.candidates = vec![card::configured(url, options.base_url.as_deref())];
+    }
+    Some(Box::new(a2a))
 }
 
 /// A2A as a [`Backend`]: its one agent is named by its card, once read; until then it speaks
@@ -310,6 +324,15 @@ impl Backend for A2a {
         Ok(WireCall {
             path: self.rpc_path(),
             body: rpc_request(version, id, message, self.streams(answer.stream)),
+        })
+    }
+
+    /// Stop cancels the task, as the SDK's client does: `CancelTask` (0.3: `tasks/cancel`)
+    /// with the task's id.
+    fn stop_request(&self, _: &Thread, running: &str) -> Option<WireCall> {
+        Some(WireCall {
+            path: self.rpc_path(),
+            body: cancel_request(self.version(), running),
         })
     }
 

@@ -4,6 +4,7 @@
 //! frames (§6) or as E9's JSON.
 
 mod answer;
+mod sync;
 mod wire;
 
 use std::collections::VecDeque;
@@ -38,6 +39,11 @@ pub(super) struct Stateless {
     /// Requests of the session that wait for the host's store to read its threads
     /// (`None` once they are read, or when nothing is to be read).
     before_threads: Option<Vec<(Call, bool)>>,
+    /// Conversations being read from a server that keeps its threads too.
+    syncs: Vec<sync::ServerRead>,
+    /// The conversation whose waiting requests are being answered after its read (they are
+    /// not read again).
+    replaying: Option<String>,
 }
 
 /// A send on its way to the backend.
@@ -114,6 +120,8 @@ impl Stateless {
             agents_request: None,
             agents_waiting: Vec::new(),
             before_threads: None,
+            syncs: Vec::new(),
+            replaying: None,
         }
     }
 
@@ -220,6 +228,9 @@ impl Stateless {
     ) {
         if let Some(waiting) = &mut self.before_threads {
             return waiting.push((req, stream));
+        }
+        if self.wait_for_server(&req, stream, outputs) {
+            return;
         }
         match req.endpoint {
             Endpoint::Agents => self.agents(req.id, outputs),
@@ -416,14 +427,43 @@ impl Stateless {
         }
     }
 
-    /// The session gave up on one of its requests (Stop, a new chat).
-    pub(super) fn abort(&mut self, session: RequestId, outputs: &mut VecDeque<GatewayOutput>) {
+    /// The session gave up on one of its requests (Stop, a new chat): the wire request is
+    /// dropped; what the reply said so far is kept in the conversation (as the session keeps
+    /// it on screen), and the server is told the work stopped when the backend has a way to.
+    pub(super) fn abort(
+        &mut self,
+        now: Millis,
+        session: RequestId,
+        outputs: &mut VecDeque<GatewayOutput>,
+    ) {
         if let Some(waiting) = &mut self.before_threads {
             waiting.retain(|(req, _)| req.id != session);
         }
-        if let Some(pos) = self.turns.iter().position(|t| t.session == session) {
-            let turn = self.turns.remove(pos);
-            outputs.push_back(GatewayOutput::Abort(turn.wire));
+        self.forget_waiting(session);
+        let Some(pos) = self.turns.iter().position(|t| t.session == session) else {
+            return;
+        };
+        let turn = self.turns.remove(pos);
+        outputs.push_back(GatewayOutput::Abort(turn.wire));
+        let mut ending = turn.decoder.ending();
+        ending.pending_actions = None;
+        if turn.started && (!turn.text.is_empty() || !ending.tool_calls.is_empty()) {
+            self.store_reply(now, &turn, turn.text.clone(), &ending, outputs);
         }
+        let Some(running) = ending.running else {
+            return;
+        };
+        let thread = self.threads.iter().find(|t| t.id() == turn.conversation_id);
+        let Some(call) = thread.and_then(|t| self.backend.stop_request(t, &running)) else {
+            return;
+        };
+        let wire = self.next_wire_id();
+        outputs.push_back(GatewayOutput::Send(HttpRequest {
+            id: wire,
+            method: Method::Post,
+            path: call.path,
+            body: Some(call.body.to_string()),
+            headers: self.backend.wire_headers(),
+        }));
     }
 }

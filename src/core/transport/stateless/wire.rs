@@ -34,6 +34,12 @@ impl Stateless {
             }
             return;
         }
+        if let Some(pos) = self.syncs.iter().position(|s| s.wire == id) {
+            if let Input::Response { result, .. } = input {
+                self.on_server_thread(now, pos, result, outputs);
+            }
+            return;
+        }
         let Some(pos) = self.turns.iter().position(|t| t.wire == id) else {
             return; // aborted
         };
@@ -396,7 +402,7 @@ impl Stateless {
     /// Stores the assistant's message (with its tool calls, so a reload shows the steps, its
     /// sources and the actions it waits on) and, on the first exchange, the title; keeps the
     /// reply's id for chaining the next turn. Returns the message and the new title.
-    fn store_reply(
+    pub(super) fn store_reply(
         &mut self,
         now: Millis,
         turn: &WireTurn,

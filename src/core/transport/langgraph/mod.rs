@@ -8,9 +8,11 @@
 //! `POST /threads/{thread}/runs/stream` with the person's message as input and the stream
 //! modes `messages-tuple` (the model's text as it is written, tool calls and tool results),
 //! `values` and `updates` (interrupts, under `__interrupt__`); a run that does not stream is
-//! `POST /threads/{thread}/runs/wait`. Every run asks `on_disconnect: "cancel"`, so Stop,
-//! which drops the request, also cancels the run on the server. The assistant (or graph) is
-//! the conversation's agent: the configured agent id, else `agent`.
+//! `POST /threads/{thread}/runs/wait`. Stop drops the request and cancels the run as the
+//! SDK's `useStream` does (`POST /threads/{thread}/runs/{run}/cancel?action=interrupt`, the
+//! run's id read from the stream's `metadata` event); every run also asks
+//! `on_disconnect: "cancel"`, for a page that closes mid-run. The assistant (or graph) is the
+//! conversation's agent: the configured agent id, else `agent`.
 //!
 //! An interrupt becomes a card whose id is the interrupt's id:
 //! - a human interrupt (`{action_request: {action, args}, config: {allow_accept, allow_edit,
@@ -26,19 +28,26 @@
 //!   the resume value.
 //!
 //! The answer resumes the thread with `command: {resume: {<interrupt id>: value}}` (a list
-//! of one response when the interrupt was a list). The conversation itself is kept in the
-//! page like every backend's, with the cards' answers, so a reload shows it at once.
+//! of one response when the interrupt was a list). The interrupts of one run (parallel nodes)
+//! are resumed together: the answers wait for each other and go out in one resume map, one
+//! entry per interrupt id, which is how langgraph resumes several interrupts in one run.
+//!
+//! The conversation is kept in the page like every backend's, with the cards' answers, and
+//! read from the thread's state on the server (`GET /threads/{thread}/state`, as `useStream`
+//! loads a thread) each time it is opened ([`state`]): with an empty store, on another
+//! device or in another tab the messages and the waiting interrupts come from the server.
+
+mod decoder;
+pub mod state;
 
 use serde_json::{json, Map, Value};
 
 use super::backend::{refusal, AnswerCall, Backend, Capabilities, ReadError, SendCall, WireCall};
-use super::reply::{
-    content_text, drain_frames, error_envelope, Delta, Reply, ReplyDecoder, ToolCall, WireFile,
-};
+use super::reply::{error_envelope, Delta, Reply, ReplyDecoder, WireFile};
+use super::threads::Thread;
 use super::TransportOptions;
-use crate::core::lenient;
-use super::reply::push_whole_or_stream;
-use crate::core::sse::SseFrameDecoder;
+
+pub use self::decoder::Decoder;
 
 /// The assistant asked when none is configured (the graph id LangGraph's templates use).
 pub const DEFAULT_ASSISTANT: &str = "agent";
@@ -88,6 +97,16 @@ pub fn run_path(thread: &str, stream: bool) -> String {
     format!("/threads/{}/runs/{verb}", crate::core::encode(thread))
 }
 
+/// The path that cancels the run `run` on `thread`, keeping what it wrote (`interrupt`, the
+/// SDK's default action).
+pub fn cancel_path(thread: &str, run: &str) -> String {
+    format!(
+        "/threads/{}/runs/{}/cancel?action=interrupt",
+        crate::core::encode(thread),
+        crate::core::encode(run)
+    )
+}
+
 fn run_body(assistant: &str, stream: bool) -> Value {
     let mut body = json!({ "assistant_id": assistant, "on_disconnect": "cancel" });
     if stream {
@@ -122,13 +141,35 @@ pub fn send_body(assistant: &str, text: &str, files: &[WireFile], stream: bool) 
     body
 }
 
-/// The body that resumes the interrupt `interrupt_id` with `value`.
-pub fn resume_body(assistant: &str, interrupt_id: &str, value: Value, stream: bool) -> Value {
-    let mut resume = Map::new();
-    resume.insert(interrupt_id.to_owned(), value);
+/// The body that resumes the interrupts of one run together: each interrupt's id with its
+/// value (`Command({resume: {id: value, …}})`, which langgraph reads by interrupt id).
+pub fn resume_body(assistant: &str, resume: Map<String, Value>, stream: bool) -> Value {
     let mut body = run_body(assistant, stream);
     body["command"] = json!({ "resume": resume });
     body
+}
+
+/// The answers kept, not sent yet, for the other interrupts of the run that asked `action_id`
+/// (the cards of the reply that waits on it, answered before it): each card with its answer.
+fn held_answers<'a>(thread: &'a Thread, action_id: &str) -> Vec<(&'a Value, &'a Value)> {
+    let Some(message) = thread.messages.iter().rev().find(|m| {
+        m["metadata"]["pendingActions"]
+            .as_array()
+            .is_some_and(|list| list.iter().any(|a| a["id"] == action_id))
+    }) else {
+        return Vec::new();
+    };
+    message["metadata"]["pendingActions"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter(|a| a["id"] != action_id && a.get(INTERRUPT_KEY).is_some())
+        .filter_map(|a| {
+            let kept = &message["actionStates"][a["id"].as_str()?];
+            (kept["status"] == "resolved" && !kept["resolution"].is_null())
+                .then_some((a, &kept["resolution"]))
+        })
+        .collect()
 }
 
 /// The permissions of a human interrupt (`config`); a missing one is not given.
@@ -400,266 +441,6 @@ pub fn refusal_envelope(status: u16, body: &str, answering: bool) -> String {
     json!({ "error": { "code": code, "message": message } }).to_string()
 }
 
-/// Reads a run's answer, streamed (SSE) or whole (the final state of `runs/wait`, or an
-/// error object), split anywhere.
-#[derive(Debug, Default)]
-pub struct Decoder {
-    frames: SseFrameDecoder,
-    /// `Some(true)` once the body is known to be one JSON object, `Some(false)` for SSE.
-    whole: Option<bool>,
-    /// Bytes held until the kind of body is known, then the whole body.
-    body: Vec<u8>,
-    reply: Reply,
-    /// Text shown so far per message id, and how many pieces it came in.
-    texts: Vec<(String, String, usize)>,
-    /// The cards of the interrupts seen (one per interrupt id).
-    cards: Vec<Value>,
-    /// Whether a node ran (an update came): a resume in which nothing ran had nothing to
-    /// answer.
-    ran: bool,
-    /// Whether the stream said anything at all.
-    spoke: bool,
-    failed: bool,
-}
-
-impl Decoder {
-    /// A decoder at the start of a run.
-    pub fn new() -> Decoder {
-        Decoder::default()
-    }
-
-    /// Feeds bytes as they arrived; returns what they completed.
-    pub fn push(&mut self, bytes: &[u8]) -> Vec<Delta> {
-        if push_whole_or_stream(&mut self.whole, &mut self.body, &mut self.frames, bytes) {
-            self.drain(false)
-        } else {
-            Vec::new()
-        }
-    }
-
-    /// The body ended: reads what was left (a whole answer is read only now).
-    pub fn finish(&mut self) -> Vec<Delta> {
-        let mut out = match self.whole {
-            Some(true) => self.read_state(),
-            Some(false) => self.drain(true),
-            None => Vec::new(),
-        };
-        if self.whole == Some(false) && self.spoke && !self.ran && !self.failed {
-            self.fail(&mut out, NOTHING_WAITED.to_owned());
-        }
-        out
-    }
-
-    /// What the run left: its tool calls and their results, and the interrupts it waits on.
-    pub fn ending(&self) -> Reply {
-        let mut reply = self.reply.clone();
-        reply.pending_actions = (!self.cards.is_empty()).then(|| Value::from(self.cards.clone()));
-        reply
-    }
-
-    fn read_state(&mut self) -> Vec<Delta> {
-        let body = String::from_utf8_lossy(&std::mem::take(&mut self.body)).into_owned();
-        let mut out = Vec::new();
-        let value = match lenient::parse(&body) {
-            Ok(value) if value.is_object() => value,
-            Ok(_) => return vec![Delta::Skipped("an answer that is not an object".into())],
-            Err(e) => return vec![Delta::Skipped(format!("unreadable answer: {e}"))],
-        };
-        if value.get("messages").is_none() && value.get("__interrupt__").is_none() {
-            if let Some(words) = error_words(&value) {
-                self.fail(&mut out, words);
-                return out;
-            }
-        }
-        let messages = value["messages"].as_array().cloned().unwrap_or_default();
-        let start = messages
-            .iter()
-            .rposition(|m| matches!(m["type"].as_str(), Some("human" | "HumanMessage")))
-            .map_or(0, |i| i + 1);
-        for message in &messages[start..] {
-            self.message(message, false, &mut Vec::new());
-        }
-        let text: String = messages[start..]
-            .iter()
-            .filter(|m| is_ai(m))
-            .map(|m| content_text(&m["content"]))
-            .collect();
-        if !text.is_empty() {
-            self.reply.content = text.clone();
-            out.push(Delta::Text(text));
-        }
-        self.interrupts(&value["__interrupt__"]);
-        out
-    }
-
-    fn drain(&mut self, end: bool) -> Vec<Delta> {
-        let mut frames = std::mem::take(&mut self.frames);
-        let out = drain_frames(&mut frames, end, |frame, out| {
-            self.event(frame.event.as_deref().unwrap_or("message"), &frame.data, out);
-        });
-        self.frames = frames;
-        out
-    }
-
-    fn event(&mut self, name: &str, data: &str, out: &mut Vec<Delta>) {
-        // A subgraph's events are named `<mode>|<namespace>`.
-        let name = name.split('|').next().unwrap_or_default();
-        let value = match lenient::parse(data.trim()) {
-            Ok(v) => v,
-            Err(e) => return out.push(Delta::Skipped(format!("unreadable {name} event: {e}"))),
-        };
-        self.spoke = true;
-        match name {
-            "messages" => match &value {
-                Value::Array(items) if items.first().is_some_and(|m| m.get("type").is_some()) => {
-                    self.message(&items[0], false, out);
-                }
-                _ => {}
-            },
-            "messages/partial" => {
-                for message in value.as_array().into_iter().flatten() {
-                    self.message(message, true, out);
-                }
-            }
-            "messages/complete" => {
-                for message in value.as_array().into_iter().flatten() {
-                    self.message(message, true, out);
-                }
-            }
-            "updates" => {
-                self.ran = true;
-                self.interrupts(&value["__interrupt__"]);
-            }
-            "values" => self.interrupts(&value["__interrupt__"]),
-            "error" => {
-                let words = error_words(&value)
-                    .unwrap_or_else(|| "The LangGraph run failed.".to_owned());
-                self.fail(out, words);
-            }
-            _ => {}
-        }
-    }
-
-    /// One message of the run: an AI message's text (a piece of it, or, `cumulative`, all of
-    /// it so far) and tool calls; a tool message's result.
-    fn message(&mut self, message: &Value, cumulative: bool, out: &mut Vec<Delta>) {
-        if matches!(message["type"].as_str(), Some("tool" | "ToolMessage")) {
-            let id = message["tool_call_id"].as_str().unwrap_or_default().to_owned();
-            if id.is_empty() || self.reply.results.contains_key(&id) {
-                return;
-            }
-            let result = match &message["content"] {
-                Value::String(s) => Value::from(s.as_str()),
-                Value::Null => Value::from(""),
-                other => other.clone(),
-            };
-            let name = message["name"].as_str().unwrap_or_default().to_owned();
-            self.reply.results.insert(id.clone(), result.clone());
-            self.ran = true;
-            return out.push(Delta::ToolFinished { id, name, result });
-        }
-        if !is_ai(message) {
-            return;
-        }
-        self.ran = true;
-        let id = message["id"].as_str().unwrap_or_default().to_owned();
-        let text = content_text(&message["content"]);
-        let piece = self.piece(&id, text, cumulative);
-        if !piece.is_empty() && !self.failed {
-            out.push(Delta::Text(piece));
-        }
-        for call in message["tool_calls"].as_array().into_iter().flatten() {
-            let (Some(call_id), Some(name)) = (
-                call["id"].as_str().filter(|i| !i.is_empty()),
-                call["name"].as_str().filter(|n| !n.is_empty()),
-            ) else {
-                continue;
-            };
-            if self.reply.tool_calls.iter().any(|c| c.id == call_id) {
-                continue;
-            }
-            let args = match &call["args"] {
-                Value::Object(_) => call["args"].clone(),
-                _ => json!({}),
-            };
-            let call = ToolCall {
-                id: call_id.to_owned(),
-                name: name.to_owned(),
-                args,
-            };
-            self.reply.tool_calls.push(call.clone());
-            self.reply.calls_streamed = true;
-            out.push(Delta::ToolStarted(call));
-        }
-    }
-
-    /// The new text of message `id`: a piece as it came (unless it repeats the whole message
-    /// after its pieces, as a node's output does), or what a cumulative text adds.
-    fn piece(&mut self, id: &str, text: String, cumulative: bool) -> String {
-        let pos = match self.texts.iter().position(|(known, _, _)| known == id) {
-            Some(pos) => pos,
-            None => {
-                self.texts.push((id.to_owned(), String::new(), 0));
-                self.texts.len() - 1
-            }
-        };
-        let (_, shown, pieces) = &mut self.texts[pos];
-        let new = if cumulative {
-            match text.strip_prefix(shown.as_str()) {
-                Some(rest) => rest.to_owned(),
-                None => return String::new(),
-            }
-        } else if *pieces >= 2 && text == *shown {
-            return String::new();
-        } else {
-            text
-        };
-        if !new.is_empty() {
-            shown.push_str(&new);
-            *pieces += 1;
-        }
-        new
-    }
-
-    fn interrupts(&mut self, list: &Value) {
-        for interrupt in list.as_array().into_iter().flatten() {
-            let Some(card) = card(interrupt) else {
-                continue;
-            };
-            self.ran = true;
-            if !self.cards.iter().any(|c| c["id"] == card["id"]) {
-                self.cards.push(card);
-            }
-        }
-    }
-
-    fn fail(&mut self, out: &mut Vec<Delta>, wording: String) {
-        if !self.failed {
-            self.failed = true;
-            out.push(Delta::Error(wording));
-        }
-    }
-}
-
-fn is_ai(message: &Value) -> bool {
-    matches!(
-        message["type"].as_str(),
-        Some("ai" | "AIMessageChunk" | "AIMessage")
-    )
-}
-
-/// The words of a LangGraph error object (`{error, message}`), or of a string.
-fn error_words(value: &Value) -> Option<String> {
-    value["message"]
-        .as_str()
-        .or_else(|| value["error"]["message"].as_str())
-        .or_else(|| value["error"].as_str())
-        .or_else(|| value.as_str())
-        .map(str::trim)
-        .filter(|m| !m.is_empty())
-        .map(str::to_owned)
-}
-
 /// What LangGraph can do: conversations in the page, each on a server thread; interrupts
 /// answered by resuming the run, never remembered for the chat.
 pub const CAPABILITIES: Capabilities = Capabilities {
@@ -672,6 +453,17 @@ pub const CAPABILITIES: Capabilities = Capabilities {
     runs_in_page: false,
     storage_tag: Some("langgraph"),
 };
+
+/// The assistant (or graph) asked: the configured agent id, else the model, else
+/// [`DEFAULT_ASSISTANT`].
+pub fn assistant(options: &TransportOptions) -> String {
+    options
+        .agent_id
+        .clone()
+        .or_else(|| options.model.clone())
+        .filter(|a| !a.trim().is_empty())
+        .unwrap_or_else(|| DEFAULT_ASSISTANT.to_owned())
+}
 
 /// LangGraph behind the gateway.
 pub fn build(_: &TransportOptions) -> Option<Box<dyn Backend>> {
@@ -690,14 +482,26 @@ impl Backend for LangGraph {
     /// One agent: the configured assistant, else [`DEFAULT_ASSISTANT`]; arguments are
     /// editable card by card (the interrupt says so), never remembered.
     fn agents(&self, options: &TransportOptions) -> Value {
-        let id = options
-            .agent_id
-            .clone()
-            .or_else(|| options.model.clone())
-            .filter(|a| !a.trim().is_empty())
-            .unwrap_or_else(|| DEFAULT_ASSISTANT.to_owned());
+        let id = assistant(options);
         json!({ "agents": [{ "id": id, "name": id,
             "capabilities": { "approvalRemember": false } }] })
+    }
+
+    /// The thread's state: what the SDK's `useStream` reads when it loads a thread.
+    fn thread_url(&self, conversation_id: &str) -> Option<String> {
+        let thread = thread_id(conversation_id);
+        Some(format!("/threads/{}/state", crate::core::encode(&thread)))
+    }
+
+    fn thread_read(
+        &self,
+        options: &TransportOptions,
+        conversation_id: &str,
+        local: Option<&Thread>,
+        body: &str,
+        at: &str,
+    ) -> Option<Thread> {
+        state::read(conversation_id, &assistant(options), local, body, at)
     }
 
     fn send_request(&self, send: &SendCall<'_>) -> WireCall {
@@ -708,13 +512,36 @@ impl Backend for LangGraph {
         }
     }
 
+    /// Resumes the run: this interrupt's answer, with the answers kept for the run's other
+    /// interrupts (several interrupts of one run are resumed together, in one run).
     fn answer_request(&self, answer: &AnswerCall<'_>) -> Result<WireCall, (u16, String)> {
         let (interrupt, value) = resume_value(answer.action, answer.resolution)
             .map_err(|why| refusal(400, "VALIDATION_ERROR", why.message()))?;
         let thread = answer.thread;
+        let mut resume = Map::new();
+        for (action, resolution) in held_answers(thread, answer.action_id) {
+            if let Ok((id, value)) = resume_value(action, resolution) {
+                resume.insert(id, value);
+            }
+        }
+        resume.insert(interrupt, value);
         Ok(WireCall {
             path: run_path(&thread_id(thread.id()), answer.stream),
-            body: resume_body(&answer.model(), &interrupt, value, answer.stream),
+            body: resume_body(&answer.model(), resume, answer.stream),
+        })
+    }
+
+    /// The interrupts of one run wait for each other's answers and go out together.
+    fn answers_together(&self) -> bool {
+        true
+    }
+
+    /// Stop cancels the run, as the SDK's `useStream` does:
+    /// `POST /threads/{thread}/runs/{run}/cancel?action=interrupt`.
+    fn stop_request(&self, thread: &Thread, running: &str) -> Option<WireCall> {
+        Some(WireCall {
+            path: cancel_path(&thread_id(thread.id()), running),
+            body: json!({}),
         })
     }
 
@@ -765,13 +592,3 @@ impl Backend for LangGraph {
     }
 }
 
-impl Decoder {
-    /// Reads a whole body at once.
-    pub fn read_whole(&mut self, body: &str) -> Vec<Delta> {
-        let mut out = self.push(body.as_bytes());
-        out.extend(self.finish());
-        out
-    }
-}
-
-super::reply::reply_decoder!(Decoder, whole);
