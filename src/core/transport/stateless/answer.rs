@@ -239,6 +239,16 @@ impl Stateless {
             state["resolution"] = resolution.clone();
         }
         message["actionStates"][action_id] = state;
+        // The record says so too: a reload before the continuation is stored (the last reply
+        // is still the one that asked) must not draw the card waiting again.
+        for entry in message["metadata"]["pendingActions"]
+            .as_array_mut()
+            .into_iter()
+            .flatten()
+            .filter(|a| a["id"] == action_id)
+        {
+            entry["status"] = Value::from("resolved");
+        }
     }
 
     /// E14's whole answer (`stream: false`, §9.5 C7): the settled action, and the
