@@ -11,14 +11,17 @@
 //! run), a failure as `RUN_ERROR` in the agent's words. Steps, custom, raw, activity,
 //! reasoning and message snapshots carry nothing the chat shows and are passed over.
 //!
-//! A person is asked in two ways, and both become approval cards:
+//! A person is asked in two ways:
 //! - an interrupt: `RUN_FINISHED` whose `outcome` is `{type: "interrupt", interrupts}`.
-//!   Each interrupt is a card (`id` = the interrupt's, the tool and arguments of the call its
-//!   `toolCallId` names, `message` as the summary, `responseSchema` as the arguments'
-//!   schema, `expiresAt` as the deadline). The answer is the next run with one `resume`
+//!   One that names a tool call is an approval card (`id` = the interrupt's, the tool and
+//!   arguments of the call, `message` as the summary, `responseSchema` as the arguments'
+//!   schema, `expiresAt` as the deadline); any other is a question card drawn from its
+//!   `responseSchema` (see `interrupt.rs`). The answer is the next run with a `resume`
 //!   entry: approved → `{status: "resolved", payload: <the arguments as approved>}`,
-//!   declined → `{status: "cancelled", payload: {reason}}`. An answer after `expiresAt` is
-//!   refused here ([`check_deadline`]), before anything is sent.
+//!   declined → `{status: "cancelled", payload: {reason}}`, a question's answer → the payload
+//!   its schema describes. A run's interrupts are answered in one resume (the protocol takes
+//!   no partial one): the answers wait until the last is given. An answer after `expiresAt`
+//!   is refused here ([`check_deadline`]), before anything is sent.
 //! - a frontend tool: the page declares [`CONFIRM_TOOL`]; a call to it that the run leaves
 //!   without a result (or that `pendingToolCallIds` names) is a card, and the answer is the
 //!   next run with a `tool` message for the call (`{approved, arguments?, reason?}`).

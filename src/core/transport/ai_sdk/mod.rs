@@ -18,8 +18,10 @@
 //! `tool_approval` card whose id is the approval id. The person's answer is what
 //! `addToolApprovalResponse` does: the tool part goes to `approval-responded` with
 //! `approval: {id, approved, reason}`, and the conversation is sent again; the server then
-//! runs the tool (`tool-output-available` / `-error`, the card's Completed / Failed) or tells
-//! the model it was denied, with the reason. Like `useChat`, a turn's answers go together
+//! runs the tool first thing (the card reads Executing… from the answer's first chunk until
+//! `tool-output-available` / `-error`, its Completed / Failed) or tells the model it was
+//! denied, with the reason. A message's files are kept with it and sent again with every
+//! later request, as `useChat` keeps them in its messages. Like `useChat`, a turn's answers go together
 //! (the server cannot go on while one of its calls has neither result nor answer), and a new
 //! message leaves the waiting approvals behind (the server drops them).
 //!
