@@ -63,8 +63,10 @@ fn two_interrupts_run(thread: &str) -> String {
         interrupts.push(json!({"id": format!("int_{n}"), "reason": "tool_call",
                                "toolCallId": call, "message": format!("Delete {path}?")}));
     }
-    events.push(json!({"type": "RUN_FINISHED", "threadId": thread, "runId": "r1",
-                       "outcome": {"type": "interrupt", "interrupts": interrupts}}));
+    events.push(
+        json!({"type": "RUN_FINISHED", "threadId": thread, "runId": "r1",
+                       "outcome": {"type": "interrupt", "interrupts": interrupts}}),
+    );
     sse(&events)
 }
 
@@ -90,12 +92,24 @@ fn waiting(run: fn(&str) -> String) -> Link {
 }
 
 fn shown(l: &Link, id: &str) -> Shown {
-    let card = l.session.cards().iter().find(|c| c.action.id == id).unwrap().clone();
+    let card = l
+        .session
+        .cards()
+        .iter()
+        .find(|c| c.action.id == id)
+        .unwrap()
+        .clone();
     Shown::of(&card.action)
 }
 
 fn state_of(l: &Link, id: &str) -> CardState {
-    l.session.cards().iter().find(|c| c.action.id == id).unwrap().state.clone()
+    l.session
+        .cards()
+        .iter()
+        .find(|c| c.action.id == id)
+        .unwrap()
+        .state
+        .clone()
 }
 
 fn answers(pairs: &[(&str, &str)]) -> Resolution {
@@ -103,7 +117,10 @@ fn answers(pairs: &[(&str, &str)]) -> Resolution {
         .iter()
         .map(|(q, a)| (q.to_string(), AnswerValue::One(a.to_string())))
         .collect();
-    Resolution::UserQuestion { answers, cancelled: false }
+    Resolution::UserQuestion {
+        answers,
+        cancelled: false,
+    }
 }
 
 #[test]
@@ -116,17 +133,33 @@ fn i39_an_interrupt_bound_to_no_call_is_a_question_drawn_from_its_schema() {
         panic!("expected a question card, got {:?}", card.action.kind);
     };
     // The message is text under the heading, markup and all (drawn as text, never HTML).
-    assert_eq!(q.summary.as_deref(), Some("Which filing? <b>Quarterly</b> only"));
+    assert_eq!(
+        q.summary.as_deref(),
+        Some("Which filing? <b>Quarterly</b> only")
+    );
     let asked: Vec<(&str, Option<&str>, bool, usize)> = q
         .questions
         .iter()
-        .map(|x| (x.question.as_str(), x.header.as_deref(), x.required, x.options.len()))
+        .map(|x| {
+            (
+                x.question.as_str(),
+                x.header.as_deref(),
+                x.required,
+                x.options.len(),
+            )
+        })
         .collect();
     assert_eq!(
         asked,
-        [("Which quarter?", Some("Quarter"), true, 4), ("Which year?", Some("Year"), true, 0)]
+        [
+            ("Which quarter?", Some("Quarter"), true, 4),
+            ("Which year?", Some("Year"), true, 0)
+        ]
     );
-    assert!(!q.questions[0].offers_free_text(None), "a choice of the enum only");
+    assert!(
+        !q.questions[0].offers_free_text(None),
+        "a choice of the enum only"
+    );
     // 30 minutes after NOW.
     assert_eq!(card.action.expires_at.map(|m| m.0), Some(NOW + 1_800_000));
     assert!(l.session.can_resolve(card));
@@ -163,25 +196,36 @@ fn i39_a_question_answer_that_breaks_the_schema_is_refused_before_it_is_sent() {
 #[test]
 fn i39_the_question_payload_rules_in_core() {
     let card = |schema: Value, message: &str| {
-        let run = sse(&[json!({"type": "RUN_FINISHED", "threadId": "t", "runId": "r",
+        let run = sse(&[
+            json!({"type": "RUN_FINISHED", "threadId": "t", "runId": "r",
             "outcome": {"type": "interrupt", "interrupts": [{
                 "id": "i", "reason": "confirmation", "message": message,
-                "responseSchema": schema }]}})]);
+                "responseSchema": schema }]}}),
+        ]);
         let mut d = Decoder::new();
         d.push(run.as_bytes());
         d.finish();
         d.ending().pending_actions.unwrap()[0].clone()
     };
     let one = |card: &Value, answer: &str| {
-        let text = card["questions"][0]["question"].as_str().unwrap().to_owned();
+        let text = card["questions"][0]["question"]
+            .as_str()
+            .unwrap()
+            .to_owned();
         question_entry(card, &json!({"answers": {text: answer}}))
     };
     // A value schema: one question, its text the message, the payload the typed answer.
     let number = card(json!({"type": "number", "minimum": 0}), "How much?");
     assert_eq!(number["questions"][0]["question"], "How much?");
     assert_eq!(one(&number, "2.5").unwrap()["payload"], json!(2.5));
-    assert_eq!(one(&number, "-1"), Err(AnswerRefusal::BreaksSchema(String::new())));
-    assert_eq!(one(&number, "lots"), Err(AnswerRefusal::BreaksSchema(String::new())));
+    assert_eq!(
+        one(&number, "-1"),
+        Err(AnswerRefusal::BreaksSchema(String::new()))
+    );
+    assert_eq!(
+        one(&number, "lots"),
+        Err(AnswerRefusal::BreaksSchema(String::new()))
+    );
     let yes = card(json!({"type": "boolean"}), "Go on?");
     assert_eq!(one(&yes, "true").unwrap()["payload"], json!(true));
     let pick = card(json!({"enum": [1, 2, 3]}), "How many?");
@@ -207,7 +251,10 @@ fn i39_the_question_payload_rules_in_core() {
         "Which tags?",
     );
     assert_eq!(many["questions"][0]["multiSelect"], true);
-    let text = many["questions"][0]["question"].as_str().unwrap().to_owned();
+    let text = many["questions"][0]["question"]
+        .as_str()
+        .unwrap()
+        .to_owned();
     let entry = question_entry(&many, &json!({"answers": {text: ["a", "c"]}})).unwrap();
     assert_eq!(entry["payload"], json!({"tags": ["a", "c"]}));
 }
@@ -221,7 +268,11 @@ fn i39_several_interrupts_of_a_run_are_answered_in_one_resume() {
         shown: shown(&l, "int_0"),
         resolution: Resolution::allow(),
     });
-    assert_eq!(l.wire.len(), sent, "one answer of two is kept, not sent alone");
+    assert_eq!(
+        l.wire.len(),
+        sent,
+        "one answer of two is kept, not sent alone"
+    );
     assert!(matches!(
         state_of(&l, "int_0"),
         CardState::Settled(Outcome::Approved { .. })

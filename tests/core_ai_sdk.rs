@@ -430,7 +430,10 @@ fn i39_an_approved_card_reads_executing_until_the_tools_output_arrives() {
     let fixture = APPROVED.replace("call_1", "call_2");
     let (start, rest) = fixture.split_at(fixture.find("data: {\"type\":\"tool-output").unwrap());
     // The route took the answer (its first chunk) and runs the tool now.
-    l.wire_input(Input::StreamChunk { id, bytes: start.as_bytes().to_vec() });
+    l.wire_input(Input::StreamChunk {
+        id,
+        bytes: start.as_bytes().to_vec(),
+    });
     assert_eq!(stage_of(&l, APPROVAL_ID), CardStage::Executing);
     // A reload meanwhile reads the same stage.
     let mut again = Link::new(TransportKind::AiSdk, l.stored_threads());
@@ -438,7 +441,10 @@ fn i39_an_approved_card_reads_executing_until_the_tools_output_arrives() {
     again.cmd(Command::OpenConversation(conversation));
     assert_eq!(stage_of(&again, APPROVAL_ID), CardStage::Executing);
     // Its output ends it.
-    l.wire_input(Input::StreamChunk { id, bytes: rest.as_bytes().to_vec() });
+    l.wire_input(Input::StreamChunk {
+        id,
+        bytes: rest.as_bytes().to_vec(),
+    });
     l.wire_input(Input::StreamClosed { id, error: None });
     assert_eq!(stage_of(&l, APPROVAL_ID), CardStage::Completed);
 
@@ -446,7 +452,10 @@ fn i39_an_approved_card_reads_executing_until_the_tools_output_arrives() {
     let (mut l, _) = paused(APPROVAL, "please delete report.txt");
     resolve(&mut l, APPROVAL_ID, Resolution::deny(Some("no".into())));
     let id = l.last_wire().id;
-    l.wire_input(Input::StreamChunk { id, bytes: b"data: {\"type\":\"start\"}\n\n".to_vec() });
+    l.wire_input(Input::StreamChunk {
+        id,
+        bytes: b"data: {\"type\":\"start\"}\n\n".to_vec(),
+    });
     assert_eq!(stage_of(&l, APPROVAL_ID), CardStage::Denied);
 }
 
@@ -483,12 +492,20 @@ fn i39_a_messages_files_are_kept_with_it_and_sent_again_as_use_chat_does() {
                 "url": "data:text/plain;base64,aGVsbG8=" })
     );
     assert_eq!(send(&files), Some((MESSAGE_KEY, sent.clone())));
-    assert_eq!(send(&[]), None, "a message without files needs nothing kept");
+    assert_eq!(
+        send(&[]),
+        None,
+        "a message without files needs nothing kept"
+    );
     let big = [WireFile {
         content: "A".repeat(ai_sdk::KEPT_FILE_BYTES + 4),
         ..files[0].clone()
     }];
-    assert_eq!(send(&big), None, "too big for the browser's storage: sent once");
+    assert_eq!(
+        send(&big),
+        None,
+        "too big for the browser's storage: sent once"
+    );
 
     // The stored message with what was kept is sent again whole in every later request.
     let history = [
@@ -499,5 +516,8 @@ fn i39_a_messages_files_are_kept_with_it_and_sent_again_as_use_chat_does() {
     ];
     let messages = ai_sdk::ui_messages(&history, None);
     assert_eq!(messages[0], sent);
-    assert_eq!(messages[1]["parts"], json!([{ "type": "text", "text": "Read." }]));
+    assert_eq!(
+        messages[1]["parts"],
+        json!([{ "type": "text", "text": "Read." }])
+    );
 }

@@ -242,7 +242,7 @@ fn typed(answer: &Value, schema: &Value) -> Value {
                 .as_array()
                 .into_iter()
                 .flatten()
-                .find(|v| v.as_str() == Some(t) || (!v.is_string() && v.to_string() == t))
+                .find(|v| v.as_str() == Some(t) || (!v.is_string() && serde_json::to_string(v).is_ok_and(|s| s == t)))
                 .cloned();
             number
                 .or(chosen)
