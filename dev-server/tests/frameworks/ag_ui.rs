@@ -332,6 +332,7 @@ ag_ui_journey! {
         if received(page).await?.len() != before {
             return Err("an answer that breaks the schema reached the agent".into());
         }
+        page.click(&sel::option("Q2")).await?;
         page.set_value(&sel::answer_field(2), "2026").await?;
         page.click(sel::SEND).await?;
         page.wait_for_finished_reply_containing("Preparing the Q2 2026 filing.").await?;
