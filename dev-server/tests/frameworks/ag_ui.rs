@@ -283,7 +283,8 @@ ag_ui_journey! {
     i39_ag_ui_stop_mid_stream_keeps_the_text_and_the_next_message_goes_through => |page| async move {
         page.open_with_query(QUERY).await?;
         page.send_message("Tell me a story").await?;
-        page.wait_for_streaming_reply().await?;
+        // Words have arrived (the run is under way), and more are coming.
+        page.wait_for_message("assistant", "word1").await?;
         page.click(STOP).await?;
         let kept = page.wait_for_finished_reply_containing("Once upon a time").await?;
         if kept.text.contains("word300") {
@@ -313,7 +314,7 @@ ag_ui_journey! {
         let card = sel::card("user_question", "waiting");
         page.wait_for_visible(&card).await?;
         let id = page.action_id(&card).await?;
-        page.wait_for_text(".chat-card__summary", "Which filing? <b>Quarterly</b> only").await?;
+        page.wait_for_text(".chat-card__summary", "Which filing should I prepare? <b>Quarterly</b> only").await?;
         let markup = page
             .client
             .execute("return document.querySelectorAll('.chat-card b').length", vec![])

@@ -289,7 +289,8 @@ ai_sdk_journey! {
 async fn stop_journey(page: &ChatPage, front: &str) -> Step {
     page.open_with_query(QUERY).await?;
     page.send_message("tell me a story").await?;
-    page.wait_for_streaming_reply().await?;
+    // Words have arrived (the turn is under way), and more are coming.
+    page.wait_for_message("assistant", "word1").await?;
     page.click(STOP).await?;
     let kept = page
         .wait_for_finished_reply_containing("Once upon a time")

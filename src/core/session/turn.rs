@@ -230,6 +230,8 @@ impl Session {
         let Some(turn) = self.streaming.take() else {
             return;
         };
+        // The turn is gone: whatever draws it must hear so (`abort_stream` finds none left).
+        self.revisions.streaming += 1;
         self.abort_stream();
         // PROTOCOL §7: keep the partial text as a local assistant message, no duration.
         if !turn.text.is_empty() || !turn.tool_calls.is_empty() {
