@@ -521,3 +521,42 @@ fn i39_a_messages_files_are_kept_with_it_and_sent_again_as_use_chat_does() {
         json!([{ "type": "text", "text": "Read." }])
     );
 }
+
+#[test]
+fn i39_stop_drops_the_routes_request_and_the_stopped_turn_is_gone() {
+    use agent_chat_ui::core::transport::{pump, GatewayOutput, Work};
+    use agent_chat_ui::core::Millis;
+
+    let mut l = started();
+    l.cmd(Command::Send("tell me a story".into()));
+    let id = l.last_wire().id;
+    let start = "data: {\"type\":\"start\"}\n\ndata: {\"type\":\"text-start\",\"id\":\"t\"}\n\n\
+                 data: {\"type\":\"text-delta\",\"id\":\"t\",\"delta\":\"Once upon \"}\n\n";
+    l.wire_input(Input::StreamChunk {
+        id,
+        bytes: start.as_bytes().to_vec(),
+    });
+    assert!(l.session.streaming().is_some());
+    let drawn = l.session.revisions().streaming;
+    l.session.handle(Millis(l.now), Input::User(Command::Stop));
+    let aborted: Vec<_> = pump(&mut l.session, &mut l.gateway, Millis(l.now))
+        .into_iter()
+        .filter_map(|w| match w {
+            Work::Gateway(GatewayOutput::Abort(a)) => Some(a),
+            _ => None,
+        })
+        .collect();
+    // As `useChat`'s `stop()`: the request is dropped, nothing else is sent.
+    assert_eq!(aborted, vec![id]);
+    assert!(l.session.streaming().is_none());
+    assert_ne!(
+        l.session.revisions().streaming,
+        drawn,
+        "whatever draws the streaming reply hears that it is gone"
+    );
+    assert_eq!(
+        l.session.messages().last().unwrap().content.display_text(),
+        "Once upon "
+    );
+    assert_eq!(l.session.run(), Run::Idle);
+}
