@@ -14,7 +14,7 @@
 // - anything else: an echo, streamed in small pieces, that names every file the model was
 //   given in the whole conversation ("Files: a.txt."), so a test sees earlier files resent.
 //
-// The request's `signal` aborts when the page drops the request (as Next.js gives a route);
+// The request's signal aborts when the page drops the request (as Next.js gives a route);
 // `streamText` is given it as `abortSignal`, as the SDK's docs ask for `stop()` to reach the
 // model, and the log records it.
 //
@@ -153,7 +153,7 @@ const tools = {
 };
 
 /** The route handler, as `app/api/chat/route.ts` exports it. */
-export async function POST(request) {
+export async function POST(request, signal = request.signal) {
   const body = await request.json();
   log.push(body);
   const result = streamText({
@@ -161,9 +161,9 @@ export async function POST(request) {
     messages: await convertToModelMessages(body.messages, { tools }),
     tools,
     stopWhen: stepCountIs(5),
-    abortSignal: request.signal,
+    abortSignal: signal,
   });
-  request.signal.addEventListener("abort", () => aborted.push({ id: body.id }), { once: true });
+  signal.addEventListener("abort", () => aborted.push({ id: body.id }), { once: true });
   return result.toUIMessageStreamResponse({
     onError: (error) => (error instanceof Error ? error.message : String(error)),
   });
@@ -186,6 +186,9 @@ async function runRoute(handler, req, res) {
         body: Buffer.concat(chunks),
         signal: gone.signal,
       }),
+      // Node's Request follows this signal only while the Request lives (a weak reference):
+      // the handler gets it too, as Next.js keeps the request's signal alive for a route.
+      gone.signal,
     );
     res.writeHead(response.status, Object.fromEntries(response.headers));
     if (response.body) {
