@@ -12,9 +12,18 @@
 //                it is answered with RUN_ERROR;
 //   "confirm" -> a call to the page's confirm_action frontend tool, left for the page
 //                (pendingToolCallIds); the next run's tool message answers it;
+//   "clean up" -> two delete_file calls and two interrupts in one RUN_FINISHED; the resume must
+//                answer both at once (a resume that leaves an interrupt of the run open is a
+//                RUN_ERROR, as the protocol's "cover all open interrupts" rule says);
+//   "filing"  -> an interrupt bound to no tool call (reason input_required) whose responseSchema
+//                asks for a quarter (enum) and a year (integer >= 2000); its message holds
+//                markup, which a page must show as text; the payload is checked again here;
+//   "story"   -> a long streamed reply (about twelve seconds), for Stop;
 //   anything else -> streamed text that repeats it, with a state snapshot and delta.
 //
-// GET /_test/log returns every run input received, in order, for the journeys to assert on.
+// GET /_test/log returns every run input received, in order, for the journeys to assert on;
+// GET /_test/aborted the runIds whose client went away before the run's end (then its remaining
+// events are not written, as a server stops a run nobody reads).
 // Served with the built page on one origin by lib/front.mjs; the agent is at /ag-ui/agent.
 
 import express from "express";
@@ -29,8 +38,29 @@ const SHORT_EXPIRY_MS = Number(process.env.AGUI_SHORT_EXPIRY_MS ?? 4000);
 
 /** Every run input received, in order. */
 const log = [];
-/** Interrupts asked and not yet answered: id -> {expiresAt, path}. */
+/** Interrupts asked and not yet answered: id -> {runId, expiresAt, path?, toolCallId?, form?}. */
 const open = new Map();
+/** The runIds whose client went away before the run ended. */
+const aborted = [];
+
+/** What the filing interrupt asks for: the resume payload's schema. */
+const FILING_SCHEMA = {
+  type: "object",
+  properties: {
+    quarter: { type: "string", title: "Quarter", description: "Which quarter?", enum: ["Q1", "Q2", "Q3", "Q4"] },
+    year: { type: "integer", title: "Year", description: "Which year?", minimum: 2000 },
+  },
+  required: ["quarter", "year"],
+  additionalProperties: false,
+};
+
+/** Why a filing payload does not fit FILING_SCHEMA, or null. */
+function badFiling(p) {
+  if (!p || typeof p !== "object") return "the answer is not an object";
+  if (!FILING_SCHEMA.properties.quarter.enum.includes(p.quarter)) return `no such quarter: ${p.quarter}`;
+  if (!Number.isInteger(p.year) || p.year < 2000) return `not a year from 2000: ${p.year}`;
+  return null;
+}
 
 const DELETE_SCHEMA = {
   type: "object",
@@ -67,21 +97,41 @@ class ScriptedAgent extends AbstractAgent {
       // A resume answers the interrupts of the run before; an answer after expiresAt is a
       // RUN_ERROR, as the protocol says.
       if (input.resume?.length && !leftBehind) {
-        for (const entry of input.resume) {
+        // Every open interrupt of a run the resume answers must be in it.
+        const answered = new Set(input.resume.map((e) => e.interruptId));
+        const runs = new Set(input.resume.map((e) => open.get(e.interruptId)?.runId).filter(Boolean));
+        const missing = [...open].filter(([id, o]) => runs.has(o.runId) && !answered.has(id)).map(([id]) => id);
+        if (missing.length) {
+          emit({ type: EventType.RUN_ERROR, message: `The resume leaves ${missing.join(", ")} open.`, code: "PARTIAL_RESUME" });
+          return sub.complete();
+        }
+        for (const [n, entry] of input.resume.entries()) {
           const asked = open.get(entry.interruptId);
           open.delete(entry.interruptId);
           if (!asked) continue;
+          const said = `msg_${runId}_${n}`;
           if (Date.now() > asked.expiresAt) {
             emit({ type: EventType.RUN_ERROR, message: `The approval ${entry.interruptId} expired.`, code: "INTERRUPT_EXPIRED" });
             return sub.complete();
           }
-          if (entry.status === "resolved") {
+          if (asked.form) {
+            if (entry.status !== "resolved") {
+              text(said, ["No filing prepared."]);
+              continue;
+            }
+            const bad = badFiling(entry.payload);
+            if (bad) {
+              emit({ type: EventType.RUN_ERROR, message: `The filing answer does not fit: ${bad}.`, code: "INVALID_PAYLOAD" });
+              return sub.complete();
+            }
+            text(said, ["Preparing the ", `${entry.payload.quarter} ${entry.payload.year}`, " filing."]);
+          } else if (entry.status === "resolved") {
             const path = entry.payload?.path ?? asked.path;
-            emit({ type: EventType.TOOL_CALL_RESULT, messageId: `res_${runId}`, toolCallId: asked.toolCallId,
+            emit({ type: EventType.TOOL_CALL_RESULT, messageId: `res_${runId}_${n}`, toolCallId: asked.toolCallId,
                    content: JSON.stringify({ deleted: path }), role: "tool" });
-            text(`msg_${runId}`, ["Deleted ", path, "."]);
+            text(said, ["Deleted ", path, "."]);
           } else {
-            text(`msg_${runId}`, ["Not deleted. ", `Reason: ${entry.payload?.reason ?? "none given"}`]);
+            text(said, ["Not deleted. ", `Reason: ${entry.payload?.reason ?? "none given"}`]);
           }
         }
         emit({ type: EventType.RUN_FINISHED, threadId, runId, outcome: { type: "success" } });
@@ -106,6 +156,41 @@ class ScriptedAgent extends AbstractAgent {
         emit({ type: EventType.RUN_ERROR, message: "The scripted agent failed on request.", code: "SCRIPTED_FAILURE" });
         return sub.complete();
       }
+      if (/clean up/i.test(said)) {
+        const expiresAt = Date.now() + 30 * 60 * 1000;
+        const interrupts = ["/tmp/a.txt", "/tmp/b.txt"].map((path, n) => {
+          const toolCallId = `call_${runId}_${n}`;
+          emit({ type: EventType.TOOL_CALL_START, toolCallId, toolCallName: "delete_file" });
+          emit({ type: EventType.TOOL_CALL_ARGS, toolCallId, delta: JSON.stringify({ path }) });
+          emit({ type: EventType.TOOL_CALL_END, toolCallId });
+          const id = `int_${runId}_${n}`;
+          open.set(id, { runId, expiresAt, path, toolCallId });
+          return { id, reason: "tool_call", toolCallId, message: `Delete ${path}?`,
+                   responseSchema: DELETE_SCHEMA, expiresAt: new Date(expiresAt).toISOString() };
+        });
+        emit({ type: EventType.RUN_FINISHED, threadId, runId, outcome: { type: "interrupt", interrupts } });
+        return sub.complete();
+      }
+      if (/filing/i.test(said)) {
+        const expiresAt = Date.now() + 30 * 60 * 1000;
+        const id = `int_${runId}`;
+        open.set(id, { runId, expiresAt, form: true });
+        text(`msg_${runId}`, ["I need two details first."]);
+        emit({
+          type: EventType.RUN_FINISHED, threadId, runId,
+          outcome: { type: "interrupt", interrupts: [{
+            id, reason: "input_required", message: "Which filing should I prepare? <b>Quarterly</b> only",
+            responseSchema: FILING_SCHEMA, expiresAt: new Date(expiresAt).toISOString(),
+          }] },
+        });
+        return sub.complete();
+      }
+      if (/story/i.test(said)) {
+        const story = Array.from({ length: 300 }, (_, i) => `word${i + 1} `);
+        text(`msg_${runId}`, ["Once upon a time ", ...story]);
+        emit({ type: EventType.RUN_FINISHED, threadId, runId, outcome: { type: "success" } });
+        return sub.complete();
+      }
       if (/delete|expire/i.test(said)) {
         const toolCallId = `call_${runId}`;
         const path = "/tmp/report.txt";
@@ -117,7 +202,7 @@ class ScriptedAgent extends AbstractAgent {
         const ttl = /expire/i.test(said) ? SHORT_EXPIRY_MS : 30 * 60 * 1000;
         const expiresAt = Date.now() + ttl;
         const id = `int_${runId}`;
-        open.set(id, { expiresAt, path, toolCallId });
+        open.set(id, { runId, expiresAt, path, toolCallId });
         emit({
           type: EventType.RUN_FINISHED, threadId, runId,
           outcome: { type: "interrupt", interrupts: [{
@@ -151,6 +236,7 @@ const app = express();
 app.use(express.json({ limit: "5mb" }));
 
 app.get("/_test/log", (_req, res) => res.json(log));
+app.get("/_test/aborted", (_req, res) => res.json(aborted));
 
 app.post("/ag-ui/agent", (req, res) => {
   log.push(req.body);
@@ -162,13 +248,20 @@ app.post("/ag-ui/agent", (req, res) => {
   const encoder = new EventEncoder({ accept: req.get("accept") });
   res.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache" });
   let n = 0;
+  const timers = [];
+  res.on("close", () => {
+    if (res.writableFinished) return;
+    // The client went away (the page's Stop): nothing more is written.
+    aborted.push(parsed.data.runId);
+    timers.forEach(clearTimeout);
+  });
   agent.run(parsed.data).subscribe({
     next: (event) => {
       // Spread over time so the page draws the reply as it streams.
       const at = 40 * n++;
-      setTimeout(() => res.write(encoder.encode(event)), at);
+      timers.push(setTimeout(() => res.write(encoder.encode(event)), at));
     },
-    complete: () => setTimeout(() => res.end(), 40 * n),
+    complete: () => timers.push(setTimeout(() => res.end(), 40 * n)),
     error: (e) => {
       res.write(encoder.encode({ type: EventType.RUN_ERROR, message: String(e?.message ?? e) }));
       res.end();

@@ -9,11 +9,19 @@
 // - "format": asks for `formatDisk` (needs approval), which fails when it runs;
 // - "weather": runs `getWeather` (no approval) and answers with its result;
 // - "break": the model fails mid-stream (an `error` chunk, in the server's words);
-// - anything else: an echo, streamed in small pieces.
+// - "story": a long reply (about twelve seconds), for Stop;
+// - "delete" of a file whose name has "slow" in it: the tool takes two and a half seconds;
+// - anything else: an echo, streamed in small pieces, that names every file the model was
+//   given in the whole conversation ("Files: a.txt."), so a test sees earlier files resent.
+//
+// The request's signal aborts when the page drops the request (as Next.js gives a route);
+// `streamText` is given it as `abortSignal`, as the SDK's docs ask for `stop()` to reach the
+// model, and the log records it.
 //
 // Served with the built page on one origin by lib/front.mjs: POST /api/chat is the route;
 // GET /_test/log lists every request body the route received (the tests read what the server
-// was told, e.g. a denial's reason); POST /_test/reset forgets them.
+// was told, e.g. a denial's reason), the tools it ran and the streams it saw aborted;
+// POST /_test/reset forgets them.
 
 import { convertToModelMessages, simulateReadableStream, stepCountIs, streamText, tool } from "ai";
 import { MockLanguageModelV4 } from "ai/test";
@@ -23,6 +31,7 @@ import { startFront } from "./lib/front.mjs";
 
 const log = [];
 const executed = [];
+const aborted = [];
 
 const usage = {
   inputTokens: { total: 10, noCache: 10, cacheRead: 0, cacheWrite: 0 },
@@ -93,10 +102,20 @@ function script(prompt) {
   if (/weather/i.test(text)) {
     return [call(`call_${n}`, "getWeather", { city: "Istanbul" }), finish("tool-calls")];
   }
+  if (/story/i.test(text)) {
+    const story = Array.from({ length: 300 }, (_, i) => `word${i + 1}`).join(" ");
+    return [...words("t", `Once upon a time ${story}.`), finish("stop")];
+  }
   if (/break/i.test(text)) {
     return [...words("t", "Let me think"), { type: "error", error: new Error("The model is overloaded, try again later") }];
   }
-  return [...words("t", `You said: ${text}. This reply is streamed in small pieces.`), finish("stop")];
+  const files = prompt
+    .filter((m) => m.role === "user")
+    .flatMap((m) => (Array.isArray(m.content) ? m.content : []))
+    .filter((p) => p.type === "file")
+    .map((p) => p.filename ?? p.mediaType);
+  const seen = files.length ? ` Files: ${files.join(", ")}.` : "";
+  return [...words("t", `You said: ${text}. This reply is streamed in small pieces.${seen}`), finish("stop")];
 }
 
 const model = new MockLanguageModelV4({
@@ -113,6 +132,7 @@ const tools = {
     inputSchema: z.object({ path: z.string() }),
     needsApproval: true,
     execute: async ({ path }) => {
+      if (/slow/i.test(path)) await new Promise((done) => setTimeout(done, 2500));
       executed.push({ tool: "deleteFile", path });
       return { deleted: path };
     },
@@ -133,7 +153,7 @@ const tools = {
 };
 
 /** The route handler, as `app/api/chat/route.ts` exports it. */
-export async function POST(request) {
+export async function POST(request, signal = request.signal) {
   const body = await request.json();
   log.push(body);
   const result = streamText({
@@ -141,7 +161,9 @@ export async function POST(request) {
     messages: await convertToModelMessages(body.messages, { tools }),
     tools,
     stopWhen: stepCountIs(5),
+    abortSignal: signal,
   });
+  signal.addEventListener("abort", () => aborted.push({ id: body.id }), { once: true });
   return result.toUIMessageStreamResponse({
     onError: (error) => (error instanceof Error ? error.message : String(error)),
   });
@@ -151,17 +173,29 @@ export async function POST(request) {
 async function runRoute(handler, req, res) {
   const chunks = [];
   for await (const chunk of req) chunks.push(chunk);
+  // The client went away before the answer ended: the request's signal aborts.
+  const gone = new AbortController();
+  res.on("close", () => {
+    if (!res.writableFinished) gone.abort();
+  });
   try {
     const response = await handler(
       new Request(`http://front${req.url}`, {
         method: req.method,
         headers: req.headers,
         body: Buffer.concat(chunks),
+        signal: gone.signal,
       }),
+      // Node's Request follows this signal only while the Request lives (a weak reference):
+      // the handler gets it too, as Next.js keeps the request's signal alive for a route.
+      gone.signal,
     );
     res.writeHead(response.status, Object.fromEntries(response.headers));
     if (response.body) {
-      for await (const chunk of response.body) res.write(chunk);
+      // Read to the end even when nobody listens, so the SDK sees its signal and stops.
+      for await (const chunk of response.body) {
+        if (!gone.signal.aborted) res.write(chunk);
+      }
     }
     res.end();
   } catch (e) {
@@ -173,11 +207,12 @@ async function runRoute(handler, req, res) {
 function testRoutes(req, res) {
   if (req.url === "/_test/log") {
     res.writeHead(200, { "content-type": "application/json" });
-    return res.end(JSON.stringify({ requests: log, executed }));
+    return res.end(JSON.stringify({ requests: log, executed, aborted }));
   }
   if (req.url === "/_test/reset" && req.method === "POST") {
     log.length = 0;
     executed.length = 0;
+    aborted.length = 0;
     return res.writeHead(204).end();
   }
   res.writeHead(404).end();

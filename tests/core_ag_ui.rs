@@ -157,14 +157,15 @@ fn i39_the_earlier_draft_interrupt_shape_is_read_too() {
     let body = sse(&[
         json!({"type": "RUN_FINISHED", "threadId": "t", "runId": "r",
         "outcome": "interrupt", "interrupt": {"id": "i9", "reason": "policy_hold",
-                                              "metadata": {"arguments": {"amount": 5}}}}),
+                                              "payload": {"question": "Hold the payment?"}}}),
     ]);
     let mut d = Decoder::new();
     d.read_whole_for_test(&body);
     let cards = d.ending().pending_actions.unwrap();
     assert_eq!(cards[0]["id"], "i9");
-    assert_eq!(cards[0]["toolName"], "policy_hold");
-    assert_eq!(cards[0]["args"], json!({"amount": 5}));
+    // Bound to no tool call: a question, its words from the draft's payload.
+    assert_eq!(cards[0]["type"], "user_question");
+    assert_eq!(cards[0]["questions"][0]["question"], "Hold the payment?");
 }
 
 /// Extension for the tests: reads a whole body.

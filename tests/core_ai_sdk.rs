@@ -421,3 +421,142 @@ fn i39_ai_sdk_is_named_by_the_page() {
     assert!(TransportKind::AiSdk.keeps_threads());
     assert!(TransportKind::AiSdk.can_resolve());
 }
+
+#[test]
+fn i39_an_approved_card_reads_executing_until_the_tools_output_arrives() {
+    let (mut l, conversation) = paused(APPROVAL, "please delete report.txt");
+    resolve(&mut l, APPROVAL_ID, Resolution::allow());
+    let id = l.last_wire().id;
+    let fixture = APPROVED.replace("call_1", "call_2");
+    let (start, rest) = fixture.split_at(fixture.find("data: {\"type\":\"tool-output").unwrap());
+    // The route took the answer (its first chunk) and runs the tool now.
+    l.wire_input(Input::StreamChunk {
+        id,
+        bytes: start.as_bytes().to_vec(),
+    });
+    assert_eq!(stage_of(&l, APPROVAL_ID), CardStage::Executing);
+    // A reload meanwhile reads the same stage.
+    let mut again = Link::new(TransportKind::AiSdk, l.stored_threads());
+    again.cmd(Command::Start);
+    again.cmd(Command::OpenConversation(conversation));
+    assert_eq!(stage_of(&again, APPROVAL_ID), CardStage::Executing);
+    // Its output ends it.
+    l.wire_input(Input::StreamChunk {
+        id,
+        bytes: rest.as_bytes().to_vec(),
+    });
+    l.wire_input(Input::StreamClosed { id, error: None });
+    assert_eq!(stage_of(&l, APPROVAL_ID), CardStage::Completed);
+
+    // A denied card never reads Executing: the route runs nothing.
+    let (mut l, _) = paused(APPROVAL, "please delete report.txt");
+    resolve(&mut l, APPROVAL_ID, Resolution::deny(Some("no".into())));
+    let id = l.last_wire().id;
+    l.wire_input(Input::StreamChunk {
+        id,
+        bytes: b"data: {\"type\":\"start\"}\n\n".to_vec(),
+    });
+    assert_eq!(stage_of(&l, APPROVAL_ID), CardStage::Denied);
+}
+
+#[test]
+fn i39_a_messages_files_are_kept_with_it_and_sent_again_as_use_chat_does() {
+    use agent_chat_ui::core::transport::backend::{Backend, SendCall};
+    use agent_chat_ui::core::transport::reply::WireFile;
+    use agent_chat_ui::core::transport::threads::Thread;
+    use agent_chat_ui::core::transport::TransportOptions;
+
+    let options = TransportOptions::default();
+    let thread = Thread::new(json!({ "id": "c1" }));
+    let files = [WireFile {
+        name: "notes.txt".into(),
+        mime_type: "text/plain".into(),
+        content: "aGVsbG8=".into(),
+    }];
+    let send = |files: &[WireFile]| {
+        let call = SendCall {
+            options: &options,
+            thread: &thread,
+            message_id: "u1",
+            text: "read this",
+            files,
+            stream: true,
+            rpc_id: 1,
+        };
+        ai_sdk::AiSdk.keep_with_message(&call)
+    };
+    let sent = ai_sdk::user_message("u1", "read this", &files);
+    assert_eq!(
+        sent["parts"][0],
+        json!({ "type": "file", "mediaType": "text/plain", "filename": "notes.txt",
+                "url": "data:text/plain;base64,aGVsbG8=" })
+    );
+    assert_eq!(send(&files), Some((MESSAGE_KEY, sent.clone())));
+    assert_eq!(
+        send(&[]),
+        None,
+        "a message without files needs nothing kept"
+    );
+    let big = [WireFile {
+        content: "A".repeat(ai_sdk::KEPT_FILE_BYTES + 4),
+        ..files[0].clone()
+    }];
+    assert_eq!(
+        send(&big),
+        None,
+        "too big for the browser's storage: sent once"
+    );
+
+    // The stored message with what was kept is sent again whole in every later request.
+    let history = [
+        json!({ "id": "u1", "role": "user", "content": "read this",
+                "files": [{ "id": "u1_f0", "name": "notes.txt" }],
+                "metadata": { MESSAGE_KEY: sent.clone() } }),
+        json!({ "id": "a1", "role": "assistant", "content": "Read." }),
+    ];
+    let messages = ai_sdk::ui_messages(&history, None);
+    assert_eq!(messages[0], sent);
+    assert_eq!(
+        messages[1]["parts"],
+        json!([{ "type": "text", "text": "Read." }])
+    );
+}
+
+#[test]
+fn i39_stop_drops_the_routes_request_and_the_stopped_turn_is_gone() {
+    use agent_chat_ui::core::transport::{pump, GatewayOutput, Work};
+    use agent_chat_ui::core::Millis;
+
+    let mut l = started();
+    l.cmd(Command::Send("tell me a story".into()));
+    let id = l.last_wire().id;
+    let start = "data: {\"type\":\"start\"}\n\ndata: {\"type\":\"text-start\",\"id\":\"t\"}\n\n\
+                 data: {\"type\":\"text-delta\",\"id\":\"t\",\"delta\":\"Once upon \"}\n\n";
+    l.wire_input(Input::StreamChunk {
+        id,
+        bytes: start.as_bytes().to_vec(),
+    });
+    assert!(l.session.streaming().is_some());
+    let drawn = l.session.revisions().streaming;
+    l.session.handle(Millis(l.now), Input::User(Command::Stop));
+    let aborted: Vec<_> = pump(&mut l.session, &mut l.gateway, Millis(l.now))
+        .into_iter()
+        .filter_map(|w| match w {
+            Work::Gateway(GatewayOutput::Abort(a)) => Some(a),
+            _ => None,
+        })
+        .collect();
+    // As `useChat`'s `stop()`: the request is dropped, nothing else is sent.
+    assert_eq!(aborted, vec![id]);
+    assert!(l.session.streaming().is_none());
+    assert_ne!(
+        l.session.revisions().streaming,
+        drawn,
+        "whatever draws the streaming reply hears that it is gone"
+    );
+    assert_eq!(
+        l.session.messages().last().unwrap().content.display_text(),
+        "Once upon "
+    );
+    assert_eq!(l.session.run(), Run::Idle);
+}

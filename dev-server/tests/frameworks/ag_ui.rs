@@ -14,6 +14,8 @@ const QUERY: &str = "lang=en&transport=ag-ui&baseUrl=/ag-ui/agent";
 const DELETE: &str = "Delete the report";
 /// The interrupt's message, drawn as the card's summary.
 const ASKS: &str = "Delete /tmp/report.txt?";
+/// The composer's Stop button, shown while a reply streams.
+const STOP: &str = "button.chat-input__stop";
 
 /// Declares one journey against the AG-UI test server (started with `env`).
 macro_rules! ag_ui_journey {
@@ -113,6 +115,8 @@ ag_ui_journey! {
         page.wait_for_text(sel::ARGS, "/tmp/report.txt").await?;
         page.wait_for_countdown("minute", 28..=30, false).await?;
         if let Ok(path) = std::env::var("AG_UI_SCREENSHOT") {
+            // The card's arrival animation has ended.
+            tokio::time::sleep(std::time::Duration::from_millis(1_000)).await;
             let png = page.client.screenshot().await.map_err(|e| format!("screenshot: {e}"))?;
             std::fs::write(&path, png).map_err(|e| format!("writing {path}: {e}"))?;
         }
@@ -256,5 +260,121 @@ ag_ui_journey! {
             Some(m) if m["role"] == "tool" && m["content"].as_str().is_some_and(|c| c.contains("\"approved\":true")) => Ok(()),
             other => Err(format!("the answer was not the call's tool message: {other:?}")),
         }
+    }
+}
+
+/// The runIds whose request the agent saw dropped before the run ended.
+async fn aborted_runs(page: &ChatPage) -> Step<Vec<Value>> {
+    let value = page
+        .client
+        .execute("return fetch('/_test/aborted').then(r => r.json())", vec![])
+        .await
+        .map_err(|e| format!("reading the agent's aborted runs: {e}"))?;
+    value
+        .as_array()
+        .cloned()
+        .ok_or_else(|| format!("not a list: {value}"))
+}
+
+ag_ui_journey! {
+    /// Issue 39: Stop mid-stream drops the run's request, as `@ag-ui/client`'s `abortRun` does:
+    /// the reply stops at once with its text kept, the agent sees its client go, the composer
+    /// is free and the next message goes through.
+    i39_ag_ui_stop_mid_stream_keeps_the_text_and_the_next_message_goes_through => |page| async move {
+        page.open_with_query(QUERY).await?;
+        page.send_message("Tell me a story").await?;
+        // Words have arrived (the run is under way), and more are coming.
+        page.wait_for_message("assistant", "word1").await?;
+        page.click(STOP).await?;
+        let kept = page.wait_for_finished_reply_containing("Once upon a time").await?;
+        if kept.text.contains("word300") {
+            return Err(format!("the whole story arrived: {}", kept.text));
+        }
+        page.wait_until("the agent to see the run dropped", async || {
+            let runs = aborted_runs(page).await?;
+            if runs.len() == 1 { Ok(()) } else { Err(format!("aborted runs: {runs:?}")) }
+        })
+        .await?;
+        page.wait_for_composer_free().await?;
+        page.send_message("Hello after stop").await?;
+        page.wait_for_finished_reply_containing("You said: Hello after stop.").await?;
+        page.wait_for_message("assistant", "Once upon a time").await.map(drop)
+    }
+}
+
+ag_ui_journey! {
+    /// Issue 39: an interrupt bound to no tool call is a question card drawn from its
+    /// responseSchema (a choice from the enum, a typed year), its message shown as text (the
+    /// markup in it is not HTML), its expiresAt as the deadline; an answer that breaks the
+    /// schema is refused in the page and never reaches the agent; the right one resumes the
+    /// run with exactly the payload the schema describes.
+    i39_ag_ui_an_interrupt_without_a_tool_call_is_a_question_card => |page| async move {
+        page.open_with_query(QUERY).await?;
+        page.send_message("Prepare the filing").await?;
+        let card = sel::card("user_question", "waiting");
+        page.wait_for_visible(&card).await?;
+        let id = page.action_id(&card).await?;
+        page.wait_for_text(".chat-card__summary", "Which filing should I prepare? <b>Quarterly</b> only").await?;
+        let markup = page
+            .client
+            .execute("return document.querySelectorAll('.chat-card b').length", vec![])
+            .await
+            .map_err(|e| e.to_string())?;
+        if markup != json!(0) {
+            return Err(format!("the message was drawn as HTML ({markup} <b> elements)"));
+        }
+        page.wait_for_countdown("minute", 28..=30, false).await?;
+        page.click(&sel::option("Q2")).await?;
+        page.type_into(&sel::answer_field(2), "1999").await?;
+        let before = received(page).await?.len();
+        page.click(sel::SEND).await?;
+        page.wait_for_error("/year").await?;
+        page.wait_for_visible(&sel::card_by_id(&id, "waiting")).await?;
+        if received(page).await?.len() != before {
+            return Err("an answer that breaks the schema reached the agent".into());
+        }
+        page.click(&sel::option("Q2")).await?;
+        page.set_value(&sel::answer_field(2), "2026").await?;
+        page.click(sel::SEND).await?;
+        page.wait_for_finished_reply_containing("Preparing the Q2 2026 filing.").await?;
+        wait_for_resume(page, &json!([{"interruptId": id, "status": "resolved",
+                                       "payload": {"quarter": "Q2", "year": 2026}}])).await?;
+        page.wait_for_visible(&sel::card_by_id(&id, "answered")).await.map(drop)
+    }
+}
+
+ag_ui_journey! {
+    /// Issue 39: two interrupts of one run are answered in ONE resume, as the protocol asks
+    /// (the agent refuses a resume that leaves one open): the first answer is kept and nothing
+    /// is sent; the second sends both.
+    i39_ag_ui_two_interrupts_of_one_run_go_in_one_resume => |page| async move {
+        page.open_with_query(QUERY).await?;
+        page.send_message("Please clean up").await?;
+        let waiting = sel::card("tool_approval", "waiting");
+        page.wait_for_count(&waiting, 2).await?;
+        let ids = page.action_ids(&waiting).await?;
+        let [first, second] = ids.as_slice() else {
+            return Err(format!("expected two cards, got {ids:?}"));
+        };
+        let before = received(page).await?.len();
+        page.click(&format!("{} {}", sel::card_by_id(first, "waiting"), sel::APPROVE)).await?;
+        page.wait_for_visible(&sel::card_by_id(first, "approved")).await?;
+        if received(page).await?.len() != before {
+            return Err("one answer of two went to the agent alone".into());
+        }
+        let other = sel::card_by_id(second, "waiting");
+        page.click(&format!("{other} {}", sel::ADD_REASON)).await?;
+        page.type_into(&format!("{other} {}", sel::REASON), "keep b").await?;
+        page.click(&format!("{other} {}", sel::DENY)).await?;
+        page.wait_for_finished_reply_containing("Reason: keep b").await?;
+        page.wait_for_message("assistant", "Deleted /tmp/a.txt.").await?;
+        wait_for_resume(page, &json!([
+            {"interruptId": first, "status": "resolved", "payload": {"path": "/tmp/a.txt"}},
+            {"interruptId": second, "status": "cancelled", "payload": {"reason": "keep b"}}
+        ])).await?;
+        if received(page).await?.len() != before + 1 {
+            return Err("expected one run for both answers".into());
+        }
+        Ok(())
     }
 }

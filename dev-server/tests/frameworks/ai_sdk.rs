@@ -275,3 +275,86 @@ async fn two_approvals_journey(page: &ChatPage, front: &str) -> Step {
         .await
         .map(drop)
 }
+
+/// The composer's Stop button, shown while a reply streams.
+const STOP: &str = "button.chat-input__stop";
+
+ai_sdk_journey! {
+    /// Issue 39: Stop mid-stream drops the request, as `useChat`'s `stop()` aborts its fetch:
+    /// the reply stops at once with its text kept, the route sees its request's signal abort,
+    /// the composer is free and the next message goes through.
+    i39_ai_sdk_stop_mid_stream_keeps_the_text_and_the_next_message_goes_through => stop_journey
+}
+
+async fn stop_journey(page: &ChatPage, front: &str) -> Step {
+    page.open_with_query(QUERY).await?;
+    page.send_message("tell me a story").await?;
+    // Words have arrived (the turn is under way), and more are coming.
+    page.wait_for_message("assistant", "word1").await?;
+    page.click(STOP).await?;
+    let kept = page
+        .wait_for_finished_reply_containing("Once upon a time")
+        .await?;
+    if kept.text.contains("word300") {
+        return Err(format!("the whole story arrived: {}", kept.text));
+    }
+    page.wait_until("the route to see its request aborted", async || {
+        let aborted = route_log(front).await?["aborted"].clone();
+        match aborted.as_array().map(Vec::len) {
+            Some(1) => Ok(()),
+            _ => Err(format!("aborted: {aborted}")),
+        }
+    })
+    .await?;
+    page.wait_for_composer_free().await?;
+    page.send_message("hello after stop").await?;
+    page.wait_for_finished_reply_containing("You said: hello after stop.")
+        .await?;
+    page.wait_for_message("assistant", "Once upon a time")
+        .await
+        .map(drop)
+}
+
+ai_sdk_journey! {
+    /// Issue 39: after Approve the card reads Executing… while the route runs the tool (it
+    /// takes seconds), then Completed; and a file sent with an earlier message goes again with
+    /// every later request, as `useChat` keeps it in its messages.
+    i39_ai_sdk_executing_until_the_tool_ends_and_files_are_sent_again => executing_journey
+}
+
+async fn executing_journey(page: &ChatPage, front: &str) -> Step {
+    page.open_with_query(QUERY).await?;
+    let dir = std::env::temp_dir().join(format!("ai-sdk-files-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).map_err(|e| e.to_string())?;
+    let file = dir.join("notes.txt");
+    std::fs::write(&file, "hello").map_err(|e| e.to_string())?;
+    page.attach_files(&[file]).await?;
+    page.send_message("please delete slow.txt").await?;
+    let card = sel::card_in("waiting");
+    page.wait_for_visible(&card).await?;
+    let action_id = page.action_id(&card).await?;
+    page.click(sel::APPROVE).await?;
+    page.wait_for_visible(&sel::card_at_stage(&action_id, "executing"))
+        .await?;
+    page.wait_for_text(".chat-card .chat-card__stage", "Executing")
+        .await?;
+    page.wait_for_visible(&sel::card_at_stage(&action_id, "completed"))
+        .await?;
+    page.wait_for_finished_reply_containing("deleteFile done:")
+        .await?;
+    page.send_message("and now?").await?;
+    page.wait_for_finished_reply_containing("Files: notes.txt.")
+        .await?;
+    let log = route_log(front).await?;
+    let last = log["requests"]
+        .as_array()
+        .and_then(|r| r.last())
+        .ok_or("the route received nothing")?;
+    let first = &last["messages"][0]["parts"][0];
+    let expected = serde_json::json!({ "type": "file", "mediaType": "text/plain",
+        "filename": "notes.txt", "url": "data:text/plain;base64,aGVsbG8=" });
+    if *first != expected {
+        return Err(format!("the earlier file was sent as {first}"));
+    }
+    Ok(())
+}

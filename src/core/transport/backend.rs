@@ -270,6 +270,14 @@ pub trait Backend: std::fmt::Debug {
     /// The backend's request for a message the person sent.
     fn send_request(&self, send: &SendCall<'_>) -> WireCall;
 
+    /// What the backend keeps with the person's stored message, as a key and value of its
+    /// `metadata`: what a later request must send again and the stored message does not
+    /// otherwise hold (the bytes of its files). By default nothing.
+    fn keep_with_message(&self, send: &SendCall<'_>) -> Option<(&'static str, Value)> {
+        let _ = send;
+        None
+    }
+
     /// What a new message does to the cards that wait in `thread` (answers them, leaves them
     /// behind, declines them), kept on their replies; returns their ids with the status the
     /// card settles with. By default they keep waiting.
@@ -299,6 +307,14 @@ pub trait Backend: std::fmt::Debug {
     fn stop_request(&self, thread: &Thread, running: &str) -> Option<WireCall> {
         let _ = (thread, running);
         None
+    }
+
+    /// The tool calls it runs as it takes the answers kept on the stored reply `reply`
+    /// (approved, not run yet): their cards read "Executing…" from then until the calls'
+    /// outcomes arrive. By default none: nothing says a call started.
+    fn runs_on_answer(&self, reply: &Value) -> Vec<String> {
+        let _ = reply;
+        Vec::new()
     }
 
     /// A reader for one reply.

@@ -412,6 +412,8 @@ pub struct UserQuestion {
     pub questions: Vec<Question>,
     /// Action-level `allowFreeText` (SDK snapshot, C14); a question's own value wins.
     pub allow_free_text: Option<bool>,
+    /// A line under the heading that says what the questions are for (`summary`).
+    pub summary: Option<String>,
 }
 
 /// One question of a `user_question` action (§9.1).
@@ -639,6 +641,7 @@ impl PendingAction {
             "user_question" => ActionKind::UserQuestion(UserQuestion {
                 questions: list_of(obj.get("questions"), Question::from_json),
                 allow_free_text: obj.get("allowFreeText").and_then(bool_of),
+                summary: obj.get("summary").and_then(str_of),
             }),
             "client_tool" => ActionKind::ClientTool {
                 tool_name: tool_name(),

@@ -51,6 +51,10 @@ pub fn QuestionCard(
         }
     });
 
+    let summary = match &card.action.kind {
+        crate::core::ActionKind::UserQuestion(q) => q.summary.clone(),
+        _ => None,
+    };
     let submits_on_pick = initial.submits_on_pick();
     let blocks = initial
         .questions()
@@ -96,6 +100,7 @@ pub fn QuestionCard(
             card=card.clone()
             kind="user_question"
             title=Signal::derive(move || i18n.t("chat-action-question-label"))
+            subtitles=summary.map(|s| ("chat-card__summary", s)).into_iter().collect()
             icon=view! { <QuestionIcon/> }.into_any()
             controls=ViewFn::from(controls)
         >

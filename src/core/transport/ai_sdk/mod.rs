@@ -18,8 +18,10 @@
 //! `tool_approval` card whose id is the approval id. The person's answer is what
 //! `addToolApprovalResponse` does: the tool part goes to `approval-responded` with
 //! `approval: {id, approved, reason}`, and the conversation is sent again; the server then
-//! runs the tool (`tool-output-available` / `-error`, the card's Completed / Failed) or tells
-//! the model it was denied, with the reason. Like `useChat`, a turn's answers go together
+//! runs the tool first thing (the card reads Executing… from the answer's first chunk until
+//! `tool-output-available` / `-error`, its Completed / Failed) or tells the model it was
+//! denied, with the reason. A message's files are kept with it and sent again with every
+//! later request, as `useChat` keeps them in its messages. Like `useChat`, a turn's answers go together
 //! (the server cannot go on while one of its calls has neither result nor answer), and a new
 //! message leaves the waiting approvals behind (the server drops them).
 //!
@@ -32,13 +34,20 @@ mod request;
 use serde_json::{json, Value};
 
 pub use self::decoder::{read_reply, Decoder};
-pub use self::request::{approval_answer, message_of, request_body, ui_messages, user_message};
+pub use self::request::{
+    approval_answer, approved_calls, message_of, request_body, ui_messages, user_message,
+};
 
 use super::backend::{
     refusal, settle_waiting, AnswerCall, Backend, Capabilities, ReadError, SendCall, WireCall,
 };
 use super::reply::{Reply, ReplyDecoder};
 use super::TransportOptions;
+
+/// The most base64 characters of a message's files that are kept with it in the
+/// conversation (about 1 MiB of files): the browser keeps about 5 MB per site for every
+/// conversation together.
+pub const KEPT_FILE_BYTES: usize = 1 << 20;
 
 /// The route is the base URL itself.
 pub const PATH: &str = "";
@@ -91,6 +100,21 @@ impl Backend for AiSdk {
             path: PATH.to_owned(),
             body: request_body(thread.id(), messages, None),
         }
+    }
+
+    /// The person's message as `useChat` keeps it, files as data URLs, so every later request
+    /// sends it again whole; files over [`KEPT_FILE_BYTES`] together are not kept (the
+    /// conversation is stored in the browser's small storage) and go with their message only.
+    fn keep_with_message(&self, send: &SendCall<'_>) -> Option<(&'static str, Value)> {
+        let size: usize = send.files.iter().map(|f| f.content.len()).sum();
+        (!send.files.is_empty() && size <= KEPT_FILE_BYTES)
+            .then(|| (MESSAGE_KEY, user_message(send.message_id, send.text, send.files)))
+    }
+
+    /// The approved calls of the reply: the route runs them as soon as it reads the
+    /// conversation, before the model goes on.
+    fn runs_on_answer(&self, reply: &Value) -> Vec<String> {
+        approved_calls(reply)
     }
 
     /// A new message leaves the waiting approvals behind (the server drops them).

@@ -51,8 +51,8 @@ pub fn approval_answer(resolution: &Value) -> Option<(bool, Option<String>)> {
     Some((approved, reason))
 }
 
-/// The conversation as `useChat` holds it, from the stored messages: user messages with
-/// their text; each run of replies one assistant message (an answer's continuation goes on
+/// The conversation as `useChat` holds it, from the stored messages: user messages as kept
+/// with them (their files too), else with their text; each run of replies one assistant message (an answer's continuation goes on
 /// the message that asked), its tool parts updated by the outputs reported later; and every
 /// approval answered here (kept on the stored replies, plus `answer`: the card being answered
 /// now, with its resolution) as `approval-responded`.
@@ -63,10 +63,15 @@ pub fn ui_messages(history: &[Value], answer: Option<(&str, &Value)>) -> Vec<Val
     for m in history {
         match m["role"].as_str() {
             Some("user") => {
-                let text = content_text(&m["content"]);
-                let id = m["id"].as_str().unwrap_or_default();
-                out.push(json!({ "id": id, "role": "user",
-                                 "parts": [{ "type": "text", "text": text }] }));
+                let kept = &m["metadata"][MESSAGE_KEY];
+                if kept["parts"].is_array() {
+                    out.push(kept.clone());
+                } else {
+                    let text = content_text(&m["content"]);
+                    let id = m["id"].as_str().unwrap_or_default();
+                    out.push(json!({ "id": id, "role": "user",
+                                     "parts": [{ "type": "text", "text": text }] }));
+                }
                 in_reply = false;
             }
             Some("assistant") => {
@@ -141,6 +146,24 @@ fn kept_answers(message: &Value) -> Vec<(String, bool, Option<String>)> {
             let (approved, reason) = approval_answer(&s["resolution"])?;
             Some((id.clone(), approved, reason))
         })
+        .collect()
+}
+
+/// The tool calls of the stored reply `reply` whose cards were approved here and have not
+/// run yet (no stage of execution kept on the card).
+pub fn approved_calls(reply: &Value) -> Vec<String> {
+    reply["metadata"]["pendingActions"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter(|a| a["type"] == "tool_approval" && a["executionStatus"].is_null())
+        .filter(|a| {
+            let id = a["id"].as_str().unwrap_or_default();
+            let state = &reply["actionStates"][id];
+            state["status"] == "resolved"
+                && approval_answer(&state["resolution"]).is_some_and(|(approved, _)| approved)
+        })
+        .filter_map(|a| a["toolCallId"].as_str().map(str::to_owned))
         .collect()
 }
 

@@ -83,11 +83,6 @@ impl Stateless {
             );
             return Out(outputs).respond(session, 409, body);
         };
-        if self.backend.answers_together() && others_wait(&thread.messages, &message_id, action_id)
-        {
-            let held = (conversation_id, message_id.as_str(), action_id);
-            return self.hold_answer(now, session, held, resolution, outputs);
-        }
         let body = call.body().unwrap_or_default();
         let call = self.backend.answer_request(&AnswerCall {
             options: &self.options,
@@ -104,6 +99,12 @@ impl Stateless {
             Ok(call) => call,
             Err((status, body)) => return Out(outputs).respond(session, status, body),
         };
+        // Checked by the backend like any answer, it waits for the others of its reply.
+        if self.backend.answers_together() && others_wait(&thread.messages, &message_id, action_id)
+        {
+            let held = (conversation_id, message_id.as_str(), action_id);
+            return self.hold_answer(now, session, held, resolution, outputs);
+        }
         let wire = self.next_wire_id();
         outputs.push_back(self.wire_output(wire, call, stream));
         self.turns.push(WireTurn {
@@ -176,13 +177,43 @@ impl Stateless {
         let message_id = answering.message_id.clone();
         let resolution = answering.resolution.clone();
         self.keep_answer(now, &conversation_id, &message_id, &action_id, &resolution);
+        let running = self.mark_running(&conversation_id, &message_id);
         self.save(&conversation_id, outputs);
         if stream {
             let event = json!({ "type": "stream.action_resolved",
                                 "conversationId": conversation_id, "actionId": action_id,
                                 "status": "resolved", "resolution": resolution });
             Out(outputs).frame(session, now, event);
+            for call in running {
+                if let Some(event) = self.execution_event(&conversation_id, &call) {
+                    Out(outputs).frame(session, now, event);
+                }
+            }
         }
+    }
+
+    /// The calls the backend runs now that it took the answers kept on the reply
+    /// `message_id`: each card asking about one is kept at `executionStatus: "executing"`
+    /// until the call's outcome arrives. Returns their tool call ids.
+    fn mark_running(&mut self, conversation_id: &str, message_id: &str) -> Vec<String> {
+        let backend = &self.backend;
+        let Some(thread) = self.threads.iter_mut().find(|t| t.id() == conversation_id) else {
+            return Vec::new();
+        };
+        let Some(message) = thread.messages.iter_mut().find(|m| m["id"] == message_id) else {
+            return Vec::new();
+        };
+        let calls = backend.runs_on_answer(message);
+        for entry in message["metadata"]["pendingActions"]
+            .as_array_mut()
+            .into_iter()
+            .flatten()
+            .filter(|a| a["type"] == "tool_approval" && a["executionStatus"].is_null())
+            .filter(|a| calls.iter().any(|c| a["toolCallId"] == c.as_str()))
+        {
+            entry["executionStatus"] = Value::from("executing");
+        }
+        calls
     }
 
     /// Keeps a settled answer on the stored reply that waited for it.
@@ -208,6 +239,16 @@ impl Stateless {
             state["resolution"] = resolution.clone();
         }
         message["actionStates"][action_id] = state;
+        // The record says so too: a reload before the continuation is stored (the last reply
+        // is still the one that asked) must not draw the card waiting again.
+        for entry in message["metadata"]["pendingActions"]
+            .as_array_mut()
+            .into_iter()
+            .flatten()
+            .filter(|a| a["id"] == action_id)
+        {
+            entry["status"] = Value::from("resolved");
+        }
     }
 
     /// E14's whole answer (`stream: false`, §9.5 C7): the settled action, and the

@@ -377,7 +377,7 @@ impl Stateless {
         if !stored_files.is_empty() {
             user["files"] = Value::from(stored_files);
         }
-        let call = self.backend.send_request(&SendCall {
+        let send = SendCall {
             options: &self.options,
             thread,
             message_id: &user_id,
@@ -385,7 +385,11 @@ impl Stateless {
             files: &files,
             stream,
             rpc_id,
-        });
+        };
+        let call = self.backend.send_request(&send);
+        if let Some((key, value)) = self.backend.keep_with_message(&send) {
+            user["metadata"] = json!({ key: value });
+        }
         let first = !thread.messages.iter().any(|m| m["role"] == "user");
         let settles = self.backend.on_new_message(thread, &at);
         thread.messages.push(user.clone());

@@ -190,7 +190,11 @@ impl Stateless {
 
     /// `stream.action_updated` for the card that asked about `tool_call_id`: its record as
     /// kept, settled with the answer this page sent.
-    fn execution_event(&self, conversation_id: &str, tool_call_id: &str) -> Option<Value> {
+    pub(super) fn execution_event(
+        &self,
+        conversation_id: &str,
+        tool_call_id: &str,
+    ) -> Option<Value> {
         let thread = self.threads.iter().find(|t| t.id() == conversation_id)?;
         thread.messages.iter().rev().find_map(|m| {
             let entry = m["metadata"]["pendingActions"]

@@ -11,14 +11,17 @@
 //! run), a failure as `RUN_ERROR` in the agent's words. Steps, custom, raw, activity,
 //! reasoning and message snapshots carry nothing the chat shows and are passed over.
 //!
-//! A person is asked in two ways, and both become approval cards:
+//! A person is asked in two ways:
 //! - an interrupt: `RUN_FINISHED` whose `outcome` is `{type: "interrupt", interrupts}`.
-//!   Each interrupt is a card (`id` = the interrupt's, the tool and arguments of the call its
-//!   `toolCallId` names, `message` as the summary, `responseSchema` as the arguments'
-//!   schema, `expiresAt` as the deadline). The answer is the next run with one `resume`
+//!   One that names a tool call is an approval card (`id` = the interrupt's, the tool and
+//!   arguments of the call, `message` as the summary, `responseSchema` as the arguments'
+//!   schema, `expiresAt` as the deadline); any other is a question card drawn from its
+//!   `responseSchema` (see `interrupt.rs`). The answer is the next run with a `resume`
 //!   entry: approved → `{status: "resolved", payload: <the arguments as approved>}`,
-//!   declined → `{status: "cancelled", payload: {reason}}`. An answer after `expiresAt` is
-//!   refused here ([`check_deadline`]), before anything is sent.
+//!   declined → `{status: "cancelled", payload: {reason}}`, a question's answer → the payload
+//!   its schema describes. A run's interrupts are answered in one resume (the protocol takes
+//!   no partial one): the answers wait until the last is given. An answer after `expiresAt`
+//!   is refused here ([`check_deadline`]), before anything is sent.
 //! - a frontend tool: the page declares [`CONFIRM_TOOL`]; a call to it that the run leaves
 //!   without a result (or that `pendingToolCallIds` names) is a card, and the answer is the
 //!   next run with a `tool` message for the call (`{approved, arguments?, reason?}`).
@@ -26,19 +29,21 @@
 //! A new message leaves the open cards behind: the run it starts cancels the open
 //! interrupts in `resume` and answers the open confirmations as declined.
 
+mod decoder;
+mod interrupt;
+
 use serde_json::{json, Value};
+
+pub use self::decoder::{apply_patch, read_reply, Decoder};
+pub use self::interrupt::{question_entry, SCHEMA_KEY};
 
 use super::backend::{
     refusal, settle_waiting, AnswerCall, Backend, Capabilities, ReadError, SendCall, WireCall,
 };
-use super::reply::{
-    content_text, drain_frames, parse_arguments, Delta, Reply, ReplyDecoder, ToolCall,
-};
+use super::reply::{content_text, Reply, ReplyDecoder};
 use super::threads::Thread;
 use super::TransportOptions;
-use crate::core::sse::SseFrameDecoder;
 use crate::core::time::{parse_timestamp, Millis};
-use crate::core::lenient;
 
 /// The name of the frontend tool the page declares: the agent calls it to have the person
 /// confirm an action, and the answer comes back as the call's `tool` message.
@@ -189,7 +194,8 @@ pub fn run_input(
 
 /// The run a new message starts: the history, the person's message (files named in it:
 /// AG-UI text content is sent), the open confirmations answered as declined and the open
-/// interrupts cancelled.
+/// interrupts cancelled; the answers already given to other interrupts of the same run go
+/// with them (every interrupt of a run is answered in one resume).
 pub fn send_body(thread: &Thread, message_id: &str, text: &str, file_names: &[&str]) -> Value {
     let mut messages = history(&thread.messages);
     let mut resume = Vec::new();
@@ -197,6 +203,11 @@ pub fn send_body(thread: &Thread, message_id: &str, text: &str, file_names: &[&s
         if source == "tool" {
             messages.push(tool_message(&id, left_behind().to_string()));
         } else {
+            for entry in held_entries(&thread.messages, &id) {
+                if !resume.iter().any(|e: &Value| e["interruptId"] == entry["interruptId"]) {
+                    resume.push(entry);
+                }
+            }
             resume.push(json!({ "interruptId": id, "status": "cancelled",
                                 "payload": { "reason": LEFT_BEHIND } }));
         }
@@ -210,13 +221,38 @@ pub fn send_body(thread: &Thread, message_id: &str, text: &str, file_names: &[&s
     run_input(thread.id(), &format!("run_{message_id}"), state, messages, resume)
 }
 
+/// The cards a stored message waits on.
+fn cards(message: &Value) -> impl Iterator<Item = &Value> {
+    message["metadata"]["pendingActions"].as_array().into_iter().flatten()
+}
+
+/// The answers kept on the reply that asks the interrupt `id` for its other interrupts
+/// (held there until the last of them is answered), as resume entries.
+fn held_entries(messages: &[Value], id: &str) -> Vec<Value> {
+    let Some(reply) = messages.iter().find(|m| cards(m).any(|a| a["id"] == id)) else {
+        return Vec::new();
+    };
+    cards(reply)
+        .filter(|a| a["id"] != id && a[SOURCE_KEY] != "tool")
+        .filter_map(|a| {
+            let state = &reply["actionStates"][a["id"].as_str()?];
+            let kept = state["status"] == "resolved" && state["resolution"].is_object();
+            kept.then(|| resume_entry(a, &state["resolution"]).ok()).flatten()
+        })
+        .collect()
+}
+
 /// Why an answer to a card is not sent.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum AnswerRefusal {
     /// The card's `expiresAt` has passed: the agent takes no answer after it.
     Expired,
-    /// The answer is not an approval or a denial.
+    /// The answer to an approval is not an approval or a denial.
     NotAnApproval,
+    /// The answer to a question card has no answers and does not skip.
+    NotAnAnswer,
+    /// The answer breaks the interrupt's `responseSchema`, first at this JSON Pointer.
+    BreaksSchema(String),
 }
 
 /// Whether the card `action` may still be answered at `now` (the server's clock): refused
@@ -269,9 +305,27 @@ fn tool_content(resolution: &Value, action: &Value) -> Value {
     }
 }
 
-/// The run that answers the card `action` with `resolution` at `now`: a resume entry for an
-/// interrupt, a `tool` message for a confirmation; refused after the card's deadline or for
-/// an answer that is not a decision.
+/// The resume entry that answers the interrupt card `action` with `resolution`: a question
+/// card's payload ([`question_entry`]); an approval's arguments as approved (edited or as
+/// proposed) as `resolved`, a denial as `cancelled` with the reason.
+fn resume_entry(action: &Value, resolution: &Value) -> Result<Value, AnswerRefusal> {
+    if action["type"] == "user_question" {
+        return question_entry(action, resolution);
+    }
+    let (approved, args, reason) =
+        decision(action, resolution).ok_or(AnswerRefusal::NotAnApproval)?;
+    let id = action["id"].as_str().unwrap_or_default();
+    Ok(if approved {
+        json!({ "interruptId": id, "status": "resolved", "payload": args })
+    } else {
+        json!({ "interruptId": id, "status": "cancelled", "payload": { "reason": reason } })
+    })
+}
+
+/// The run that answers the card `action` with `resolution` at `now`: a `tool` message for a
+/// confirmation; for an interrupt, one resume that answers it and every other interrupt of
+/// its run (their answers were kept until this last one). Refused after the card's deadline
+/// or for an answer that does not fit the card.
 pub fn answer_body(
     thread: &Thread,
     action: &Value,
@@ -280,361 +334,20 @@ pub fn answer_body(
     now: Millis,
 ) -> Result<Value, AnswerRefusal> {
     check_deadline(action, now)?;
-    let (approved, args, reason) =
-        decision(action, resolution).ok_or(AnswerRefusal::NotAnApproval)?;
     let id = action["id"].as_str().unwrap_or_default();
     let mut messages = history(&thread.messages);
     let mut resume = Vec::new();
     if action[SOURCE_KEY] == "tool" {
+        decision(action, resolution).ok_or(AnswerRefusal::NotAnApproval)?;
         let content = tool_content(resolution, action).to_string();
         messages.push(tool_message(id, content));
-    } else if approved {
-        resume.push(json!({ "interruptId": id, "status": "resolved", "payload": args }));
     } else {
-        resume.push(json!({ "interruptId": id, "status": "cancelled",
-                            "payload": { "reason": reason } }));
+        let entry = resume_entry(action, resolution)?;
+        resume = held_entries(&thread.messages, id);
+        resume.push(entry);
     }
     let state = &thread.conversation["metadata"][STATE_KEY];
     Ok(run_input(thread.id(), run_id, state, messages, resume))
-}
-
-/// Reads one run's event stream, split anywhere.
-#[derive(Debug, Default)]
-pub struct Decoder {
-    frames: SseFrameDecoder,
-    reply: Reply,
-    /// Calls in the order they started: id, name, arguments text.
-    calls: Vec<(String, String, String)>,
-    /// The call a `TOOL_CALL_CHUNK` without an id continues.
-    last_call: Option<String>,
-    /// Interrupts of the run's end.
-    interrupts: Vec<Value>,
-    /// Calls the run's end names as waiting on the page.
-    pending_calls: Option<Vec<String>>,
-    state: Option<Value>,
-    failed: bool,
-}
-
-impl Decoder {
-    /// A decoder at the start of a run.
-    pub fn new() -> Decoder {
-        Decoder::default()
-    }
-
-    /// Feeds bytes as they arrived; returns what they completed.
-    pub fn push(&mut self, bytes: &[u8]) -> Vec<Delta> {
-        self.frames.push(bytes);
-        self.drain(false)
-    }
-
-    /// The body ended: reads what was left.
-    pub fn finish(&mut self) -> Vec<Delta> {
-        self.drain(true)
-    }
-
-    /// What the run left: its tool calls and their results, the cards it waits on, the
-    /// state to keep.
-    pub fn ending(&self) -> Reply {
-        let mut reply = self.reply.clone();
-        reply.tool_calls = self
-            .calls
-            .iter()
-            .map(|(id, name, args)| ToolCall {
-                id: id.clone(),
-                name: name.clone(),
-                args: parse_arguments(args),
-            })
-            .collect();
-        let mut cards: Vec<Value> = self.interrupts.iter().map(|i| self.interrupt(i)).collect();
-        for call in &reply.tool_calls {
-            let waits = match &self.pending_calls {
-                Some(ids) => ids.contains(&call.id),
-                None => call.name == CONFIRM_TOOL && !reply.results.contains_key(&call.id),
-            };
-            if waits && !cards.iter().any(|c| c["id"] == call.id.as_str()) {
-                cards.push(confirmation(call));
-            }
-        }
-        if !cards.is_empty() && !self.failed {
-            reply.pending_actions = Some(Value::from(cards));
-        }
-        if let Some(state) = &self.state {
-            reply.keep.insert(STATE_KEY.into(), state.clone());
-        }
-        reply
-    }
-
-    /// One interrupt as a card: the call it names (tool and arguments), else its reason
-    /// and the arguments its metadata proposes.
-    fn interrupt(&self, i: &Value) -> Value {
-        let id = i["id"].as_str().unwrap_or_default();
-        let call_id = i["toolCallId"].as_str().unwrap_or_default();
-        let call = self.calls.iter().find(|(c, _, _)| c == call_id);
-        let (name, args) = match call {
-            Some((_, name, args)) => (name.clone(), parse_arguments(args)),
-            None => (
-                i["reason"].as_str().unwrap_or("interrupt").to_owned(),
-                i["metadata"]["arguments"]
-                    .as_object()
-                    .map(|o| Value::Object(o.clone()))
-                    .unwrap_or_else(|| json!({})),
-            ),
-        };
-        let mut card = json!({ "id": id, "type": "tool_approval", "status": "pending",
-                               "toolName": name, "args": args, SOURCE_KEY: "interrupt" });
-        if !call_id.is_empty() {
-            card["toolCallId"] = Value::from(call_id);
-        }
-        if let Some(m) = i["message"].as_str().filter(|m| !m.trim().is_empty()) {
-            card["summary"] = Value::from(m);
-        }
-        if i["responseSchema"].is_object() {
-            card["argsSchema"] = i["responseSchema"].clone();
-        }
-        if let Some(at) = i["expiresAt"].as_str() {
-            card["expiresAt"] = Value::from(at);
-        }
-        card
-    }
-
-    fn drain(&mut self, end: bool) -> Vec<Delta> {
-        let mut frames = std::mem::take(&mut self.frames);
-        let out = drain_frames(&mut frames, end, |frame, out| self.event(&frame.data, out));
-        self.frames = frames;
-        out
-    }
-
-    fn event(&mut self, data: &str, out: &mut Vec<Delta>) {
-        let data = data.trim();
-        if data.is_empty() {
-            return;
-        }
-        let value = match lenient::parse(data) {
-            Ok(v) if v.is_object() => v,
-            Ok(_) => return out.push(Delta::Skipped("an event that is not an object".into())),
-            Err(e) => return out.push(Delta::Skipped(format!("unreadable event: {e}"))),
-        };
-        let text = |key: &str| value[key].as_str().unwrap_or_default().to_owned();
-        match value["type"].as_str().unwrap_or_default() {
-            "TEXT_MESSAGE_CONTENT" | "TEXT_MESSAGE_CHUNK" => {
-                let delta = text("delta");
-                if !delta.is_empty() && !self.failed && value["role"] != "user" {
-                    self.reply.content.push_str(&delta);
-                    out.push(Delta::Text(delta));
-                }
-            }
-            "TOOL_CALL_START" => self.start_call(text("toolCallId"), text("toolCallName"), out),
-            "TOOL_CALL_ARGS" => self.args(&text("toolCallId"), &text("delta")),
-            "TOOL_CALL_CHUNK" => {
-                let id = value["toolCallId"]
-                    .as_str()
-                    .map(str::to_owned)
-                    .or_else(|| self.last_call.clone())
-                    .unwrap_or_default();
-                if !self.calls.iter().any(|(c, _, _)| *c == id) {
-                    self.start_call(id.clone(), text("toolCallName"), out);
-                }
-                self.args(&id, &text("delta"));
-            }
-            "TOOL_CALL_RESULT" => {
-                let id = text("toolCallId");
-                let result = match &value["content"] {
-                    Value::String(s) => lenient::parse(s).unwrap_or_else(|_| Value::from(s.as_str())),
-                    other => Value::from(content_text(other)),
-                };
-                let name = self
-                    .calls
-                    .iter()
-                    .find(|(c, _, _)| *c == id)
-                    .map(|(_, n, _)| n.clone())
-                    .unwrap_or_default();
-                self.reply.results.insert(id.clone(), result.clone());
-                out.push(Delta::ToolFinished { id, name, result });
-            }
-            "STATE_SNAPSHOT" => self.state = Some(value["snapshot"].clone()),
-            "STATE_DELTA" => {
-                let mut state = self.state.clone().unwrap_or_else(|| json!({}));
-                if apply_patch(&mut state, &value["delta"]) {
-                    self.state = Some(state);
-                } else {
-                    out.push(Delta::Skipped("a state delta that does not apply".into()));
-                }
-            }
-            "RUN_ERROR" => {
-                let wording = value["message"]
-                    .as_str()
-                    .filter(|m| !m.trim().is_empty())
-                    .unwrap_or("The agent reported an error.")
-                    .to_owned();
-                if !self.failed {
-                    self.failed = true;
-                    out.push(Delta::Error(wording));
-                }
-            }
-            "RUN_FINISHED" => self.finished(&value),
-            _ => {}
-        }
-    }
-
-    fn start_call(&mut self, id: String, name: String, out: &mut Vec<Delta>) {
-        if id.is_empty() || self.calls.iter().any(|(c, _, _)| *c == id) {
-            return;
-        }
-        self.last_call = Some(id.clone());
-        self.calls.push((id.clone(), name.clone(), String::new()));
-        out.push(Delta::ToolStarted(ToolCall { id, name, args: json!({}) }));
-        self.reply.calls_streamed = true;
-    }
-
-    fn args(&mut self, id: &str, delta: &str) {
-        if let Some((_, _, args)) = self.calls.iter_mut().find(|(c, _, _)| c == id) {
-            args.push_str(delta);
-        }
-    }
-
-    /// `RUN_FINISHED`: the interrupts of an interrupt outcome (the 1.0 shape, and the
-    /// earlier draft's `outcome: "interrupt"` with one `interrupt`), or the calls a success
-    /// names as pending.
-    fn finished(&mut self, value: &Value) {
-        let outcome = &value["outcome"];
-        let interrupts: Vec<Value> = match outcome {
-            Value::Object(o) if o.get("type").and_then(Value::as_str) == Some("interrupt") => {
-                o.get("interrupts").and_then(Value::as_array).cloned().unwrap_or_default()
-            }
-            Value::String(s) if s == "interrupt" => value.get("interrupt").cloned().into_iter().collect(),
-            _ => Vec::new(),
-        };
-        self.interrupts = interrupts
-            .into_iter()
-            .filter(|i| i["id"].as_str().is_some_and(|id| !id.is_empty()))
-            .collect();
-        if let Some(ids) = outcome["pendingToolCallIds"].as_array() {
-            self.pending_calls = Some(
-                ids.iter()
-                    .filter_map(Value::as_str)
-                    .map(str::to_owned)
-                    .collect(),
-            );
-        }
-    }
-}
-
-/// A frontend tool call the person confirms, as a card.
-fn confirmation(call: &ToolCall) -> Value {
-    let mut card = json!({ "id": call.id, "type": "tool_approval", "status": "pending",
-                           "toolCallId": call.id, "toolName": call.name, "args": call.args,
-                           SOURCE_KEY: "tool" });
-    if let Some(m) = call.args["message"].as_str().filter(|m| !m.trim().is_empty()) {
-        card["summary"] = Value::from(m);
-    }
-    card
-}
-
-/// Applies a JSON Patch (`add`, `replace`, `remove`; `test`, `move` and `copy` are not
-/// needed for state the chat only keeps and sends back) to `doc`; `false` when an operation
-/// does not apply, leaving `doc` as far as it got.
-pub fn apply_patch(doc: &mut Value, patch: &Value) -> bool {
-    let Some(ops) = patch.as_array() else {
-        return false;
-    };
-    for op in ops {
-        let Some(path) = op["path"].as_str() else {
-            return false;
-        };
-        let ok = match op["op"].as_str() {
-            Some("add" | "replace") => set(doc, path, op["value"].clone()),
-            Some("remove") => remove(doc, path),
-            _ => false,
-        };
-        if !ok {
-            return false;
-        }
-    }
-    true
-}
-
-fn tokens(path: &str) -> Option<Vec<String>> {
-    if path.is_empty() {
-        return Some(Vec::new());
-    }
-    let rest = path.strip_prefix('/')?;
-    Some(rest.split('/').map(|t| t.replace("~1", "/").replace("~0", "~")).collect())
-}
-
-fn parent<'a>(doc: &'a mut Value, tokens: &[String]) -> Option<&'a mut Value> {
-    let mut at = doc;
-    for t in tokens {
-        at = match at {
-            Value::Object(o) => o.get_mut(t)?,
-            Value::Array(a) => a.get_mut(t.parse::<usize>().ok()?)?,
-            _ => return None,
-        };
-    }
-    Some(at)
-}
-
-fn set(doc: &mut Value, path: &str, value: Value) -> bool {
-    let Some(tokens) = tokens(path) else { return false };
-    let Some((last, rest)) = tokens.split_last() else {
-        *doc = value;
-        return true;
-    };
-    match parent(doc, rest) {
-        Some(Value::Object(o)) => {
-            o.insert(last.clone(), value);
-            true
-        }
-        Some(Value::Array(a)) if last == "-" => {
-            a.push(value);
-            true
-        }
-        Some(Value::Array(a)) => match last.parse::<usize>() {
-            Ok(i) if i <= a.len() => {
-                a.insert(i, value);
-                true
-            }
-            _ => false,
-        },
-        _ => false,
-    }
-}
-
-fn remove(doc: &mut Value, path: &str) -> bool {
-    let Some(tokens) = tokens(path) else { return false };
-    let Some((last, rest)) = tokens.split_last() else {
-        return false;
-    };
-    match parent(doc, rest) {
-        Some(Value::Object(o)) => o.remove(last).is_some(),
-        Some(Value::Array(a)) => match last.parse::<usize>() {
-            Ok(i) if i < a.len() => {
-                a.remove(i);
-                true
-            }
-            _ => false,
-        },
-        _ => false,
-    }
-}
-
-/// Reads a whole run (a send that did not stream: the same event stream, read at once).
-pub fn read_reply(body: &str) -> Result<Reply, ReadError> {
-    let mut d = Decoder::new();
-    let deltas = d.read_whole(body);
-    if let Some(wording) = deltas.iter().find_map(|x| match x {
-        Delta::Error(w) => Some(w.clone()),
-        _ => None,
-    }) {
-        return Err(ReadError::Refused(wording));
-    }
-    let reply = d.ending();
-    let empty = reply.content.is_empty()
-        && reply.tool_calls.is_empty()
-        && reply.pending_actions.is_none();
-    if empty && !body.contains("RUN_FINISHED") {
-        return Err(ReadError::Unreadable("not an AG-UI event stream".into()));
-    }
-    Ok(reply)
 }
 
 /// What an AG-UI agent can do: conversations in the page (the protocol keeps none), cards
@@ -704,7 +417,23 @@ impl Backend for AgUi {
                 "VALIDATION_ERROR",
                 "This backend takes only approvals and denials.",
             )),
+            Err(AnswerRefusal::NotAnAnswer) => Err(refusal(
+                400,
+                "VALIDATION_ERROR",
+                "This question needs an answer.",
+            )),
+            Err(AnswerRefusal::BreaksSchema(at)) => Err(refusal(
+                400,
+                "VALIDATION_ERROR",
+                &format!("The answer does not fit what the agent asked for (at \"{at}\")."),
+            )),
         }
+    }
+
+    /// Every interrupt of a run is answered in one resume (the protocol takes no partial
+    /// resume), and the calls the page confirms go back together too.
+    fn answers_together(&self) -> bool {
+        true
     }
 
     fn decoder(&self) -> Box<dyn ReplyDecoder> {
