@@ -15,7 +15,8 @@
 
 use serde_json::{Map, Value};
 
-use super::edit::{form_fields, FieldKind, FormField};
+use super::edit::{FieldKind, FormField};
+use super::form::form_fields;
 use super::schema::{blocks, check_value, variant_names};
 
 /// At most this many alternatives make a variant form.
