@@ -169,9 +169,9 @@ fn list_view(
                     let at = pointer_of(&pointer, &i.to_string());
                     let number = Arg::Num((i + 1) as f64);
                     let label =
-                        i18n.t_args("chat-action-item-label", &[("number", number.clone())]);
+                        i18n.t_args("chat-action-item-label", &[("index", number.clone())]);
                     let remove_label =
-                        i18n.t_args("chat-action-item-remove", &[("number", number)]);
+                        i18n.t_args("chat-action-item-remove", &[("index", number)]);
                     let from = pointer.clone();
                     view! {
                         <div class="chat-card__item" data-item=at[1..].to_owned()>
