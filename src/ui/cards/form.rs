@@ -168,10 +168,8 @@ fn list_view(
                 .map(|i| {
                     let at = pointer_of(&pointer, &i.to_string());
                     let number = Arg::Num((i + 1) as f64);
-                    let label =
-                        i18n.t_args("chat-action-item-label", &[("index", number.clone())]);
-                    let remove_label =
-                        i18n.t_args("chat-action-item-remove", &[("index", number)]);
+                    let label = i18n.t_args("chat-action-item-label", &[("index", number.clone())]);
+                    let remove_label = i18n.t_args("chat-action-item-remove", &[("index", number)]);
                     let from = pointer.clone();
                     view! {
                         <div class="chat-card__item" data-item=at[1..].to_owned()>
