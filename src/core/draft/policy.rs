@@ -8,6 +8,12 @@
 //! position, so a list whose items carry read-only values keeps its items: adding one with such
 //! a value, removing or reordering them changes a read-only value. Bounded by the checker's
 //! depth and a count of schema places visited. Pure.
+//!
+//! The walk below the top level travels with the checker ([`install_nested_walk`], called by
+//! `schema::install_gate_check`), so the first download of a `split` build does not carry it.
+//! Before it comes, an edit of a schema that says `readOnly` below the top level is refused
+//! whole (a problem at the root): the store fetches the checker before it judges an edit, so
+//! this is a safety net, never a pass.
 
 use serde_json::Value;
 
@@ -37,6 +43,16 @@ pub fn read_only_names(approval: &ToolApproval) -> Vec<String> {
     names
 }
 
+/// The walk of the schema beside the proposal and the edit ([`nested_problems`]).
+pub type NestedWalk = fn(schema: &Value, proposal: &Value, edit: &Value, out: &mut Vec<Problem>);
+
+static NESTED_WALK: std::sync::OnceLock<NestedWalk> = std::sync::OnceLock::new();
+
+/// Gives the answer gate the walk below the top level; the first call wins.
+pub fn install_nested_walk() {
+    let _ = NESTED_WALK.set(nested_problems);
+}
+
 /// One problem per read-only value that `edit` changes, adds or removes against the
 /// proposal, at its path; empty when the edit keeps them all.
 pub fn read_only_problems(approval: &ToolApproval, edit: &Value) -> Vec<Problem> {
@@ -46,15 +62,55 @@ pub fn read_only_problems(approval: &ToolApproval, edit: &Value) -> Vec<Problem>
         differ(approval.args.get(name), edit.get(name), path, &mut out);
     }
     if let Some(schema) = &approval.args_schema {
-        let mut walk = Walk {
-            root: schema,
-            visits: 0,
-            scans: std::cell::Cell::new(0),
-            out: &mut out,
-        };
-        walk.value(schema, Some(&approval.args), Some(edit), String::new(), 0);
+        // A `cfg` attribute, not `cfg!`: a split build must not even name the walk here.
+        #[cfg(feature = "split")]
+        match NESTED_WALK.get() {
+            Some(walk) => walk(schema, &approval.args, edit, &mut out),
+            None if mentions_read_only(schema) => {
+                differ(Some(&approval.args), Some(edit), String::new(), &mut out)
+            }
+            None => {}
+        }
+        #[cfg(not(feature = "split"))]
+        NESTED_WALK
+            .get()
+            .unwrap_or(&(nested_problems as NestedWalk))(
+            schema, &approval.args, edit, &mut out
+        );
     }
     out
+}
+
+/// Whether the key `readOnly` appears anywhere in `schema` (an explicit stack: no depth
+/// limit is needed).
+#[cfg(feature = "split")]
+fn mentions_read_only(schema: &Value) -> bool {
+    let mut pending = vec![schema];
+    while let Some(node) = pending.pop() {
+        match node {
+            Value::Object(map) => {
+                if map.contains_key("readOnly") {
+                    return true;
+                }
+                pending.extend(map.values());
+            }
+            Value::Array(items) => pending.extend(items),
+            _ => {}
+        }
+    }
+    false
+}
+
+/// Adds to `out` a problem per read-only value (by the schema's `readOnly`, at any depth)
+/// that `edit` changes against `proposal`.
+pub fn nested_problems(schema: &Value, proposal: &Value, edit: &Value, out: &mut Vec<Problem>) {
+    let mut walk = Walk {
+        root: schema,
+        visits: 0,
+        scans: std::cell::Cell::new(0),
+        out,
+    };
+    walk.value(schema, Some(proposal), Some(edit), String::new(), 0);
 }
 
 /// Records a problem at `path` when `before` and `after` are not the same value (and not

@@ -150,11 +150,12 @@ pub type SchemaCheck = fn(value: &Value, schema: &Value) -> Vec<Problem>;
 
 static GATE_CHECK: std::sync::OnceLock<SchemaCheck> = std::sync::OnceLock::new();
 
-/// Gives the answer gate the full checker; the first call wins. The element and the page
-/// (feature `split`) call it from the cards' part, so the checker travels with the cards and
-/// the first download does not carry it.
+/// Gives the answer gate the full checker, and the read-only walk below the top level; the
+/// first call wins. The element and the page (feature `split`) call it from the cards' part,
+/// so both travel with the cards and the first download does not carry them.
 pub fn install_gate_check() {
     let _ = GATE_CHECK.set(check_value);
+    crate::core::draft::install_nested_walk();
 }
 
 /// What the answer gate runs on edited arguments: [`check_value`], except in a `split` build
