@@ -290,11 +290,20 @@ fn issue40_what_cannot_be_judged_is_said_and_never_passes_silently() {
             dialect: s("https://example.com/my-dialect")
         }]
     );
-    let unevaluated = json!({"unevaluatedProperties": false});
+    let recursive = json!({"$recursiveRef": "#"});
+    assert_eq!(
+        kinds(&check_value(&json!({}), &recursive)),
+        [&ProblemKind::Unsupported {
+            keyword: s("$recursiveRef")
+        }]
+    );
+    // What a remote `$ref` evaluated is not known, so `unevaluatedProperties` can not say
+    // that a property was left over: "cannot judge", never a false problem.
+    let unevaluated = json!({"$ref": "https://example.com/s.json", "unevaluatedProperties": false});
     assert_eq!(
         kinds(&check_value(&json!({"a": 1}), &unevaluated)),
-        [&ProblemKind::Unsupported {
-            keyword: s("unevaluatedProperties")
+        [&ProblemKind::RemoteRef {
+            reference: s("https://example.com/s.json")
         }]
     );
     // A real problem still blocks beside a "cannot judge" one, which comes last.
@@ -566,4 +575,92 @@ fn d81_only_an_edit_waits_for_the_checker() {
     assert!(!denied_with_args.carries_edit());
     assert!(gate_ready());
     assert!(!edit_waits_for_checker(&edit));
+}
+
+#[test]
+fn issue40_unevaluated_properties_and_items_see_through_composition() {
+    let schema = json!({
+        "type": "object",
+        "properties": {"kind": {"type": "string"}},
+        "oneOf": [
+            {"title": "Card", "properties": {"kind": {"const": "card"}, "number": {"type": "string"}}},
+            {"title": "Transfer", "properties": {"kind": {"const": "iban"}, "iban": {"type": "string"}}}
+        ],
+        "unevaluatedProperties": false
+    });
+    assert_eq!(
+        check_value(&json!({"kind": "card", "number": "4242"}), &schema),
+        vec![]
+    );
+    // `iban` belongs to the branch that did not match: left over, named at the object.
+    assert_eq!(
+        check_value(
+            &json!({"kind": "card", "number": "4242", "iban": "x"}),
+            &schema
+        ),
+        vec![p(
+            "",
+            ProblemKind::AdditionalProperties {
+                property: s("iban")
+            }
+        )]
+    );
+    // A subschema checks the left-over properties at their own path.
+    let typed = json!({"allOf": [{"properties": {"a": true}}], "unevaluatedProperties": {"type": "integer"}});
+    assert_eq!(
+        check_value(&json!({"a": "x", "b": "y"}), &typed),
+        vec![p(
+            "/b",
+            ProblemKind::Type {
+                expected: vec![s("integer")]
+            }
+        )]
+    );
+    // Items: `prefixItems` in a `$ref`, `contains` and the rest.
+    let items = json!({
+        "$defs": {"pair": {"prefixItems": [{"type": "string"}, {"type": "integer"}]}},
+        "$ref": "#/$defs/pair",
+        "contains": {"const": "ok"},
+        "unevaluatedItems": false
+    });
+    assert_eq!(check_value(&json!(["a", 1, "ok"]), &items), vec![]);
+    assert_eq!(
+        check_value(&json!(["a", 1, "ok", true]), &items),
+        vec![p("/3", ProblemKind::Type { expected: vec![] })]
+    );
+}
+
+#[test]
+fn issue40_dynamic_ref_follows_the_dynamic_scope() {
+    // A generic list whose items the outer schema names through `$dynamicAnchor`.
+    let schema = json!({
+        "$id": "https://example.com/strings",
+        "$ref": "list",
+        "$defs": {
+            "item": {"$dynamicAnchor": "item", "type": "string"},
+            "list": {
+                "$id": "list",
+                "type": "array",
+                "items": {"$dynamicRef": "#item"},
+                "$defs": {"any": {"$dynamicAnchor": "item"}}
+            }
+        }
+    });
+    assert_eq!(check_value(&json!(["a", "b"]), &schema), vec![]);
+    assert_eq!(
+        check_value(&json!(["a", 2]), &schema),
+        vec![p(
+            "/1",
+            ProblemKind::Type {
+                expected: vec![s("string")]
+            }
+        )]
+    );
+    // The list alone lets anything in.
+    let list = &schema["$defs"]["list"];
+    assert_eq!(check_value(&json!(["a", 2]), list), vec![]);
+    // A `$dynamicRef` that names itself through the scope is a loop, judged as one.
+    let looped = json!({"$dynamicAnchor": "me", "$dynamicRef": "#me"});
+    let got = check_value(&json!(1), &looped);
+    assert!(!got.is_empty() && !blocks(&got), "{got:?}");
 }

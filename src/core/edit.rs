@@ -1,13 +1,8 @@
-//! The argument editor's helpers beyond the raw JSON (issue 4, seed 004): form fields generated
-//! from a flat `argsSchema`, kept in sync with the JSON text, and a readable diff of an edit
-//! against the agent's proposal.
+//! The argument editor's helpers beyond the raw JSON (issue 4, seed 004): the form's fields
+//! (built from the `argsSchema` by `super::form`), their values in the JSON text, and a
+//! readable diff of an edit against the agent's proposal.
 //!
 //! Choices worth knowing:
-//! - A schema is "flat" when it describes an object whose every property is a string, number,
-//!   integer or boolean (one `type`, not a union), an `enum` or a `const` of such scalars, with
-//!   at most [`MAX_FIELDS`] properties. Anything else (nested objects, arrays, unions) gets the
-//!   JSON editor only: a form that can show part of the arguments would hide the rest. A
-//!   `oneOf`/`anyOf` of flat objects is a choice of variant (`super::variants`).
 //! - `readOnly` properties and `const`s are shown but not editable; `default` is the empty
 //!   control's hint.
 //! - Form fields write into the JSON text (pretty-printed again); the JSON text is the single
@@ -16,17 +11,14 @@
 //! - The diff walks objects key by key and compares anything else whole, with
 //!   [`super::args_equal`] (so `1` and `1.0`, or a reordered object, are not changes).
 
-use serde_json::{Map, Value};
+use serde_json::Value;
 
 use super::schema::args_equal;
 
-/// At most this many properties get form fields.
-pub const MAX_FIELDS: usize = 16;
-
-/// One form field for one top-level property.
+/// One form field: a property, or the item of a list.
 #[derive(Clone, Debug, PartialEq)]
 pub struct FormField {
-    /// The property name (the key in the arguments).
+    /// The property name (the key in its object; empty for a list's item).
     pub name: String,
     /// The schema's `title`, if any (shown instead of the name).
     pub title: Option<String>,
@@ -58,65 +50,23 @@ pub enum FieldKind {
     Choice(Vec<Value>),
     /// A `const`: the one allowed value, shown and not editable.
     Fixed(Value),
+    /// A nested object: its properties' fields, under the property's label.
+    Group(Vec<FormField>),
+    /// An array: its items, each drawn as the one item field, added and removed.
+    List(Box<ListField>),
 }
 
-/// Form fields for a flat object schema, in the schema's property order; `None` when the
-/// schema is absent or not flat (see the module notes).
-pub fn form_fields(schema: Option<&Value>) -> Option<Vec<FormField>> {
-    let schema = schema?.as_object()?;
-    if let Some(t) = schema.get("type") {
-        if t != "object" {
-            return None;
-        }
-    }
-    let properties = schema.get("properties")?.as_object()?;
-    if properties.is_empty() || properties.len() > MAX_FIELDS {
-        return None;
-    }
-    let required: Vec<&str> = schema
-        .get("required")
-        .and_then(Value::as_array)
-        .map(|r| r.iter().filter_map(Value::as_str).collect())
-        .unwrap_or_default();
-    properties
-        .iter()
-        .map(|(name, prop)| {
-            let prop = prop.as_object()?;
-            let text = |key: &str| prop.get(key).and_then(Value::as_str).map(str::to_owned);
-            Some(FormField {
-                name: name.clone(),
-                title: text("title"),
-                description: text("description"),
-                kind: field_kind(prop)?,
-                required: required.contains(&name.as_str()),
-                read_only: prop.get("readOnly") == Some(&Value::Bool(true)),
-                default: prop.get("default").cloned(),
-            })
-        })
-        .collect()
-}
-
-fn field_kind(prop: &Map<String, Value>) -> Option<FieldKind> {
-    if prop.contains_key("anyOf") || prop.contains_key("oneOf") || prop.contains_key("allOf") {
-        return None;
-    }
-    if let Some(value) = prop.get("const") {
-        let scalar = value.is_string() || value.is_number() || value.is_boolean();
-        return scalar.then(|| FieldKind::Fixed(value.clone()));
-    }
-    if let Some(values) = prop.get("enum") {
-        let values = values.as_array()?;
-        let scalar = |v: &Value| v.is_string() || v.is_number() || v.is_boolean();
-        return (!values.is_empty() && values.iter().all(scalar))
-            .then(|| FieldKind::Choice(values.clone()));
-    }
-    match prop.get("type")?.as_str()? {
-        "string" => Some(FieldKind::Text),
-        "number" => Some(FieldKind::Number),
-        "integer" => Some(FieldKind::Integer),
-        "boolean" => Some(FieldKind::Boolean),
-        _ => None,
-    }
+/// The items of an array field.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ListField {
+    /// How each item is drawn (its `name` is empty; its pointer ends with the index).
+    pub item: FormField,
+    /// The schema's `minItems`: removing stops there.
+    pub min_items: usize,
+    /// The schema's `maxItems`: adding stops there.
+    pub max_items: Option<usize>,
+    /// The list keeps its items (read-only, or its items carry read-only values).
+    pub locked: bool,
 }
 
 /// The text a field shows for `value` (a string without quotes, anything else as JSON;
@@ -150,6 +100,8 @@ pub fn field_value(kind: &FieldKind, raw: &str) -> Option<Value> {
                 .unwrap_or_else(|_| Value::String(trimmed.to_owned())),
         ),
         FieldKind::Fixed(value) => Some(value.clone()),
+        // Groups and lists are edited field by field; a whole value is JSON.
+        FieldKind::Group(_) | FieldKind::List(_) => serde_json::from_str(trimmed).ok(),
         FieldKind::Choice(values) => {
             if trimmed.is_empty() {
                 return None;

@@ -12,6 +12,7 @@ pub mod edit;
 pub mod endpoint;
 pub mod error;
 pub mod files;
+pub mod form;
 pub mod i18n;
 pub mod json_slices;
 pub mod lenient;
@@ -38,11 +39,15 @@ pub use draft::{
     QuestionDraft, ResolveContext, ResolveRefusal, Shown,
 };
 pub use edit::{
-    apply_field, diff_args, field_text, field_value, form_fields, ArgChange, FieldKind, FormField,
+    apply_field, diff_args, field_text, field_value, ArgChange, FieldKind, FormField, ListField,
 };
 pub use error::*;
 pub use files::{
     base64_encode, format_file_size, FileCheck, FileMeta, FileRejection, PendingFile, UploadLimits,
+};
+pub use form::{
+    add_item, field_at, form_fields, pointer_of, remove_item, set_at, MAX_FIELDS, MAX_FORM_DEPTH,
+    MAX_FORM_FIELDS,
 };
 #[cfg(not(feature = "split"))]
 pub use i18n::LOCALES;

@@ -1,11 +1,11 @@
-//! The form's choice of variant: an `argsSchema` whose `oneOf` / `anyOf` alternatives are flat
+//! The form's choice of variant: an `argsSchema` whose `oneOf` / `anyOf` alternatives are
 //! objects (a payment "by card" or "by transfer") gets a select of the alternatives and the
 //! chosen one's fields, instead of the JSON editor alone.
 //!
 //! Choices worth knowing:
 //! - Each variant's fields are the schema's own `properties` and `required` plus the
 //!   alternative's (a local `$ref` to `#/$defs/...` or `#/definitions/...` is followed). Every
-//!   alternative must be flat (`super::edit`), or there is no variant form at all.
+//!   alternative must make a whole form (`super::form`), or there is no variant form at all.
 //! - Choosing a variant rewrites the JSON text, the single source of truth: properties only
 //!   the old variant had are removed, the new one's `const`s are written, and its `default`s
 //!   fill properties that are not set.
@@ -15,7 +15,8 @@
 
 use serde_json::{Map, Value};
 
-use super::edit::{form_fields, FieldKind, FormField};
+use super::edit::{FieldKind, FormField};
+use super::form::form_fields;
 use super::schema::{blocks, check_value, variant_names};
 
 /// At most this many alternatives make a variant form.
@@ -28,12 +29,12 @@ pub struct Variant {
     pub name: String,
     /// The fields of the schema's own properties and the alternative's.
     pub fields: Vec<FormField>,
-    /// The flat object schema the fields come from.
+    /// The object schema the fields come from.
     schema: Value,
 }
 
-/// The variants of `schema` when it is a `oneOf` / `anyOf` of 2 to [`MAX_VARIANTS`] flat
-/// objects; `None` otherwise.
+/// The variants of `schema` when it is a `oneOf` / `anyOf` of 2 to [`MAX_VARIANTS`] objects
+/// the form can show whole; `None` otherwise.
 pub fn form_variants(schema: Option<&Value>) -> Option<Vec<Variant>> {
     let root = schema?;
     let s = root.as_object()?;
@@ -69,7 +70,8 @@ fn follow_local_ref<'a>(root: &'a Value, branch: &'a Value) -> Option<&'a Value>
     }
 }
 
-/// A flat object schema of the root's own properties and the branch's.
+/// An object schema of the root's own properties and the branch's, with the root's `$defs`
+/// (so a property's local `$ref` still leads somewhere).
 fn merge(root: &Map<String, Value>, branch: &Map<String, Value>) -> Option<Value> {
     if let Some(t) = branch.get("type") {
         if t != "object" {
@@ -93,6 +95,11 @@ fn merge(root: &Map<String, Value>, branch: &Map<String, Value>) -> Option<Value
         }
     }
     let mut schema = Map::new();
+    for defs in ["$defs", "definitions"] {
+        if let Some(found) = root.get(defs) {
+            schema.insert(defs.into(), found.clone());
+        }
+    }
     schema.insert("type".into(), "object".into());
     schema.insert("properties".into(), Value::Object(properties));
     schema.insert("required".into(), Value::Array(required));

@@ -5,12 +5,13 @@ use serde_json::Value;
 
 use super::Shown;
 use crate::core::actions::{approval_resolution, CardState};
-use crate::core::edit::{apply_field, diff_args, field_text, field_value, form_fields};
+use crate::core::edit::{diff_args, field_text, field_value};
+use crate::core::form::{self, field_at, form_fields, pointer_of, set_at};
 use crate::core::schema::{check_args, ArgsCheck, Problem};
 use crate::core::time::Millis;
 use crate::core::variants::{current_variant, form_variants, switch_variant, Variant};
 use crate::core::wire::{ActionKind, Decline, PendingAction, Resolution, ToolApproval};
-use crate::core::{ArgChange, FormField};
+use crate::core::{ArgChange, FieldKind, FormField, ListField};
 
 /// What the person sees and types on one approval card (seed 000 "Editing the arguments",
 /// seed 004). The editor's text is the single source of truth: the form fields, the problems
@@ -51,8 +52,8 @@ impl ApprovalDraft {
             // The server's list locks a field of the form like the schema's `readOnly`.
             let locked = super::policy::read_only_names(approval);
             let lock = |fields: &mut Vec<FormField>| {
-                for f in fields.iter_mut() {
-                    f.read_only |= locked.contains(&f.name);
+                for f in fields.iter_mut().filter(|f| locked.contains(&f.name)) {
+                    form::lock(f);
                 }
             };
             let mut fields = form_fields(schema);
@@ -198,28 +199,102 @@ impl ApprovalDraft {
         )
     }
 
-    /// A field's current value as the control shows it.
+    /// A top-level field's current value as the control shows it.
     pub fn field_text(&self, name: &str) -> String {
+        self.field_text_at(&pointer_of("", name))
+    }
+
+    /// The current value at `pointer` (`/order/items/0/qty`) as its control shows it.
+    pub fn field_text_at(&self, pointer: &str) -> String {
         match serde_json::from_str::<Value>(&self.text) {
-            Ok(Value::Object(map)) => field_text(map.get(name)),
+            Ok(whole @ Value::Object(_)) => field_text(whole.pointer(pointer)),
             _ => String::new(),
         }
     }
 
-    /// A field control changed: writes the value into the text (or removes the property when
-    /// the control is emptied). Ignored while the text is not an object or the field unknown.
+    /// A top-level field's control changed (see [`ApprovalDraft::set_field_at`]).
     pub fn set_field(&mut self, name: &str, raw: &str) {
-        let Some(field) = self
-            .fields()
-            .and_then(|fs| fs.iter().find(|f| f.name == name))
-        else {
+        self.set_field_at(&pointer_of("", name), raw);
+    }
+
+    /// The control at `pointer` changed: writes the value into the text (or removes the
+    /// property when the control is emptied). Ignored while the text is not an object, for a
+    /// field the form does not have, and for a read-only or `const` one.
+    pub fn set_field_at(&mut self, pointer: &str, raw: &str) {
+        let Some(field) = self.fields().and_then(|fs| field_at(fs, pointer)) else {
             return;
         };
-        if field.read_only || matches!(field.kind, crate::core::FieldKind::Fixed(_)) {
+        let editable = matches!(
+            field.kind,
+            FieldKind::Text
+                | FieldKind::Number
+                | FieldKind::Integer
+                | FieldKind::Boolean
+                | FieldKind::Choice(_)
+        );
+        if field.read_only || !editable {
             return;
         }
         let value = field_value(&field.kind.clone(), raw);
-        if let Some(next) = apply_field(&self.text, name, value) {
+        if let Some(next) = set_at(&self.text, pointer, value) {
+            self.set_text(next);
+        }
+    }
+
+    /// The list field at `pointer`, when the form has one there.
+    fn list_at(&self, pointer: &str) -> Option<ListField> {
+        match &self.fields().and_then(|fs| field_at(fs, pointer))?.kind {
+            FieldKind::List(list) => Some((**list).clone()),
+            _ => None,
+        }
+    }
+
+    /// How many items the array at `pointer` has now (0 when absent or not an array).
+    pub fn item_count(&self, pointer: &str) -> usize {
+        serde_json::from_str::<Value>(&self.text)
+            .ok()
+            .and_then(|v| v.pointer(pointer).and_then(Value::as_array).map(Vec::len))
+            .unwrap_or(0)
+    }
+
+    /// "Add an item" is offered for the list at `pointer`: not locked, below its `maxItems`,
+    /// and the text is an object.
+    pub fn can_add_item(&self, pointer: &str) -> bool {
+        self.list_at(pointer).is_some_and(|list| {
+            !list.locked
+                && self.fields_enabled()
+                && list
+                    .max_items
+                    .is_none_or(|max| self.item_count(pointer) < max)
+        })
+    }
+
+    /// "Remove" is offered for the items of the list at `pointer`: not locked, above its
+    /// `minItems`, and the text is an object.
+    pub fn can_remove_item(&self, pointer: &str) -> bool {
+        self.list_at(pointer).is_some_and(|list| {
+            !list.locked && self.fields_enabled() && self.item_count(pointer) > list.min_items
+        })
+    }
+
+    /// Adds an item to the list at `pointer` (its `const`s and defaults). Ignored when not
+    /// offered ([`ApprovalDraft::can_add_item`]).
+    pub fn add_item(&mut self, pointer: &str) {
+        let Some(list) = self.list_at(pointer) else {
+            return;
+        };
+        if let Some(next) = form::add_item(&self.text, pointer, &list) {
+            self.set_text(next);
+        }
+    }
+
+    /// Removes item `index` of the list at `pointer`. Ignored when not offered
+    /// ([`ApprovalDraft::can_remove_item`]).
+    pub fn remove_item(&mut self, pointer: &str, index: usize) {
+        let Some(list) = self.list_at(pointer) else {
+            return;
+        };
+        if let Some(next) = form::remove_item(&self.text, pointer, index, &list) {
             self.set_text(next);
         }
     }

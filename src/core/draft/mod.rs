@@ -18,7 +18,9 @@ mod question;
 
 pub use approval::ApprovalDraft;
 pub use guard::{check_resolve, ResolveContext, ResolveRefusal};
-pub use policy::{read_only_names, read_only_problems};
+pub use policy::{
+    install_nested_walk, nested_problems, read_only_names, read_only_problems, NestedWalk,
+};
 pub use question::{QuestionAnswer, QuestionDraft};
 
 use serde_json::Value;

@@ -6,10 +6,13 @@
 //! them). An unknown branch never turns into a problem of its own: the "cannot judge" note
 //! is already recorded, and the server checks again.
 
-use serde_json::{Map, Number, Value};
+use serde_json::{Map, Value};
 
+use super::names::variant_names;
 use super::problems::{Problem, ProblemKind};
 use super::refs::Index;
+use super::seen::Seen;
+use super::values::{as_count, check_number, type_mismatch};
 use super::{args_equal, formats, pattern_engine, MAX_DEPTH, MAX_ENUM, MAX_PATTERN, MAX_WORK};
 
 /// What one branch made of the value.
@@ -30,13 +33,9 @@ const DIALECTS: [&str; 5] = [
 ];
 
 /// Keywords that change validity and that the checker does not evaluate: their presence
-/// makes the check "cannot judge" instead of a silent pass.
-const UNSUPPORTED: [&str; 4] = [
-    "unevaluatedProperties",
-    "unevaluatedItems",
-    "$recursiveRef",
-    "$dynamicRef",
-];
+/// makes the check "cannot judge" instead of a silent pass. (2019-09's `$recursiveRef`,
+/// which 2020-12 replaced by `$dynamicRef`.)
+const UNSUPPORTED: [&str; 1] = ["$recursiveRef"];
 
 /// State of one check.
 pub(super) struct Walker<'s> {
@@ -52,6 +51,8 @@ pub(super) struct Walker<'s> {
     unjudged_events: usize,
     /// The `$ref` targets being followed, with the value's path at the time.
     ref_stack: Vec<(*const Value, String)>,
+    /// The dynamic scope: the base URIs of the schema resources entered, outermost first.
+    scope: Vec<String>,
 }
 
 impl<'s> Walker<'s> {
@@ -65,6 +66,7 @@ impl<'s> Walker<'s> {
             unjudged: Vec::new(),
             unjudged_events: 0,
             ref_stack: Vec::new(),
+            scope: Vec::new(),
         };
         if walker.work > MAX_WORK {
             walker.cannot_judge("", ProblemKind::TooMuchWork);
@@ -96,7 +98,8 @@ impl<'s> Walker<'s> {
     }
 
     /// Checks `value` (at `path`) against `schema`, `depth` subschemas (and `$ref` hops) below
-    /// the root. `path` is restored before returning.
+    /// the root, and says which of the value's properties or items the schema evaluated.
+    /// `path` is restored before returning.
     pub(super) fn check(
         &mut self,
         value: &Value,
@@ -104,24 +107,51 @@ impl<'s> Walker<'s> {
         path: &mut String,
         depth: usize,
         out: &mut Vec<Problem>,
-    ) {
+    ) -> Seen {
         if !self.spend(1, path) {
-            return;
+            return Seen::default();
         }
         if depth > MAX_DEPTH {
             self.cannot_judge(path, ProblemKind::TooDeep);
-            return;
+            return Seen::default();
         }
         let s = match schema {
-            Value::Bool(true) => return,
+            Value::Bool(true) => return Seen::default(),
             Value::Bool(false) => {
                 out.push(Problem::new(path, ProblemKind::Type { expected: vec![] }));
-                return;
+                return Seen::default();
             }
             Value::Object(s) => s,
             // Not a schema at all: nothing to check (the server decides).
-            _ => return,
+            _ => return Seen::default(),
         };
+        // A schema resource of its own (its `$id`, or another resource reached by `$ref`)
+        // enters the dynamic scope for the time of its check.
+        let entered = match self.index.known_base(schema) {
+            Some(base) if self.scope.last().map(String::as_str) != Some(base) => {
+                self.scope.push(base.to_owned());
+                true
+            }
+            _ => false,
+        };
+        let seen = self.check_keywords(value, schema, s, path, depth, out);
+        if entered {
+            self.scope.pop();
+        }
+        seen
+    }
+
+    fn check_keywords(
+        &mut self,
+        value: &Value,
+        schema: &'s Value,
+        s: &'s Map<String, Value>,
+        path: &mut String,
+        depth: usize,
+        out: &mut Vec<Problem>,
+    ) -> Seen {
+        let mut seen = Seen::default();
+        let events_before = self.unjudged_events;
 
         if let Some(dialect) = s.get("$schema").and_then(Value::as_str) {
             let known = dialect.trim_end_matches('#');
@@ -131,24 +161,23 @@ impl<'s> Walker<'s> {
             }
         }
         for keyword in UNSUPPORTED {
-            match s.get(keyword) {
-                None | Some(Value::Bool(true)) => {}
-                Some(_) if keyword == "$dynamicRef" && self.dynamic_ref_is_static(s) => {}
-                Some(_) => {
-                    let keyword = keyword.to_owned();
-                    self.cannot_judge(path, ProblemKind::Unsupported { keyword });
-                }
+            if s.contains_key(keyword) {
+                let keyword = keyword.to_owned();
+                self.cannot_judge(path, ProblemKind::Unsupported { keyword });
             }
         }
         for keyword in ["$ref", "$dynamicRef"] {
             if let Some(reference) = s.get(keyword).and_then(Value::as_str) {
-                self.follow(value, schema, reference, path, depth, out);
+                let target = self.target(schema, reference, keyword == "$dynamicRef", path);
+                if let Some(target) = target {
+                    seen.merge(self.follow(value, target, reference, path, depth, out));
+                }
             }
         }
 
         if let Some(expected) = type_mismatch(s.get("type"), value) {
             out.push(Problem::new(path, ProblemKind::Type { expected }));
-            return;
+            return seen;
         }
         if let Some(Value::Array(allowed)) = s.get("enum") {
             if allowed.len() > MAX_ENUM {
@@ -171,70 +200,147 @@ impl<'s> Walker<'s> {
         match value {
             Value::Number(n) => check_number(n, s, path, out),
             Value::String(text) => self.check_string(text, s, path, out),
-            Value::Array(items) => self.check_array(items, s, path, depth, out),
-            Value::Object(obj) => self.check_object(value, obj, s, path, depth, out),
+            Value::Array(items) => self.check_array(items, s, path, depth, &mut seen, out),
+            Value::Object(obj) => self.check_object(value, obj, s, path, depth, &mut seen, out),
             Value::Null | Value::Bool(_) => {}
         }
-        self.check_composition(value, s, path, depth, out);
+        self.check_composition(value, s, path, depth, &mut seen, out);
+        // What a part that could not be judged (a remote `$ref`, an unknown branch) evaluated
+        // is not known: what `unevaluated*` finds then is "cannot judge", not a problem.
+        let unsure = self.unjudged_events > events_before;
+        let mut found = Vec::new();
+        self.check_unevaluated(value, s, path, depth, &mut seen, &mut found);
+        if unsure && !found.is_empty() {
+            self.unjudged_events += 1;
+        } else {
+            out.append(&mut found);
+        }
+        seen
     }
 
-    /// A `$dynamicRef` that can only land where its plain reading lands: no other schema
-    /// resource declares the same `$dynamicAnchor`, so the dynamic scope can not change it.
-    fn dynamic_ref_is_static(&self, s: &Map<String, Value>) -> bool {
-        let Some(reference) = s.get("$dynamicRef").and_then(Value::as_str) else {
-            return true;
-        };
-        match reference.rsplit_once('#') {
-            Some((_, name)) if !name.starts_with('/') && !name.is_empty() => {
-                self.index.dynamic_anchor_count(name) <= 1
+    /// `unevaluatedProperties` and `unevaluatedItems`: after every other keyword of the
+    /// schema, the properties or items nothing evaluated meet their subschema.
+    fn check_unevaluated(
+        &mut self,
+        value: &Value,
+        s: &'s Map<String, Value>,
+        path: &mut String,
+        depth: usize,
+        seen: &mut Seen,
+        out: &mut Vec<Problem>,
+    ) {
+        match (
+            value,
+            s.get("unevaluatedProperties"),
+            s.get("unevaluatedItems"),
+        ) {
+            (Value::Object(obj), Some(extra), _) => {
+                for (key, child) in obj {
+                    if seen.has_prop(key) {
+                        continue;
+                    }
+                    if extra == &Value::Bool(false) {
+                        let property = key.clone();
+                        let kind = ProblemKind::AdditionalProperties { property };
+                        out.push(Problem::new(path, kind));
+                    } else {
+                        self.check_child(child, extra, path, key, depth, out);
+                    }
+                }
+                seen.all_props();
             }
-            _ => true,
+            (Value::Array(items), _, Some(extra)) => {
+                for (i, item) in items.iter().enumerate() {
+                    if !seen.has_item(i) {
+                        self.check_child(item, extra, path, &i.to_string(), depth, out);
+                    }
+                }
+                seen.items(items.len());
+            }
+            _ => {}
         }
+    }
+
+    /// Where the `$ref` (or `$dynamicRef`) `reference` of `schema` leads; `None`, and "cannot
+    /// judge", when outside the schema.
+    fn target(
+        &mut self,
+        schema: &'s Value,
+        reference: &str,
+        dynamic: bool,
+        path: &str,
+    ) -> Option<&'s Value> {
+        let base = self.index.base_of(schema).to_owned();
+        let Some(target) = self.index.resolve(&base, reference) else {
+            let reference = reference.to_owned();
+            self.cannot_judge(path, ProblemKind::RemoteRef { reference });
+            return None;
+        };
+        Some(if dynamic {
+            self.dynamic_target(target, reference)
+        } else {
+            target
+        })
     }
 
     fn follow(
         &mut self,
         value: &Value,
-        schema: &'s Value,
+        target: &'s Value,
         reference: &str,
         path: &mut String,
         depth: usize,
         out: &mut Vec<Problem>,
-    ) {
-        let base = self.index.base_of(schema).to_owned();
-        let Some(target) = self.index.resolve(&base, reference) else {
-            let reference = reference.to_owned();
-            self.cannot_judge(path, ProblemKind::RemoteRef { reference });
-            return;
-        };
+    ) -> Seen {
         let key = (target as *const Value, path.clone());
         if self.ref_stack.contains(&key) {
             let reference = reference.to_owned();
             self.cannot_judge(path, ProblemKind::RefCycle { reference });
-            return;
+            return Seen::default();
         }
         self.ref_stack.push(key);
-        self.check(value, target, path, depth + 1, out);
+        let seen = self.check(value, target, path, depth + 1, out);
         self.ref_stack.pop();
+        seen
     }
 
-    /// Passes, fails or is unknown: `value` against `branch`, problems thrown away.
+    /// Where a `$dynamicRef` lands: when its plain target declares the `$dynamicAnchor` the
+    /// reference names, the outermost resource of the dynamic scope declaring that anchor;
+    /// otherwise the plain target.
+    fn dynamic_target(&self, target: &'s Value, reference: &str) -> &'s Value {
+        let name = match reference.rsplit_once('#') {
+            Some((_, name)) if !name.is_empty() && !name.starts_with('/') => name,
+            _ => return target,
+        };
+        if target.get("$dynamicAnchor").and_then(Value::as_str) != Some(name) {
+            return target;
+        }
+        self.scope
+            .iter()
+            .find_map(|base| self.index.dynamic_anchor(base, name))
+            .unwrap_or(target)
+    }
+
+    /// Passes, fails or is unknown: `value` against `branch`, problems thrown away; with what
+    /// the branch evaluated (nothing when it failed).
     fn verdict(
         &mut self,
         value: &Value,
         branch: &'s Value,
         path: &mut String,
         depth: usize,
-    ) -> Verdict {
+    ) -> (Verdict, Seen) {
         let before = self.unjudged_events;
         let mut scratch = Vec::new();
-        self.check(value, branch, path, depth, &mut scratch);
+        let seen = self.check(value, branch, path, depth, &mut scratch);
         if !scratch.is_empty() {
-            Verdict::Fail
+            (Verdict::Fail, Seen::default())
         } else if self.unjudged_events > before {
-            Verdict::Unknown
+            // An unknown branch's annotations are kept: dropping them could turn a property
+            // it evaluated into a false problem, and the check is "cannot judge" already.
+            (Verdict::Unknown, seen)
         } else {
-            Verdict::Pass
+            (Verdict::Pass, seen)
         }
     }
 
@@ -244,21 +350,28 @@ impl<'s> Walker<'s> {
         s: &'s Map<String, Value>,
         path: &mut String,
         depth: usize,
+        seen: &mut Seen,
         out: &mut Vec<Problem>,
     ) {
         if let Some(Value::Array(branches)) = s.get("allOf") {
             for branch in branches {
-                self.check(value, branch, path, depth + 1, out);
+                seen.merge(self.check(value, branch, path, depth + 1, out));
             }
         }
         if let Some(Value::Array(branches)) = s.get("anyOf") {
             let mut unknown = false;
             let mut passed = false;
             for branch in branches {
-                match self.verdict(value, branch, path, depth + 1) {
+                let (verdict, branch_seen) = self.verdict(value, branch, path, depth + 1);
+                seen.merge(branch_seen);
+                match verdict {
                     Verdict::Pass => {
                         passed = true;
-                        break;
+                        // Every passing branch's annotations count; only a schema with an
+                        // `unevaluated*` keyword needs them.
+                        if !self.index.has_unevaluated {
+                            break;
+                        }
                     }
                     Verdict::Unknown => unknown = true,
                     Verdict::Fail => {}
@@ -271,12 +384,18 @@ impl<'s> Walker<'s> {
         }
         if let Some(Value::Array(branches)) = s.get("oneOf") {
             let (mut matched, mut unknown) = (0, 0);
+            let mut branch_seen = Seen::default();
             for branch in branches {
-                match self.verdict(value, branch, path, depth + 1) {
+                let (verdict, one_seen) = self.verdict(value, branch, path, depth + 1);
+                branch_seen.merge(one_seen);
+                match verdict {
                     Verdict::Pass => matched += 1,
                     Verdict::Unknown => unknown += 1,
                     Verdict::Fail => {}
                 }
+            }
+            if matched <= 1 {
+                seen.merge(branch_seen);
             }
             if matched > 1 || (matched == 0 && unknown == 0) {
                 let variants = variant_names(self.root, branches);
@@ -284,18 +403,20 @@ impl<'s> Walker<'s> {
             }
         }
         if let Some(branch) = s.get("not") {
-            if self.verdict(value, branch, path, depth + 1) == Verdict::Pass {
+            if self.verdict(value, branch, path, depth + 1).0 == Verdict::Pass {
                 out.push(Problem::new(path, ProblemKind::Not));
             }
         }
         if let Some(condition) = s.get("if") {
-            let next = match self.verdict(value, condition, path, depth + 1) {
+            let (verdict, condition_seen) = self.verdict(value, condition, path, depth + 1);
+            seen.merge(condition_seen);
+            let next = match verdict {
                 Verdict::Pass => s.get("then"),
                 Verdict::Fail => s.get("else"),
                 Verdict::Unknown => None,
             };
             if let Some(next) = next {
-                self.check(value, next, path, depth + 1, out);
+                seen.merge(self.check(value, next, path, depth + 1, out));
             }
         }
     }
@@ -363,6 +484,7 @@ impl<'s> Walker<'s> {
         s: &'s Map<String, Value>,
         path: &mut String,
         depth: usize,
+        seen: &mut Seen,
         out: &mut Vec<Problem>,
     ) {
         let len = items.len() as u64;
@@ -410,6 +532,7 @@ impl<'s> Walker<'s> {
                 },
             };
             self.check_child(item, item_schema, path, &i.to_string(), depth, out);
+            seen.items(i + 1);
         }
         if let Some(contains) = s.get("contains") {
             let min = s.get("minContains").and_then(as_count).unwrap_or(1);
@@ -417,9 +540,15 @@ impl<'s> Walker<'s> {
             let (mut matched, mut unknown) = (0u64, 0u64);
             for (i, item) in items.iter().enumerate() {
                 let parent_len = push_segment(path, &i.to_string());
-                match self.verdict(item, contains, path, depth + 1) {
-                    Verdict::Pass => matched += 1,
-                    Verdict::Unknown => unknown += 1,
+                match self.verdict(item, contains, path, depth + 1).0 {
+                    Verdict::Pass => {
+                        matched += 1;
+                        seen.item(i);
+                    }
+                    Verdict::Unknown => {
+                        unknown += 1;
+                        seen.item(i);
+                    }
                     Verdict::Fail => {}
                 }
                 path.truncate(parent_len);
@@ -435,6 +564,7 @@ impl<'s> Walker<'s> {
         }
     }
 
+    #[allow(clippy::too_many_arguments)]
     fn check_object(
         &mut self,
         whole: &Value,
@@ -442,6 +572,7 @@ impl<'s> Walker<'s> {
         s: &'s Map<String, Value>,
         path: &mut String,
         depth: usize,
+        seen: &mut Seen,
         out: &mut Vec<Problem>,
     ) {
         if let Some(Value::Array(required)) = s.get("required") {
@@ -463,11 +594,11 @@ impl<'s> Walker<'s> {
                 out.push(Problem::new(path, ProblemKind::MaxProperties { limit }));
             }
         }
-        self.check_dependencies(whole, obj, s, path, depth, out);
+        self.check_dependencies(whole, obj, s, path, depth, seen, out);
         if let Some(names) = s.get("propertyNames") {
             for key in obj.keys() {
                 let name = Value::String(key.clone());
-                if self.verdict(&name, names, path, depth + 1) == Verdict::Fail {
+                if self.verdict(&name, names, path, depth + 1).0 == Verdict::Fail {
                     let property = key.clone();
                     out.push(Problem::new(path, ProblemKind::PropertyName { property }));
                 }
@@ -494,6 +625,9 @@ impl<'s> Walker<'s> {
                     None => listed = true,
                 }
             }
+            if listed || additional.is_some() {
+                seen.prop(key);
+            }
             if listed {
                 continue;
             }
@@ -514,6 +648,7 @@ impl<'s> Walker<'s> {
     }
 
     /// `dependentRequired`, `dependentSchemas` and draft 7's `dependencies` (either form).
+    #[allow(clippy::too_many_arguments)]
     fn check_dependencies(
         &mut self,
         whole: &Value,
@@ -521,6 +656,7 @@ impl<'s> Walker<'s> {
         s: &'s Map<String, Value>,
         path: &mut String,
         depth: usize,
+        seen: &mut Seen,
         out: &mut Vec<Problem>,
     ) {
         for keyword in ["dependentRequired", "dependentSchemas", "dependencies"] {
@@ -544,7 +680,7 @@ impl<'s> Walker<'s> {
                         }
                     }
                     Value::Object(_) | Value::Bool(_) if keyword != "dependentRequired" => {
-                        self.check(whole, rule, path, depth + 1, out);
+                        seen.merge(self.check(whole, rule, path, depth + 1, out));
                     }
                     _ => {}
                 }
@@ -580,161 +716,4 @@ fn push_segment(path: &mut String, segment: &str) -> usize {
         }
     }
     parent_len
-}
-
-/// A short name for each branch of `anyOf` / `oneOf`, for "must match one of: …" and the
-/// form's choice of variant: its
-/// `title`, else the name its `$ref` ends with, else its `const`, else its type names, else
-/// its position (`#2`).
-/// A `$ref` of the form `#/...` is followed inside `root` for its target's `title`.
-pub fn variant_names(root: &Value, branches: &[Value]) -> Vec<String> {
-    branches
-        .iter()
-        .enumerate()
-        .map(|(i, branch)| {
-            let target = branch
-                .get("$ref")
-                .and_then(Value::as_str)
-                .and_then(|r| r.strip_prefix('#'))
-                .and_then(|pointer| root.pointer(pointer))
-                .and_then(|target| target.get("title"));
-            let titled = target.map(|title| json_title(title, branch));
-            titled
-                .flatten()
-                .or_else(|| variant_name(branch))
-                .unwrap_or_else(|| format!("#{}", i + 1))
-        })
-        .collect()
-}
-
-/// The branch's own `title` first, else the referenced one.
-fn json_title(target_title: &Value, branch: &Value) -> Option<String> {
-    let own = branch.get("title").and_then(Value::as_str);
-    let title = own.or(target_title.as_str())?.trim();
-    (!title.is_empty()).then(|| title.chars().take(60).collect())
-}
-
-fn variant_name(branch: &Value) -> Option<String> {
-    let s = branch.as_object()?;
-    if let Some(title) = s.get("title").and_then(Value::as_str) {
-        let title = title.trim();
-        if !title.is_empty() {
-            return Some(title.chars().take(60).collect());
-        }
-    }
-    if let Some(reference) = s.get("$ref").and_then(Value::as_str) {
-        let name = reference.rsplit(['/', '#']).next().unwrap_or(reference);
-        if !name.is_empty() {
-            return Some(name.chars().take(60).collect());
-        }
-    }
-    if let Some(value) = s.get("const") {
-        return Some(value.to_string().chars().take(60).collect());
-    }
-    match s.get("type")? {
-        Value::String(name) => Some(name.clone()),
-        Value::Array(names) => {
-            let names: Vec<&str> = names.iter().filter_map(Value::as_str).collect();
-            (!names.is_empty()).then(|| names.join(" | "))
-        }
-        _ => None,
-    }
-}
-
-/// The `type` keyword: `None` when the value fits (or there is no usable `type`), otherwise the
-/// expected type names. An unknown type name matches anything, like an unknown keyword.
-fn type_mismatch(type_keyword: Option<&Value>, value: &Value) -> Option<Vec<String>> {
-    let names: Vec<&str> = match type_keyword? {
-        Value::String(name) => vec![name.as_str()],
-        Value::Array(names) => names.iter().filter_map(Value::as_str).collect(),
-        _ => return None,
-    };
-    if names.is_empty() || names.iter().any(|name| type_matches(name, value)) {
-        return None;
-    }
-    Some(names.into_iter().map(str::to_owned).collect())
-}
-
-fn type_matches(name: &str, value: &Value) -> bool {
-    match name {
-        "object" => value.is_object(),
-        "array" => value.is_array(),
-        "string" => value.is_string(),
-        "number" => value.is_number(),
-        // JSON Schema: 3.0 is an integer.
-        "integer" => match value {
-            Value::Number(n) => {
-                n.is_i64() || n.is_u64() || n.as_f64().is_some_and(|f| f.fract() == 0.0)
-            }
-            _ => false,
-        },
-        "boolean" => value.is_boolean(),
-        "null" => value.is_null(),
-        _ => true,
-    }
-}
-
-fn check_number(n: &Number, s: &Map<String, Value>, path: &str, out: &mut Vec<Problem>) {
-    let Some(x) = n.as_f64() else {
-        return;
-    };
-    // Draft 4 wrote `exclusiveMinimum: true` to make `minimum` exclusive; draft 6 and later
-    // give `exclusiveMinimum` its own number. Both are read.
-    let min_exclusive = s.get("exclusiveMinimum") == Some(&Value::Bool(true));
-    if let Some(limit) = s.get("minimum").and_then(Value::as_f64) {
-        if min_exclusive && x <= limit {
-            out.push(Problem::new(path, ProblemKind::ExclusiveMinimum { limit }));
-        } else if x < limit {
-            out.push(Problem::new(path, ProblemKind::Minimum { limit }));
-        }
-    }
-    if let Some(limit) = s.get("exclusiveMinimum").and_then(Value::as_f64) {
-        if x <= limit {
-            out.push(Problem::new(path, ProblemKind::ExclusiveMinimum { limit }));
-        }
-    }
-    let max_exclusive = s.get("exclusiveMaximum") == Some(&Value::Bool(true));
-    if let Some(limit) = s.get("maximum").and_then(Value::as_f64) {
-        if max_exclusive && x >= limit {
-            out.push(Problem::new(path, ProblemKind::ExclusiveMaximum { limit }));
-        } else if x > limit {
-            out.push(Problem::new(path, ProblemKind::Maximum { limit }));
-        }
-    }
-    if let Some(limit) = s.get("exclusiveMaximum").and_then(Value::as_f64) {
-        if x >= limit {
-            out.push(Problem::new(path, ProblemKind::ExclusiveMaximum { limit }));
-        }
-    }
-    if let Some(divisor) = s.get("multipleOf").and_then(Value::as_f64) {
-        if divisor > 0.0 && !is_multiple(n, x, divisor) {
-            out.push(Problem::new(path, ProblemKind::MultipleOf { divisor }));
-        }
-    }
-}
-
-/// `x` is a whole multiple of `divisor`, with integers exact and a float's rounding forgiven
-/// (`0.3` is a multiple of `0.1`). A quotient that overflows is not whole (as the test suite
-/// has it); a finite one too large for a float's fraction is taken as whole.
-fn is_multiple(n: &Number, x: f64, divisor: f64) -> bool {
-    if let (Some(a), true) = (n.as_i64(), divisor.fract() == 0.0 && divisor.abs() < 9.0e15) {
-        return a % (divisor as i64) == 0;
-    }
-    let quotient = x / divisor;
-    if !quotient.is_finite() {
-        return false;
-    }
-    if quotient.abs() > 1.0e15 {
-        return true;
-    }
-    (quotient - quotient.round()).abs() < 1.0e-9 * quotient.abs().max(1.0)
-}
-
-/// A length or item count limit: a non-negative integer, also written as `2.0`.
-fn as_count(v: &Value) -> Option<u64> {
-    v.as_u64().or_else(|| {
-        v.as_f64()
-            .filter(|f| *f >= 0.0 && f.fract() == 0.0 && *f <= u64::MAX as f64)
-            .map(|f| f as u64)
-    })
 }

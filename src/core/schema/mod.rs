@@ -14,14 +14,17 @@
 //! `uniqueItems`, `contains`, `minContains`, `maxContains`; `properties`, `patternProperties`,
 //! `additionalProperties`, `required`, `minProperties`, `maxProperties`, `propertyNames`,
 //! `dependentRequired`, `dependentSchemas`, `dependencies`; `allOf`, `anyOf`, `oneOf`, `not`,
-//! `if`/`then`/`else`; `$ref` and `$defs`/`definitions` inside the schema (`$id`, `$anchor`,
-//! JSON Pointers), `$dynamicRef` where only one `$dynamicAnchor` of its name exists.
+//! `if`/`then`/`else`; `unevaluatedProperties`, `unevaluatedItems` (what the in-place
+//! subschemas evaluated is collected, see `seen`); `$ref` and `$defs`/`definitions` inside the
+//! schema (`$id`, `$anchor`, JSON Pointers), `$dynamicRef` / `$dynamicAnchor` through the
+//! dynamic scope (the schema resources entered on the way).
 //! Annotations (`title`, `default`, `readOnly`, `examples`...) and unknown keywords are ignored.
 //!
 //! "Cannot judge" ([`ProblemKind::is_unjudged`]) is a problem of its own, never a silent pass:
 //! a `$ref` outside the schema (nothing is fetched), a `$schema` the checker does not know,
-//! `unevaluatedProperties` / `unevaluatedItems` / a `$dynamicRef` the dynamic scope could move,
-//! a `pattern` the engine can not read, and the bounds below. The card shows it and keeps
+//! 2019-09's `$recursiveRef`, a `pattern` the engine can not read, and the bounds below. What
+//! `unevaluated*` finds beside something that could not be judged (a remote `$ref` may have
+//! evaluated the property) is "cannot judge" too, never a problem. The card shows it and keeps
 //! Approve possible; the server checks the edit again.
 //!
 //! Bounds against hostile schemas: [`MAX_DEPTH`] nested subschemas and `$ref` hops,
@@ -43,12 +46,15 @@
 
 mod formats;
 mod keywords;
+mod names;
 mod problems;
 mod refs;
+mod seen;
+mod values;
 
 use serde_json::{Number, Value};
 
-pub use keywords::variant_names;
+pub use names::variant_names;
 pub use problems::{Problem, ProblemKind, MAX_NAMED_VALUES};
 
 /// How many nested subschemas (and `$ref` hops) the checker follows before it gives up with
@@ -144,11 +150,12 @@ pub type SchemaCheck = fn(value: &Value, schema: &Value) -> Vec<Problem>;
 
 static GATE_CHECK: std::sync::OnceLock<SchemaCheck> = std::sync::OnceLock::new();
 
-/// Gives the answer gate the full checker; the first call wins. The element and the page
-/// (feature `split`) call it from the cards' part, so the checker travels with the cards and
-/// the first download does not carry it.
+/// Gives the answer gate the full checker, and the read-only walk below the top level; the
+/// first call wins. The element and the page (feature `split`) call it from the cards' part,
+/// so both travel with the cards and the first download does not carry them.
 pub fn install_gate_check() {
     let _ = GATE_CHECK.set(check_value);
+    crate::core::draft::install_nested_walk();
 }
 
 /// What the answer gate runs on edited arguments: [`check_value`], except in a `split` build

@@ -195,8 +195,7 @@ pub enum ProblemKind {
         keyword: String,
     },
     /// Cannot judge: the schema uses a keyword that changes what is valid and that the
-    /// checker does not evaluate (`unevaluatedProperties`, a `$dynamicRef` that the dynamic
-    /// scope could move...).
+    /// checker does not evaluate (2019-09's `$recursiveRef`).
     Unsupported {
         /// The keyword.
         keyword: String,

@@ -43,8 +43,11 @@ pub(super) struct Index<'s> {
     resources: HashMap<String, &'s Value>,
     /// Anchors by `uri#name`.
     anchors: HashMap<String, &'s Value>,
-    /// How many schema objects declare each `$dynamicAnchor` name.
-    dynamic_anchors: HashMap<String, usize>,
+    /// `$dynamicAnchor`s by `uri#name`.
+    dynamic_anchors: HashMap<String, &'s Value>,
+    /// Whether any schema object has `unevaluatedProperties` or `unevaluatedItems` (then
+    /// every passing `anyOf` branch must be walked for what it evaluated).
+    pub(super) has_unevaluated: bool,
     /// Schema objects indexed; over the limit the index stops (the walk's work bound).
     pub(super) nodes: usize,
 }
@@ -57,6 +60,7 @@ impl<'s> Index<'s> {
             resources: HashMap::new(),
             anchors: HashMap::new(),
             dynamic_anchors: HashMap::new(),
+            has_unevaluated: false,
             nodes: 0,
         };
         index.resources.insert(String::new(), root);
@@ -81,8 +85,10 @@ impl<'s> Index<'s> {
                 }
             }
             if let Some(name) = map.get("$dynamicAnchor").and_then(Value::as_str) {
-                *index.dynamic_anchors.entry(name.to_owned()).or_default() += 1;
+                index.dynamic_anchors.insert(format!("{base}#{name}"), node);
             }
+            index.has_unevaluated |=
+                map.contains_key("unevaluatedProperties") || map.contains_key("unevaluatedItems");
             index.base_of.insert(node as *const Value, base.clone());
             for key in ONE {
                 if let Some(sub @ Value::Object(_)) = map.get(key) {
@@ -112,9 +118,16 @@ impl<'s> Index<'s> {
             .unwrap_or("")
     }
 
-    /// How many schema objects declare the `$dynamicAnchor` `name`.
-    pub(super) fn dynamic_anchor_count(&self, name: &str) -> usize {
-        self.dynamic_anchors.get(name).copied().unwrap_or(0)
+    /// The base URI of a schema object the index walked, `None` for one it did not.
+    pub(super) fn known_base(&self, schema: &Value) -> Option<&str> {
+        self.base_of
+            .get(&(schema as *const Value))
+            .map(String::as_str)
+    }
+
+    /// The schema object of the resource `base` that declares the `$dynamicAnchor` `name`.
+    pub(super) fn dynamic_anchor(&self, base: &str, name: &str) -> Option<&'s Value> {
+        self.dynamic_anchors.get(&format!("{base}#{name}")).copied()
     }
 
     /// The schema `reference` names, read from `base`; `None` when it is outside the schema.

@@ -1,14 +1,13 @@
 //! `<ApprovalCard/>`: lets the person approve or deny one tool call, optionally with edited
-//! arguments checked against the tool's JSON Schema (seed 000, seed 004): form fields for flat
-//! schemas beside the raw JSON, and a readable diff of the edit against the proposal.
+//! arguments checked against the tool's JSON Schema (seed 000, seed 004): the form beside the
+//! raw JSON (`super::form`), and a readable diff of the edit against the proposal.
 
 use leptos::html::{Button, Input, Textarea};
 use leptos::prelude::*;
 
-use crate::core::{
-    ApprovalDraft, Arg, ArgChange, CardState, FieldKind, FormField, Outcome, Problem,
-};
+use crate::core::{ApprovalDraft, Arg, ArgChange, CardState, FormField, Outcome, Problem};
 use crate::store::ChatStore;
+use crate::ui::cards::form::{ArgumentFields, VariantChoice};
 use crate::ui::cards::{CardFrame, CardProps};
 use crate::ui::focus_later;
 use crate::ui::i18n::I18n;
@@ -384,136 +383,6 @@ fn parameters(approval: &crate::core::ToolApproval, state: &CardState, i18n: I18
         <dl class="chat-card__params" aria-label=move || i18n.t("chat-action-parameters")>{rows}</dl>
     }
     .into_any()
-}
-
-/// The choice of variant of a `oneOf` / `anyOf` schema: a select of the alternatives' names.
-/// Choosing one rewrites the JSON text (the draft decides how); the fields below follow.
-#[component]
-fn VariantChoice(names: Vec<String>, draft: RwSignal<ApprovalDraft>) -> impl IntoView {
-    let i18n = I18n::get();
-    let broken = Memo::new(move |_| !draft.with(ApprovalDraft::fields_enabled));
-    let options = names
-        .into_iter()
-        .enumerate()
-        .map(|(i, name)| view! { <option value=i.to_string()>{name}</option> })
-        .collect_view();
-    view! {
-        <label class="chat-card__field chat-card__variant">
-            <span class="chat-card__field-label">{move || i18n.t("chat-action-variant-label")}</span>
-            <select class="chat-card__field-input" data-variant-choice=""
-                disabled=move || broken.get()
-                prop:value=move || draft.with(|d| d.variant().to_string())
-                on:change=move |ev| {
-                    if let Ok(i) = event_target_value(&ev).parse::<usize>() {
-                        draft.update(|d| d.set_variant(i));
-                    }
-                }>
-                {options}
-            </select>
-        </label>
-    }
-}
-
-/// Form fields for a flat schema, reading from and writing into the draft's JSON text.
-/// Disabled while the text is not a JSON object (fix the JSON first).
-#[component]
-fn ArgumentFields(fields: Vec<FormField>, draft: RwSignal<ApprovalDraft>) -> impl IntoView {
-    let i18n = I18n::get();
-    let broken = Memo::new(move |_| !draft.with(ApprovalDraft::fields_enabled));
-    let rows = fields
-        .into_iter()
-        .map(|field| {
-            let name = field.name.clone();
-            let label = field.title.clone().unwrap_or_else(|| field.name.clone());
-            let required = field.required;
-            // A `const` or `readOnly` property is shown, never edited here.
-            let fixed = field.read_only || matches!(field.kind, FieldKind::Fixed(_));
-            let disabled = move || broken.get() || fixed;
-            let hint = field.default.as_ref().map(|d| crate::core::field_text(Some(d)));
-            let current = {
-                let name = name.clone();
-                move || draft.with(|d| d.field_text(&name))
-            };
-            let write = {
-                let name = name.clone();
-                move |raw: String| draft.update(|d| d.set_field(&name, &raw))
-            };
-            let control = match field.kind.clone() {
-                FieldKind::Boolean => {
-                    let current = current.clone();
-                    view! {
-                        <input type="checkbox" class="chat-card__field-input" data-field=name.clone()
-                            disabled=disabled
-                            aria-required=required.then_some("true")
-                            prop:checked=move || current() == "true"
-                            on:change=move |ev| write(event_target_checked(&ev).to_string())/>
-                    }
-                    .into_any()
-                }
-                FieldKind::Choice(values) => {
-                    let options = values
-                        .iter()
-                        .map(|v| {
-                            let t = crate::core::field_text(Some(v));
-                            view! { <option value=t.clone()>{t.clone()}</option> }
-                        })
-                        .collect_view();
-                    view! {
-                        <select class="chat-card__field-input" data-field=name.clone()
-                            disabled=disabled
-                            aria-required=required.then_some("true")
-                            prop:value=current.clone()
-                            on:change=move |ev| write(event_target_value(&ev))>
-                            <option value="">{move || i18n.t("chat-action-field-unset")}</option>
-                            {options}
-                        </select>
-                    }
-                    .into_any()
-                }
-                FieldKind::Fixed(value) => {
-                    let text = crate::core::field_text(Some(&value));
-                    view! {
-                        <input type="text" class="chat-card__field-input" data-field=name.clone()
-                            readonly=true aria-readonly="true" prop:value=text/>
-                    }
-                    .into_any()
-                }
-                kind => {
-                    let input_type = match kind {
-                        FieldKind::Number | FieldKind::Integer => "number",
-                        _ => "text",
-                    };
-                    let step = (kind == FieldKind::Integer).then_some("1");
-                    view! {
-                        <input type=input_type step=step class="chat-card__field-input" data-field=name.clone()
-                            disabled=move || broken.get()
-                            readonly=fixed aria-readonly=fixed.then_some("true")
-                            placeholder=hint.clone()
-                            aria-required=required.then_some("true")
-                            prop:value=current.clone()
-                            on:input=move |ev| write(event_target_value(&ev))/>
-                    }
-                    .into_any()
-                }
-            };
-            view! {
-                <label class="chat-card__field">
-                    <span class="chat-card__field-label">
-                        {label}
-                        {required.then(|| view! { <span class="chat-card__required" aria-hidden="true">{move || i18n.t("chat-action-required")}</span> })}
-                    </span>
-                    {control}
-                    {field.description.clone().map(|d| view! { <span class="chat-card__field-description">{d}</span> })}
-                </label>
-            }
-        })
-        .collect_view();
-    view! {
-        <fieldset class="chat-card__fields">
-            <legend>{move || i18n.t("chat-action-fields-label")}</legend>
-            {rows}
-        </fieldset>
-    }
 }
 
 /// What the edit changes, line by line: `path: before → after` (seed 004: show the person

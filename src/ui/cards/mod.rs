@@ -10,6 +10,7 @@
 
 pub mod approval;
 pub mod batch;
+pub mod form;
 pub mod question;
 pub mod receipt;
 pub mod stage;
