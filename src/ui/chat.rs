@@ -183,6 +183,10 @@ pub fn Chat(
     /// Countdowns turn amber below this many seconds (F178).
     #[prop(into, default = Signal::stored(600))]
     expiry_warning_seconds: Signal<u64>,
+    /// How long after a card expires here the conversation is fetched again, so a server that
+    /// carries on by itself shows its continuation (default 1 500 ms). Read at mount.
+    #[prop(optional, into)]
+    action_expiry_refresh_ms: MaybeProp<u64>,
     /// Offer attachments (F6); the agent's `metadata.enableFileUpload` decides when it sets it
     /// (F48). Off: no attach button, pasted files are ignored.
     #[prop(into, default = Signal::stored(true))]
@@ -303,13 +307,17 @@ pub fn Chat(
             max_files: max_files.get(),
         },
     });
-    let config = SessionConfig {
-        agent_id: agent_id.get_untracked(),
-        conversation_id: conversation_id.get_untracked(),
-        initial_messages,
-        ..SessionConfig::default()
-    }
-    .with_options(options.get_untracked());
+    let start = crate::core::StartOptions {
+        action_expiry_refresh_ms: action_expiry_refresh_ms.get_untracked(),
+    };
+    let config = start
+        .apply(SessionConfig {
+            agent_id: agent_id.get_untracked(),
+            conversation_id: conversation_id.get_untracked(),
+            initial_messages,
+            ..SessionConfig::default()
+        })
+        .with_options(options.get_untracked());
     let callbacks = ChatCallbacks {
         on_message_sent,
         on_message_received,

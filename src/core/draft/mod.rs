@@ -12,11 +12,13 @@
 //! [`Resolution`]: crate::core::Resolution
 
 mod approval;
+mod focus;
 mod guard;
 pub mod policy;
 mod question;
 
 pub use approval::ApprovalDraft;
+pub use focus::{live_focus, LiveFocus};
 pub use guard::{check_resolve, ResolveContext, ResolveRefusal};
 pub use policy::{read_only_names, read_only_problems};
 pub use question::{QuestionAnswer, QuestionDraft};

@@ -27,6 +27,7 @@ mod files;
 mod history;
 mod reading;
 mod running;
+pub mod start_options;
 mod state;
 mod stream;
 mod turn;
@@ -50,6 +51,7 @@ use self::clock::ServerClock;
 pub use self::config::{SessionConfig, SessionOptions};
 pub use self::error::{ChatError, ErrorContext};
 pub use self::reading::{BYTES_PER_SLICE, MESSAGES_PER_SLICE};
+pub use self::start_options::StartOptions;
 pub use self::stream::{ActiveToolCall, StreamingTurn};
 pub use self::util::{decode, encode};
 

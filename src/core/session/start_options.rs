@@ -1,0 +1,59 @@
+//! The one reader of the session options a host gives by name: the element's attributes and
+//! the page's query are both name/value pairs, so a setting is read by the same rules whichever
+//! way it comes; `Chat` takes the same setting as a prop. Read at mount (a change of the
+//! attribute remounts the element).
+
+use super::SessionConfig;
+
+/// The session options by name: the attribute's (the element) and the camel-case one (the
+/// page's query, the TypeScript declarations).
+pub const START_OPTION_NAMES: &[(&str, &str)] =
+    &[("action-expiry-refresh-ms", "actionExpiryRefreshMs")];
+
+/// The session options a host set by name; `None` leaves [`SessionConfig`]'s default.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct StartOptions {
+    /// `actionExpiryRefreshMs`: how long after a card expires here the conversation is fetched
+    /// again, so that a server which carries on by itself shows its continuation (seed 000
+    /// "Deadlines"; default 1 500 ms).
+    pub action_expiry_refresh_ms: Option<u64>,
+}
+
+impl StartOptions {
+    /// The options `pairs` set (either form of [`START_OPTION_NAMES`]; other names are passed
+    /// over).
+    pub fn from_pairs<'a>(pairs: impl IntoIterator<Item = (&'a str, &'a str)>) -> StartOptions {
+        let mut options = StartOptions::default();
+        for (name, value) in pairs {
+            options.set(name, value);
+        }
+        options
+    }
+
+    /// Sets the option `name` (either form) from `value`; false when `name` is no session
+    /// option. A value that is not a whole number of milliseconds leaves the option as it was.
+    pub fn set(&mut self, name: &str, value: &str) -> bool {
+        let Some(&(name, _)) = START_OPTION_NAMES
+            .iter()
+            .find(|(attr, camel)| *attr == name || *camel == name)
+        else {
+            return false;
+        };
+        if name == "action-expiry-refresh-ms" {
+            if let Ok(ms) = value.trim().parse() {
+                self.action_expiry_refresh_ms = Some(ms);
+            }
+        }
+        true
+    }
+
+    /// `config` with the options set here.
+    pub fn apply(self, config: SessionConfig) -> SessionConfig {
+        SessionConfig {
+            action_expiry_refresh_ms: self
+                .action_expiry_refresh_ms
+                .unwrap_or(config.action_expiry_refresh_ms),
+            ..config
+        }
+    }
+}
