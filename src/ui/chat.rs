@@ -187,6 +187,12 @@ pub fn Chat(
     /// carries on by itself shows its continuation (default 1 500 ms). Read at mount.
     #[prop(optional, into)]
     action_expiry_refresh_ms: MaybeProp<u64>,
+    /// The page's edit policy per tool: tool name to the arguments a person may not change
+    /// (seed 004), besides the schema's `readOnly` and the server's `readOnlyArgs`. Locked in
+    /// the form, refused from the JSON editor with the reason, and by the answer gate. Read at
+    /// mount.
+    #[prop(optional)]
+    read_only_args: HashMap<String, Vec<String>>,
     /// Offer attachments (F6); the agent's `metadata.enableFileUpload` decides when it sets it
     /// (F48). Off: no attach button, pasted files are ignored.
     #[prop(into, default = Signal::stored(true))]
@@ -315,6 +321,7 @@ pub fn Chat(
             agent_id: agent_id.get_untracked(),
             conversation_id: conversation_id.get_untracked(),
             initial_messages,
+            read_only_args: read_only_args.into_iter().collect(),
             ..SessionConfig::default()
         })
         .with_options(options.get_untracked());

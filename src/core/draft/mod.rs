@@ -20,7 +20,7 @@ mod question;
 pub use approval::ApprovalDraft;
 pub use focus::{live_focus, LiveFocus};
 pub use guard::{check_resolve, ResolveContext, ResolveRefusal};
-pub use policy::{read_only_names, read_only_problems};
+pub use policy::{lock_host_read_only, read_only_names, read_only_problems};
 pub use question::{QuestionAnswer, QuestionDraft};
 
 use serde_json::Value;

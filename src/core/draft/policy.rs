@@ -2,8 +2,11 @@
 //! supports"). One invariant: a value the policy marks read-only reaches the server exactly as
 //! proposed, whoever builds the answer (the form, the JSON editor, a custom card, the host).
 //!
-//! Read-only are the top-level arguments whose schema property says `readOnly: true`, and those
-//! the server names in the action's `readOnlyArgs`. Pure.
+//! Read-only are the top-level arguments whose schema property says `readOnly: true`, those
+//! the server names in the action's `readOnlyArgs`, and those the host page lists for the tool
+//! (`Chat`'s `read_only_args`, put on each approval by [`lock_host_read_only`]). Pure.
+
+use std::collections::BTreeMap;
 
 use serde_json::Value;
 
@@ -22,7 +25,11 @@ pub fn read_only_names(approval: &ToolApproval) -> Vec<String> {
         .filter(|(_, p)| p.get("readOnly") == Some(&Value::Bool(true)))
         .map(|(name, _)| name.clone())
         .collect();
-    for name in &approval.read_only_args {
+    for name in approval
+        .read_only_args
+        .iter()
+        .chain(&approval.host_read_only_args)
+    {
         if !names.contains(name) {
             names.push(name.clone());
         }
@@ -45,4 +52,21 @@ pub fn read_only_problems(approval: &ToolApproval, edit: &Value) -> Vec<Problem>
             kind: ProblemKind::ReadOnly,
         })
         .collect()
+}
+
+/// Puts the host page's read-only arguments for `approval`'s tool (`by_tool`: tool name to
+/// argument names) on it; returns whether that changed it.
+pub fn lock_host_read_only(
+    approval: &mut ToolApproval,
+    by_tool: &BTreeMap<String, Vec<String>>,
+) -> bool {
+    let listed = by_tool
+        .get(&approval.tool_name)
+        .map(Vec::as_slice)
+        .unwrap_or_default();
+    if approval.host_read_only_args == listed {
+        return false;
+    }
+    approval.host_read_only_args = listed.to_vec();
+    true
 }
