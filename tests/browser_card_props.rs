@@ -416,7 +416,7 @@ async fn issue35_the_pages_per_tool_read_only_list_locks_that_tools_value() {
     let _stub = FetchStub::install(json!(conversation(&open)));
     let root = section();
     let _h = mount_to(root.clone(), move || {
-        let policy = HashMap::from([("refund".to_owned(), vec!["amount".to_owned()])]);
+        let policy = vec![("refund".to_owned(), vec!["amount".to_owned()])];
         view! {
             <Chat base_url="https://agents.test/api" show_history=false conversation_id="conv_1"
                 allow_argument_edit=true read_only_args=policy/>

@@ -161,7 +161,7 @@ fn issue35_the_hosts_per_tool_list_locks_those_arguments_of_that_tool() {
     let mut h = common::Harness::new(SessionConfig {
         conversation_id: Some("conv_1".into()),
         show_history: false,
-        read_only_args: [("refund".to_owned(), vec!["amount".to_owned()])].into(),
+        read_only_args: vec![("refund".to_owned(), vec!["amount".to_owned()])],
         ..SessionConfig::default()
     });
     h.cmd(Command::Start);

@@ -185,14 +185,14 @@ pub fn Chat(
     expiry_warning_seconds: Signal<u64>,
     /// How long after a card expires here the conversation is fetched again, so a server that
     /// carries on by itself shows its continuation (default 1 500 ms). Read at mount.
-    #[prop(optional, into)]
-    action_expiry_refresh_ms: MaybeProp<u64>,
-    /// The page's edit policy per tool: tool name to the arguments a person may not change
+    #[prop(default = crate::core::session::start_options::DEFAULT_ACTION_EXPIRY_REFRESH_MS)]
+    action_expiry_refresh_ms: u64,
+    /// The page's edit policy per tool: `(tool name, the arguments a person may not change)`
     /// (seed 004), besides the schema's `readOnly` and the server's `readOnlyArgs`. Locked in
     /// the form, refused from the JSON editor with the reason, and by the answer gate. Read at
     /// mount.
     #[prop(optional)]
-    read_only_args: HashMap<String, Vec<String>>,
+    read_only_args: Vec<(String, Vec<String>)>,
     /// Offer attachments (F6); the agent's `metadata.enableFileUpload` decides when it sets it
     /// (F48). Off: no attach button, pasted files are ignored.
     #[prop(into, default = Signal::stored(true))]
@@ -313,18 +313,15 @@ pub fn Chat(
             max_files: max_files.get(),
         },
     });
-    let start = crate::core::StartOptions {
-        action_expiry_refresh_ms: action_expiry_refresh_ms.get_untracked(),
-    };
-    let config = start
-        .apply(SessionConfig {
-            agent_id: agent_id.get_untracked(),
-            conversation_id: conversation_id.get_untracked(),
-            initial_messages,
-            read_only_args: read_only_args.into_iter().collect(),
-            ..SessionConfig::default()
-        })
-        .with_options(options.get_untracked());
+    let config = SessionConfig {
+        agent_id: agent_id.get_untracked(),
+        conversation_id: conversation_id.get_untracked(),
+        initial_messages,
+        action_expiry_refresh_ms,
+        read_only_args,
+        ..SessionConfig::default()
+    }
+    .with_options(options.get_untracked());
     let callbacks = ChatCallbacks {
         on_message_sent,
         on_message_received,

@@ -6,8 +6,6 @@
 //! the server names in the action's `readOnlyArgs`, and those the host page lists for the tool
 //! (`Chat`'s `read_only_args`, put on each approval by [`lock_host_read_only`]). Pure.
 
-use std::collections::BTreeMap;
-
 use serde_json::Value;
 
 use crate::core::schema::{args_equal, Problem, ProblemKind};
@@ -54,15 +52,13 @@ pub fn read_only_problems(approval: &ToolApproval, edit: &Value) -> Vec<Problem>
         .collect()
 }
 
-/// Puts the host page's read-only arguments for `approval`'s tool (`by_tool`: tool name to
-/// argument names) on it; returns whether that changed it.
-pub fn lock_host_read_only(
-    approval: &mut ToolApproval,
-    by_tool: &BTreeMap<String, Vec<String>>,
-) -> bool {
+/// Puts the host page's read-only arguments for `approval`'s tool (`by_tool`: `(tool name,
+/// argument names)`, the first entry of a tool counts) on it; returns whether that changed it.
+pub fn lock_host_read_only(approval: &mut ToolApproval, by_tool: &[(String, Vec<String>)]) -> bool {
     let listed = by_tool
-        .get(&approval.tool_name)
-        .map(Vec::as_slice)
+        .iter()
+        .find(|(tool, _)| *tool == approval.tool_name)
+        .map(|(_, names)| names.as_slice())
         .unwrap_or_default();
     if approval.host_read_only_args == listed {
         return false;

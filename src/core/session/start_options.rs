@@ -1,22 +1,33 @@
 //! The one reader of the session options a host gives by name: the element's attributes and
 //! the page's query are both name/value pairs, so a setting is read by the same rules whichever
-//! way it comes; `Chat` takes the same setting as a prop. Read at mount (a change of the
-//! attribute remounts the element).
-
-use super::SessionConfig;
+//! way it comes; `Chat` takes the same setting as a prop, which goes into
+//! [`SessionConfig`](super::SessionConfig). Read at mount (a change of the attribute remounts
+//! the element).
 
 /// The session options by name: the attribute's (the element) and the camel-case one (the
 /// page's query, the TypeScript declarations).
 pub const START_OPTION_NAMES: &[(&str, &str)] =
     &[("action-expiry-refresh-ms", "actionExpiryRefreshMs")];
 
-/// The session options a host set by name; `None` leaves [`SessionConfig`]'s default.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// How long after a card expires here the conversation is fetched again, unless a host says
+/// otherwise (seed 000 "Deadlines").
+pub const DEFAULT_ACTION_EXPIRY_REFRESH_MS: u64 = 1_500;
+
+/// The session options a host sets by name.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct StartOptions {
     /// `actionExpiryRefreshMs`: how long after a card expires here the conversation is fetched
-    /// again, so that a server which carries on by itself shows its continuation (seed 000
-    /// "Deadlines"; default 1 500 ms).
-    pub action_expiry_refresh_ms: Option<u64>,
+    /// again, so that a server which carries on by itself shows its continuation (default
+    /// [`DEFAULT_ACTION_EXPIRY_REFRESH_MS`]).
+    pub action_expiry_refresh_ms: u64,
+}
+
+impl Default for StartOptions {
+    fn default() -> Self {
+        StartOptions {
+            action_expiry_refresh_ms: DEFAULT_ACTION_EXPIRY_REFRESH_MS,
+        }
+    }
 }
 
 impl StartOptions {
@@ -41,19 +52,9 @@ impl StartOptions {
         };
         if name == "action-expiry-refresh-ms" {
             if let Ok(ms) = value.trim().parse() {
-                self.action_expiry_refresh_ms = Some(ms);
+                self.action_expiry_refresh_ms = ms;
             }
         }
         true
-    }
-
-    /// `config` with the options set here.
-    pub fn apply(self, config: SessionConfig) -> SessionConfig {
-        SessionConfig {
-            action_expiry_refresh_ms: self
-                .action_expiry_refresh_ms
-                .unwrap_or(config.action_expiry_refresh_ms),
-            ..config
-        }
     }
 }
