@@ -200,6 +200,7 @@ pub const OBSERVED_ATTRIBUTES: &[&str] = &[
     "enable-tool-approvals",
     "enable-questions",
     "expiry-warning-seconds",
+    "action-expiry-refresh-ms",
     "pending-action-composer-mode",
     "enable-file-upload",
     "allowed-file-types",
@@ -458,6 +459,15 @@ fn attr(el: &web_sys::HtmlElement, name: &str) -> Option<String> {
     el.get_attribute(name).filter(|v| !v.trim().is_empty())
 }
 
+/// The session options of the attributes, by their one reader (read at mount).
+fn start_options(el: &web_sys::HtmlElement) -> crate::core::StartOptions {
+    let pairs: Vec<(&str, String)> = crate::core::session::start_options::START_OPTION_NAMES
+        .iter()
+        .filter_map(|(name, _)| Some((*name, el.get_attribute(name)?)))
+        .collect();
+    crate::core::StartOptions::from_pairs(pairs.iter().map(|(n, v)| (*n, v.as_str())))
+}
+
 /// The transport options of the attributes, by the options' one reader (a value it refuses
 /// leaves the default).
 fn transport_options(el: &web_sys::HtmlElement) -> crate::core::transport::TransportOptions {
@@ -504,6 +514,7 @@ fn mount_into(host: web_sys::HtmlElement, target: web_sys::HtmlElement) -> u32 {
     let agent_id = attr(&host, "agent-id");
     // The backend (issue 15): read at mount, like the server.
     let transport = transport_options(&host);
+    let start = start_options(&host);
     // The page's own thread store (issue 15): read at mount; a new object remounts.
     let thread_storage = js_sys::Reflect::get(&host, &JsValue::from_str("_threadStore"))
         .ok()
@@ -588,6 +599,7 @@ fn mount_into(host: web_sys::HtmlElement, target: web_sys::HtmlElement) -> u32 {
                 enable_tool_approvals=field(f, |f| f.approvals)
                 enable_questions=field(f, |f| f.questions)
                 expiry_warning_seconds=field(f, |f| f.warning)
+                action_expiry_refresh_ms=start.action_expiry_refresh_ms
                 pending_action_composer_mode=field(f, |f| f.mode)
                 enable_file_upload=field(f, |f| f.uploads)
                 allowed_file_types=field(f, |f| f.allowed_types.clone())

@@ -1,7 +1,7 @@
 //! The standalone page (index.html + Trunk): `<Chat/>` full-screen, configured by the URL
 //! query `?baseUrl=&agentId=&lang=&theme=&conversationId=`, and for the card props
 //! `allowArgumentEdit=`, `enableToolApprovals=`, `enableQuestions=`, `expiryWarningSeconds=`,
-//! `pendingActionComposerMode=` and `customCards=1` (a small custom card drawn through
+//! `actionExpiryRefreshMs=`, `pendingActionComposerMode=` and `customCards=1` (a small custom card drawn through
 //! `render_tool_approval` / `render_question`, the way a host would replace the built-in ones).
 //!
 //! Defaults to the reference server on the same origin (`/api/agents`). The open conversation
@@ -42,6 +42,9 @@ pub struct PageConfig {
     pub enable_questions: bool,
     /// `expiryWarningSeconds` (default 600).
     pub expiry_warning_seconds: u64,
+    /// `actionExpiryRefreshMs` (default 1 500), read by the session options' one reader
+    /// ([`StartOptions::set`](crate::core::StartOptions::set)).
+    pub start: crate::core::StartOptions,
     /// `pendingActionComposerMode` (`block`/`cancel`).
     pub composer_mode: ComposerMode,
     /// `customCards=1`: draw cards with the page's own renderer.
@@ -142,7 +145,9 @@ impl PageConfig {
                 // page's credentials) to another origin (issue 15).
                 "actionUrl" | "agentCardUrl"
                     if !value.starts_with('/') || value.starts_with("//") => {}
-                // The backend's options, read as the element reads its attributes.
+                // The session's and the backend's options, read as the element reads its
+                // attributes.
+                name if cfg.start.set(name, &value) => {}
                 name => {
                     if let Err(OptionRefusal::UnknownTransport(name)) =
                         cfg.transport.set(name, &value)
@@ -245,6 +250,7 @@ pub fn mount() {
                         enable_tool_approvals=cfg.enable_tool_approvals
                         enable_questions=cfg.enable_questions
                         expiry_warning_seconds=cfg.expiry_warning_seconds
+                        action_expiry_refresh_ms=cfg.start.action_expiry_refresh_ms
                         pending_action_composer_mode=cfg.composer_mode
                         on_conversation_change=on_change
                         class="chat-page"

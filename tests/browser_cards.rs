@@ -494,14 +494,57 @@ async fn f226_f227_f228_a_live_approval_is_announced_focused_and_focus_returns_t
 #[wasm_bindgen_test]
 async fn f227_a_live_question_focuses_its_first_control() {
     let root = section();
-    let (_store, _composer, _h) = live_turn(&root, QUESTION.replace('\n', "").as_str(), None).await;
-    let first = wait_for(&root, ".chat-card__option input[value=staging]").await;
+    let (_store, _composer, _h) = live_turn(&root, SURVEY.replace('\n', "").as_str(), None).await;
+    let first = wait_for(&root, ".chat-card__option input[value=dark]").await;
     wait_until("announced", &root, || {
         announcer_text(&root) == "The assistant has a question"
     })
     .await;
     wait_until("first option focused", &root, || {
         active() == Some(first.clone().unchecked_into())
+    })
+    .await;
+}
+
+/// A lone single-choice question submits on pick, so its options decide: it lands on their
+/// group, where Enter and Space choose nothing and an arrow moves into the options (seed 000:
+/// "no button which decides is ever the first thing a key press hits"). Real keys: e2e
+/// `issue35_a_stray_key_never_answers_a_lone_choice_that_just_arrived`.
+#[wasm_bindgen_test]
+async fn issue35_a_live_lone_choice_lands_on_its_options_group_not_on_an_option() {
+    let root = section();
+    let (store, _composer, _h) = live_turn(&root, QUESTION.replace('\n', "").as_str(), None).await;
+    let group = wait_for(&root, ".chat-card__question[role=radiogroup]").await;
+    wait_until("the options group has focus", &root, || {
+        active() == Some(group.clone().unchecked_into())
+    })
+    .await;
+    assert_eq!(group.get_attribute("tabindex").as_deref(), Some("-1"));
+    press(&group, "Enter");
+    press(&group, " ");
+    press(&group, "ArrowDown");
+    // The arrow, pressed after Enter and Space, was handled: focus is on the first option.
+    let staging = query(&group, "input[value=staging]").unwrap();
+    wait_until("the arrow moved into the options", &root, || {
+        active() == Some(staging.clone().unchecked_into())
+    })
+    .await;
+    assert!(
+        answers_sent(&store).is_empty(),
+        "a key on the group answered"
+    );
+    assert_eq!(
+        query(&root, ".chat-card[data-action-id=q_1]")
+            .unwrap()
+            .get_attribute("data-state")
+            .as_deref(),
+        Some("waiting")
+    );
+    // Up on the group itself goes to the last option.
+    press(&group, "ArrowUp");
+    let prod = query(&group, "input[value=prod]").unwrap();
+    wait_until("the last option has focus", &root, || {
+        active() == Some(prod.clone().unchecked_into())
     })
     .await;
 }

@@ -856,3 +856,43 @@ async fn i15_the_elements_thread_store_object_restores_keeps_and_reports() {
     el.remove();
     drop(stub);
 }
+
+/// Issue 35 (seed 000 `actionExpiryRefreshMs`): the `action-expiry-refresh-ms` attribute sets
+/// how long after a card expires here the conversation is fetched again (not the default
+/// 1.5 s).
+#[wasm_bindgen_test]
+async fn issue35_action_expiry_refresh_ms_attribute_sets_when_the_conversation_is_fetched_again() {
+    let expires = js_sys::Date::now() as u64 + 400;
+    let conv = serde_json::json!({"url": "GET https://agents.test/api/conversations/conv_1",
+        "body": {"conversation": {"id": "conv_1", "agentId": "echo"},
+                 "messages": [{"id": "m_a", "role": "assistant", "content": "Approve?"}],
+                 "pendingActions": [{"id": "act_1", "type": "tool_approval",
+                                     "toolName": "restart", "args": {}, "expiresAt": expires}]}});
+    let stub = web::fetch::FetchStub::install(serde_json::json!([agents_route(), conv, conv]));
+    let el = element(&[
+        ("base-url", "https://agents.test/api"),
+        ("conversation-id", "conv_1"),
+        ("show-history", "false"),
+        ("action-expiry-refresh-ms", "100"),
+    ]);
+    wait_in_shadow(&el, ".chat-card[data-action-id=act_1][data-state=expired]").await;
+    let expired_at = js_sys::Date::now();
+    let fetched = || {
+        stub.calls()
+            .iter()
+            .filter(|c| c.method == "GET" && c.url.ends_with("/conversations/conv_1"))
+            .count()
+    };
+    wait_until(
+        "the conversation is fetched again",
+        &document().body().unwrap(),
+        || fetched() == 2,
+    )
+    .await;
+    let waited = js_sys::Date::now() - expired_at;
+    assert!(
+        waited < 1_000.0,
+        "fetched again {waited:.0} ms after the expiry, not about 100 ms"
+    );
+    el.remove();
+}

@@ -3,9 +3,9 @@
 #![cfg(not(target_arch = "wasm32"))]
 
 use agent_chat_ui::core::{
-    check_resolve, edit_allowed, may_answer, may_answer_in_list, ActionCard, ActionKind,
-    AnswerValue, ApprovalDraft, CardState, Decision, Millis, Outcome, PendingAction, ProblemKind,
-    QuestionDraft, Resolution, ResolveContext, ResolveRefusal, Shown,
+    check_resolve, edit_allowed, live_focus, may_answer, may_answer_in_list, ActionCard,
+    ActionKind, AnswerValue, ApprovalDraft, CardState, Decision, LiveFocus, Millis, Outcome,
+    PendingAction, ProblemKind, QuestionDraft, Resolution, ResolveContext, ResolveRefusal, Shown,
 };
 use serde_json::{json, Value};
 
@@ -678,4 +678,32 @@ fn issue_39_a_cards_decline_rule_decides_deny_and_the_reason_field() {
 
 fn shown_of(card: &ActionCard) -> Shown {
     Shown::of(&card.action)
+}
+
+/// Seed 000 "Accessibility": no control that decides is the first thing a key press hits. A
+/// lone single-choice question submits on pick, so its options decide: focus lands on their
+/// group, not on the first option (where a stray Space or Enter would answer).
+#[test]
+fn issue35_a_live_card_never_puts_focus_on_a_control_that_decides() {
+    assert_eq!(live_focus(&approval()), LiveFocus::Card);
+    assert_eq!(
+        live_focus(&lone_choice(json!({"allowFreeText": false}))),
+        LiveFocus::Options
+    );
+    assert_eq!(
+        live_focus(&lone_choice(json!({}))),
+        LiveFocus::Options,
+        "the options still decide beside a free-text field"
+    );
+    let previews = question(json!([{"question": "Which?", "options": [
+        {"label": "A", "preview": "rm -rf /tmp/a"}, {"label": "B"}]}]));
+    assert_eq!(
+        live_focus(&previews),
+        LiveFocus::FirstControl,
+        "Send decides"
+    );
+    let two = question(json!([{"question": "One?", "options": ["x"]}, {"question": "Two?"}]));
+    assert_eq!(live_focus(&two), LiveFocus::FirstControl);
+    let free = question(json!([{"question": "Ticket?"}]));
+    assert_eq!(live_focus(&free), LiveFocus::FirstControl);
 }

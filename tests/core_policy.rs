@@ -10,6 +10,8 @@ use agent_chat_ui::core::{
 };
 use serde_json::{json, Value};
 
+mod common;
+
 const OPEN: ResolveContext = ResolveContext {
     now: Millis(1_000),
     may_answer: true,
@@ -140,4 +142,94 @@ fn issue35_the_servers_list_is_kept_on_the_record() {
         panic!("not an approval: {:?}", a.kind);
     };
     assert_eq!(agent_chat_ui::core::draft::read_only_names(t), ["order"]);
+}
+
+/// Seed 004 row 12: the host page's per-tool list (`Chat`'s `read_only_args`) locks the listed
+/// arguments of that tool's cards, whichever way the card arrived (here a loaded conversation):
+/// not in the form, blocked from the JSON editor with the reason, refused by the session's
+/// gate. Another tool's cards are not touched, and the list is never written to the record.
+#[test]
+fn issue35_the_hosts_per_tool_list_locks_those_arguments_of_that_tool() {
+    use agent_chat_ui::core::{ActionKind, Command, Method, SessionConfig, SessionEvent};
+    let refund = r#"{"id":"act_r","type":"tool_approval","toolName":"refund","args":{"order":"A-1","amount":120},"argsSchema":{"type":"object","properties":{"order":{"type":"string"},"amount":{"type":"number"}}}}"#;
+    let other = r#"{"id":"act_o","type":"tool_approval","toolName":"send_email","args":{"amount":1},"argsSchema":{"type":"object","properties":{"amount":{"type":"number"}}}}"#;
+    let conv = format!(
+        r#"{{"conversation":{{"id":"conv_1","agentId":"echo"}},"messages":[
+           {{"id":"m_a","role":"assistant","content":"Two things.","metadata":{{"pendingActions":[{refund},{other}]}}}}],
+           "pendingActions":[{refund},{other}]}}"#
+    );
+    let mut h = common::Harness::new(SessionConfig {
+        conversation_id: Some("conv_1".into()),
+        show_history: false,
+        read_only_args: vec![("refund".to_owned(), vec!["amount".to_owned()])],
+        ..SessionConfig::default()
+    });
+    h.cmd(Command::Start);
+    h.answer(Method::Get, "/agents", 200, common::AGENTS);
+    h.answer(Method::Get, "/conversations/conv_1", 200, &conv);
+    let card = |id: &str| {
+        h.s.cards()
+            .iter()
+            .find(|c| c.action.id == id)
+            .unwrap_or_else(|| panic!("{id} drawn"))
+            .clone()
+    };
+    let (r, o) = (card("act_r"), card("act_o"));
+    let ActionKind::ToolApproval(t) = &r.action.kind else {
+        panic!("not an approval");
+    };
+    assert_eq!(agent_chat_ui::core::draft::read_only_names(t), ["amount"]);
+    assert!(
+        !r.action.to_json().to_string().contains("amount\"]"),
+        "the host's list is not written to the record: {}",
+        r.action.to_json()
+    );
+    let mut d = ApprovalDraft::new(&r.action, true).unwrap();
+    assert!(d
+        .fields()
+        .unwrap()
+        .iter()
+        .any(|f| f.name == "amount" && f.read_only));
+    d.set_text(json!({"order":"A-1","amount":999}).to_string());
+    assert!(d
+        .problems()
+        .iter()
+        .any(|p| p.kind == ProblemKind::ReadOnly && p.path == "/amount"));
+    assert_eq!(d.approve(), None);
+    let free = ApprovalDraft::new(&o.action, true).unwrap();
+    assert!(
+        free.fields().unwrap().iter().all(|f| !f.read_only),
+        "another tool's arguments stay editable"
+    );
+    // The session's gate: a host's own answer changing the amount is refused, and nothing sent.
+    h.cmd(Command::Resolve {
+        shown: Shown::of(&r.action),
+        resolution: allow(json!({"order":"A-1","amount":999})),
+    });
+    assert!(
+        h.events.iter().any(|e| matches!(
+            e,
+            SessionEvent::ResolveRefused {
+                reason: ResolveRefusal::ReadOnlyValue(_),
+                ..
+            }
+        )),
+        "{:?}",
+        h.events
+    );
+    assert!(!h
+        .requests
+        .iter()
+        .chain(&h.streams)
+        .any(|r| r.path.contains("/actions/")));
+    // Changing only the order is an edit like any other.
+    h.cmd(Command::Resolve {
+        shown: Shown::of(&r.action),
+        resolution: allow(json!({"order":"A-2","amount":120})),
+    });
+    assert!(h
+        .requests
+        .iter()
+        .chain(&h.streams)
+        .any(|r| r.path.contains("/actions/act_r")));
 }

@@ -188,3 +188,36 @@ fn i34_one_reader_takes_the_transport_options_by_either_name() {
         [OptionRefusal::UnknownTransport("in-process".into())]
     );
 }
+
+/// Issue 35 (seed 000 `actionExpiryRefreshMs`): the element's attribute and the page's query
+/// parameter are read by one reader into the session's refetch delay; a value that is not a
+/// whole number of milliseconds leaves the default.
+#[test]
+fn issue35_action_expiry_refresh_ms_is_read_from_the_attribute_and_the_query() {
+    use agent_chat_ui::core::StartOptions;
+    use agent_chat_ui::page::PageConfig;
+    let default = SessionConfig::default().action_expiry_refresh_ms;
+    assert_eq!(default, 1_500);
+    assert_eq!(StartOptions::default().action_expiry_refresh_ms, default);
+    let attr = StartOptions::from_pairs([("action-expiry-refresh-ms", " 250 ")]);
+    assert_eq!(attr.action_expiry_refresh_ms, 250);
+    let camel = StartOptions::from_pairs([("actionExpiryRefreshMs", "0"), ("model", "x")]);
+    assert_eq!(camel.action_expiry_refresh_ms, 0);
+    for bad in ["soon", "-5", "1.5", ""] {
+        let o = StartOptions::from_pairs([("actionExpiryRefreshMs", bad)]);
+        assert_eq!(o.action_expiry_refresh_ms, default, "{bad}");
+    }
+    let cfg = PageConfig::from_query("http://h", "?actionExpiryRefreshMs=300&model=m");
+    assert_eq!(cfg.start.action_expiry_refresh_ms, 300);
+    assert_eq!(
+        cfg.transport.model.as_deref(),
+        Some("m"),
+        "other options still read"
+    );
+    assert_eq!(
+        PageConfig::from_query("http://h", "")
+            .start
+            .action_expiry_refresh_ms,
+        default
+    );
+}

@@ -764,6 +764,7 @@ fn section9_1_tool_approval_fields_and_defaults() {
             title: Some("Deploy v2".into()),
             summary: Some("Pushes to prod".into()),
             read_only_args: vec![],
+            host_read_only_args: vec![],
             args_editable: None,
             decline: None,
         }

@@ -215,3 +215,23 @@ fn i34_the_declarations_list_the_transport_options_the_reader_takes() {
         .map(|k| k.as_str().to_owned());
     assert_eq!(union_of(&dts, "AgentChatTransport"), set(named));
 }
+
+/// Issue 35: the session options the one reader takes are observed attributes and typed in
+/// the declarations, by the same names.
+#[test]
+fn issue35_the_declarations_list_the_session_options_the_reader_takes() {
+    use agent_chat_ui::core::session::start_options::START_OPTION_NAMES;
+    let dts = read("agent-chat.d.ts");
+    let attributes = set(START_OPTION_NAMES.iter().map(|(attr, _)| attr.to_string()));
+    assert_eq!(union_of(&dts, "AgentChatSessionAttribute"), attributes);
+    assert!(
+        attributes.is_subset(&set(OBSERVED_ATTRIBUTES.iter().map(|a| a.to_string()))),
+        "every session option is an observed attribute"
+    );
+    for (_, camel) in START_OPTION_NAMES {
+        assert!(
+            dts.contains(&format!("`{camel}`")),
+            "agent-chat.d.ts names {camel}"
+        );
+    }
+}

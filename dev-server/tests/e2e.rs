@@ -2405,13 +2405,17 @@ journey! {
 async fn i13_arrow_keys_never_submit_a_lone_choice_journey(page: &ChatPage) -> Step {
     const STAGING: &str = ".chat-card__option input[value=staging]";
     const PRODUCTION: &str = ".chat-card__option input[value=production]";
+    const OPTIONS: &str = ".chat-card__question[role=radiogroup]";
     page.open_with_query("lang=en").await?;
     page.pick_agent("deploy").await?;
     page.send_message("Deploy the app #choose").await?;
     let waiting = sel::card("user_question", "waiting");
     page.wait_for_visible(&waiting).await?;
     let action_id = page.action_id(&waiting).await?;
-    // A live question takes focus on its first option (F227).
+    // A live question whose options decide takes focus on their group; the first arrow
+    // moves into them (F227, issue 35).
+    page.wait_for_focus(OPTIONS).await?;
+    page.press(&[Key::Down]).await?;
     page.wait_for_focus(STAGING).await?;
     page.press(&[Key::Down]).await?;
     page.wait_for_focus(PRODUCTION).await?;
@@ -2419,7 +2423,7 @@ async fn i13_arrow_keys_never_submit_a_lone_choice_journey(page: &ChatPage) -> S
     page.wait_for_focus(STAGING).await?;
     page.press(&[Key::Up]).await?;
     page.wait_for_focus(PRODUCTION).await?;
-    // Each arrow was handled (focus moved three times) and none of them answered.
+    // Each arrow was handled (focus moved four times) and none of them answered.
     let received = page.received().await?;
     if !received.is_empty() {
         return Err(format!("an arrow key answered the question: {received:?}"));
@@ -2434,6 +2438,51 @@ async fn i13_arrow_keys_never_submit_a_lone_choice_journey(page: &ChatPage) -> S
     )
     .await?;
     page.wait_for_finished_reply_containing("Deploying to production.")
+        .await?;
+    Ok(())
+}
+
+journey! {
+    /// Issue 35, seed 000 "Accessibility" ("no button which decides is ever the first thing a
+    /// key press hits"): a lone single-choice question submits on pick, so when it arrives live
+    /// focus lands on its group of options. Real Enter and Space pressed right after it
+    /// arrives answer nothing; an arrow then moves into the options (proving the keys before it
+    /// were handled), and a deliberate Space on an option answers with that option.
+    issue35_a_stray_key_never_answers_a_lone_choice_that_just_arrived => |page| issue35_a_stray_key_never_answers_a_lone_choice_that_just_arrived_journey(page)
+}
+
+/// The steps of [`issue35_a_stray_key_never_answers_a_lone_choice_that_just_arrived`].
+async fn issue35_a_stray_key_never_answers_a_lone_choice_that_just_arrived_journey(
+    page: &ChatPage,
+) -> Step {
+    const STAGING: &str = ".chat-card__option input[value=staging]";
+    const OPTIONS: &str = ".chat-card__question[role=radiogroup]";
+    page.open_with_query("lang=en").await?;
+    page.pick_agent("deploy").await?;
+    page.send_message("Deploy the app #choose").await?;
+    let waiting = sel::card("user_question", "waiting");
+    page.wait_for_visible(&waiting).await?;
+    let action_id = page.action_id(&waiting).await?;
+    page.wait_for_focus(OPTIONS).await?;
+    page.press(&[Key::Enter]).await?;
+    page.press(&[Key::Space]).await?;
+    page.press(&[Key::Enter, Key::Space]).await?;
+    page.press(&[Key::Down]).await?;
+    page.wait_for_focus(STAGING).await?;
+    let received = page.received().await?;
+    if !received.is_empty() {
+        return Err(format!("a stray key answered the question: {received:?}"));
+    }
+    page.wait_for_visible(&waiting).await?;
+    page.press(&[Key::Space]).await?;
+    page.wait_for_visible(&sel::card("user_question", "answered"))
+        .await?;
+    page.expect_received(
+        &action_id,
+        &[json!({ "type": "user_question", "answers": { "Which environment?": "staging" } })],
+    )
+    .await?;
+    page.wait_for_finished_reply_containing("Deploying to staging.")
         .await?;
     Ok(())
 }

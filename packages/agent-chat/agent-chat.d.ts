@@ -169,10 +169,19 @@ export type AgentChatTransport = "agent-server" | "chat-completions" | "response
 export type AgentChatTransportAttribute = "transport" | "model" | "thread-store" | "action-url" | "resend-history" | "agent-card-url";
 
 /**
+ * The attributes that tune the session, read at mount (a change remounts the chat); the page's
+ * query takes the same options in camel case (`actionExpiryRefreshMs`).
+ * `action-expiry-refresh-ms`: milliseconds after a card expires here before the conversation
+ * is fetched again, so a server that carries on by itself shows its continuation (default 1500).
+ */
+export type AgentChatSessionAttribute = "action-expiry-refresh-ms";
+
+/**
  * `<agent-chat>`. Scalar settings are attributes (`base-url`, `agent-id`, `theme`, …); objects
  * and the token are properties. Attribute changes apply to the running chat (a reply keeps
  * streaming, the draft stays) except `base-url`, `transport`, `model`, `thread-store`,
- * `action-url`, `resend-history`, `agent-card-url` and `default-locale`, which remount it.
+ * `action-url`, `resend-history`, `agent-card-url`, `action-expiry-refresh-ms` and
+ * `default-locale`, which remount it.
  */
 export declare class AgentChatElement extends HTMLElement {
   /** Sent as `Authorization` on every request; a property only, never an attribute. */

@@ -183,6 +183,16 @@ pub fn Chat(
     /// Countdowns turn amber below this many seconds (F178).
     #[prop(into, default = Signal::stored(600))]
     expiry_warning_seconds: Signal<u64>,
+    /// How long after a card expires here the conversation is fetched again, so a server that
+    /// carries on by itself shows its continuation (default 1 500 ms). Read at mount.
+    #[prop(default = crate::core::session::start_options::DEFAULT_ACTION_EXPIRY_REFRESH_MS)]
+    action_expiry_refresh_ms: u64,
+    /// The page's edit policy per tool: `(tool name, the arguments a person may not change)`
+    /// (seed 004), besides the schema's `readOnly` and the server's `readOnlyArgs`. Locked in
+    /// the form, refused from the JSON editor with the reason, and by the answer gate. Read at
+    /// mount.
+    #[prop(optional)]
+    read_only_args: Vec<(String, Vec<String>)>,
     /// Offer attachments (F6); the agent's `metadata.enableFileUpload` decides when it sets it
     /// (F48). Off: no attach button, pasted files are ignored.
     #[prop(into, default = Signal::stored(true))]
@@ -307,6 +317,8 @@ pub fn Chat(
         agent_id: agent_id.get_untracked(),
         conversation_id: conversation_id.get_untracked(),
         initial_messages,
+        action_expiry_refresh_ms,
+        read_only_args,
         ..SessionConfig::default()
     }
     .with_options(options.get_untracked());

@@ -2,12 +2,13 @@
 //! supports"). One invariant: a value the policy marks read-only reaches the server exactly as
 //! proposed, whoever builds the answer (the form, the JSON editor, a custom card, the host).
 //!
-//! Read-only are the top-level arguments the server names in the action's `readOnlyArgs`, and
-//! every value whose schema says `readOnly: true`, at any depth: under `properties` of nested
-//! objects and under an array's `items` (a local `$ref` is followed). Items are compared by
-//! position, so a list whose items carry read-only values keeps its items: adding one with such
-//! a value, removing or reordering them changes a read-only value. Bounded by the checker's
-//! depth and a count of schema places visited. Pure.
+//! Read-only are the top-level arguments the server names in the action's `readOnlyArgs`, those
+//! the host page lists for the tool (`Chat`'s `read_only_args`, put on each approval by
+//! [`lock_host_read_only`]), and every value whose schema says `readOnly: true`, at any depth:
+//! under `properties` of nested objects and under an array's `items` (a local `$ref` is
+//! followed). Items are compared by position, so a list whose items carry read-only values
+//! keeps its items: adding one with such a value, removing or reordering them changes a
+//! read-only value. Bounded by the checker's depth and a count of schema places visited. Pure.
 //!
 //! The walk below the top level travels with the checker ([`install_nested_walk`], called by
 //! `schema::install_gate_check`), so the first download of a `split` build does not carry it.
@@ -35,7 +36,11 @@ pub fn read_only_names(approval: &ToolApproval) -> Vec<String> {
         .filter(|(_, p)| p.get("readOnly") == Some(&Value::Bool(true)))
         .map(|(name, _)| name.clone())
         .collect();
-    for name in &approval.read_only_args {
+    for name in approval
+        .read_only_args
+        .iter()
+        .chain(&approval.host_read_only_args)
+    {
         if !names.contains(name) {
             names.push(name.clone());
         }
@@ -57,7 +62,11 @@ pub fn install_nested_walk() {
 /// proposal, at its path; empty when the edit keeps them all.
 pub fn read_only_problems(approval: &ToolApproval, edit: &Value) -> Vec<Problem> {
     let mut out: Vec<Problem> = Vec::new();
-    for name in &approval.read_only_args {
+    for name in approval
+        .read_only_args
+        .iter()
+        .chain(&approval.host_read_only_args)
+    {
         let path = pointer(String::new(), name);
         differ(approval.args.get(name), edit.get(name), path, &mut out);
     }
@@ -226,4 +235,19 @@ impl<'a> Walk<'a> {
             || s.get("items")
                 .is_some_and(|i| i.is_object() && self.marks_read_only(i, depth + 1))
     }
+}
+
+/// Puts the host page's read-only arguments for `approval`'s tool (`by_tool`: `(tool name,
+/// argument names)`, the first entry of a tool counts) on it; returns whether that changed it.
+pub fn lock_host_read_only(approval: &mut ToolApproval, by_tool: &[(String, Vec<String>)]) -> bool {
+    let listed = by_tool
+        .iter()
+        .find(|(tool, _)| *tool == approval.tool_name)
+        .map(|(_, names)| names.as_slice())
+        .unwrap_or_default();
+    if approval.host_read_only_args == listed {
+        return false;
+    }
+    approval.host_read_only_args = listed.to_vec();
+    true
 }

@@ -29,6 +29,9 @@ pub struct SessionConfig {
     pub allow_argument_edit: bool,
     /// Delay between a local expiry and the refetch that shows a server's continuation (F186).
     pub action_expiry_refresh_ms: u64,
+    /// The host page's edit policy per tool: `(tool name, the arguments a person may not
+    /// change)`, besides the schema's `readOnly` and the server's `readOnlyArgs` (seed 004).
+    pub read_only_args: Vec<(String, Vec<String>)>,
     /// Messages shown before (or without) a conversation (F11, F134): the starting list,
     /// replaced when a conversation loads and cleared by New Chat.
     pub initial_messages: Vec<Message>,
@@ -54,7 +57,8 @@ impl Default for SessionConfig {
             enable_questions: true,
             can_resolve: true,
             allow_argument_edit: false,
-            action_expiry_refresh_ms: 1_500,
+            action_expiry_refresh_ms: super::start_options::DEFAULT_ACTION_EXPIRY_REFRESH_MS,
+            read_only_args: Vec::new(),
             initial_messages: Vec::new(),
             uploads: UploadLimits::default(),
             decision_keys: Vec::new(),

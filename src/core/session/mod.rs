@@ -27,6 +27,7 @@ mod files;
 mod history;
 mod reading;
 mod running;
+pub mod start_options;
 mod state;
 mod stream;
 mod turn;
@@ -51,6 +52,7 @@ use self::clock::ServerClock;
 pub use self::config::{SessionConfig, SessionOptions};
 pub use self::error::{ChatError, ErrorContext};
 pub use self::reading::{BYTES_PER_SLICE, MESSAGES_PER_SLICE};
+pub use self::start_options::StartOptions;
 pub use self::stream::{ActiveToolCall, StreamingTurn};
 pub use self::util::{decode, encode};
 
@@ -786,6 +788,7 @@ impl Session {
             Input::FileRead { id, result } => self.on_file_read(id, result),
         }
         self.advance_batch();
+        self.lock_host_read_only();
         self.note_execution_times(&stages_before);
         // One place sees every way the last card can settle (F228).
         if was_awaiting && !self.awaiting_action() {
@@ -938,6 +941,25 @@ impl Session {
                 title,
                 previous,
             } => self.on_renamed(conversation_id, title, previous, result),
+        }
+    }
+
+    /// Every approval card carries the host page's read-only arguments for its tool, whichever
+    /// way it arrived (a stream, a reply, a loaded conversation), before anything draws it or
+    /// checks an answer against it.
+    fn lock_host_read_only(&mut self) {
+        if self.config.read_only_args.is_empty() {
+            return;
+        }
+        let mut changed = false;
+        for card in &mut self.cards {
+            if let ActionKind::ToolApproval(approval) = &mut card.action.kind {
+                changed |=
+                    crate::core::draft::lock_host_read_only(approval, &self.config.read_only_args);
+            }
+        }
+        if changed {
+            self.revisions.actions += 1;
         }
     }
 

@@ -358,6 +358,9 @@ pub struct ToolApproval {
     /// Arguments the server's policy does not let the person change (`readOnlyArgs`), besides
     /// the schema's `readOnly` properties.
     pub read_only_args: Vec<String>,
+    /// Arguments the host page's policy does not let the person change (`Chat`'s
+    /// `read_only_args`, by tool), added by the session; never read from or written to the wire.
+    pub host_read_only_args: Vec<String>,
     /// Whether this one call's arguments may be edited (`argsEditable`), when the server says
     /// so card by card (a LangGraph interrupt's `allow_edit`); it wins over the agent's and
     /// the chat's setting.
@@ -632,6 +635,7 @@ impl PendingAction {
                 title: obj.get("title").and_then(str_of),
                 summary: field(obj, &["summary", "description"]).and_then(str_of),
                 read_only_args: list_of(obj.get("readOnlyArgs"), str_of),
+                host_read_only_args: Vec::new(),
                 args_editable: obj.get("argsEditable").and_then(bool_of),
                 decline: obj
                     .get("decline")
@@ -667,6 +671,7 @@ impl PendingAction {
                     title: obj.get("title").and_then(str_of),
                     summary: field(obj, &["summary", "description"]).and_then(str_of),
                     read_only_args: list_of(obj.get("readOnlyArgs"), str_of),
+                    host_read_only_args: Vec::new(),
                     args_editable: obj.get("argsEditable").and_then(bool_of),
                     decline: obj
                         .get("decline")

@@ -18,7 +18,7 @@ pub mod stage;
 use leptos::prelude::*;
 
 use crate::core::{
-    may_answer_in_list, ActionKind, AnswerValue, CardStage, CardState, Chunk, Outcome,
+    may_answer_in_list, ActionKind, AnswerValue, CardStage, CardState, Chunk, LiveFocus, Outcome,
     PendingAction, Question, Receipt, Resolution, Shown,
 };
 use crate::store::{CardView, ChatStore};
@@ -263,6 +263,7 @@ fn ActionCardView(action_id: String, revision: u32) -> impl IntoView {
         _ => actions.render_question,
     };
     let is_question = matches!(initial.card.action.kind, ActionKind::UserQuestion(_));
+    let focus = crate::core::live_focus(&initial.card.action);
     let inner = match custom {
         Some(render) => render.run(CardSlot {
             action: card.action,
@@ -275,8 +276,9 @@ fn ActionCardView(action_id: String, revision: u32) -> impl IntoView {
         None if is_question => view! { <question::QuestionCard card=card/> }.into_any(),
         None => view! { <approval::ApprovalCard card=card/> }.into_any(),
     };
-    // F227: a card announced live takes focus once drawn: a question on its first control, an
-    // approval on the card itself, so no deciding button is the first thing a key press hits.
+    // F227: a card announced live takes focus once drawn where the core says (an approval on
+    // the card itself, a question on its first control, a question whose options decide on
+    // their group), so no deciding control is the first thing a key press hits.
     let slot = NodeRef::<leptos::html::Div>::new();
     // A request redrawn because it changed replaces the card the person may have been on:
     // focus, if it fell to the page with the old card, goes to the new card itself.
@@ -312,10 +314,12 @@ fn ActionCardView(action_id: String, revision: u32) -> impl IntoView {
             let Some(root) = slot.try_get_untracked().flatten() else {
                 return;
             };
-            let control = if is_question {
-                "input:not([disabled]), textarea:not([disabled]), select:not([disabled]), button:not([disabled])"
-            } else {
-                "[role=group][tabindex]"
+            let control = match focus {
+                LiveFocus::FirstControl => {
+                    "input:not([disabled]), textarea:not([disabled]), select:not([disabled]), button:not([disabled])"
+                }
+                LiveFocus::Options => ".chat-card__question[tabindex]",
+                LiveFocus::Card => "[role=group][tabindex]",
             };
             let target = root
                 .query_selector(control)

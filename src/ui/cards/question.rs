@@ -209,7 +209,15 @@ fn question_block(
     let labelledby = label_id.clone();
     view! {
         <div class="chat-card__question" role=if multi { "group" } else { "radiogroup" } aria-labelledby=labelledby
-            aria-required=(required && !multi && !q.options.is_empty()).then_some("true")>
+            aria-required=(required && !multi && !q.options.is_empty()).then_some("true")
+            // Where a live card that submits on pick puts focus: a key press on the group
+            // itself chooses nothing; an arrow moves into the options.
+            tabindex=submits_on_pick.then_some("-1")
+            on:keydown=move |ev: leptos::ev::KeyboardEvent| {
+                if submits_on_pick {
+                    enter_options(&ev);
+                }
+            }>
             {q.header.clone().map(|h| view! { <span class="chat-card__chip" dir="auto">{h}</span> })}
             <p class="chat-card__question-text" id=label_id dir="auto">
                 {q.question.clone()}
@@ -233,6 +241,43 @@ fn question_block(
                 />
             })}
         </div>
+    }
+}
+
+/// A key pressed on a question group itself (not on one of its options): an arrow moves focus
+/// to the first (down, right) or last (up, left) option without choosing it; Enter and Space
+/// do nothing (Space would scroll the page).
+fn enter_options(ev: &leptos::ev::KeyboardEvent) {
+    let (Some(target), Some(group)) = (ev.target(), ev.current_target()) else {
+        return;
+    };
+    if target != group {
+        return;
+    }
+    let forward = match ev.key().as_str() {
+        "ArrowDown" | "ArrowRight" => true,
+        "ArrowUp" | "ArrowLeft" => false,
+        "Enter" | " " => {
+            ev.prevent_default();
+            return;
+        }
+        _ => return,
+    };
+    ev.prevent_default();
+    let group: web_sys::Element = group.unchecked_into();
+    let Ok(nodes) = group.query_selector_all(".chat-card__options input:not([disabled])") else {
+        return;
+    };
+    let at = if forward {
+        0
+    } else {
+        nodes.length().saturating_sub(1)
+    };
+    if let Some(input) = nodes
+        .item(at)
+        .and_then(|n| n.dyn_into::<web_sys::HtmlElement>().ok())
+    {
+        let _ = input.focus();
     }
 }
 
