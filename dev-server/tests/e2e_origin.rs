@@ -164,3 +164,57 @@ async fn issue_38_every_backends_send_redirected_elsewhere_is_not_sent_and_keeps
         )
         .await;
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn issue_38_the_element_works_under_a_strict_csp_with_trusted_types() {
+    let harness = Harness::start().await;
+    let page = &harness.page;
+    let steps = async {
+        // `script-src 'self' 'wasm-unsafe-eval'`, `require-trusted-types-for 'script'` and
+        // `trusted-types 'none'`: any refused script, eval, inline script or string given to
+        // an HTML sink is a console entry that fails the journey in `finish`.
+        page.open_path("examples/strict-csp.html").await?;
+        page.element_send("strict", EMAIL_BOB).await?;
+        // The cards' part is fetched and compiled under the policy, and the card answered.
+        page.element_click(
+            "strict",
+            ".chat-card[data-state=waiting] .chat-card__approve",
+        )
+        .await?;
+        page.element_wait_for_text("strict", ".chat-card__outcome-label", "Approved")
+            .await?;
+        page.element_wait_for_text(
+            "strict",
+            ".chat-message__content",
+            "Email sent to bob@example.com.",
+        )
+        .await?;
+        // A second message: the Markdown reply drawn by its own part.
+        page.element_send("strict", "Thanks").await?;
+        page.element_wait_for_text("strict", ".chat-message[data-role=user]", "Thanks")
+            .await?;
+        // The policy is really in force: the page itself may not give a string to innerHTML.
+        let enforced = page
+            .client
+            .execute(
+                r#"try { document.createElement("div").innerHTML = "<b>x</b>"; return false; }
+                   catch (e) { return e instanceof TypeError; }"#,
+                vec![],
+            )
+            .await
+            .map_err(|e| e.to_string())?;
+        if enforced != json!(true) {
+            return Err(format!(
+                "Trusted Types are not enforced on the page: {enforced}"
+            ));
+        }
+        Ok(())
+    };
+    let outcome = harness.within(JOURNEY_TIMEOUT, steps).await;
+    harness
+        .finish(
+            "issue_38_the_element_works_under_a_strict_csp_with_trusted_types",
+            outcome,
+        )
+        .await;
+}

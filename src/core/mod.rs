@@ -34,8 +34,8 @@ pub use actions::*;
 pub use chunk::Chunk;
 pub use decision_keys::{DecisionKey, DecisionKeys};
 pub use draft::{
-    check_resolve, edit_allowed, may_answer, may_answer_in_list, ApprovalDraft, QuestionAnswer,
-    QuestionDraft, ResolveContext, ResolveRefusal, Shown,
+    blocked, check_resolve, edit_allowed, may_answer, may_answer_in_list, ApprovalDraft,
+    QuestionAnswer, QuestionDraft, ResolveContext, ResolveRefusal, Shown,
 };
 pub use edit::{
     apply_field, diff_args, field_text, field_value, form_fields, ArgChange, FieldKind, FormField,

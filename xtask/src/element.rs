@@ -6,7 +6,8 @@
 //! -Oz`), the `snippets/` the glue imports, and the split build's loader `__wasm_split.js`
 //! with the chunks it fetches on first use (`split_*.wasm`, `chunk_*.wasm`; D67, [`split`]).
 //! The stylesheet is compiled into the wasm.
-//! `examples/custom-element.html` and `examples/other-backends.html` are copied to
+//! `examples/custom-element.html`, `examples/other-backends.html` and `examples/strict-csp.html`
+//! are copied to
 //! `dist/examples/`. Every file gets its `.gz` and `.br` beside it ([`crate::compress`]), which
 //! the sizes below leave out. Runs after `trunk build`, which
 //! empties `dist/`. Prints every file's raw, gzip and brotli size and checks the first download
@@ -144,7 +145,11 @@ pub fn build(ctx: &Ctx) -> Result<Sizes, String> {
 
     let examples = ctx.dist().join("examples");
     fs::create_dir_all(&examples).map_err(|e| format!("create {}: {e}", examples.display()))?;
-    for name in ["custom-element.html", "other-backends.html"] {
+    for name in [
+        "custom-element.html",
+        "other-backends.html",
+        "strict-csp.html",
+    ] {
         let example = ctx.root.join("examples").join(name);
         fs::copy(&example, examples.join(name))
             .map_err(|e| format!("copy {}: {e}", example.display()))?;

@@ -17,7 +17,7 @@ pub mod policy;
 mod question;
 
 pub use approval::ApprovalDraft;
-pub use guard::{check_resolve, ResolveContext, ResolveRefusal};
+pub use guard::{blocked, check_resolve, ResolveContext, ResolveRefusal};
 pub use policy::{read_only_names, read_only_problems};
 pub use question::{QuestionAnswer, QuestionDraft};
 
