@@ -174,6 +174,7 @@ async fn double_click_on_approve_sends_one_answer_and_a_refusal_keeps_what_was_t
             status: 403,
             body: r#"{"error":{"code":"action_forbidden","message":"not yours"}}"#.into(),
             date: None,
+            retry_after: None,
         }),
     });
     let again = wait_for(&root, ".chat-card[data-state=waiting]").await;
@@ -1823,6 +1824,7 @@ async fn f197_a_refused_composer_answer_keeps_the_typed_text() {
             status: 403,
             body: r#"{"error":{"code":"action_forbidden","message":"not yours"}}"#.into(),
             date: None,
+            retry_after: None,
         }),
     });
     wait_until("the card waits again", &root, || {
@@ -2197,6 +2199,7 @@ async fn s000_an_answer_refused_as_not_pending_reads_answered_frees_the_composer
             status: 409,
             body: r#"{"error":{"code":"action_not_pending","message":"already answered"}}"#.into(),
             date: None,
+            retry_after: None,
         }),
     });
     let settled = wait_for(
@@ -2264,6 +2267,7 @@ async fn issue35_focus_returns_to_the_composer_when_the_last_card_settles_by_a_r
                 status: 409,
                 body: format!(r#"{{"error":{{"code":"{code}","message":"no longer open"}}}}"#),
                 date: None,
+                retry_after: None,
             }),
         });
         wait_for(&root, &format!(".chat-card[data-action-id=act_1]{settled}")).await;

@@ -516,6 +516,7 @@ fn issue_39_reload_mid_wait_then_answer_and_a_refused_answer_keeps_its_words() {
             status: 409,
             body: r#"{"error":"Conflict","message":"Thread is busy."}"#.into(),
             date: None,
+            retry_after: None,
         }),
     });
     assert_eq!(again.session.cards()[0].state, CardState::Waiting);

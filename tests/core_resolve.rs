@@ -188,6 +188,7 @@ fn i13_after_action_version_conflict_the_refetched_request_must_be_looked_at_aga
             status: 409,
             body: r#"{"error":{"code":"action_version_conflict","message":"changed"}}"#.into(),
             date: None,
+            retry_after: None,
         }),
     });
     assert_eq!(card_state(&h), CardState::Waiting);

@@ -193,8 +193,20 @@ async fn issue_38_the_element_works_under_a_strict_csp_with_trusted_types() {
         page.element_send("strict", "Thanks").await?;
         page.element_wait_for_text("strict", ".chat-message[data-role=user]", "Thanks")
             .await?;
-        // The policy is really in force: the page itself may not give a string to innerHTML.
-        let enforced = page
+        // Nothing the chat did was refused so far...
+        let refused: Vec<String> = page
+            .take_console()
+            .await?
+            .into_iter()
+            .map(|e| e.message)
+            .filter(|m| FATAL_CONSOLE.iter().any(|needle| m.contains(needle)))
+            .collect();
+        if !refused.is_empty() {
+            return Err(format!("the policy refused the chat: {refused:?}"));
+        }
+        // ...and the policy is in force: a string given to innerHTML by the page itself is
+        // refused, with the console words that the check above looks for.
+        let refused_here = page
             .client
             .execute(
                 r#"try { document.createElement("div").innerHTML = "<b>x</b>"; return false; }
@@ -203,9 +215,16 @@ async fn issue_38_the_element_works_under_a_strict_csp_with_trusted_types() {
             )
             .await
             .map_err(|e| e.to_string())?;
-        if enforced != json!(true) {
+        let words = page.take_console().await?;
+        let seen = words.iter().any(|e| {
+            FATAL_CONSOLE
+                .iter()
+                .any(|needle| e.message.contains(needle))
+        });
+        if refused_here != json!(true) || !seen {
             return Err(format!(
-                "Trusted Types are not enforced on the page: {enforced}"
+                "Trusted Types are not enforced on the page: {refused_here}, console {:?}",
+                words.iter().map(|e| &e.message).collect::<Vec<_>>()
             ));
         }
         Ok(())

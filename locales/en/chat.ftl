@@ -128,6 +128,14 @@ chat-error-code-action-pending = The assistant is waiting for your answer above.
 chat-error-code-pending-action = The assistant is waiting for your answer above. Answer it before sending something new.
 chat-error-code-conversation-busy = The assistant is still working on this conversation. Please wait a moment.
 chat-error-code-rate-limited = Too many requests. Try again in a moment.
+chat-error-rate-limited-seconds = { $seconds ->
+    [one] Too many requests. Try again in { $seconds } second.
+   *[other] Too many requests. Try again in { $seconds } seconds.
+}
+chat-error-rate-limited-minutes = { $minutes ->
+    [one] Too many requests. Try again in { $minutes } minute.
+   *[other] Too many requests. Try again in { $minutes } minutes.
+}
 chat-error-code-quota-exceeded = The usage limit has been reached.
 chat-error-code-message-too-long = This message is too long.
 chat-error-code-guardrail-blocked = This request was blocked by a safety rule.

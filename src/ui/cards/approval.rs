@@ -544,7 +544,7 @@ pub(crate) fn ArgumentDiff(
                             <span class="chat-visually-hidden">{move || i18n.t("chat-action-diff-before")}" "</span>
                             {c.before.clone().unwrap_or_else(unset)}
                         </del>
-                        <span class="chat-card__diff-arrow" aria-hidden="true">"→"</span>
+                        <span class={"chat-card__diff-arrow"} aria-hidden="true">"→"</span>
                         <ins class="chat-card__diff-after">
                             <span class="chat-visually-hidden">{move || i18n.t("chat-action-diff-after")}" "</span>
                             {c.after.clone().unwrap_or_else(unset)}
