@@ -333,7 +333,7 @@ async fn issue_38_a_message_with_a_file_and_the_history_redirected_elsewhere_sen
         )
         .await?;
         redirect(page, Some(&elsewhere)).await?;
-        // The next message, with a file, goes to the conversation's messages/stream.
+        // The next message, with a file, goes to the open conversation (streamed).
         element_attach(page, "files", &notes).await?;
         page.element_wait_for_text(
             "files",
@@ -342,7 +342,7 @@ async fn issue_38_a_message_with_a_file_and_the_history_redirected_elsewhere_sen
         )
         .await?;
         page.element_send("files", SECOND).await?;
-        let asked = wait_redirected(page, "POST", "/messages/stream").await?;
+        let asked = wait_redirected(page, "POST", "/messages").await?;
         page.element_wait_for_text("files", ".chat-error", NOT_SENT)
             .await?;
         draft_kept(page, "files", SECOND).await?;
