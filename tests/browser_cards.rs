@@ -2334,11 +2334,17 @@ async fn issue_38_a_card_waits_while_a_reply_streams_and_a_refused_answer_says_w
             .unwrap()
     });
     store.resolve_action(shown, Resolution::allow());
-    let error = store.status.with_untracked(|s| s.error.clone());
-    assert_eq!(
-        error.map(|e| e.describe(&agent_chat_ui::core::Catalog::new("en"))),
-        Some(BUSY.to_owned())
-    );
+    let said = || {
+        store.status.with_untracked(|s| {
+            s.error
+                .as_ref()
+                .map(|e| e.describe(&agent_chat_ui::core::Catalog::new("en")))
+        })
+    };
+    wait_until("the refusal is in the banner's words", &root, || {
+        said().as_deref() == Some(BUSY)
+    })
+    .await;
     assert!(
         store
             .take_requests()
