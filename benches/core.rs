@@ -185,6 +185,7 @@ fn fastest_pair(runs: usize, n: usize) -> (Duration, Duration) {
                         status: 200,
                         body: body.to_owned(),
                         date: None,
+                        retry_after: None,
                     }),
                 },
                 requests,

@@ -174,6 +174,7 @@ async fn double_click_on_approve_sends_one_answer_and_a_refusal_keeps_what_was_t
             status: 403,
             body: r#"{"error":{"code":"action_forbidden","message":"not yours"}}"#.into(),
             date: None,
+            retry_after: None,
         }),
     });
     let again = wait_for(&root, ".chat-card[data-state=waiting]").await;
@@ -1866,6 +1867,7 @@ async fn f197_a_refused_composer_answer_keeps_the_typed_text() {
             status: 403,
             body: r#"{"error":{"code":"action_forbidden","message":"not yours"}}"#.into(),
             date: None,
+            retry_after: None,
         }),
     });
     wait_until("the card waits again", &root, || {
@@ -2240,6 +2242,7 @@ async fn s000_an_answer_refused_as_not_pending_reads_answered_frees_the_composer
             status: 409,
             body: r#"{"error":{"code":"action_not_pending","message":"already answered"}}"#.into(),
             date: None,
+            retry_after: None,
         }),
     });
     let settled = wait_for(
@@ -2307,6 +2310,7 @@ async fn issue35_focus_returns_to_the_composer_when_the_last_card_settles_by_a_r
                 status: 409,
                 body: format!(r#"{{"error":{{"code":"{code}","message":"no longer open"}}}}"#),
                 date: None,
+                retry_after: None,
             }),
         });
         wait_for(&root, &format!(".chat-card[data-action-id=act_1]{settled}")).await;
@@ -2318,4 +2322,93 @@ async fn issue35_focus_returns_to_the_composer_when_the_last_card_settles_by_a_r
         )
         .await;
     }
+}
+
+/// Issue 38: while the continuation of one answer streams, the other card of the turn cannot
+/// be decided: its buttons are disabled and it says why; an answer given anyway (a host's
+/// `resolve_action`) is refused in the person's words, nothing is sent; when the reply ends
+/// the card can be decided again.
+#[wasm_bindgen_test]
+async fn issue_38_a_card_waits_while_a_reply_streams_and_a_refused_answer_says_why() {
+    const BUSY: &str =
+        "The assistant is still replying. You can answer when the reply has finished.";
+    let second_action =
+        r#"{"id":"act_2","type":"tool_approval","toolName":"send_email","args":{"to":"a@b.co"}}"#;
+    let root = section();
+    let (store, _h) =
+        mount_with(&root, &format!("{APPROVAL},{second_action}"), Wiring::Store).await;
+    let first = wait_for(
+        &root,
+        ".chat-card[data-action-id=act_1][data-state=waiting]",
+    )
+    .await;
+    let second = wait_for(
+        &root,
+        ".chat-card[data-action-id=act_2][data-state=waiting]",
+    )
+    .await;
+    let approve_second = query(&second, ".chat-card__approve").unwrap();
+    assert!(!is_disabled(&approve_second));
+    assert!(query(&second, ".chat-card__blocked").is_none());
+    query(&first, ".chat-card__approve").unwrap().click();
+    let answer = store
+        .take_requests()
+        .into_iter()
+        .find(|r| r.path.ends_with("/actions/act_1"))
+        .expect("the first answer goes out");
+    let chunk = |s: &str| Input::StreamChunk {
+        id: answer.id,
+        bytes: s.as_bytes().to_vec(),
+    };
+    store.feed(chunk("data: {\"type\":\"stream.start\",\"timestamp\":1,\"conversationId\":\"conv_1\",\"messageId\":\"m_c\"}\n\ndata: {\"type\":\"stream.text\",\"timestamp\":2,\"text\":\"Running\"}\n\n"));
+    wait_until("the second card's buttons wait", &root, || {
+        is_disabled(&approve_second)
+            && query(&second, ".chat-card__deny").is_some_and(|d| is_disabled(&d))
+    })
+    .await;
+    let why = wait_for(&second, ".chat-card__blocked").await;
+    assert_eq!(why.text_content().unwrap(), BUSY);
+    // Answered anyway: refused, in words, and nothing leaves.
+    let shown = store.cards.with_untracked(|cards| {
+        cards
+            .iter()
+            .find(|c| c.card.action.id == "act_2")
+            .map(|c| c.shown.clone())
+            .unwrap()
+    });
+    store.resolve_action(shown, Resolution::allow());
+    let said = || {
+        store.status.with_untracked(|s| {
+            s.error
+                .as_ref()
+                .map(|e| e.describe(&agent_chat_ui::core::Catalog::new("en")))
+        })
+    };
+    wait_until("the refusal is in the banner's words", &root, || {
+        said().as_deref() == Some(BUSY)
+    })
+    .await;
+    assert!(
+        store
+            .take_requests()
+            .iter()
+            .all(|r| !r.path.contains("/actions/")),
+        "nothing sent while the reply streams"
+    );
+    // The reply ends with the second request still waiting: it can be decided again.
+    store.feed(chunk(&format!("data: {{\"type\":\"stream.done\",\"timestamp\":3,\"conversationId\":\"conv_1\",\"messageId\":\"m_c\",\"content\":\"Running\",\"status\":\"requires_action\",\"pendingActions\":[{second_action}]}}\n\n")));
+    store.feed(Input::StreamClosed {
+        id: answer.id,
+        error: None,
+    });
+    let second = wait_for(
+        &root,
+        ".chat-card[data-action-id=act_2][data-state=waiting]",
+    )
+    .await;
+    wait_until("the second card can be decided", &root, || {
+        query(&second, ".chat-card__approve").is_some_and(|b| !is_disabled(&b))
+            && query(&second, ".chat-card__blocked").is_none()
+    })
+    .await;
 }

@@ -827,7 +827,9 @@ return async (input, init) => {
     return json({ conversation: { id: 'conv_1', agentId: 'echo' }, messages: [], pendingActions: [] });
   }
   if (path.endsWith('/messages') && req.method === 'POST' && send) {
-    return json(send.body, send.status);
+    const text = send.text !== undefined ? send.text : JSON.stringify(send.body);
+    return new Response(text, { status: send.status,
+      headers: Object.assign({ 'content-type': 'application/json' }, send.headers || {}) });
   }
   if (path.endsWith('/conversations') && req.method === 'GET') {
     return json({ conversations: [{ id: 'c1', agentId: 'echo', title: 'Trip to Rome' }],
@@ -963,10 +965,25 @@ async fn issue_19_every_icon_button_shows_its_icon_on_its_own_fill_in_both_theme
 /// wording "srv words"), with `custom` as `custom_messages`; returns the banner's text and
 /// what the composer holds afterwards.
 async fn refused_send(code: &str, custom: HashMap<String, String>) -> (String, String) {
-    let _fetch = RoutedFetch::answering(Some(serde_json::json!({
-        "status": 409,
-        "body": {"error": {"code": code, "message": "srv words"}}
-    })));
+    let (text, _, draft) = refused_with(
+        serde_json::json!({
+            "status": 409,
+            "body": {"error": {"code": code, "message": "srv words"}}
+        }),
+        custom,
+    )
+    .await;
+    (text, draft)
+}
+
+/// Sends "Plan a trip" from a `Chat` whose server refuses messages with `send` (`{status,
+/// body | text, headers}`); returns the banner's sentence, the server's words under it (if
+/// any) and what the composer holds afterwards.
+async fn refused_with(
+    send: serde_json::Value,
+    custom: HashMap<String, String>,
+) -> (String, Option<String>, String) {
+    let _fetch = RoutedFetch::answering(Some(send));
     let root = section();
     let _handle = mount_to(root.clone(), move || {
         view! {
@@ -988,10 +1005,57 @@ async fn refused_send(code: &str, custom: HashMap<String, String>) -> (String, S
     let key = web_sys::KeyboardEvent::new_with_keyboard_event_init_dict("keydown", &init).unwrap();
     textarea.dispatch_event(&key).unwrap();
     let banner = wait_for(&root, ".chat-error[role=alert] .chat-error__text").await;
-    let text = banner.text_content().unwrap_or_default();
+    let whole = banner.text_content().unwrap_or_default();
+    let detail = query(&banner, ".chat-error__detail").and_then(|d| d.text_content());
+    let text = match &detail {
+        Some(d) => whole.strip_suffix(d.as_str()).unwrap_or(&whole).to_owned(),
+        None => whole,
+    };
     // The draft comes back with the same publish as the banner.
     web::next_frame().await;
-    (text, textarea.value())
+    (text, detail, textarea.value())
+}
+
+/// Issue 38: a 429 tells the person how long to wait when the server said (`Retry-After`),
+/// "too many requests" when it gave no words, its own words when it did, and the server's
+/// words under the page's sentence for the `rate_limited` code; the message is kept.
+#[wasm_bindgen_test]
+async fn issue_38_a_429_says_how_long_to_wait_and_keeps_the_servers_words() {
+    let words = "Free plan: 3 messages a minute.";
+    for (send, text, detail) in [
+        (
+            serde_json::json!({"status": 429, "text": "", "headers": {"retry-after": "30"}}),
+            "Too many requests. Try again in 30 seconds.",
+            None,
+        ),
+        (
+            serde_json::json!({"status": 429, "text": ""}),
+            "Too many requests. Try again in a moment.",
+            None,
+        ),
+        (
+            serde_json::json!({"status": 429, "body": {"error": {"message": words}},
+                "headers": {"retry-after": "30"}}),
+            words,
+            None,
+        ),
+        (
+            serde_json::json!({"status": 429,
+                "body": {"error": {"code": "rate_limited", "message": words}}}),
+            "Too many requests. Try again in a moment.",
+            Some(words),
+        ),
+        (
+            serde_json::json!({"status": 502, "text": "upstream connect error", "headers": {"content-type": "text/plain"}}),
+            "upstream connect error",
+            None,
+        ),
+    ] {
+        let (got, got_detail, draft) = refused_with(send.clone(), HashMap::new()).await;
+        assert_eq!(got, text, "{send}");
+        assert_eq!(got_detail.as_deref(), detail, "{send}");
+        assert_eq!(draft, "Plan a trip", "{send}");
+    }
 }
 
 #[wasm_bindgen_test]

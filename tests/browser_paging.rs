@@ -120,6 +120,7 @@ fn feed_page(store: &ChatStore, all: &[Value], req: &HttpRequest) {
             status: 200,
             body: e8(all, &req.path),
             date: None,
+            retry_after: None,
         }),
     });
 }

@@ -89,6 +89,7 @@ fn started(card: Result<(u16, &str), ()>) -> Link {
             status,
             body: body.into(),
             date: None,
+            retry_after: None,
         }),
         Err(()) => Err(agent_chat_ui::core::TransportError::Network(
             "offline".into(),
@@ -216,6 +217,7 @@ fn i15_message_send_is_read_whole() {
             status: 200,
             body: reply.to_string(),
             date: None,
+            retry_after: None,
         }),
     });
     assert_eq!(
@@ -338,6 +340,7 @@ fn respond(l: &mut Link, status: u16, body: &str) {
             status,
             body: body.into(),
             date: None,
+            retry_after: None,
         }),
     });
 }

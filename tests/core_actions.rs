@@ -67,6 +67,7 @@ fn api_error(status: u16, code: &str) -> HttpResponse {
         status,
         body: format!(r#"{{"error":{{"code":"{code}","message":"server says {code}"}}}}"#),
         date: None,
+        retry_after: None,
     }
 }
 

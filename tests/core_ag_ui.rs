@@ -587,6 +587,7 @@ fn i39_a_run_error_shows_the_agents_words() {
             status: 400,
             body: json!({"error": {"message": "Not a RunAgentInput: runId"}}).to_string(),
             date: None,
+            retry_after: None,
         }),
     });
     let shown = format!("{:?}", l.session.error());

@@ -360,6 +360,7 @@ fn i39_errors_read_in_the_servers_words() {
             status: 500,
             body: "Missing API key for the model provider".into(),
             date: None,
+            retry_after: None,
         }),
     });
     let shown = format!("{:?}", l.session.error());

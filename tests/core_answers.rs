@@ -177,6 +177,7 @@ fn i15_c20_a_refused_answer_keeps_the_card_waiting_with_the_servers_wording() {
             body: r#"{"error":{"code":"invalid_resolution","message":"The Console refused it"}}"#
                 .into(),
             date: None,
+            retry_after: None,
         }),
     });
     assert_eq!(card_state(&l, "act_1"), CardState::Waiting);
@@ -202,6 +203,7 @@ fn i15_c20_an_answer_read_whole_when_not_streaming() {
             status: 200,
             body: reply.to_string(),
             date: None,
+            retry_after: None,
         }),
     });
     assert!(matches!(
@@ -262,6 +264,7 @@ fn a2a_started(action_url: Option<&str>) -> Link {
             status: 200,
             body: r#"{"name":"Travel Agent"}"#.into(),
             date: None,
+            retry_after: None,
         }),
     });
     l.cmd(Command::Send("Book a flight to Izmir".into()));
@@ -407,6 +410,7 @@ fn i39_an_a2a_agent_that_names_its_actions_in_a_data_part_gets_the_answer_as_a_d
             status: 409,
             body: r#"{"error":{"code":"action_not_pending","message":"gone"}}"#.into(),
             date: None,
+            retry_after: None,
         }),
     });
     assert!(l.threads()[0].messages[1].get("actionStates").is_none());

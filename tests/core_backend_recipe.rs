@@ -164,6 +164,7 @@ fn i34_a_backend_written_in_one_file_reads_a_whole_reply_and_a_refusal() {
             status: 200,
             body: "Hello\n".into(),
             date: None,
+            retry_after: None,
         }),
     });
     assert_eq!(
@@ -178,6 +179,7 @@ fn i34_a_backend_written_in_one_file_reads_a_whole_reply_and_a_refusal() {
             status: 200,
             body: "error: the parrot flew away\n".into(),
             date: None,
+            retry_after: None,
         }),
     });
     let error = l.session.error().expect("the turn failed").to_string();

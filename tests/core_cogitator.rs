@@ -157,6 +157,7 @@ fn started() -> Link {
             status: 200,
             body: AGENTS.into(),
             date: None,
+            retry_after: None,
         }),
     });
     l
@@ -265,6 +266,7 @@ fn i15_c31_a_new_message_declines_the_waiting_calls_and_a_reload_says_so() {
             status: 200,
             body: AGENTS.into(),
             date: None,
+            retry_after: None,
         }),
     });
     again.cmd(Command::OpenConversation(conversation));
@@ -321,6 +323,7 @@ fn i15_c31_errors_keep_the_servers_wording() {
             status: 503,
             body: r#"{"error":{"message":"The model provider is unavailable.","code":"LLM_UNAVAILABLE"}}"#.into(),
             date: None,
+            retry_after: None,
         }),
     });
     let shown = format!("{:?}", l.session.error());
@@ -360,6 +363,7 @@ fn issue_38_a_200_answer_that_is_an_error_object_shows_the_servers_words() {
             status: 200,
             body: r#"{"error":{"message":"Your workspace ran out of credits."}}"#.into(),
             date: None,
+            retry_after: None,
         }),
     });
     let shown = l
@@ -411,6 +415,7 @@ fn answer_wire(l: &mut Link, status: u16, body: &str) {
                 status,
                 body: body.into(),
                 date: None,
+                retry_after: None,
             }),
         });
     }
@@ -490,6 +495,7 @@ fn i15_c31_approving_resumes_the_run_and_its_answer_follows_after_a_reload_too()
             status: 200,
             body: AGENTS.into(),
             date: None,
+            retry_after: None,
         }),
     });
     again.cmd(Command::OpenConversation(conversation));
@@ -557,6 +563,7 @@ fn i15_c31_approve_all_decides_each_call_and_the_run_stays_paused_until_the_last
             status: 200,
             body: completed("Refunded 40 EUR for order A-1. Refunded 40 EUR for order A-2."),
             date: None,
+            retry_after: None,
         }),
     });
     assert!(matches!(

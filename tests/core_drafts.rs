@@ -3,7 +3,7 @@
 #![cfg(not(target_arch = "wasm32"))]
 
 use agent_chat_ui::core::{
-    check_resolve, edit_allowed, live_focus, may_answer, may_answer_in_list, ActionCard,
+    blocked, check_resolve, edit_allowed, live_focus, may_answer, may_answer_in_list, ActionCard,
     ActionKind, AnswerValue, ApprovalDraft, CardState, Decision, LiveFocus, Millis, Outcome,
     PendingAction, ProblemKind, QuestionDraft, Resolution, ResolveContext, ResolveRefusal, Shown,
 };
@@ -154,11 +154,11 @@ fn i13_approve_is_refused_while_the_edit_has_problems() {
             "{text}: expected {kind}, got {first}"
         );
         assert!(
-            !d.can_approve(OPEN.now, &state, false),
+            !d.can_approve(OPEN.now, &state, false, false),
             "{text}: Approve disabled"
         );
         assert!(
-            d.can_deny(OPEN.now, &state, false),
+            d.can_deny(OPEN.now, &state, false, false),
             "{text}: Deny ignores the edit"
         );
         assert_eq!(d.approve(), None);
@@ -173,16 +173,21 @@ fn i13_approve_is_refused_while_the_edit_has_problems() {
 #[test]
 fn i13_approve_and_deny_need_a_waiting_answerable_card_in_time() {
     let d = ApprovalDraft::new(&approval(), true).unwrap();
-    assert!(d.can_approve(Millis(9_999), &CardState::Waiting, false));
+    assert!(d.can_approve(Millis(9_999), &CardState::Waiting, false, false));
     assert!(
-        !d.can_approve(Millis(10_000), &CardState::Waiting, false),
+        !d.can_approve(Millis(10_000), &CardState::Waiting, false, false),
         "at the deadline"
     );
-    assert!(!d.can_deny(Millis(10_000), &CardState::Waiting, false));
-    assert!(!d.can_approve(OPEN.now, &CardState::Sending, false));
-    assert!(!d.can_approve(OPEN.now, &CardState::Settled(Outcome::Expired), false));
+    assert!(!d.can_deny(Millis(10_000), &CardState::Waiting, false, false));
+    assert!(!d.can_approve(OPEN.now, &CardState::Sending, false, false));
+    assert!(!d.can_approve(
+        OPEN.now,
+        &CardState::Settled(Outcome::Expired),
+        false,
+        false
+    ));
     assert!(
-        !d.can_approve(OPEN.now, &CardState::Waiting, true),
+        !d.can_approve(OPEN.now, &CardState::Waiting, true, false),
         "read-only"
     );
 }
@@ -392,13 +397,13 @@ fn i13_skip_only_when_nothing_is_required_and_never_late() {
     let mut optional = question(json!([{"question": "Env?", "required": false}]));
     optional.expires_at = Some(Millis(5_000));
     let d = QuestionDraft::new(&optional).unwrap();
-    assert!(d.can_skip(Millis(4_999), &CardState::Waiting, false));
-    assert!(!d.can_skip(Millis(5_000), &CardState::Waiting, false));
+    assert!(d.can_skip(Millis(4_999), &CardState::Waiting, false, false));
+    assert!(!d.can_skip(Millis(5_000), &CardState::Waiting, false, false));
     assert!(
-        d.can_send(Millis(1), &CardState::Waiting, false),
+        d.can_send(Millis(1), &CardState::Waiting, false, false),
         "nothing required: ready"
     );
-    assert!(!d.can_send(Millis(1), &CardState::Sending, false));
+    assert!(!d.can_send(Millis(1), &CardState::Sending, false, false));
     assert_eq!(
         d.skip(),
         Resolution::UserQuestion {
@@ -597,27 +602,124 @@ fn i13_the_gate_checks_question_answers() {
     assert_eq!(check(Resolution::allow()), Err(ResolveRefusal::WrongKind));
 }
 
+/// Issue 38: every refusal has its own words in every locale, and the ones a card's state
+/// explains (already answered, on its way, a reply still running) say that, not a generic
+/// "no longer waiting".
 #[test]
-fn i13_every_refusal_the_person_can_act_on_has_banner_text() {
-    let catalog = agent_chat_ui::core::Catalog::new("en");
-    for r in [
+fn issue_38_every_refusal_has_banner_text_in_every_locale() {
+    let all = [
+        ResolveRefusal::Unknown,
+        ResolveRefusal::Settled,
+        ResolveRefusal::InFlight,
+        ResolveRefusal::Busy,
+        ResolveRefusal::ReadOnly,
         ResolveRefusal::Changed,
         ResolveRefusal::Expired,
-        ResolveRefusal::ReadOnly,
+        ResolveRefusal::WrongKind,
+        ResolveRefusal::EditNotOffered,
+        ResolveRefusal::DeclineNotOffered,
         ResolveRefusal::NotAnObject,
+        ResolveRefusal::BreaksSchema(Vec::new()),
+        ResolveRefusal::ReadOnlyValue(Vec::new()),
         ResolveRefusal::SkipNotAllowed,
+        ResolveRefusal::Unanswered,
         ResolveRefusal::NotAnOption,
-        ResolveRefusal::Unknown,
-    ] {
-        assert!(
-            catalog.has(r.fluent_id()),
-            "{}: {} missing",
-            r.as_str(),
-            r.fluent_id()
-        );
+    ];
+    for lang in ["en", "tr", "ar"] {
+        let catalog = agent_chat_ui::core::Catalog::new(lang);
+        for r in &all {
+            assert!(
+                catalog.has(r.fluent_id()),
+                "{lang} {}: {} missing",
+                r.as_str(),
+                r.fluent_id()
+            );
+        }
     }
-    assert!(ResolveRefusal::InFlight.is_silent());
-    assert!(!ResolveRefusal::Changed.is_silent());
+    let en = agent_chat_ui::core::Catalog::new("en");
+    let words = |r: ResolveRefusal| en.tr(r.fluent_id());
+    assert_eq!(
+        words(ResolveRefusal::Settled),
+        "That request was already answered."
+    );
+    assert_eq!(
+        words(ResolveRefusal::InFlight),
+        "Your answer to this request is already on its way."
+    );
+    assert_eq!(
+        words(ResolveRefusal::Busy),
+        "The assistant is still replying. You can answer when the reply has finished."
+    );
+    let distinct: std::collections::BTreeSet<_> = [
+        ResolveRefusal::Unknown,
+        ResolveRefusal::Settled,
+        ResolveRefusal::InFlight,
+        ResolveRefusal::Busy,
+    ]
+    .into_iter()
+    .map(words)
+    .collect();
+    assert_eq!(distinct.len(), 4, "{distinct:?}");
+}
+
+/// Issue 38: a card's buttons are offered exactly when the gate would let an answer through
+/// (for an answer that keeps the card's rules): `blocked` is the gate's own first half, and the
+/// drafts follow it, a streaming reply included.
+#[test]
+fn issue_38_the_buttons_follow_the_gate_while_a_reply_streams() {
+    let shown = Shown::of(&approval());
+    let allow = Resolution::allow();
+    let states = [
+        CardState::Waiting,
+        CardState::Sending,
+        CardState::Checking,
+        CardState::Settled(Outcome::answered()),
+    ];
+    let d = ApprovalDraft::new(&approval(), true).unwrap();
+    for state in &states {
+        for busy in [false, true] {
+            for read_only in [false, true] {
+                for now in [Millis(1_000), Millis(10_000)] {
+                    let ctx = ResolveContext {
+                        now,
+                        may_answer: !read_only,
+                        busy,
+                        ..OPEN
+                    };
+                    let mut card = waiting(approval());
+                    card.state = state.clone();
+                    let gate = check_resolve(Some(&card), &shown, &allow, ctx);
+                    let why = blocked(state, Some(Millis(10_000)), ctx);
+                    assert_eq!(
+                        gate.clone().err(),
+                        why,
+                        "{state:?} busy {busy} ro {read_only}"
+                    );
+                    let offered = d.can_approve(now, state, read_only, busy);
+                    assert_eq!(
+                        offered,
+                        gate.is_ok(),
+                        "{state:?} busy {busy} ro {read_only}"
+                    );
+                    assert_eq!(d.can_deny(now, state, read_only, busy), gate.is_ok());
+                }
+            }
+        }
+    }
+    assert_eq!(
+        blocked(
+            &CardState::Waiting,
+            None,
+            ResolveContext { busy: true, ..OPEN }
+        ),
+        Some(ResolveRefusal::Busy)
+    );
+    let q =
+        QuestionDraft::new(&question(json!([{"question": "Why?", "required": false}]))).unwrap();
+    assert!(q.can_skip(OPEN.now, &CardState::Waiting, false, false));
+    assert!(q.can_send(OPEN.now, &CardState::Waiting, false, false));
+    assert!(!q.can_skip(OPEN.now, &CardState::Waiting, false, true));
+    assert!(!q.can_send(OPEN.now, &CardState::Waiting, false, true));
 }
 
 #[test]

@@ -382,6 +382,7 @@ fn f197_a_refused_send_gives_the_attachments_back_with_the_text() {
             status: 415,
             body: r#"{"error":{"code":"unsupported_file_type","message":"no"}}"#.into(),
             date: None,
+            retry_after: None,
         }),
     });
     assert!(h.s.messages().is_empty());

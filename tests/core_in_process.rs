@@ -322,6 +322,7 @@ fn i15_a_turn_in_the_page_is_read_whole_without_streaming() {
             status: 200,
             body: String::from_utf8(paused_turn()).unwrap(),
             date: None,
+            retry_after: None,
         }),
     });
     let reply = l.session.messages().last().unwrap();

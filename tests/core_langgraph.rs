@@ -434,6 +434,7 @@ fn server_state(l: &mut Link, thread: &str, status: u16, body: &str) {
             status,
             body: body.into(),
             date: None,
+            retry_after: None,
         }),
     });
 }
@@ -544,6 +545,7 @@ fn issue_39_reload_mid_wait_then_answer_and_a_refused_answer_keeps_its_words() {
             status: 409,
             body: r#"{"error":"Conflict","message":"Thread is busy."}"#.into(),
             date: None,
+            retry_after: None,
         }),
     });
     assert_eq!(again.session.cards()[0].state, CardState::Waiting);
@@ -669,6 +671,7 @@ fn issue_39_stop_cancels_the_run_as_the_sdk_does_and_keeps_the_text() {
             status: 202,
             body: String::new(),
             date: None,
+            retry_after: None,
         }),
     });
     l.cmd(Command::Send("hello again".into()));

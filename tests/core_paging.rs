@@ -215,6 +215,7 @@ fn d26_stale_pages_of_a_conversation_left_behind_are_dropped() {
             status: 200,
             body: e8(&all, &tail.path),
             date: None,
+            retry_after: None,
         }),
     });
     assert!(h.s.messages().is_empty());
@@ -248,6 +249,7 @@ fn d26_stale_pages_of_a_conversation_left_behind_are_dropped() {
             status: 200,
             body: e8(&all, &older.path),
             date: None,
+            retry_after: None,
         }),
     });
     assert!(h.s.messages().is_empty());

@@ -95,14 +95,14 @@ fn issue35_a_read_only_value_changed_in_the_json_editor_blocks_approve_with_its_
             .collect();
         assert_eq!(locked.len(), 1, "{edit}: {:?}", d.problems());
         assert_eq!(locked[0].path, path);
-        assert!(!d.can_approve(Millis(0), &CardState::Waiting, false));
+        assert!(!d.can_approve(Millis(0), &CardState::Waiting, false, false));
         assert_eq!(d.approve(), None, "{edit}");
     }
     // Changing only what may change is an edit like any other.
     let mut d = ApprovalDraft::new(&schema_locked(), true).unwrap();
     d.set_text(json!({"recipient":"alex@example.com","subject":"Hello"}).to_string());
     assert!(d.problems().is_empty(), "{:?}", d.problems());
-    assert!(d.can_approve(Millis(0), &CardState::Waiting, false));
+    assert!(d.can_approve(Millis(0), &CardState::Waiting, false, false));
 }
 
 #[test]

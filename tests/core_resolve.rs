@@ -188,6 +188,7 @@ fn i13_after_action_version_conflict_the_refetched_request_must_be_looked_at_aga
             status: 409,
             body: r#"{"error":{"code":"action_version_conflict","message":"changed"}}"#.into(),
             date: None,
+            retry_after: None,
         }),
     });
     assert_eq!(card_state(&h), CardState::Waiting);
@@ -274,7 +275,13 @@ fn i13_a_second_answer_while_the_first_is_on_its_way_is_refused() {
     resolve(&mut h, shown(APPROVAL), Resolution::deny(None));
     assert_eq!(answers_posted(&h), 1);
     assert_eq!(refusals(&h), [ResolveRefusal::InFlight]);
-    assert!(h.s.error().is_none(), "a double click is no error to show");
+    // Issue 38: the second click is told why nothing more was sent.
+    assert_eq!(
+        h.s.error(),
+        Some(&agent_chat_ui::core::ChatError::Refused(
+            ResolveRefusal::InFlight
+        ))
+    );
 }
 
 #[test]

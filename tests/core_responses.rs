@@ -259,6 +259,7 @@ fn i15_a_whole_responses_reply_and_a_refusal_are_read() {
             body: r#"{"error":{"message":"Incorrect API key provided","code":"invalid_api_key"}}"#
                 .into(),
             date: None,
+            retry_after: None,
         }),
     });
     let shown = format!("{:?}", l.session.error());

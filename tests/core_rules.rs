@@ -113,6 +113,7 @@ fn answer_dated(h: &mut Harness, method: Method, prefix: &str, body: &str, date:
         id: req.id,
         result: Ok(HttpResponse {
             date: Some(date),
+            retry_after: None,
             ..HttpResponse::new(200, body)
         }),
     });

@@ -441,7 +441,7 @@ fn issue40_cannot_judge_keeps_approve_and_the_gate_lets_it_through() {
         }]
     ));
     let state = CardState::Waiting;
-    assert!(d.can_approve(Millis(0), &state, false));
+    assert!(d.can_approve(Millis(0), &state, false, false));
     let approve = d.approve().expect("Approve stays possible");
     let card = ActionCard::new(action.clone(), CardState::Waiting, None, false);
     let ctx = ResolveContext {
@@ -466,7 +466,7 @@ fn issue40_cannot_judge_keeps_approve_and_the_gate_lets_it_through() {
         d.problems(),
         [p("", ProblemKind::Required { property: s("q") })]
     );
-    assert!(!d.can_approve(Millis(0), &state, false));
+    assert!(!d.can_approve(Millis(0), &state, false, false));
     // The untouched proposal shows nothing (only an edit is checked).
     d.reset();
     assert!(d.unjudged().is_empty());

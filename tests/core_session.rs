@@ -187,6 +187,7 @@ fn c29_send_refused_with_action_pending_returns_the_draft_and_refetches() {
             status: 409,
             body: r#"{"error":{"code":"ACTION_PENDING","message":"An action is pending"}}"#.into(),
             date: None,
+            retry_after: None,
         }),
     });
     assert!(

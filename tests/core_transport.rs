@@ -210,6 +210,7 @@ fn i15_a_refusal_of_the_model_server_reads_as_its_wording_and_keeps_the_draft() 
             body: r#"{"error":{"message":"Incorrect API key provided","code":"invalid_api_key"}}"#
                 .into(),
             date: None,
+            retry_after: None,
         }),
     });
     assert_eq!(l.session.run(), Run::Idle);
@@ -251,6 +252,7 @@ fn i15_a_reply_not_streamed_is_read_whole() {
             status: 200,
             body: r#"{"choices":[{"message":{"role":"assistant","content":"Hello!"}}]}"#.into(),
             date: None,
+            retry_after: None,
         }),
     });
     assert_eq!(
@@ -335,6 +337,7 @@ fn i15_a_server_that_ignores_stream_true_is_read_whole_as_a_stream() {
             status: 200,
             body: r#"{"choices":[{"message":{"role":"assistant","content":"Sunny.","tool_calls":[{"id":"call_1","function":{"name":"get_weather","arguments":"{\"city\":\"Izmir\"}"}}]}}],"usage":{"prompt_tokens":1,"completion_tokens":1,"total_tokens":2}}"#.into(),
             date: None,
+            retry_after: None,
         }),
     });
     assert_eq!(l.session.run(), Run::Idle);

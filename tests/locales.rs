@@ -90,6 +90,7 @@ fn every_id_formats_cleanly_in_every_locale() {
                 "keyword",
                 "operation",
                 "target",
+                "minutes",
             ] {
                 args.set(name, 2);
             }

@@ -231,6 +231,9 @@ pub struct Store {
     pub wasm_gate: crate::routes::dev_hold::WasmGate,
     /// Every endpoint answers a redirect to this other origin (`POST /_dev/redirect`).
     pub redirect_to: Option<String>,
+    /// Every request answered with that redirect, as `METHOD path?query`, oldest first
+    /// (`GET /_dev/redirect`): what the page asked for and was sent elsewhere.
+    pub redirected: Vec<String>,
     seq: u64,
 }
 

@@ -136,6 +136,20 @@ chat-error-code-action-pending = ينتظر المساعد إجابتك أعلا
 chat-error-code-pending-action = ينتظر المساعد إجابتك أعلاه. أجب عنها قبل إرسال رسالة جديدة.
 chat-error-code-conversation-busy = لا يزال المساعد يعمل على هذه المحادثة. حاول مرة أخرى بعد قليل.
 chat-error-code-rate-limited = طلبات كثيرة جدًا. انتظر قليلًا ثم حاول مرة أخرى.
+chat-error-rate-limited-seconds = { $seconds ->
+    [one] طلبات كثيرة جدًا. حاول مرة أخرى بعد ثانية واحدة.
+    [two] طلبات كثيرة جدًا. حاول مرة أخرى بعد ثانيتين.
+    [few] طلبات كثيرة جدًا. حاول مرة أخرى بعد { $seconds } ثوانٍ.
+    [many] طلبات كثيرة جدًا. حاول مرة أخرى بعد { $seconds } ثانية.
+   *[other] طلبات كثيرة جدًا. حاول مرة أخرى بعد { $seconds } ثانية.
+}
+chat-error-rate-limited-minutes = { $minutes ->
+    [one] طلبات كثيرة جدًا. حاول مرة أخرى بعد دقيقة واحدة.
+    [two] طلبات كثيرة جدًا. حاول مرة أخرى بعد دقيقتين.
+    [few] طلبات كثيرة جدًا. حاول مرة أخرى بعد { $minutes } دقائق.
+    [many] طلبات كثيرة جدًا. حاول مرة أخرى بعد { $minutes } دقيقة.
+   *[other] طلبات كثيرة جدًا. حاول مرة أخرى بعد { $minutes } دقيقة.
+}
 chat-error-code-quota-exceeded = تم بلوغ الحد الأقصى لحصة الاستخدام.
 chat-error-code-message-too-long = الرسالة طويلة جدًا.
 chat-error-code-guardrail-blocked = حظرت إحدى قواعد الأمان هذا الطلب.
@@ -336,6 +350,9 @@ chat-error-refused-arguments = لم تُرسل الإجابة: الوسائط ل
 chat-error-refused-unanswered = لم تُرسل الإجابة: سؤال مطلوب بلا إجابة.
 chat-error-refused-not-an-option = لم تُرسل الإجابة: ليست من الخيارات المعروضة.
 chat-error-refused-not-open = لم يعد هذا الطلب بانتظار إجابة.
+chat-error-refused-settled = تمت الإجابة عن هذا الطلب من قبل.
+chat-error-refused-in-flight = إجابتك عن هذا الطلب في طريقها بالفعل.
+chat-error-refused-busy = لا يزال المساعد يرد. يمكنك الإجابة عندما ينتهي الرد.
 chat-action-changed = تغيّر هذا الطلب. راجعه مرة أخرى.
 chat-action-status-waiting-elsewhere-question = بانتظار إجابة في تطبيق آخر
 chat-action-announce-elsewhere = المساعد بانتظار إجابة في تطبيق آخر

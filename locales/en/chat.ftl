@@ -128,6 +128,14 @@ chat-error-code-action-pending = The assistant is waiting for your answer above.
 chat-error-code-pending-action = The assistant is waiting for your answer above. Answer it before sending something new.
 chat-error-code-conversation-busy = The assistant is still working on this conversation. Please wait a moment.
 chat-error-code-rate-limited = Too many requests. Try again in a moment.
+chat-error-rate-limited-seconds = { $seconds ->
+    [one] Too many requests. Try again in { $seconds } second.
+   *[other] Too many requests. Try again in { $seconds } seconds.
+}
+chat-error-rate-limited-minutes = { $minutes ->
+    [one] Too many requests. Try again in { $minutes } minute.
+   *[other] Too many requests. Try again in { $minutes } minutes.
+}
 chat-error-code-quota-exceeded = The usage limit has been reached.
 chat-error-code-message-too-long = This message is too long.
 chat-error-code-guardrail-blocked = This request was blocked by a safety rule.
@@ -298,6 +306,9 @@ chat-error-refused-arguments = The answer was not sent: the arguments don't matc
 chat-error-refused-unanswered = The answer was not sent: a required question has no answer.
 chat-error-refused-not-an-option = The answer was not sent: it is not one of the offered choices.
 chat-error-refused-not-open = That request is no longer waiting for an answer.
+chat-error-refused-settled = That request was already answered.
+chat-error-refused-in-flight = Your answer to this request is already on its way.
+chat-error-refused-busy = The assistant is still replying. You can answer when the reply has finished.
 chat-action-changed = This request changed. Review it again.
 chat-action-status-waiting-elsewhere-question = Waiting for an answer in another app
 chat-action-announce-elsewhere = The assistant is waiting for an answer in another app

@@ -22,6 +22,8 @@ pub struct ApiError {
     pub code: Option<String>,
     /// The server's own text, kept verbatim for details and as the fallback message.
     pub server_message: String,
+    /// Seconds to wait before trying again (the response's `Retry-After`), when it said.
+    pub retry_after: Option<u64>,
 }
 
 impl ApiError {
@@ -37,7 +39,22 @@ impl ApiError {
             } else {
                 server_message.to_owned()
             },
+            retry_after: None,
         }
+    }
+
+    /// The same error with the response's `Retry-After` (seconds), when it had one.
+    #[must_use]
+    pub fn with_retry_after(mut self, retry_after: Option<u64>) -> ApiError {
+        self.retry_after = retry_after;
+        self
+    }
+
+    /// The server gave words of its own (not empty, not the stand-in for none).
+    #[must_use]
+    pub fn has_server_words(&self) -> bool {
+        let text = self.server_message.trim();
+        !text.is_empty() && text != FALLBACK_SERVER_MESSAGE
     }
 
     /// Extracts code and message from an error response body (PROTOCOL §2 rules 1–3).
@@ -58,6 +75,7 @@ impl ApiError {
                 status,
                 code: None,
                 server_message: FALLBACK_SERVER_MESSAGE.to_owned(),
+                retry_after: None,
             };
         };
         let nested = obj.get("error").and_then(Value::as_object);
@@ -76,6 +94,7 @@ impl ApiError {
             status,
             code,
             server_message,
+            retry_after: None,
         }
     }
 
@@ -105,6 +124,16 @@ impl ApiError {
         }
         Some(format!("chat-error-code-{}", code.replace('_', "-")))
     }
+}
+
+/// The words of an error body that is plain text rather than JSON (a proxy's "upstream
+/// connect error", a server's one-line refusal): the trimmed text when it is short enough to
+/// be a sentence (at most 300 bytes) and not markup (an HTML error page is no words to show).
+#[must_use]
+pub fn plain_text_words(body: &str) -> Option<&str> {
+    let text = body.trim();
+    let is_json = serde_json::from_str::<Value>(text).is_ok();
+    (!text.is_empty() && text.len() <= 300 && !is_json && !text.starts_with('<')).then_some(text)
 }
 
 /// Lower-cases and trims a code; empty → `None`.

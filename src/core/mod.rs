@@ -35,8 +35,8 @@ pub use actions::*;
 pub use chunk::Chunk;
 pub use decision_keys::{DecisionKey, DecisionKeys};
 pub use draft::{
-    check_resolve, edit_allowed, live_focus, may_answer, may_answer_in_list, ApprovalDraft,
-    LiveFocus, QuestionAnswer, QuestionDraft, ResolveContext, ResolveRefusal, Shown,
+    blocked, check_resolve, edit_allowed, live_focus, may_answer, may_answer_in_list,
+    ApprovalDraft, LiveFocus, QuestionAnswer, QuestionDraft, ResolveContext, ResolveRefusal, Shown,
 };
 pub use edit::{
     apply_field, diff_args, field_text, field_value, ArgChange, FieldKind, FormField, ListField,

@@ -108,6 +108,21 @@ pub fn parse_http_date(s: &str) -> Option<Millis> {
     u64::try_from(ms).ok().map(Millis)
 }
 
+/// Reads a `Retry-After` header as a number of seconds to wait: delay-seconds as written, or
+/// an HTTP date less the response's own `Date` (`date`, read by [`parse_http_date`]; without
+/// it a date cannot be turned into a wait). A date already passed is 0; anything else `None`.
+#[must_use]
+pub fn parse_retry_after(s: &str, date: Option<Millis>) -> Option<u64> {
+    let s = s.trim();
+    if !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit()) {
+        // A wait too long to write is as good as the longest one.
+        return Some(s.parse::<u64>().unwrap_or(u64::MAX));
+    }
+    let at = parse_http_date(s)?;
+    // Both were read as the middle of their second: the difference is whole seconds.
+    Some(at.0.saturating_sub(date?.0) / 1000)
+}
+
 /// Formats an instant the way the reference server does: `2025-05-01T10:00:00.000Z`.
 ///
 /// Instants beyond what a calendar date can express (far past year 200 000) are written as

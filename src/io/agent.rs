@@ -246,6 +246,7 @@ async fn run_turn<A: Agent>(
                 status: 200,
                 body,
                 date: None,
+                retry_after: None,
             }),
         });
     }

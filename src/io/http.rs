@@ -209,6 +209,12 @@ fn server_date(resp: &Response) -> Option<crate::core::Millis> {
     crate::core::parse_http_date(&value)
 }
 
+/// The `Retry-After` header in seconds, when the browser lets the page read it (as for `Date`).
+fn retry_after(resp: &Response) -> Option<u64> {
+    let value = resp.headers().get("retry-after").ok().flatten()?;
+    crate::core::parse_retry_after(&value, server_date(resp))
+}
+
 async fn read_text(resp: &Response) -> Result<String, TransportError> {
     let promise = resp.text().map_err(transport_error)?;
     let text = JsFuture::from(promise).await.map_err(transport_error)?;
@@ -227,6 +233,7 @@ pub async fn run_request(
                 status: resp.status(),
                 body,
                 date: server_date(&resp),
+                retry_after: retry_after(&resp),
             }),
             Err(e) => Err(e),
         },
@@ -259,6 +266,7 @@ pub async fn run_stream(
             status: resp.status(),
             body,
             date: server_date(&resp),
+            retry_after: retry_after(&resp),
         });
         return feed(Input::Response { id, result });
     }

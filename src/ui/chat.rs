@@ -736,11 +736,20 @@ fn ErrorBanner() -> impl IntoView {
             .status
             .with(|s| s.error.as_ref().map(|e| i18n.error(e)))
     };
+    // The server's own words under the page's sentence, when that sentence replaced them.
+    let detail = move || {
+        store
+            .status
+            .with(|s| s.error.as_ref().and_then(|e| i18n.error_detail(e)))
+    };
     view! {
         <Show when=move || text().is_some()>
             <div class="chat-error" role="alert">
                 <crate::ui::icons::AlertIcon/>
-                <span class="chat-error__text">{move || text().unwrap_or_default()}</span>
+                <span class="chat-error__text">
+                    {move || text().unwrap_or_default()}
+                    {move || detail().map(|d| view! { <span class="chat-error__detail" dir="auto">{d}</span> })}
+                </span>
                 <button
                     type="button"
                     class="chat-error__dismiss"

@@ -413,8 +413,8 @@ fn PencilIcon() -> impl IntoView {
         <svg class="chat-icon" viewBox="0 0 24 24" width="16" height="16" fill="none"
             stroke="currentColor" stroke-width="2" stroke-linecap="round"
             stroke-linejoin="round" aria-hidden="true" focusable="false">
-            <path d="M12 20h9"></path>
-            <path d="M16.5 3.5a2.12 2.12 0 0 1 3 3L7 19l-4 1 1-4z"></path>
+            <path d={"M12 20h9"}></path>
+            <path d={"M16.5 3.5a2.12 2.12 0 0 1 3 3L7 19l-4 1 1-4z"}></path>
         </svg>
     }
 }
@@ -426,8 +426,8 @@ fn SearchIcon() -> impl IntoView {
         <svg class="chat-icon chat-history__search-icon" viewBox="0 0 24 24" width="16" height="16"
             fill="none" stroke="currentColor" stroke-width="2" stroke-linecap="round"
             stroke-linejoin="round" aria-hidden="true" focusable="false">
-            <path d="M11 4a7 7 0 1 0 0 14 7 7 0 0 0 0-14z"></path>
-            <path d="m21 21-4.35-4.35"></path>
+            <path d={"M11 4a7 7 0 1 0 0 14 7 7 0 0 0 0-14z"}></path>
+            <path d={"m21 21-4.35-4.35"}></path>
         </svg>
     }
 }

@@ -281,6 +281,14 @@ impl I18n {
         }
         err.describe(&catalog(locale))
     }
+
+    /// The server's own words shown under [`I18n::error`]'s sentence, when that sentence took
+    /// their place ([`ChatError::server_detail`]).
+    pub fn error_detail(&self, err: &ChatError) -> Option<String> {
+        let shown = self.error(err);
+        err.server_detail(&catalog(self.locale.get()))
+            .filter(|words| !shown.contains(words.as_str()))
+    }
 }
 
 /// Says in the console that a locale's texts could not be fetched.

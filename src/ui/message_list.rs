@@ -131,7 +131,7 @@ fn list_states(empty_state: RenderProp<()>) -> impl IntoView {
         </Show>
         <Show when=loading>
             <div class="chat-loading" role="status">
-                <div class="chat-dots"><span></span><span></span><span></span></div>
+                <div class={"chat-dots"}><span></span><span></span><span></span></div>
                 <p>{move || i18n.t("chat-loading-conversation")}</p>
             </div>
         </Show>

@@ -1,5 +1,11 @@
 //! Leptos components. They read signals from [`crate::store::ChatStore`] and dispatch
 //! [`crate::core::Command`]s; no I/O and no protocol parsing here.
+//!
+//! No element of a view is all static HTML (every attribute a string literal, every child
+//! text or such an element): Leptos builds such a subtree by parsing its HTML with
+//! `innerHTML`, which a page that enforces Trusted Types refuses, so the chat would not draw
+//! there. One braced value (`class={"chat-dots"}`) keeps it built node by node; `cargo xtask
+//! element` fails on any such HTML left in the build.
 
 pub mod attachments;
 pub(crate) mod attention;

@@ -67,6 +67,7 @@ impl Harness {
                 status,
                 body: body.into(),
                 date: None,
+                retry_after: None,
             }),
         });
         req

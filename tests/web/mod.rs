@@ -152,6 +152,7 @@ pub fn answer(
             status,
             body: body.into(),
             date: None,
+            retry_after: None,
         }),
     });
     req

@@ -6,7 +6,8 @@
 //! -Oz`), the `snippets/` the glue imports, and the split build's loader `__wasm_split.js`
 //! with the chunks it fetches on first use (`split_*.wasm`, `chunk_*.wasm`; D67, [`split`]).
 //! The stylesheet is compiled into the wasm.
-//! `examples/custom-element.html` and `examples/other-backends.html` are copied to
+//! `examples/custom-element.html`, `examples/other-backends.html` and `examples/strict-csp.html`
+//! are copied to
 //! `dist/examples/`. Every file gets its `.gz` and `.br` beside it ([`crate::compress`]), which
 //! the sizes below leave out. Runs after `trunk build`, which
 //! empties `dist/`. Prints every file's raw, gzip and brotli size and checks the first download
@@ -144,12 +145,17 @@ pub fn build(ctx: &Ctx) -> Result<Sizes, String> {
 
     let examples = ctx.dist().join("examples");
     fs::create_dir_all(&examples).map_err(|e| format!("create {}: {e}", examples.display()))?;
-    for name in ["custom-element.html", "other-backends.html"] {
+    for name in [
+        "custom-element.html",
+        "other-backends.html",
+        "strict-csp.html",
+    ] {
         let example = ctx.root.join("examples").join(name);
         fs::copy(&example, examples.join(name))
             .map_err(|e| format!("copy {}: {e}", example.display()))?;
     }
 
+    refuse_parsed_html(&out)?;
     crate::npm::copy_build(ctx, &out)?;
     crate::compress::precompress(&out, "element")?;
     crate::compress::precompress(&examples, "element")?;
@@ -161,6 +167,75 @@ pub fn build(ctx: &Ctx) -> Result<Sizes, String> {
 }
 
 /// Every file under `dir` (the snippets too: the glue imports them), with its sizes.
+/// Fails when a wasm file of the build holds a static HTML fragment (`<tag attr="v">`, or
+/// `<tag></tag>`): Leptos parses such a view with `innerHTML`, which a page enforcing Trusted
+/// Types refuses (the chat would not draw there). See `src/ui/mod.rs`.
+fn refuse_parsed_html(out: &Path) -> Result<(), String> {
+    let entries = fs::read_dir(out).map_err(|e| format!("read {}: {e}", out.display()))?;
+    let mut found = Vec::new();
+    for entry in entries.flatten() {
+        let path = entry.path();
+        if path.extension().is_none_or(|e| e != "wasm") {
+            continue;
+        }
+        let bytes = fs::read(&path).map_err(|e| format!("read {}: {e}", path.display()))?;
+        for fragment in html_fragments(&bytes) {
+            found.push(format!("{}: {fragment}", path.display()));
+        }
+    }
+    if found.is_empty() {
+        Ok(())
+    } else {
+        Err(format!(
+            "static HTML in the build (parsed with innerHTML, refused under Trusted Types; give \
+             one attribute a braced value):\n  {}",
+            found.join("\n  ")
+        ))
+    }
+}
+
+/// The static HTML fragments in `bytes`: an opening tag with at least one `name="value"`
+/// attribute, or an empty element `<tag></tag>`.
+fn html_fragments(bytes: &[u8]) -> Vec<String> {
+    let name_len =
+        |at: usize, valid: fn(u8) -> bool| bytes[at..].iter().take_while(|b| valid(**b)).count();
+    let mut out = Vec::new();
+    for start in 0..bytes.len() {
+        if bytes[start] != b'<' {
+            continue;
+        }
+        let tag = name_len(start + 1, |b| b.is_ascii_lowercase() || b.is_ascii_digit());
+        if tag == 0 || !bytes[start + 1].is_ascii_lowercase() {
+            continue;
+        }
+        let name = &bytes[start + 1..start + 1 + tag];
+        let mut at = start + 1 + tag;
+        let mut attributes = 0;
+        // ` name="value"` as often as it comes.
+        while bytes.get(at) == Some(&b' ') {
+            let attr = name_len(at + 1, |b| b.is_ascii_lowercase() || b == b'-' || b == b':');
+            if attr == 0 || bytes.get(at + 1 + attr..at + 3 + attr) != Some(b"=\"") {
+                break;
+            }
+            let value = at + 3 + attr;
+            let Some(len) = bytes[value..].iter().take(400).position(|b| *b == b'"') else {
+                break;
+            };
+            at = value + len + 1;
+            attributes += 1;
+        }
+        if bytes.get(at) != Some(&b'>') {
+            continue;
+        }
+        let closing = [b"</".as_slice(), name, b">"].concat();
+        let empty = bytes[at + 1..].starts_with(&closing);
+        if attributes > 0 || empty {
+            out.push(String::from_utf8_lossy(&bytes[start..=at]).into_owned());
+        }
+    }
+    out
+}
+
 fn collect_files(base: &Path, dir: &Path, out: &mut Vec<FileSize>) -> Result<(), String> {
     let entries = fs::read_dir(dir).map_err(|e| format!("read {}: {e}", dir.display()))?;
     for entry in entries.flatten() {
@@ -286,4 +361,20 @@ pub fn brotli_size(path: &Path) -> Result<u64, String> {
         .trim()
         .parse()
         .map_err(|e| format!("brotli of {}: node printed no size ({e})", path.display()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::html_fragments;
+
+    #[test]
+    fn static_html_is_found_and_other_text_is_not() {
+        let bytes =
+            b"x<div class=\"chat-dots\">\0<span></span>chat-card</pre><j \t<path d=\"M1 2\">\
+            a < b <br> <p>text";
+        assert_eq!(
+            html_fragments(bytes),
+            ["<div class=\"chat-dots\">", "<span>", "<path d=\"M1 2\">"]
+        );
+    }
 }

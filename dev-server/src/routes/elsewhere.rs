@@ -3,7 +3,9 @@
 //! `POST /_dev/redirect` `{ to }` makes every endpoint the page talks to (the agent server's
 //! API, Chat Completions, Responses, A2A and Cogitator, the action endpoints) answer `307
 //! Temporary Redirect` to the same path on `to` (another origin), as a compromised or
-//! misconfigured server might; `{ to: null }` ends it. [`Recorder`] is that other origin: a
+//! misconfigured server might; `{ to: null }` ends it. `GET /_dev/redirect` lists every
+//! request so answered (`{ to, redirected: ["POST /path", …] }`): a journey waits on it to
+//! know the page really asked before it checks that nothing arrived elsewhere. [`Recorder`] is that other origin: a
 //! listener that answers anything (with permissive CORS, so a browser that followed a
 //! redirect would deliver the request) and keeps a line per request, so a journey can prove
 //! the person's words and token never left for it.
@@ -40,6 +42,12 @@ pub async fn set(
     Ok(Json(json!({ "to": to })))
 }
 
+/// `GET /_dev/redirect` → `{ to, redirected }`: see the module docs.
+pub async fn get(State(app): State<AppState>) -> Json<Value> {
+    let store = app.lock();
+    Json(json!({ "to": store.redirect_to, "redirected": store.redirected }))
+}
+
 /// Whether `path` is an endpoint the page talks to (not a static file, not a test control).
 pub fn is_endpoint(path: &str) -> bool {
     let dev = format!("{API_BASE}/_dev/");
@@ -68,10 +76,11 @@ pub async fn redirect_elsewhere(
     let Some(to) = to else {
         return next.run(request).await;
     };
-    let target = format!(
-        "{to}{}",
-        request.uri().path_and_query().map_or(path, |p| p.as_str())
-    );
+    let asked = request.uri().path_and_query().map_or(path, |p| p.as_str());
+    let target = format!("{to}{asked}");
+    app.lock()
+        .redirected
+        .push(format!("{} {asked}", request.method()));
     match HeaderValue::from_str(&target) {
         Ok(location) => (
             StatusCode::TEMPORARY_REDIRECT,

@@ -56,7 +56,7 @@ pub fn router(app: AppState) -> Router {
             .route("/_dev/history-source", post(dev::history_source))
             .route("/_dev/chunks", post(dev::chunks))
             .route("/_dev/wasm", post(dev_hold::set))
-            .route("/_dev/redirect", post(elsewhere::set));
+            .route("/_dev/redirect", post(elsewhere::set).get(elsewhere::get));
     }
     let api = api
         .route("/agents/{agent_id}", get(agents::get_one))

@@ -43,13 +43,17 @@ pub const CLEANUP_TIMEOUT: Duration = Duration::from_secs(10);
 /// How long restored cards are watched for an announcement or a focus they must not get.
 pub const QUIET_FOR: Duration = Duration::from_millis(1000);
 /// Console text that means the wasm app crashed (Rust panic, wasm trap).
-pub const FATAL_CONSOLE: [&str; 4] = [
+pub const FATAL_CONSOLE: [&str; 6] = [
     "panicked at",
     "RuntimeError",
     "unreachable executed",
     // The standalone page ships a Content-Security-Policy (no eval): nothing it does may be
     // refused by it.
     "Content Security Policy directive",
+    // The strict page enforces Trusted Types: a string handed to an HTML or script sink is
+    // refused with these words.
+    "requires 'Trusted",
+    "TrustedHTML",
 ];
 
 /// Result of one page action; the error says what was expected and what was seen.

@@ -374,15 +374,22 @@ impl ApprovalDraft {
         self.expires_at.is_some_and(|t| t <= now)
     }
 
-    /// Approve is offered: the card waits, may be answered here, is within its deadline, and the
-    /// edit (if any) is a JSON object that keeps the schema.
-    pub fn can_approve(&self, now: Millis, state: &CardState, read_only: bool) -> bool {
-        self.can_deny(now, state, read_only) && self.problems().is_empty()
+    /// Approve is offered: the card waits, may be answered here, is within its deadline, no
+    /// reply is streaming (`busy`), and the edit (if any) is a JSON object that keeps the
+    /// schema.
+    pub fn can_approve(&self, now: Millis, state: &CardState, read_only: bool, busy: bool) -> bool {
+        self.can_deny(now, state, read_only, busy) && self.problems().is_empty()
     }
 
-    /// Deny is offered: as Approve, whatever the edit (Deny ignores it, F207).
-    pub fn can_deny(&self, now: Millis, state: &CardState, read_only: bool) -> bool {
-        *state == CardState::Waiting && !read_only && !self.expired(now)
+    /// Deny is offered: as Approve, whatever the edit (Deny ignores it, F207). The gate's own
+    /// rule ([`super::blocked`]), so a button offered is one the gate lets through.
+    pub fn can_deny(&self, now: Millis, state: &CardState, read_only: bool, busy: bool) -> bool {
+        super::blocked(
+            state,
+            self.expires_at,
+            super::ResolveContext::card(now, read_only, busy),
+        )
+        .is_none()
     }
 
     /// How this call may be declined: the request's own rule, else with or without a reason.

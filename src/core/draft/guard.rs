@@ -9,8 +9,9 @@ use crate::core::schema::{args_equal, blocks, gate_check, Problem};
 use crate::core::time::Millis;
 use crate::core::wire::{ActionKind, Decision, Decline, Resolution};
 
-/// Why an answer was not sent. Reported as `SessionEvent::ResolveRefused`; the ones a person
-/// can act on are also shown in the error banner ([`ResolveRefusal::is_silent`]).
+/// Why an answer was not sent. Reported as `SessionEvent::ResolveRefused` and always shown
+/// in the error banner in the person's words ([`ResolveRefusal::fluent_id`]): a click that
+/// sends nothing says why.
 #[derive(Clone, Debug, PartialEq)]
 pub enum ResolveRefusal {
     /// No card with that id.
@@ -76,18 +77,6 @@ impl ResolveRefusal {
         }
     }
 
-    /// Refusals that only repeat what the card already shows (a second click while sending,
-    /// a card that is gone or settled, a reply still running): no error banner for those.
-    pub fn is_silent(&self) -> bool {
-        matches!(
-            self,
-            ResolveRefusal::Unknown
-                | ResolveRefusal::Settled
-                | ResolveRefusal::InFlight
-                | ResolveRefusal::Busy
-        )
-    }
-
     /// The Fluent id of the banner text.
     pub fn fluent_id(&self) -> &'static str {
         match self {
@@ -106,12 +95,40 @@ impl ResolveRefusal {
             ResolveRefusal::NotAnOption | ResolveRefusal::WrongKind => {
                 "chat-error-refused-not-an-option"
             }
-            ResolveRefusal::Unknown
-            | ResolveRefusal::Settled
-            | ResolveRefusal::InFlight
-            | ResolveRefusal::Busy => "chat-error-refused-not-open",
+            ResolveRefusal::Settled => "chat-error-refused-settled",
+            ResolveRefusal::InFlight => "chat-error-refused-in-flight",
+            ResolveRefusal::Busy => "chat-error-refused-busy",
+            ResolveRefusal::Unknown => "chat-error-refused-not-open",
         }
     }
+}
+
+/// Why a card cannot be decided at all right now, whatever the answer: it settled, an answer
+/// of it is on its way, it cannot be answered here, its deadline passed, or a reply is still
+/// streaming. `None` when it can be. The cards disable their deciding buttons while this says
+/// something (and say why), and [`check_resolve`] refuses with the same reason, so a button
+/// that can be clicked is one the gate lets through.
+pub fn blocked(
+    state: &CardState,
+    expires_at: Option<Millis>,
+    ctx: ResolveContext,
+) -> Option<ResolveRefusal> {
+    match state {
+        CardState::Settled(_) => return Some(ResolveRefusal::Settled),
+        // Checking: the outcome of the answer sent is unknown; only the server ends it.
+        CardState::Sending | CardState::Checking => return Some(ResolveRefusal::InFlight),
+        CardState::Waiting => {}
+    }
+    if !ctx.may_answer {
+        return Some(ResolveRefusal::ReadOnly);
+    }
+    if expires_at.is_some_and(|t| t <= ctx.now) {
+        return Some(ResolveRefusal::Expired);
+    }
+    if ctx.busy {
+        return Some(ResolveRefusal::Busy);
+    }
+    None
 }
 
 /// What the session knows besides the card when an answer comes in.
@@ -131,6 +148,21 @@ pub struct ResolveContext {
     pub backend_remembers: bool,
 }
 
+impl ResolveContext {
+    /// What a card drawn in the page knows when it decides whether to offer its buttons: the
+    /// time, whether it is read-only and whether a reply is streaming (the backend's abilities
+    /// only matter to an answer, so they are taken as given).
+    pub fn card(now: Millis, read_only: bool, busy: bool) -> ResolveContext {
+        ResolveContext {
+            now,
+            may_answer: !read_only,
+            busy,
+            backend_edits: true,
+            backend_remembers: true,
+        }
+    }
+}
+
 /// Decides whether `resolution` may be sent for `card` by someone who was shown `shown`.
 /// Returns the answer as it goes on the wire: `approvedArgs` equal to the proposal are dropped
 /// (not an edit), a deny carries neither arguments nor "remember", an empty reason is no reason.
@@ -141,23 +173,19 @@ pub fn check_resolve(
     ctx: ResolveContext,
 ) -> Result<Resolution, ResolveRefusal> {
     let card = card.ok_or(ResolveRefusal::Unknown)?;
-    match card.state {
-        CardState::Settled(_) => return Err(ResolveRefusal::Settled),
-        // Checking: the outcome of the answer sent is unknown; only the server ends it.
-        CardState::Sending | CardState::Checking => return Err(ResolveRefusal::InFlight),
-        CardState::Waiting => {}
-    }
-    if !ctx.may_answer {
-        return Err(ResolveRefusal::ReadOnly);
+    let blocked = blocked(&card.state, card.action.expires_at, ctx);
+    // A card that is no longer open or not answerable here says so before it says it changed.
+    if let Some(
+        reason @ (ResolveRefusal::Settled | ResolveRefusal::InFlight | ResolveRefusal::ReadOnly),
+    ) = blocked
+    {
+        return Err(reason);
     }
     if !shown.matches(&card.action) {
         return Err(ResolveRefusal::Changed);
     }
-    if card.action.expires_at.is_some_and(|t| t <= ctx.now) {
-        return Err(ResolveRefusal::Expired);
-    }
-    if ctx.busy {
-        return Err(ResolveRefusal::Busy);
+    if let Some(reason) = blocked {
+        return Err(reason);
     }
     match (&card.action.kind, resolution) {
         (

@@ -19,7 +19,7 @@ mod question;
 
 pub use approval::ApprovalDraft;
 pub use focus::{live_focus, LiveFocus};
-pub use guard::{check_resolve, ResolveContext, ResolveRefusal};
+pub use guard::{blocked, check_resolve, ResolveContext, ResolveRefusal};
 pub use policy::{
     install_nested_walk, lock_host_read_only, nested_problems, read_only_names,
     read_only_problems, NestedWalk,

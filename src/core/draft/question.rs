@@ -152,14 +152,24 @@ impl QuestionDraft {
         *state == CardState::Waiting && !read_only && !self.expired(now)
     }
 
-    /// Send is enabled: open and every required question answered.
-    pub fn can_send(&self, now: Millis, state: &CardState, read_only: bool) -> bool {
-        self.open(now, state, read_only) && self.ready()
+    /// Send is enabled: the gate's own rule ([`super::blocked`]: open and no reply streaming,
+    /// `busy`) and every required question answered.
+    pub fn can_send(&self, now: Millis, state: &CardState, read_only: bool, busy: bool) -> bool {
+        self.decidable(now, state, read_only, busy) && self.ready()
     }
 
-    /// Skip is enabled: open and offered.
-    pub fn can_skip(&self, now: Millis, state: &CardState, read_only: bool) -> bool {
-        self.open(now, state, read_only) && self.offers_skip()
+    /// Skip is enabled: decidable as for Send, and offered.
+    pub fn can_skip(&self, now: Millis, state: &CardState, read_only: bool, busy: bool) -> bool {
+        self.decidable(now, state, read_only, busy) && self.offers_skip()
+    }
+
+    fn decidable(&self, now: Millis, state: &CardState, read_only: bool, busy: bool) -> bool {
+        super::blocked(
+            state,
+            self.expires_at,
+            super::ResolveContext::card(now, read_only, busy),
+        )
+        .is_none()
     }
 
     /// The answer (C9): single choice or free text -> a string; multi-select -> the values

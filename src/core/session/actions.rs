@@ -69,8 +69,8 @@ impl Session {
     }
 
     /// An answer the gate refused: nothing is sent. A late one settles its card Expired at once
-    /// (as the deadline timer would have); the composer's text comes back; the refusals the
-    /// person can act on show in the banner (issue 13).
+    /// (as the deadline timer would have); the composer's text comes back; the banner says
+    /// why, whatever the reason (a click never goes unanswered).
     fn refuse_locally(&mut self, action_id: String, reason: ResolveRefusal, draft: Option<String>) {
         if reason == ResolveRefusal::Expired && self.expire_due_cards(self.server_now()) {
             self.revisions.actions += 1;
@@ -82,9 +82,7 @@ impl Session {
         if let Some(text) = draft {
             self.emit(SessionEvent::DraftReturned(text));
         }
-        if !reason.is_silent() {
-            self.set_error(ChatError::Refused(reason.clone()));
-        }
+        self.set_error(ChatError::Refused(reason.clone()));
         self.emit(SessionEvent::ResolveRefused { action_id, reason });
     }
 

@@ -60,9 +60,7 @@ impl Session {
                 Ok(r) => checked.push((s.clone(), r)),
                 Err(reason) => {
                     // Nothing of the batch leaves the page.
-                    if !reason.is_silent() {
-                        self.set_error(ChatError::Refused(reason.clone()));
-                    }
+                    self.set_error(ChatError::Refused(reason.clone()));
                     self.emit(SessionEvent::ResolveRefused {
                         action_id: s.action_id.clone(),
                         reason,

@@ -195,6 +195,9 @@ impl ChatError {
                 return catalog.tr(context.generic_id());
             }
         }
+        if let Some(text) = self.too_many_requests(catalog) {
+            return text;
+        }
         if let Some(code) = self.code() {
             let id = format!("chat-error-code-{}", code.replace('_', "-"));
             if catalog.has(&id) {
@@ -203,10 +206,10 @@ impl ChatError {
         }
         match self {
             ChatError::Api { context, error } => {
-                if error.server_message.is_empty() || error.server_message == "Request failed" {
-                    catalog.tr(context.generic_id())
-                } else {
+                if error.has_server_words() {
                     error.server_message.clone()
+                } else {
+                    catalog.tr(context.generic_id())
                 }
             }
             ChatError::Stream { message, .. } if !message.is_empty() => message.clone(),
@@ -233,6 +236,57 @@ impl ChatError {
     }
 }
 
+impl ChatError {
+    /// The server's own words, when [`ChatError::describe`] put the page's sentence in their
+    /// place (a known code, too many requests): shown under it, so a server's explanation
+    /// ("30 messages a minute on the free plan") is never lost. `None` when the server gave
+    /// none or the description already is them.
+    pub fn server_detail(&self, catalog: &Catalog) -> Option<String> {
+        let words = match self {
+            ChatError::Api { error, .. } if error.has_server_words() => &error.server_message,
+            ChatError::Stream { message, .. } if !message.trim().is_empty() => message,
+            _ => return None,
+        };
+        let shown = self.describe(catalog);
+        (!shown.contains(words.trim())).then(|| words.trim().to_owned())
+    }
+
+    /// The page's sentence for a refusal because of too many requests: the `rate_limited`
+    /// code, or a 429 whose body names no other known code and gives no words of its own.
+    /// With `Retry-After` it says how long to wait, in seconds up to two minutes, then in
+    /// minutes (rounded up).
+    fn too_many_requests(&self, catalog: &Catalog) -> Option<String> {
+        let (status, retry_after) = match self {
+            ChatError::Api { error, .. } => (error.status, error.retry_after),
+            ChatError::Stream { .. } => (0, None),
+            _ => return None,
+        };
+        let coded = self.code().is_some_and(|c| c == "rate_limited");
+        let bare_429 = status == 429
+            && self
+                .code()
+                .is_none_or(|c| !catalog.has(&format!("chat-error-code-{}", c.replace('_', "-"))))
+            && self.server_message().is_none_or(|m| {
+                let m = m.trim();
+                m.is_empty() || m == crate::core::error::FALLBACK_SERVER_MESSAGE
+            });
+        if !coded && !bare_429 {
+            return None;
+        }
+        Some(match retry_after {
+            Some(seconds) if seconds <= 120 => catalog.tr_args(
+                "chat-error-rate-limited-seconds",
+                &[("seconds", Arg::from(seconds.max(1)))],
+            ),
+            Some(seconds) => catalog.tr_args(
+                "chat-error-rate-limited-minutes",
+                &[("minutes", Arg::from(seconds.div_ceil(60)))],
+            ),
+            None => catalog.tr("chat-error-code-rate-limited"),
+        })
+    }
+}
+
 /// Turns a response into `T`, or into the error the UI shows. 204 / empty bodies read as
 /// JSON `null` (C23).
 /// [`parse_json`] with a reader of the parsed JSON, which it borrows (no copy of the tree).
@@ -246,10 +300,22 @@ fn successful(
     if !resp.ok() {
         return Err(ChatError::Api {
             context,
-            error: ApiError::from_body(resp.status, &resp.body),
+            error: server_refusal(&resp),
         });
     }
     Ok(resp)
+}
+
+/// A refusal's envelope (PROTOCOL §2), its `Retry-After`, and the words of a body that is
+/// plain text: the server's own words are shown wherever it gave some.
+fn server_refusal(resp: &HttpResponse) -> ApiError {
+    let mut error = ApiError::from_body(resp.status, &resp.body).with_retry_after(resp.retry_after);
+    if !error.has_server_words() {
+        if let Some(text) = crate::core::error::plain_text_words(&resp.body) {
+            text.clone_into(&mut error.server_message);
+        }
+    }
+    error
 }
 
 /// The body of a request that succeeded, or why it did not (see [`successful`]).

@@ -120,15 +120,19 @@ pub struct HttpResponse {
     /// could read it (same origin, or listed in `Access-Control-Expose-Headers`). The session
     /// estimates the server's clock from it (issue 13).
     pub date: Option<Millis>,
+    /// The `Retry-After` header in seconds ([`crate::core::parse_retry_after`]), when there was
+    /// one the page could read: a refusal for too many requests says how long to wait.
+    pub retry_after: Option<u64>,
 }
 
 impl HttpResponse {
-    /// A response without a readable `Date` header.
+    /// A response without a readable `Date` or `Retry-After` header.
     pub fn new(status: u16, body: impl Into<String>) -> Self {
         HttpResponse {
             status,
             body: body.into(),
             date: None,
+            retry_after: None,
         }
     }
 

@@ -204,23 +204,25 @@ macro_rules! reply_decoder {
 pub(super) use reply_decoder;
 
 /// An error response of the server as the agent server's envelope (PROTOCOL §2), so the
-/// session shows it as it shows any server's refusal.
+/// session shows it as it shows any server's refusal: the server's words (its error object's,
+/// else a body of plain text, [`crate::core::error::plain_text_words`]) and code. A body with
+/// no words of its own (empty, markup, too long to be a sentence) gives an envelope without a
+/// message, so the person reads the page's
+/// sentence for the status in their language (too many requests, could not send).
 pub fn error_envelope(status: u16, body: &str) -> String {
+    let _ = status;
     let parsed: Option<Value> = serde_json::from_str(body).ok();
     let err = parsed.as_ref().and_then(|v| v.get("error"));
-    let message = err.map(error_wording).unwrap_or_else(|| {
-        let text = body.trim();
-        if text.is_empty() || text.len() > 300 {
-            format!("The model server answered {status}.")
-        } else {
-            text.to_owned()
-        }
-    });
+    let message = err
+        .map(error_wording)
+        .or_else(|| crate::core::error::plain_text_words(body).map(str::to_owned));
     let code = err
         .and_then(|e| e["code"].as_str().or_else(|| e["type"].as_str()))
         .map(str::to_owned);
     let mut envelope = Map::new();
-    envelope.insert("message".into(), Value::from(message));
+    if let Some(message) = message {
+        envelope.insert("message".into(), Value::from(message));
+    }
     if let Some(code) = code {
         envelope.insert("code".into(), Value::from(code));
     }

@@ -46,11 +46,16 @@ pub fn ApprovalCard(
     let state = card.state;
     let read_only = card.read_only;
     let now = store.server_now();
+    let busy = card.busy;
     let can_approve = Memo::new(move |_| {
-        draft.with(|d| state.with(|s| d.can_approve(now.get(), s, read_only.get())))
+        draft.with(|d| state.with(|s| d.can_approve(now.get(), s, read_only.get(), busy.get())))
     });
+    // The fields take input while a reply streams; only the deciding buttons wait for it.
     let open = Memo::new(move |_| {
-        draft.with(|d| state.with(|s| d.can_deny(now.get(), s, read_only.get())))
+        draft.with(|d| state.with(|s| d.can_deny(now.get(), s, read_only.get(), false)))
+    });
+    let can_deny = Memo::new(move |_| {
+        draft.with(|d| state.with(|s| d.can_deny(now.get(), s, read_only.get(), busy.get())))
     });
     let sending = card.sending();
     let editing = Memo::new(move |_| draft.with(ApprovalDraft::editing));
@@ -223,7 +228,7 @@ pub fn ApprovalCard(
                             </label>
                         </Show>
                         <button type="button" class="chat-button chat-card__deny"
-                            disabled=move || !open.get() || !deny_ready.get()
+                            disabled=move || !can_deny.get() || !deny_ready.get()
                             on:click=move |_| deny()>
                             {move || i18n.t("chat-action-deny")}
                         </button>
@@ -408,7 +413,7 @@ pub(crate) fn ArgumentDiff(
                             <span class="chat-visually-hidden">{move || i18n.t("chat-action-diff-before")}" "</span>
                             {c.before.clone().unwrap_or_else(unset)}
                         </del>
-                        <span class="chat-card__diff-arrow" aria-hidden="true">"→"</span>
+                        <span class={"chat-card__diff-arrow"} aria-hidden="true">"→"</span>
                         <ins class="chat-card__diff-after">
                             <span class="chat-visually-hidden">{move || i18n.t("chat-action-diff-after")}" "</span>
                             {c.after.clone().unwrap_or_else(unset)}

@@ -246,6 +246,8 @@ fn ActionCardView(action_id: String, revision: u32) -> impl IntoView {
         })
     };
     let changed = initial.card.changed() && revision > 0;
+    // While a reply streams no card can be decided (the gate refuses it): the buttons wait.
+    let busy = Signal::derive(move || store.status.with(|s| s.run == crate::core::Run::Streaming));
     let card = CardProps {
         action: initial.card.action.clone(),
         state,
@@ -257,6 +259,7 @@ fn ActionCardView(action_id: String, revision: u32) -> impl IntoView {
         warning_seconds: actions.expiry_warning_seconds,
         allow_edit: actions.allow_argument_edit,
         changed,
+        busy,
     };
     let custom = match initial.card.action.kind {
         ActionKind::ToolApproval(_) => actions.render_tool_approval,
@@ -358,6 +361,8 @@ pub struct CardProps {
     pub allow_edit: Option<bool>,
     /// The request changed under the same id since this page first drew it (issue 13).
     pub changed: bool,
+    /// A reply is streaming: nothing can be decided until it ends.
+    pub busy: Signal<bool>,
 }
 
 impl CardProps {
@@ -408,6 +413,7 @@ pub(crate) fn CardFrame(
         _ => None,
     };
     let changed = card.changed;
+    let busy = card.busy;
     let stage = card.stage;
     let receipt = card.receipt;
     let checking = move || stage.with(|s| *s == CardStage::Checking);
@@ -456,6 +462,10 @@ pub(crate) fn CardFrame(
                 <p class="chat-card__changed">{move || i18n.t("chat-action-changed")}</p>
             </Show>
             {children()}
+            // Why the buttons wait, while they do (the gate's own words for that refusal).
+            <Show when=move || busy.get() && state.with(|s| *s == CardState::Waiting) && !read_only.get()>
+                <p class="chat-card__blocked">{move || i18n.t("chat-error-refused-busy")}</p>
+            </Show>
             {move || match outcome() {
                 Some(o) => view! {
                     <CardOutcome outcome=o questions=questions.clone()/>

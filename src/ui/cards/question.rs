@@ -32,11 +32,12 @@ pub fn QuestionCard(
     let open = Signal::derive(move || {
         draft.with(|d| state.with(|s| d.open(now.get(), s, read_only.get())))
     });
+    let busy = card.busy;
     let can_send = Memo::new(move |_| {
-        draft.with(|d| state.with(|s| d.can_send(now.get(), s, read_only.get())))
+        draft.with(|d| state.with(|s| d.can_send(now.get(), s, read_only.get(), busy.get())))
     });
     let can_skip = Memo::new(move |_| {
-        draft.with(|d| state.with(|s| d.can_skip(now.get(), s, read_only.get())))
+        draft.with(|d| state.with(|s| d.can_skip(now.get(), s, read_only.get(), busy.get())))
     });
     let sending = card.sending();
     let resolve = card.resolve;

@@ -73,12 +73,18 @@ struct Out<'a>(&'a mut VecDeque<GatewayOutput>);
 
 impl Out<'_> {
     fn respond(&mut self, id: RequestId, status: u16, body: String) {
+        self.refuse(id, status, body, None);
+    }
+
+    /// A response with the server's `Retry-After` (seconds) kept.
+    fn refuse(&mut self, id: RequestId, status: u16, body: String, retry_after: Option<u64>) {
         self.0.push_back(GatewayOutput::Session(Input::Response {
             id,
             result: Ok(HttpResponse {
                 status,
                 body,
                 date: None,
+                retry_after,
             }),
         }));
     }

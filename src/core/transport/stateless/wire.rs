@@ -308,7 +308,8 @@ impl Stateless {
                     }
                 }
             }
-            return Out(outputs).respond(turn.session, resp.status, body);
+            // The server's wait goes with its refusal (too many requests: how long).
+            return Out(outputs).refuse(turn.session, resp.status, body, resp.retry_after);
         }
         // A 2xx body that is an error object (`{error: {message}}`, as Cogitator answers a
         // failed run): the server's own words, as for any refusal.
