@@ -350,6 +350,7 @@ async fn issue35_s000_row105_an_awaited_answer_ends_when_the_server_says() {
                     status: 409,
                     body: r#"{"error":{"code":"action_expired","message":"too late"}}"#.into(),
                     date: None,
+                    retry_after: None,
                 }),
             });
         }
