@@ -38,6 +38,9 @@ pub(super) struct Stateless {
     /// Requests of the session that wait for the host's store to read its threads
     /// (`None` once they are read, or when nothing is to be read).
     before_threads: Option<Vec<(HttpRequest, bool)>>,
+    /// Cards the backend took with another card's answer (conversation, action, answer):
+    /// the session's own answer to each, which follows, is answered from this.
+    taken_together: Vec<(String, String, Value)>,
 }
 
 /// A send on its way to the backend.
@@ -114,6 +117,7 @@ impl Stateless {
             agents_request: None,
             agents_waiting: Vec::new(),
             before_threads: None,
+            taken_together: Vec::new(),
         }
     }
 
