@@ -9,8 +9,7 @@
 use agent_chat_ui::core::transport::cogitator::{batch_resume_body, waiting_calls};
 use agent_chat_ui::core::transport::TransportKind;
 use agent_chat_ui::core::{
-    CardState, ChatError, Command, ComposerState, HttpResponse, Input, Outcome, SessionEvent,
-    Shown,
+    CardState, ChatError, Command, ComposerState, HttpResponse, Input, Outcome, SessionEvent, Shown,
 };
 use serde_json::{json, Value};
 
@@ -55,7 +54,11 @@ fn i35_s001_row6_approve_all_is_one_resume_with_default_decision() {
         }
         let before = l.wire.len();
         decide_all(&mut l, true);
-        assert_eq!(l.wire.len(), before + 1, "one resume (streaming {streaming})");
+        assert_eq!(
+            l.wire.len(),
+            before + 1,
+            "one resume (streaming {streaming})"
+        );
         assert_eq!(
             body_of(&l),
             json!({"threadId": conversation, "defaultDecision": {"approved": true}})
@@ -96,7 +99,10 @@ fn i35_s001_row6_approve_all_is_one_resume_with_default_decision() {
         again.cmd(Command::OpenConversation(conversation));
         for id in ["call_1", "call_2"] {
             assert!(
-                matches!(state_of(&again, id), CardState::Settled(Outcome::Approved { .. })),
+                matches!(
+                    state_of(&again, id),
+                    CardState::Settled(Outcome::Approved { .. })
+                ),
                 "{id} after a reload"
             );
         }
@@ -197,7 +203,10 @@ fn i35_s001_row6_approve_all_after_one_call_was_decided_alone() {
     answer_wire(&mut l, 200, &completed("Refunded orders A-2 and A-3."));
     for id in ["call_2", "call_3"] {
         assert!(
-            matches!(state_of(&l, id), CardState::Settled(Outcome::Approved { .. })),
+            matches!(
+                state_of(&l, id),
+                CardState::Settled(Outcome::Approved { .. })
+            ),
             "{id}"
         );
     }
@@ -217,12 +226,20 @@ fn i35_s001_row6_a_default_only_for_every_waiting_call_and_differing_calls_keep_
     let waiting: Vec<String> = ["a", "b", "c"].map(String::from).to_vec();
     // All the same, all waiting calls: the default alone.
     assert_eq!(
-        batch_resume_body("t", &decided(&[("a", &yes), ("b", &yes), ("c", &yes)]), &waiting),
+        batch_resume_body(
+            "t",
+            &decided(&[("a", &yes), ("b", &yes), ("c", &yes)]),
+            &waiting
+        ),
         json!({"threadId": "t", "defaultDecision": yes})
     );
     // One differs: the default is what most share; the other keeps its own.
     assert_eq!(
-        batch_resume_body("t", &decided(&[("a", &yes), ("b", &no), ("c", &yes)]), &waiting),
+        batch_resume_body(
+            "t",
+            &decided(&[("a", &yes), ("b", &no), ("c", &yes)]),
+            &waiting
+        ),
         json!({"threadId": "t", "defaultDecision": yes, "decisions": {"b": no}})
     );
     // A tie: the first call's decision is the default.

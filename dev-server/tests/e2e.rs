@@ -30,11 +30,11 @@
 //! workspace root. chromedriver runs in its own process group, killed as a group on drop, so
 //! no Chromium survives a failing or panicking test.
 
-mod harness;
 #[path = "e2e/cogitator.rs"]
 mod cogitator;
 #[path = "e2e/execution.rs"]
 mod execution;
+mod harness;
 #[path = "e2e/shell.rs"]
 mod shell;
 use std::{
@@ -321,6 +321,13 @@ journey! {
     /// exactly `{threadId, decisions: {<call>: {approved: false, reason}}}`.
     i35_s001_row5_deny_with_a_reason_sends_the_exact_resume_body =>
         |page| cogitator::deny_with_a_reason(page)
+}
+
+journey! {
+    /// Issue 35, seed 001 row 6: "Approve all" over Cogitator is one resume with
+    /// `defaultDecision`, and both cards settle from it.
+    i35_s001_row6_approve_all_is_one_resume_with_default_decision =>
+        |page| cogitator::approve_all_is_one_resume(page)
 }
 
 journey! {

@@ -48,7 +48,6 @@ pub fn paused_stream(thread: &str, approvals: &[Value]) -> String {
     text
 }
 
-
 /// Starts a chat over Cogitator: the agents are asked for once, then listed.
 pub fn started() -> Link {
     let mut l = Link::new(TransportKind::Cogitator, vec![]);
@@ -69,7 +68,6 @@ pub fn started() -> Link {
 pub fn body_of(l: &Link) -> Value {
     serde_json::from_str(l.last_wire().body.as_deref().unwrap()).unwrap()
 }
-
 
 /// Answers the last wire request with `status` and `body`: a streamed request that was taken
 /// gets the body as its stream, anything else a whole response (D4).

@@ -20,7 +20,9 @@ async fn open(page: &ChatPage, lang: &str) -> Step {
         "lang={lang}&transport=cogitator&baseUrl=/cogitator"
     ))
     .await?;
-    page.wait_for_text(".chat-header", "support").await.map(drop)
+    page.wait_for_text(".chat-header", "support")
+        .await
+        .map(drop)
 }
 
 /// Sends `text` and waits for its one waiting approval card; the call's id and the thread
@@ -103,8 +105,11 @@ pub async fn approve_after_a_reload(page: &ChatPage) -> Step {
 async fn refused_in(page: &ChatPage, lang: &str, forbidden: &str, gone: &str) -> Step<Vec<Value>> {
     open(page, lang).await?;
     let (call, thread) = paused(page, REFUND).await?;
-    page.server_post("/cogitator/_dev/handover", json!({ "user": "someone-else" }))
-        .await?;
+    page.server_post(
+        "/cogitator/_dev/handover",
+        json!({ "user": "someone-else" }),
+    )
+    .await?;
     page.click(sel::APPROVE).await?;
     page.wait_for_error(forbidden).await?;
     page.wait_for_visible(&sel::card_by_id(&call, "waiting"))
@@ -164,5 +169,29 @@ pub async fn approval_announced_once(page: &ChatPage) -> Step {
         .await?;
     page.wait_for_finished_reply_containing(REFUNDED).await?;
     let body = deciding(&thread, &call, json!({ "approved": true }));
+    expect_resumes(page, &[json!({ "body": body, "status": 200 })]).await
+}
+
+/// Row 6: two calls of one turn, "Approve all": one resume, `defaultDecision: {approved:
+/// true}`, not a request per call; both cards read Approved, decided by this page, and the
+/// run's answer follows.
+pub async fn approve_all_is_one_resume(page: &ChatPage) -> Step {
+    open(page, "en").await?;
+    page.send_message("Refund both orders").await?;
+    let card = sel::card("tool_approval", "waiting");
+    page.wait_for_count(&card, 2).await?;
+    let calls = page.action_ids(&card).await?;
+    let thread = page.conversation_id().await?;
+    page.click(".chat-batch__approve-all").await?;
+    for call in &calls {
+        page.wait_for_visible(&sel::card_by_id(call, "approved"))
+            .await?;
+    }
+    page.wait_for_finished_reply_containing(
+        "Refunded 40 EUR for order A-1. Refunded 15 EUR for order A-2.",
+    )
+    .await?;
+    page.wait_for_count(".chat-card__receipt-by", 2).await?;
+    let body = json!({ "threadId": thread, "defaultDecision": { "approved": true } });
     expect_resumes(page, &[json!({ "body": body, "status": 200 })]).await
 }
