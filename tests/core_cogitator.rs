@@ -69,6 +69,32 @@ fn i15_c31_a_paused_cogitator_stream_reads_the_same_split_at_every_byte() {
     );
 }
 
+/// Seed 001 row 11: a server that announces the pause only with `approval-required` (its
+/// `finish` says `paused`, or nothing of the status, without repeating the calls) pauses the
+/// run on those calls all the same, at every byte split.
+#[test]
+fn i35_s001_row11_an_approval_required_event_alone_pauses_the_run_at_every_byte() {
+    let approvals = [approval("call_1", "A-1")];
+    for finish in [
+        json!({"type": "finish", "messageId": "msg_1", "threadId": "conv_1", "status": "paused"}),
+        json!({"type": "finish", "messageId": "msg_1", "threadId": "conv_1"}),
+    ] {
+        let events = [
+            json!({"type": "start", "messageId": "msg_1", "threadId": "conv_1"}),
+            json!({"type": "text-delta", "id": "txt_1", "delta": "Let me look."}),
+            json!({"type": "approval-required", "threadId": "conv_1", "approvals": approvals}),
+            finish,
+        ];
+        let mut text: String = events.iter().map(|e| format!("data: {e}\n\n")).collect();
+        text.push_str("data: [DONE]\n\n");
+        let (deltas, ending) = same_at_every_byte(text.as_bytes());
+        assert_eq!(text_of(&deltas), "Let me look.");
+        let actions = ending.pending_actions.expect("the run waits");
+        assert_eq!(actions[0]["id"], "call_1");
+        assert_eq!(actions[0]["summary"], "Refund 40 EUR for order A-1");
+    }
+}
+
 #[test]
 fn i15_c31_a_whole_run_answer_reads_the_same_split_at_every_byte() {
     let body = json!({ "output": "Let me look up the order.", "threadId": "conv_2",
