@@ -24,13 +24,9 @@ impl Session {
     /// still is the request `shown`, waits, may be answered here, is in time, and the answer
     /// keeps its rules), then the card goes to Sending (its deadline no longer applies, C32),
     /// the answer is posted, and the continuation streams in as a new assistant message.
-    pub(super) fn resolve(&mut self, shown: Shown, resolution: Resolution, draft: Option<String>) {
-        self.resolve_with(shown, resolution, draft, Vec::new());
-    }
-
-    /// [`Session::resolve`] for one card of an "Approve all" / "Deny all": `together` names
-    /// the cards of the batch still to be answered after it with the same answer.
-    pub(super) fn resolve_with(
+    /// `together` names, for one card of an "Approve all" / "Deny all", the cards of the batch
+    /// still to be answered after it with the same answer (empty for an answer on its own).
+    pub(super) fn resolve(
         &mut self,
         shown: Shown,
         resolution: Resolution,

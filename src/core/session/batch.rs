@@ -104,7 +104,7 @@ impl Session {
                 .filter(|(_, r)| *r == resolution)
                 .map(|(s, _)| s.action_id.clone())
                 .collect();
-            self.resolve_with(shown, resolution, None, together);
+            self.resolve(shown, resolution, None, together);
         }
     }
 
