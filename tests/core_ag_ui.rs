@@ -486,6 +486,7 @@ fn i39_the_gateway_refuses_a_late_answer_itself() {
         body: &Value::Null,
         stream: true,
         now: Millis(now),
+        together: &[],
     };
     let (status, envelope) = backend.answer_request(&call(NOW + 600_000)).unwrap_err();
     assert_eq!(status, 409);

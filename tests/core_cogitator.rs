@@ -11,54 +11,16 @@ use agent_chat_ui::core::transport::reply::Delta;
 use agent_chat_ui::core::transport::TransportKind;
 use agent_chat_ui::core::{
     ActionKind, CardState, ChatError, Command, ComposerMode, ComposerState, HttpResponse, Input,
-    Method, Outcome, Resolution, Run, Shown,
+    Method, Outcome, Resolution, Run,
 };
 use serde_json::{json, Value};
 
 #[path = "common/link.rs"]
 mod link;
 use link::{text_of, Link};
-
-const AGENTS: &str =
-    r#"{"agents":[{"name":"support","description":"Refunds orders","tools":["refund"]}]}"#;
-
-fn approval(id: &str, order: &str) -> Value {
-    json!({ "toolCallId": id, "toolName": "refund", "arguments": { "order": order, "amount": 40 },
-            "description": format!("Refund 40 EUR for order {order}"),
-            "sideEffects": ["payment", "email to the customer"] })
-}
-
-/// A streamed run that looks an order up and pauses on `approvals`, with a keep-alive
-/// comment, a reasoning part this client passes over, and one unreadable frame.
-fn paused_stream(thread: &str, approvals: &[Value]) -> String {
-    let events = [
-        json!({"type": "start", "messageId": "msg_1", "threadId": thread}),
-        json!({"type": "text-start", "id": "txt_1"}),
-        json!({"type": "text-delta", "id": "txt_1", "delta": "Let me "}),
-        json!({"type": "reasoning-delta", "id": "r_1", "delta": "the order first"}),
-        json!({"type": "text-delta", "id": "txt_1", "delta": "look up the order."}),
-        json!({"type": "text-end", "id": "txt_1"}),
-        json!({"type": "tool-call-start", "id": "tool_lookup", "toolName": "lookup_order"}),
-        json!({"type": "tool-call-delta", "id": "tool_lookup", "argsTextDelta": "{\"order\":"}),
-        json!({"type": "tool-call-delta", "id": "tool_lookup", "argsTextDelta": "\"A-1\"}"}),
-        json!({"type": "tool-call-end", "id": "tool_lookup"}),
-        json!({"type": "tool-result", "id": "res_1", "toolCallId": "tool_lookup",
-               "result": {"status": "delivered"}}),
-        json!({"type": "approval-required", "threadId": thread, "approvals": approvals}),
-        json!({"type": "finish", "messageId": "msg_1", "threadId": thread, "status": "paused",
-               "usage": {"inputTokens": 12, "outputTokens": 8, "totalTokens": 20},
-               "pendingApprovals": approvals}),
-    ];
-    let mut text = String::from(": keep-alive\n\n");
-    for (i, e) in events.iter().enumerate() {
-        text.push_str(&format!("data: {e}\n\n"));
-        if i == 3 {
-            text.push_str("data: {\"type\":\"text-delta\",\"delta\":\"\\x\"}\n\n");
-        }
-    }
-    text.push_str("data: [DONE]\n\n");
-    text
-}
+#[path = "common/cogitator.rs"]
+mod fixtures;
+use fixtures::*;
 
 /// Every way of cutting `bytes` in two reads the same deltas and leaves the same reply.
 fn same_at_every_byte(bytes: &[u8]) -> (Vec<Delta>, agent_chat_ui::core::transport::reply::Reply) {
@@ -107,6 +69,32 @@ fn i15_c31_a_paused_cogitator_stream_reads_the_same_split_at_every_byte() {
     );
 }
 
+/// Seed 001 row 11: a server that announces the pause only with `approval-required` (its
+/// `finish` says `paused`, or nothing of the status, without repeating the calls) pauses the
+/// run on those calls all the same, at every byte split.
+#[test]
+fn i35_s001_row11_an_approval_required_event_alone_pauses_the_run_at_every_byte() {
+    let approvals = [approval("call_1", "A-1")];
+    for finish in [
+        json!({"type": "finish", "messageId": "msg_1", "threadId": "conv_1", "status": "paused"}),
+        json!({"type": "finish", "messageId": "msg_1", "threadId": "conv_1"}),
+    ] {
+        let events = [
+            json!({"type": "start", "messageId": "msg_1", "threadId": "conv_1"}),
+            json!({"type": "text-delta", "id": "txt_1", "delta": "Let me look."}),
+            json!({"type": "approval-required", "threadId": "conv_1", "approvals": approvals}),
+            finish,
+        ];
+        let mut text: String = events.iter().map(|e| format!("data: {e}\n\n")).collect();
+        text.push_str("data: [DONE]\n\n");
+        let (deltas, ending) = same_at_every_byte(text.as_bytes());
+        assert_eq!(text_of(&deltas), "Let me look.");
+        let actions = ending.pending_actions.expect("the run waits");
+        assert_eq!(actions[0]["id"], "call_1");
+        assert_eq!(actions[0]["summary"], "Refund 40 EUR for order A-1");
+    }
+}
+
 #[test]
 fn i15_c31_a_whole_run_answer_reads_the_same_split_at_every_byte() {
     let body = json!({ "output": "Let me look up the order.", "threadId": "conv_2",
@@ -143,28 +131,6 @@ fn i15_c31_a_whole_run_answer_reads_the_same_split_at_every_byte() {
         cogitator::read_reply(r#"{"error":{"message":"Nope","code":"X"}}"#),
         Err("Nope".to_owned())
     );
-}
-
-/// Starts a chat over Cogitator: the agents are asked for once, then listed.
-fn started() -> Link {
-    let mut l = Link::new(TransportKind::Cogitator, vec![]);
-    l.cmd(Command::Start);
-    let req = l.last_wire();
-    assert_eq!((req.method, req.path.as_str()), (Method::Get, "/agents"));
-    l.wire_input(Input::Response {
-        id: req.id,
-        result: Ok(HttpResponse {
-            status: 200,
-            body: AGENTS.into(),
-            date: None,
-            retry_after: None,
-        }),
-    });
-    l
-}
-
-fn body_of(l: &Link) -> Value {
-    serde_json::from_str(l.last_wire().body.as_deref().unwrap()).unwrap()
 }
 
 #[test]
@@ -402,65 +368,6 @@ fn i15_c31_decisions_and_the_resume_body() {
     assert!(TransportKind::Cogitator.can_resolve());
 }
 
-/// Answers the last wire request with `status` and `body`: a streamed request that was taken
-/// gets the body as its stream, anything else a whole response (D4).
-fn answer_wire(l: &mut Link, status: u16, body: &str) {
-    let (req, streamed) = l.wire.last().unwrap().clone();
-    if streamed && (200..300).contains(&status) {
-        l.stream(body);
-    } else {
-        l.wire_input(Input::Response {
-            id: req.id,
-            result: Ok(HttpResponse {
-                status,
-                body: body.into(),
-                date: None,
-                retry_after: None,
-            }),
-        });
-    }
-}
-
-/// A chat whose first turn paused on `approvals`; returns it with the conversation id.
-fn paused_on(approvals: &[Value]) -> (Link, String) {
-    let mut l = started();
-    l.cmd(Command::Send("Refund the orders".into()));
-    let conversation = l.session.conversation().unwrap().id.clone();
-    l.stream(&paused_stream(&conversation, approvals));
-    assert_eq!(l.session.cards().len(), approvals.len());
-    (l, conversation)
-}
-
-fn resolve(l: &mut Link, action_id: &str, resolution: Resolution) {
-    let card = l
-        .session
-        .cards()
-        .iter()
-        .find(|c| c.action.id == action_id)
-        .unwrap()
-        .clone();
-    l.cmd(Command::Resolve {
-        shown: Shown::of(&card.action),
-        resolution,
-    });
-}
-
-fn state_of(l: &Link, action_id: &str) -> CardState {
-    l.session
-        .cards()
-        .iter()
-        .find(|c| c.action.id == action_id)
-        .unwrap()
-        .state
-        .clone()
-}
-
-fn completed(output: &str) -> String {
-    json!({"output": output, "threadId": "x", "status": "completed", "toolCalls": [],
-           "usage": {"inputTokens": 1, "outputTokens": 1, "totalTokens": 2}})
-    .to_string()
-}
-
 #[test]
 fn i15_c31_approving_resumes_the_run_and_its_answer_follows_after_a_reload_too() {
     let (mut l, conversation) = paused_on(&[approval("call_1", "A-1")]);
@@ -525,18 +432,11 @@ fn i15_c31_approving_resumes_the_run_and_its_answer_follows_after_a_reload_too()
 }
 
 #[test]
-fn i15_c31_approve_all_decides_each_call_and_the_run_stays_paused_until_the_last() {
+/// Each call decided on its own card is its own resume; the server keeps the run paused on
+/// the calls without a decision. ("Approve all" is one resume: tests/core_cogitator_batch.rs.)
+fn i15_c31_calls_decided_one_by_one_keep_the_run_paused_until_the_last() {
     let (mut l, conversation) = paused_on(&[approval("call_1", "A-1"), approval("call_2", "A-2")]);
-    let shown: Vec<Shown> = l
-        .session
-        .cards()
-        .iter()
-        .map(|c| Shown::of(&c.action))
-        .collect();
-    l.cmd(Command::ResolveAll {
-        shown,
-        approve: true,
-    });
+    resolve(&mut l, "call_1", Resolution::allow());
     assert_eq!(
         body_of(&l),
         json!({"threadId": conversation, "decisions": {"call_1": {"approved": true}}})
@@ -550,10 +450,12 @@ fn i15_c31_approve_all_decides_each_call_and_the_run_stays_paused_until_the_last
         state_of(&l, "call_1"),
         CardState::Settled(Outcome::Approved { .. })
     ));
+    assert_eq!(state_of(&l, "call_2"), CardState::Waiting);
+    resolve(&mut l, "call_2", Resolution::allow());
     assert_eq!(
         body_of(&l),
         json!({"threadId": conversation, "decisions": {"call_2": {"approved": true}}}),
-        "the second call goes next"
+        "the second call is its own resume"
     );
     // Answered as JSON (the browser hands a 2xx that is not an event stream over whole).
     let id = l.last_wire().id;

@@ -3374,3 +3374,67 @@ async fn i15_cogitator_endpoint() {
         .await;
     res.assert_error(400, "INVALID_INPUT");
 }
+
+/// Issue 35: the Cogitator server's test hooks. A run asked "quietly" announces its pause with
+/// `approval-required` only (`finish` says `paused` without repeating the calls); every resume
+/// request is logged as received with the status and code it was answered with; a paused run
+/// can be handed to another user (`THREAD_ACCESS_DENIED`) or dropped (`RUN_NOT_PAUSED`).
+#[tokio::test]
+async fn i35_cogitator_test_hooks() {
+    let api = start().await;
+    let base = format!("{}/cogitator", api.root);
+    let res = api
+        .send(
+            api.http
+                .post(format!("{base}/agents/support/stream"))
+                .json(&json!({"input": "Refund order A-1 quietly", "threadId": "t_q"})),
+        )
+        .await;
+    let events = cogitator_events(&res, true);
+    let kinds: Vec<&str> = events.iter().map(|e| e["type"].as_str().unwrap()).collect();
+    assert_eq!(kinds[kinds.len() - 2..], ["approval-required", "finish"]);
+    let finish = events.last().unwrap();
+    assert_eq!(finish["status"], "paused");
+    assert!(finish.get("pendingApprovals").is_none(), "{finish}");
+    let call = events[events.len() - 2]["approvals"][0]["toolCallId"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+
+    let resume = format!("{base}/agents/support/resume");
+    let handed = api
+        .send(
+            api.http
+                .post(format!("{base}/_dev/handover"))
+                .json(&json!({"user": "someone-else"})),
+        )
+        .await;
+    assert_eq!(handed.json["handedOver"], 1);
+    let decide = json!({"threadId": "t_q", "decisions": {call.as_str(): {"approved": true}}});
+    let res = api.send(api.http.post(&resume).json(&decide)).await;
+    res.assert_error(403, "THREAD_ACCESS_DENIED");
+    let dropped = api.send(api.http.post(format!("{base}/_dev/forget"))).await;
+    assert_eq!(dropped.json["dropped"], 1);
+    let res = api.send(api.http.post(&resume).json(&decide)).await;
+    res.assert_error(409, "RUN_NOT_PAUSED");
+    let res = api.send(api.http.post(&resume).body("not json")).await;
+    res.assert_error(400, "INVALID_INPUT");
+
+    let log = api.send(api.http.get(format!("{base}/_dev/resumes"))).await;
+    assert_eq!(
+        log.json["resumes"],
+        json!([
+            {"body": decide, "status": 403, "code": "THREAD_ACCESS_DENIED"},
+            {"body": decide, "status": 409, "code": "RUN_NOT_PAUSED"},
+            {"body": "not json", "status": 400, "code": "INVALID_INPUT"},
+        ])
+    );
+    let refused = api
+        .send(
+            api.http
+                .post(format!("{base}/_dev/handover"))
+                .json(&json!({})),
+        )
+        .await;
+    refused.assert_error(400, "INVALID_INPUT");
+}

@@ -30,6 +30,10 @@
 //! workspace root. chromedriver runs in its own process group, killed as a group on drop, so
 //! no Chromium survives a failing or panicking test.
 
+#[path = "e2e/cogitator.rs"]
+mod cogitator;
+#[path = "e2e/execution.rs"]
+mod execution;
 mod harness;
 #[path = "e2e/shell.rs"]
 mod shell;
@@ -310,6 +314,49 @@ journey! {
     /// together; a new message declines a waiting call; a reload restores it all.
     i15_cogitator_page_approves_a_paused_run_and_survives_reload =>
         |page| i15_cogitator_journey(page)
+}
+
+journey! {
+    /// Issue 35, seed 001 row 5: Deny with a reason over Cogitator; the server received
+    /// exactly `{threadId, decisions: {<call>: {approved: false, reason}}}`.
+    i35_s001_row5_deny_with_a_reason_sends_the_exact_resume_body =>
+        |page| cogitator::deny_with_a_reason(page)
+}
+
+journey! {
+    /// Issue 35, seed 001 row 6: "Approve all" over Cogitator is one resume with
+    /// `defaultDecision`, and both cards settle from it.
+    i35_s001_row6_approve_all_is_one_resume_with_default_decision =>
+        |page| cogitator::approve_all_is_one_resume(page)
+}
+
+journey! {
+    /// Issue 35, seed 001 row 9: reloaded while the run waits, then approved: the run the
+    /// server kept resumes and its answer follows.
+    i35_s001_row9_approving_after_a_reload_resumes_the_paused_run =>
+        |page| cogitator::approve_after_a_reload(page)
+}
+
+journey! {
+    /// Issue 35, seed 001 rows 7 and 8: `THREAD_ACCESS_DENIED` and `RUN_NOT_PAUSED` as a
+    /// person sees them, in Turkish and in Arabic; a failure without words of the page's own
+    /// shows the server's sentence.
+    i35_s001_row7_row8_refused_resumes_read_in_the_persons_language =>
+        |page| cogitator::refusals_in_the_persons_language(page)
+}
+
+journey! {
+    /// Issue 35, seed 001 row 11: an `approval-required` event whose calls `finish` does not
+    /// repeat draws the card, and Approve resumes the run.
+    i35_s001_row11_an_approval_announced_only_by_its_event_is_drawn_and_resumes =>
+        |page| cogitator::approval_announced_once(page)
+}
+
+journey! {
+    /// Issue 35, seed 004 row 10: a tool run that fails on the server after Approve reads
+    /// Executing… then Failed with the provider's message, announced, with its receipt.
+    i35_s004_row10_a_live_failed_execution_reads_failed_with_the_providers_message =>
+        |page| execution::a_live_failure_reads_failed(page)
 }
 
 /// The steps of [`i15_cogitator_page_approves_a_paused_run_and_survives_reload`].

@@ -86,6 +86,11 @@ pub enum Endpoint {
         decision_key: String,
         /// The action's version, when it has one.
         version: Option<i64>,
+        /// The other cards of the same "Approve all" / "Deny all", still to be answered after
+        /// this one with the same answer; empty for an answer on its own. Never part of the
+        /// body: only a gateway reads it, to send them to a backend that decides a run's calls
+        /// in one request.
+        together: Vec<String>,
     },
 }
 

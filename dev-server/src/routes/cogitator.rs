@@ -13,6 +13,16 @@
 //! declines its calls ("the user moved on", PROTOCOL C31). A message that mentions "fail"
 //! ends with the server's error; anything else is echoed. Paused runs are kept per server
 //! (in memory), with the caller (`x-user-id`) who may resume them.
+//!
+//! A streamed refund announces the pause with an `approval-required` event and repeats the
+//! waiting calls in `finish`; a message that mentions "quietly" leaves them out of `finish`
+//! (its `status` still says `paused`), as a server that announces them once does.
+//!
+//! For the browser journeys, what a page cannot cause or see by itself (under `/_dev`, outside
+//! Cogitator's paths): `GET /_dev/resumes` lists every resume request as received (its body,
+//! and the status and code it was answered with); `POST /_dev/handover` `{user}` gives every
+//! paused run to another user (so a resume is `THREAD_ACCESS_DENIED`); `POST /_dev/forget`
+//! drops every paused run (resumed elsewhere, or lost: a resume is `RUN_NOT_PAUSED`).
 
 use std::collections::{BTreeMap, HashMap};
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -57,10 +67,15 @@ struct Paused {
     decided: BTreeMap<String, (bool, Option<String>)>,
 }
 
-/// The paused runs of one server, by thread, and how many runs paused (call ids count them,
-/// so every call of a thread has its own id, as a model's ids do).
+/// The paused runs of one server, by thread; how many runs paused (call ids count them,
+/// so every call of a thread has its own id, as a model's ids do); and every resume request
+/// received, for `GET /_dev/resumes`.
 #[derive(Clone, Debug, Default)]
-pub struct Runs(Arc<Mutex<HashMap<String, Paused>>>, Arc<AtomicU64>);
+pub struct Runs(
+    Arc<Mutex<HashMap<String, Paused>>>,
+    Arc<AtomicU64>,
+    Arc<Mutex<Vec<Value>>>,
+);
 
 /// The routes, to be nested under `/cogitator`.
 pub fn router() -> Router {
@@ -69,18 +84,23 @@ pub fn router() -> Router {
         .route("/agents/{name}/run", post(run))
         .route("/agents/{name}/stream", post(stream))
         .route("/agents/{name}/resume", post(resume))
+        .route("/_dev/resumes", get(resumes))
+        .route("/_dev/handover", post(handover))
+        .route("/_dev/forget", post(forget))
         .with_state(Runs::default())
 }
 
-fn error(status: StatusCode, code: &str, message: &str) -> Response {
-    (
+fn error(status: StatusCode, code: &'static str, message: &str) -> Response {
+    let mut res = (
         status,
         axum::Json(json!({ "error": { "message": message, "code": code } })),
     )
-        .into_response()
+        .into_response();
+    res.extensions_mut().insert(ErrorCode(code));
+    res
 }
 
-fn refuse(status: StatusCode, code: &str, message: &str) -> Box<Response> {
+fn refuse(status: StatusCode, code: &'static str, message: &str) -> Box<Response> {
     Box::new(error(status, code, message))
 }
 
@@ -101,7 +121,8 @@ async fn agents() -> Response {
 
 /// What a run does.
 enum Script {
-    Refund(Vec<Call>),
+    /// The calls that wait, and whether `finish` leaves them out ("quietly").
+    Refund(Vec<Call>, bool),
     Fail,
     Echo(String),
 }
@@ -183,7 +204,7 @@ fn start(
                 decided: BTreeMap::new(),
             },
         );
-        Script::Refund(calls)
+        Script::Refund(calls, lower.contains("quietly"))
     } else {
         Script::Echo(format!("You said: {input}"))
     };
@@ -224,7 +245,7 @@ async fn run(
     };
     let body = match script {
         Script::Fail => return error(StatusCode::SERVICE_UNAVAILABLE, "LLM_UNAVAILABLE", FAILURE),
-        Script::Refund(calls) => answer(
+        Script::Refund(calls, _) => answer(
             &thread,
             LOOKUP_TEXT,
             json!([lookup_call()]),
@@ -281,7 +302,7 @@ async fn stream(
             events.extend(text_events(&text));
             events.push(finish);
         }
-        Script::Refund(calls) => {
+        Script::Refund(calls, quietly) => {
             events.extend(text_events(LOOKUP_TEXT));
             events.push(json!({ "type": "tool-call-start", "id": "tool_lookup", "toolName": "lookup_order" }));
             for piece in ["{\"order\":", "\"A-1\"}"] {
@@ -297,7 +318,9 @@ async fn stream(
                                 "approvals": approvals }));
             let mut finish = finish;
             finish["status"] = Value::from("paused");
-            finish["pendingApprovals"] = Value::from(approvals);
+            if !quietly {
+                finish["pendingApprovals"] = Value::from(approvals);
+            }
             events.push(finish);
         }
     }
@@ -310,18 +333,35 @@ fn decision(v: &Value) -> Option<(bool, Option<String>)> {
     Some((approved, v["reason"].as_str().map(str::to_owned)))
 }
 
-/// `POST /cogitator/agents/:name/resume`.
+/// `POST /cogitator/agents/:name/resume`, logged for `GET /_dev/resumes`.
 async fn resume(
     State(runs): State<Runs>,
     Path(name): Path<String>,
     headers: HeaderMap,
     body: Bytes,
 ) -> Response {
+    let response = decide(&runs, &name, &headers, &body);
+    let received = serde_json::from_slice(&body)
+        .unwrap_or_else(|_| Value::from(String::from_utf8_lossy(&body).into_owned()));
+    let mut entry = json!({ "body": received, "status": response.status().as_u16() });
+    if let Some(code) = response.extensions().get::<ErrorCode>() {
+        entry["code"] = Value::from(code.0);
+    }
+    runs.2.lock().expect("resumes").push(entry);
+    response
+}
+
+/// The code of an error answer, for the resume log.
+#[derive(Clone, Copy, Debug)]
+struct ErrorCode(&'static str);
+
+/// What a resume request is answered with.
+fn decide(runs: &Runs, name: &str, headers: &HeaderMap, body: &Bytes) -> Response {
     if name != AGENT {
         let message = format!("Agent '{name}' not found");
         return error(StatusCode::NOT_FOUND, "AGENT_NOT_FOUND", &message);
     }
-    let request: Value = match serde_json::from_slice(&body) {
+    let request: Value = match serde_json::from_slice(body) {
         Ok(v) => v,
         Err(e) => {
             return error(
@@ -363,7 +403,7 @@ async fn resume(
         let message = format!("Thread {thread} has no paused run");
         return error(StatusCode::CONFLICT, "RUN_NOT_PAUSED", &message);
     };
-    if run.user != user_of(&headers) {
+    if run.user != user_of(headers) {
         let message = format!("Thread {thread} belongs to another user");
         return error(StatusCode::FORBIDDEN, "THREAD_ACCESS_DENIED", &message);
     }
@@ -403,4 +443,35 @@ async fn resume(
         }
     }
     axum::Json(answer(thread, &said.join(" "), Value::from(calls), None)).into_response()
+}
+
+/// `GET /cogitator/_dev/resumes`: every resume request received, oldest first.
+async fn resumes(State(runs): State<Runs>) -> Response {
+    let list = runs.2.lock().expect("resumes").clone();
+    axum::Json(json!({ "resumes": list })).into_response()
+}
+
+/// `POST /cogitator/_dev/handover` `{user}`: every paused run now belongs to `user`.
+async fn handover(State(runs): State<Runs>, body: Bytes) -> Response {
+    let request: Value = serde_json::from_slice(&body).unwrap_or_default();
+    let Some(user) = request["user"].as_str().filter(|u| !u.is_empty()) else {
+        return error(
+            StatusCode::BAD_REQUEST,
+            "INVALID_INPUT",
+            "user: must be a non-empty string",
+        );
+    };
+    let mut paused = runs.0.lock().expect("runs");
+    for run in paused.values_mut() {
+        run.user = Some(user.to_owned());
+    }
+    axum::Json(json!({ "handedOver": paused.len() })).into_response()
+}
+
+/// `POST /cogitator/_dev/forget`: every paused run is dropped.
+async fn forget(State(runs): State<Runs>) -> Response {
+    let mut paused = runs.0.lock().expect("runs");
+    let dropped = paused.len();
+    paused.clear();
+    axum::Json(json!({ "dropped": dropped })).into_response()
 }

@@ -1479,6 +1479,19 @@ new MutationObserver(note).observe(document.body, { subtree: true, childList: tr
         api_call(&self.http, Method::GET, &self.api_url(path), None).await
     }
 
+    /// `POST {path}` below the server's root with `body`, not through the page (another
+    /// backend's `_dev` endpoint, such as `/cogitator/_dev/forget`).
+    pub async fn server_post(&self, path: &str, body: Value) -> Step<Value> {
+        let url = format!("{}{}", self.base_url, path.trim_start_matches('/'));
+        api_call(&self.http, Method::POST, &url, Some(body)).await
+    }
+
+    /// `GET {path}` below the server's root, not through the page.
+    pub async fn server_get(&self, path: &str) -> Step<Value> {
+        let url = format!("{}{}", self.base_url, path.trim_start_matches('/'));
+        api_call(&self.http, Method::GET, &url, None).await
+    }
+
     // ----- long conversations (issue 8) ------------------------------------------------------
 
     /// Seeds a conversation of `n` messages reading "Message 1" … "Message n" (`POST

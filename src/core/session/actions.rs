@@ -24,7 +24,15 @@ impl Session {
     /// still is the request `shown`, waits, may be answered here, is in time, and the answer
     /// keeps its rules), then the card goes to Sending (its deadline no longer applies, C32),
     /// the answer is posted, and the continuation streams in as a new assistant message.
-    pub(super) fn resolve(&mut self, shown: Shown, resolution: Resolution, draft: Option<String>) {
+    /// `together` names, for one card of an "Approve all" / "Deny all", the cards of the batch
+    /// still to be answered after it with the same answer (empty for an answer on its own).
+    pub(super) fn resolve(
+        &mut self,
+        shown: Shown,
+        resolution: Resolution,
+        draft: Option<String>,
+        together: Vec<String>,
+    ) {
         let action_id = shown.action_id.clone();
         let card = self.cards.iter().find(|c| c.action.id == action_id);
         let ctx = self.resolve_context(card.is_some_and(|c| self.can_resolve(c)));
@@ -52,6 +60,7 @@ impl Session {
             stream: self.config.streaming,
             decision_key: key,
             version,
+            together,
         };
         let turn = Turn::Resolve {
             action_id,

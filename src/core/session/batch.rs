@@ -1,7 +1,10 @@
 //! "Approve all (N)" and "Deny all" (issue 14; seed 001: "if the model asked for several tools
 //! at once, all of them wait"): every call of one assistant turn decided at once, all or
 //! nothing in what the person sees, each call still its own E14 request with its own decision
-//! key, sent one after the other (the server runs one continuation at a time).
+//! key, sent one after the other (the server runs one continuation at a time). Each request
+//! names the calls of the batch still to come with the same answer, so a backend that decides
+//! a run's calls in one request (Cogitator's `defaultDecision`) can take them all with the
+//! first.
 
 use crate::core::actions::{approval_batch, CardState};
 use crate::core::draft::{check_resolve, ResolveContext, ResolveRefusal, Shown};
@@ -91,7 +94,15 @@ impl Session {
                 Some(card) => card.state = CardState::Waiting,
                 None => continue,
             }
-            self.resolve(shown, resolution, None);
+            // The rest of the batch with the same answer: a backend that decides a run's
+            // calls in one request takes them with this one.
+            let together = self
+                .batch
+                .iter()
+                .filter(|(_, r)| *r == resolution)
+                .map(|(s, _)| s.action_id.clone())
+                .collect();
+            self.resolve(shown, resolution, None, together);
         }
     }
 

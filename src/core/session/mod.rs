@@ -865,7 +865,9 @@ impl Session {
                     self.refresh_conversation();
                 }
             }
-            Command::Resolve { shown, resolution } => self.resolve(shown, resolution, None),
+            Command::Resolve { shown, resolution } => {
+                self.resolve(shown, resolution, None, Vec::new())
+            }
             Command::ResolveAll { shown, approve } => self.resolve_all(shown, approve),
             Command::LoadMoreHistory => {
                 if self.history_state == (HistoryState::Loaded { has_more: true }) {

@@ -75,7 +75,7 @@ impl Session {
                 .find(|c| c.action.id == action_id)
                 .map(crate::core::draft::Shown::from);
             if let Some(shown) = shown {
-                return self.resolve(shown, resolution, Some(text));
+                return self.resolve(shown, resolution, Some(text), Vec::new());
             }
             return;
         }

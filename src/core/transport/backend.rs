@@ -144,6 +144,10 @@ pub struct AnswerCall<'a> {
     pub body: &'a Value,
     /// Whether the continuation is streamed.
     pub stream: bool,
+    /// Other cards of the same reply that the person decided with this one ("Approve all",
+    /// "Deny all") and that the request is to decide too, with the same answer; empty unless
+    /// the backend [answers batches](Backend::answers_batches).
+    pub together: &'a [String],
 }
 
 impl AnswerCall<'_> {
@@ -315,6 +319,14 @@ pub trait Backend: std::fmt::Debug {
     fn runs_on_answer(&self, reply: &Value) -> Vec<String> {
         let _ = reply;
         Vec::new()
+    }
+
+    /// Whether one request of its can decide every card of an "Approve all" / "Deny all"
+    /// ([`AnswerCall::together`]): the gateway then settles them all once the backend took
+    /// it, and answers their own answers, which follow, from that. By default each card's
+    /// answer is its own request.
+    fn answers_batches(&self) -> bool {
+        false
     }
 
     /// A reader for one reply.

@@ -97,11 +97,74 @@ pub fn decision(resolution: &Value) -> Option<Value> {
 
 /// The resume body that decides one call. The others of the turn keep waiting (no
 /// `defaultDecision`): the server answers `paused` with them, and each is answered from its
-/// own card.
+/// own card (or all at once by "Approve all": [`batch_resume_body`]).
 pub fn resume_body(thread_id: &str, tool_call_id: &str, decision: Value) -> Value {
     let mut decisions = Map::new();
     decisions.insert(tool_call_id.to_owned(), decision);
     json!({ "threadId": thread_id, "decisions": decisions })
+}
+
+/// The resume body that decides several calls of one paused run at once ("Approve all",
+/// "Deny all"): `decided` are the calls with their decisions, `waiting` every call the run
+/// waits on. When the decided calls are all the calls that wait, one decision answers them
+/// (seed 001: "`defaultDecision` answers every waiting call at once"): the decision most of
+/// them share (the first one's on a tie) is `defaultDecision`, and `decisions` names only the
+/// calls decided otherwise (left out when there are none). When a waiting call is not among
+/// them, no default is sent (it would answer a call the person did not decide): each decided
+/// call is named in `decisions`.
+pub fn batch_resume_body(thread_id: &str, decided: &[(String, Value)], waiting: &[String]) -> Value {
+    let all = waiting
+        .iter()
+        .all(|w| decided.iter().any(|(id, _)| id == w));
+    let default = all
+        .then(|| {
+            decided
+                .iter()
+                .map(|(_, d)| d)
+                .max_by_key(|d| {
+                    let shared = decided.iter().filter(|(_, o)| o == *d).count();
+                    let first = decided.iter().position(|(_, o)| o == *d).unwrap_or(0);
+                    (shared, std::cmp::Reverse(first))
+                })
+                .cloned()
+        })
+        .flatten();
+    let mut decisions = Map::new();
+    for (id, d) in decided {
+        if default.as_ref() != Some(d) {
+            decisions.insert(id.clone(), d.clone());
+        }
+    }
+    let mut body = json!({ "threadId": thread_id });
+    if let Some(d) = default {
+        body["defaultDecision"] = d;
+    }
+    if !decisions.is_empty() {
+        body["decisions"] = Value::Object(decisions);
+    }
+    body
+}
+
+/// The calls the stored reply that lists `action_id` still waits on: its pending entries
+/// with no answer kept.
+pub fn waiting_calls(messages: &[Value], action_id: &str) -> Vec<String> {
+    let Some(reply) = messages.iter().rev().find(|m| {
+        m["metadata"]["pendingActions"]
+            .as_array()
+            .is_some_and(|list| list.iter().any(|a| a["id"] == action_id))
+    }) else {
+        return Vec::new();
+    };
+    reply["metadata"]["pendingActions"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter(|a| matches!(a["status"].as_str(), None | Some("pending")))
+        .filter_map(|a| a["id"].as_str())
+        .filter(|id| reply["actionStates"].get(*id).is_none())
+        .filter(|id| reply["metadata"]["actionStates"].get(*id).is_none())
+        .map(str::to_owned)
+        .collect()
 }
 
 /// The wire request that answers one card (E14 → resume): `POST /agents/:name/resume`
@@ -552,14 +615,35 @@ impl Backend for Cogitator {
         let thread = answer.thread;
         let thread_id = thread_id(thread.id(), &thread.conversation["metadata"]);
         let resolution = answer.resolution;
-        match answer_request(thread.agent_id(), thread_id, answer.action_id, resolution) {
-            Some((path, body)) => Ok(WireCall { path, body }),
-            None => Err(refusal(
+        let refused = || {
+            refusal(
                 400,
                 "VALIDATION_ERROR",
                 "This backend takes only approvals and denials.",
-            )),
+            )
+        };
+        if !answer.together.is_empty() {
+            let d = decision(resolution).ok_or_else(refused)?;
+            let decided: Vec<(String, Value)> = std::iter::once(answer.action_id)
+                .chain(answer.together.iter().map(String::as_str))
+                .map(|id| (id.to_owned(), d.clone()))
+                .collect();
+            let waiting = waiting_calls(&thread.messages, answer.action_id);
+            return Ok(WireCall {
+                path: resume_path(thread.agent_id()),
+                body: batch_resume_body(thread_id, &decided, &waiting),
+            });
         }
+        match answer_request(thread.agent_id(), thread_id, answer.action_id, resolution) {
+            Some((path, body)) => Ok(WireCall { path, body }),
+            None => Err(refused()),
+        }
+    }
+
+    /// "Approve all" and "Deny all" are one resume: `defaultDecision` when they decide every
+    /// call the run waits on.
+    fn answers_batches(&self) -> bool {
+        true
     }
 
     fn decoder(&self) -> Box<dyn ReplyDecoder> {

@@ -12,6 +12,11 @@
 //! card goes back to waiting with the backend's wording, or settles when it says the action
 //! is gone.
 //!
+//! A backend that [answers batches](super::super::backend::Backend::answers_batches) gets,
+//! with the first answer of an "Approve all" / "Deny all", the other cards of the same reply
+//! that the batch decides; once it took the request they are settled and kept too, and the
+//! session's own answers to them, which follow, are answered from that without a request.
+//!
 //! Where the answer goes is the backend's ([`Backend::answer_request`]): a configured
 //! action endpoint (Responses), a message on the waiting task (A2A), a resume of the paused
 //! run (Cogitator), a resume turn of an agent in the page.
@@ -40,6 +45,8 @@ pub(super) struct Answering {
     pub resolution: Value,
     /// Whether the backend took it (the card is settled).
     pub accepted: bool,
+    /// Cards of the same reply the request decides too, with the same answer.
+    pub together: Vec<String>,
 }
 
 /// An agent-server error envelope (§2) with its HTTP status.
@@ -62,6 +69,7 @@ impl Stateless {
             action_id,
             resolution,
             decision_key,
+            together,
             ..
         } = call
         else {
@@ -73,6 +81,16 @@ impl Stateless {
             let (status, body) = takes_no_answers();
             return Out(outputs).respond(session, status, body);
         }
+        let taken = self
+            .taken_together
+            .iter()
+            .position(|(c, a, r)| c == conversation_id && a == action_id && r == resolution);
+        if let Some(pos) = taken {
+            // Decided with an earlier card of its batch, with this same answer.
+            self.taken_together.remove(pos);
+            let body = self.settled_answer(conversation_id, action_id, resolution);
+            return Out(outputs).respond(session, 200, body.to_string());
+        }
         let Some(thread) = self.threads.iter().find(|t| t.id() == conversation_id) else {
             return Out(outputs).not_found(session, "Conversation");
         };
@@ -82,6 +100,20 @@ impl Stateless {
                 "This request is no longer waiting for an answer.",
             );
             return Out(outputs).respond(session, 409, body);
+        };
+        // The rest of an "Approve all" that waits on the same reply, for a backend that
+        // decides them in one request.
+        let together: Vec<String> = if self.backend.answers_batches() {
+            together
+                .iter()
+                .filter(|id| *id != action_id)
+                .filter(|id| {
+                    open_action(&thread.messages, id).is_some_and(|(m, _)| m == message_id)
+                })
+                .cloned()
+                .collect()
+        } else {
+            Vec::new()
         };
         let body = call.body().unwrap_or_default();
         let call = self.backend.answer_request(&AnswerCall {
@@ -94,6 +126,7 @@ impl Stateless {
             now,
             body: &body,
             stream,
+            together: &together,
         });
         let call = match call {
             Ok(call) => call,
@@ -124,6 +157,7 @@ impl Stateless {
                 message_id,
                 resolution: resolution.clone(),
                 accepted: false,
+                together,
             }),
             settles: Vec::new(),
         });
@@ -142,6 +176,13 @@ impl Stateless {
     ) {
         self.keep_answer(now, conversation_id, message_id, action_id, resolution);
         self.save(conversation_id, outputs);
+        let body = self.settled_answer(conversation_id, action_id, resolution);
+        Out(outputs).respond(session, 200, body.to_string());
+    }
+
+    /// E14's answer for a card settled without a request of its own (held, or taken with
+    /// another card's answer): the settled action, and nothing to stream.
+    fn settled_answer(&self, conversation_id: &str, action_id: &str, resolution: &Value) -> Value {
         let action = self
             .threads
             .iter()
@@ -154,8 +195,7 @@ impl Stateless {
                 action
             })
             .unwrap_or(Value::Null);
-        let body = json!({ "action": action, "status": "completed" });
-        Out(outputs).respond(session, 200, body.to_string());
+        json!({ "action": action, "status": "completed" })
     }
 
     /// The backend took the answer of turn `pos` (if it is one): the answer is kept on the
@@ -176,7 +216,13 @@ impl Stateless {
         let action_id = answering.action_id.clone();
         let message_id = answering.message_id.clone();
         let resolution = answering.resolution.clone();
+        let together = answering.together.clone();
         self.keep_answer(now, &conversation_id, &message_id, &action_id, &resolution);
+        for other in together {
+            self.keep_answer(now, &conversation_id, &message_id, &other, &resolution);
+            self.taken_together
+                .push((conversation_id.clone(), other, resolution.clone()));
+        }
         let running = self.mark_running(&conversation_id, &message_id);
         self.save(&conversation_id, outputs);
         if stream {

@@ -44,6 +44,9 @@ pub(super) struct Stateless {
     /// The conversation whose waiting requests are being answered after its read (they are
     /// not read again).
     replaying: Option<String>,
+    /// Cards the backend took with another card's answer (conversation, action, answer):
+    /// the session's own answer to each, which follows, is answered from this.
+    taken_together: Vec<(String, String, Value)>,
 }
 
 /// A send on its way to the backend.
@@ -128,6 +131,7 @@ impl Stateless {
             before_threads: None,
             syncs: Vec::new(),
             replaying: None,
+            taken_together: Vec::new(),
         }
     }
 
