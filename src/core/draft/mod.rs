@@ -21,8 +21,8 @@ pub use approval::ApprovalDraft;
 pub use focus::{live_focus, LiveFocus};
 pub use guard::{blocked, check_resolve, ResolveContext, ResolveRefusal};
 pub use policy::{
-    install_nested_walk, lock_host_read_only, nested_problems, read_only_names,
-    read_only_problems, NestedWalk,
+    install_nested_walk, lock_host_read_only, nested_problems, read_only_names, read_only_problems,
+    NestedWalk,
 };
 pub use question::{QuestionAnswer, QuestionDraft};
 
