@@ -6,6 +6,11 @@
 
 use std::{fs, path::Path};
 
+#[path = "../../style/minify.rs"]
+mod minify;
+
+use minify::{squeeze_css_spaces, strip_css_comments};
+
 /// The shell's texts: the key the script reads, the Fluent id it comes from.
 pub const TEXTS: &[(&str, &str)] = &[
     ("title", "chat-history-new-chat"),
@@ -35,10 +40,11 @@ pub fn script(root: &Path) -> Result<String, String> {
             ":host([theme=\"light\"]) {",
         )
         .replace(".chat-root {", ":host {");
-    let css = format!(
+    // Minified as the build script minifies the wasm's copies.
+    let css = squeeze_css_spaces(&format!(
         "{tokens}{}{SHELL_RULES}",
         strip_css_comments(&read("style/chat.css")?)
-    );
+    ));
     let mut texts = String::from("{");
     for (i, lang) in LOCALES.iter().enumerate() {
         let ftl = read(&format!("locales/{lang}/chat.ftl"))?;
@@ -144,21 +150,6 @@ fn message(ftl: &str, id: &str) -> Option<String> {
     })
 }
 
-/// `/* … */` comments out of a stylesheet.
-fn strip_css_comments(css: &str) -> String {
-    let mut out = String::with_capacity(css.len());
-    let mut rest = css;
-    while let Some(start) = rest.find("/*") {
-        out.push_str(&rest[..start]);
-        match rest[start + 2..].find("*/") {
-            Some(end) => rest = &rest[start + 2 + end + 2..],
-            None => return out,
-        }
-    }
-    out.push_str(rest);
-    out
-}
-
 /// `s` as a JSON (and JavaScript) string literal.
 fn json_string(s: &str) -> String {
     let mut out = String::with_capacity(s.len() + 2);
@@ -192,7 +183,9 @@ mod tests {
         assert!(script.contains("\"Type your message...\""));
         assert!(script.contains("\"Mesajınızı yazın...\""));
         assert!(script.contains("اكتب رسالتك..."));
-        assert!(script.contains(":host {") && script.contains(".chat-input__textarea"));
+        assert!(script.contains(":host{") && script.contains(".chat-input__textarea"));
+        // Minified as the wasm's copy is: no line breaks left in the stylesheet.
+        assert!(!script.contains("{\\n") && !script.contains(";\\n"));
         assert!(!script.contains("/* --chat-* design tokens"));
     }
 
