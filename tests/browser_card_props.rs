@@ -198,8 +198,12 @@ async fn issue35_s000_row83_an_answer_refused_as_not_pending_says_it_was_already
     .await;
     query(&card, ".chat-card__approve").unwrap().click();
     let banner = wait_for(&root, ".chat-error[role=alert] .chat-error__text").await;
+    // The sentence in the person's words; the server's own message on the line below it.
+    let detail = query(&banner, ".chat-error__detail").and_then(|d| d.text_content());
+    assert_eq!(detail.as_deref(), Some("srv words"));
+    let whole = banner.text_content().unwrap_or_default();
     assert_eq!(
-        banner.text_content().unwrap_or_default(),
+        whole.strip_suffix("srv words").unwrap_or(&whole),
         "That request was already answered."
     );
     wait_for(
