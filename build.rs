@@ -8,12 +8,13 @@ use std::{env, fs, path::Path};
 #[path = "style/minify.rs"]
 mod minify;
 
-use minify::{squeeze_css_spaces, strip_css_comments};
+use minify::compile;
 
 fn main() {
     // The split build (D67): wasm-split-cli reads the linker's relocations, so the element
     // (the cdylib) and the page (the bin) keep them when built with `split` for wasm32.
     println!("cargo:rerun-if-changed=build.rs");
+    println!("cargo:rerun-if-changed=style/minify.rs");
     println!("cargo:rerun-if-env-changed=CARGO_FEATURE_SPLIT");
     if env::var_os("CARGO_FEATURE_SPLIT").is_some()
         && env::var("CARGO_CFG_TARGET_ARCH").as_deref() == Ok("wasm32")
@@ -34,14 +35,7 @@ fn main() {
         let source = format!("style/{name}");
         println!("cargo:rerun-if-changed={source}");
         let css = fs::read_to_string(&source).expect("the stylesheet is readable");
-        let css = strip_css_comments(&css);
-        // The tokens stay as written: `ui::style::shadow_tokens` finds their blocks by text.
-        let css = if name == "tokens.css" {
-            css
-        } else {
-            squeeze_css_spaces(&css)
-        };
-        write(&out, name, &css);
+        write(&out, name, &compile(name, &css));
     }
     for lang in ["en", "tr", "ar"] {
         let source = format!("locales/{lang}/chat.ftl");

@@ -5,7 +5,11 @@
 // the shell over (`take` below: text, caret, selection, focus, scroll, and the queued send),
 // and if the wasm cannot load, the text stays editable with an error. Nothing typed is lost.
 // `cargo xtask element` fills in the stylesheet and the texts (from locales/<lang>/chat.ftl).
-const SHELL_CSS = "__AGENT_CHAT_SHELL_CSS__";
+// The stylesheet is the chat's first sheet, tokens on :host: the chat's wasm has no copy of it
+// and reads this one by its name (`io::shell_sheet`; the page's script also sets it on window).
+const __agentChatSheet = "__AGENT_CHAT_SHELL_CSS__";
+// The shell's own frame: full height, and in front of a chat still hidden.
+const SHELL_FRAME_CSS = ".chat-shell{height:100%}.chat-shell--over{position:absolute;inset:0;z-index:1}";
 const SHELL_TEXTS = __AGENT_CHAT_SHELL_TEXTS__;
 const SHELL_RTL = ["ar"];
 // The send icon, built node by node: no HTML string is ever parsed, so the shell works on a
@@ -54,7 +58,7 @@ function drawShell(host) {
   const light = (host.getAttribute("theme") || "").trim().toLowerCase() === "light";
   const root = host.attachShadow({ mode: "open" });
   const style = shellNode("style", "", { "data-agent-chat-shell": "" });
-  style.textContent = SHELL_CSS;
+  style.textContent = __agentChatSheet + SHELL_FRAME_CSS;
   const frame = shellNode("div", "chat-shell", { "data-agent-chat-shell": "" });
   const chat = shellNode("div", "chat-root" + (light ? " chat-theme-light" : ""), {
     "data-state": "idle", lang, dir: SHELL_RTL.includes(lang) ? "rtl" : "ltr" });

@@ -1,6 +1,18 @@
 //! The stylesheets' minifier, shared by the crate's build script (the wasm's copies) and
 //! `cargo xtask` (the instant shell's copy in `agent-chat.js`), so both ship the same bytes.
 
+/// The stylesheet `name` of `style/` (its text `css`) as the wasm and the instant shell carry
+/// it: without comments, and without the spaces it does not need, but for `tokens.css`, kept
+/// as written because `host_tokens.rs` finds its blocks by their text.
+pub fn compile(name: &str, css: &str) -> String {
+    let css = strip_css_comments(css);
+    if name == "tokens.css" {
+        css
+    } else {
+        squeeze_css_spaces(&css)
+    }
+}
+
 /// Removes `/* … */` comments outside strings, and lines left blank.
 pub fn strip_css_comments(css: &str) -> String {
     let mut kept = String::with_capacity(css.len());

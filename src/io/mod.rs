@@ -12,6 +12,8 @@ pub mod location;
 pub mod pattern;
 pub mod peers;
 pub mod scripted_agent;
+#[cfg(feature = "split")]
+pub mod shell;
 #[cfg(target_arch = "wasm32")]
 pub mod soon;
 pub mod split;

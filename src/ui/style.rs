@@ -1,11 +1,18 @@
-//! The stylesheet, compiled in (`style/tokens.css` + `style/chat.css`) and injected as a
-//! `<style>` element inside each chat root, so it works the same in a page and in a shadow root.
+//! The stylesheet (`style/tokens.css` + `style/chat.css`), injected as a `<style>` element
+//! inside each chat root, so it works the same in a page and in a shadow root. A Leptos app
+//! mounting `<Chat/>` (and the tests) has it compiled in. The split builds (the element and
+//! the page) take it from their instant shell instead, whose script arrives first and already
+//! carries the same bytes ([`crate::io::shell`]): the first download has it once. Without it
+//! (the wasm loaded without its shell script) the chat says so on the console, loudly.
 //!
 //! The rules of a part fetched on first use (the messages, the cards, what the Markdown part
 //! draws, the history sidebar) are not in that first sheet: the part's components add them
 //! when first drawn ([`use_part_style`]), so their bytes come with the part (D79, D80).
 
 use leptos::prelude::*;
+
+#[path = "../../style/host_tokens.rs"]
+mod host_tokens;
 
 /// The `--chat-*` tokens: the React library's variable names and defaults (F166).
 pub const TOKENS_CSS: &str = include_str!(concat!(env!("OUT_DIR"), "/tokens.css"));
@@ -62,22 +69,51 @@ pub struct InShadowRoot;
 /// defaults, as the embedding guide promises.
 #[component]
 pub fn Styles() -> impl IntoView {
-    let tokens = if use_context::<InShadowRoot>().is_some() {
-        shadow_tokens()
-    } else {
-        TOKENS_CSS.to_owned()
-    };
+    let first = first_sheet(use_context::<InShadowRoot>().is_some());
     let parts = PART_SHEETS.with(Clone::clone);
     let parts = move || parts.with(|s| s.concat());
-    view! { <style data-agent-chat-ui="">{tokens}{CHAT_CSS}{parts}</style> }
+    view! { <style data-agent-chat-ui="">{first}{parts}</style> }
 }
+
+/// The tokens and the component styles, for a chat in a shadow root (tokens on `:host`) or in
+/// a page (tokens on `.chat-root`): compiled in.
+#[cfg(not(feature = "split"))]
+fn first_sheet(in_shadow_root: bool) -> String {
+    if in_shadow_root {
+        shadow_tokens() + CHAT_CSS
+    } else {
+        [TOKENS_CSS, CHAT_CSS].concat()
+    }
+}
+
+/// The tokens and the component styles, for a chat in a shadow root (tokens on `:host`) or in
+/// a page (tokens on `.chat-root`): the instant shell's copy, the same text as the compiled-in
+/// one. Without a shell script the chat is drawn unstyled, with [`MISSING_SHEET`] on the
+/// console (the end-to-end tests fail on it).
+#[cfg(feature = "split")]
+fn first_sheet(in_shadow_root: bool) -> String {
+    match crate::io::shell::shell_sheet() {
+        Some(sheet) if in_shadow_root => sheet,
+        Some(sheet) => page_sheet(&sheet),
+        None => {
+            web_sys::console::error_1(&MISSING_SHEET.into());
+            String::new()
+        }
+    }
+}
+
+/// What a split build logs when its instant shell's stylesheet is not there.
+pub const MISSING_SHEET: &str = "agent-chat: the stylesheet is missing (no __agentChatSheet: \
+     agent-chat.js or agent-chat-shell.js was not loaded as built); the chat is unstyled";
 
 /// [`TOKENS_CSS`] with the token blocks moved onto the shadow host.
 pub fn shadow_tokens() -> String {
-    TOKENS_CSS
-        .replace(
-            ".chat-root.chat-theme-light {",
-            ":host([theme=\"light\"]) {",
-        )
-        .replace(".chat-root {", ":host {")
+    host_tokens::onto_host(TOKENS_CSS)
+}
+
+/// `sheet`, a first stylesheet whose tokens are on the shadow host (as the instant shell
+/// carries it), with the tokens on `.chat-root` instead, for a chat drawn in a page: for
+/// [`shadow_tokens`] + [`CHAT_CSS`] it is [`TOKENS_CSS`] + [`CHAT_CSS`], byte for byte.
+pub fn page_sheet(sheet: &str) -> String {
+    host_tokens::onto_root(sheet)
 }

@@ -1,15 +1,20 @@
 //! The instant shell of the element (`src/shell.js`): the composer drawn before the wasm
 //! arrives. This fills in what the script needs from the sources, so it never drifts from
-//! them: the stylesheet the chat draws (`style/tokens.css` with its tokens on `:host`, as in a
-//! shadow root, and `style/chat.css`) and the shell's texts in every locale, read from
-//! `locales/<lang>/chat.ftl`.
+//! them: the chat's first stylesheet (`style/tokens.css` with its tokens on `:host`, as in a
+//! shadow root, and `style/chat.css`, compiled as the crate's build script compiles them) and
+//! the shell's texts in every locale, read from `locales/<lang>/chat.ftl`.
+//!
+//! The split builds' wasm has no copy of that stylesheet: the chat takes the shell's, the
+//! element's from the same module, the page's from the global the page's shell script sets
+//! ([`PAGE_ENTRY`]). The bytes come once, in the script that arrives first.
 
 use std::{fs, path::Path};
 
 #[path = "../../style/minify.rs"]
 mod minify;
 
-use minify::{squeeze_css_spaces, strip_css_comments};
+#[path = "../../style/host_tokens.rs"]
+mod host_tokens;
 
 /// The shell's texts: the key the script reads, the Fluent id it comes from.
 pub const TEXTS: &[(&str, &str)] = &[
@@ -26,25 +31,13 @@ pub const TEXTS: &[(&str, &str)] = &[
 /// The locales the element ships (the script picks one as the chat does).
 pub const LOCALES: &[&str] = &["en", "tr", "ar"];
 
-/// Rules of the shell's own frame: full height, and in front of a chat still hidden.
-const SHELL_RULES: &str =
-    ".chat-shell{height:100%}.chat-shell--over{position:absolute;inset:0;z-index:1}";
-
 /// `src/shell.js` with the stylesheet and the texts filled in.
 pub fn script(root: &Path) -> Result<String, String> {
     let read = |p: &str| fs::read_to_string(root.join(p)).map_err(|e| format!("read {p}: {e}"));
     let template = read("src/shell.js")?;
-    let tokens = strip_css_comments(&read("style/tokens.css")?)
-        .replace(
-            ".chat-root.chat-theme-light {",
-            ":host([theme=\"light\"]) {",
-        )
-        .replace(".chat-root {", ":host {");
-    // Minified as the build script minifies the wasm's copies.
-    let css = squeeze_css_spaces(&format!(
-        "{tokens}{}{SHELL_RULES}",
-        strip_css_comments(&read("style/chat.css")?)
-    ));
+    // Byte for byte the sheet a chat in a shadow root drew from its compiled-in copies
+    // (`ui::style::shadow_tokens` and `CHAT_CSS`): the split builds now draw this one.
+    let css = first_sheet(&read("style/tokens.css")?, &read("style/chat.css")?)?;
     let mut texts = String::from("{");
     for (i, lang) in LOCALES.iter().enumerate() {
         let ftl = read(&format!("locales/{lang}/chat.ftl"))?;
@@ -73,16 +66,35 @@ pub fn script(root: &Path) -> Result<String, String> {
         .replacen(texts_slot, &texts, 1))
 }
 
+/// The chat's first stylesheet with its tokens on the shadow host, from the sources of
+/// `style/tokens.css` and `style/chat.css`.
+/// Fails when the page could not move the tokens back onto `.chat-root` (`ui::style::page_sheet`
+/// reads the whole sheet, so `style/chat.css` must never name `:host`).
+pub fn first_sheet(tokens: &str, chat: &str) -> Result<String, String> {
+    let tokens = minify::compile("tokens.css", tokens);
+    let chat = minify::compile("chat.css", chat);
+    let sheet = format!("{}{chat}", host_tokens::onto_host(&tokens));
+    if host_tokens::onto_root(&sheet) != format!("{tokens}{chat}") {
+        return Err("style/chat.css names `:host`: the page could not put the tokens of the \
+                    shell's stylesheet back on .chat-root"
+            .into());
+    }
+    Ok(sheet)
+}
+
 /// The name of the page's shell script in `dist/`, beside `index.html`.
 pub const PAGE_SCRIPT: &str = "agent-chat-shell.js";
 
-/// What the page's shell script adds to [`script`]: it draws the shell into the
-/// `#agent-chat-shell` host that [`into_page`] puts first in `<body>` (theme and language from
-/// the page's query, as the page reads them), gives the text back with an error if the page's
+/// What the page's shell script adds to [`script`]: it sets `window.__agentChatSheet` (the
+/// chat's first stylesheet, which the page's wasm reads instead of carrying a copy), draws the
+/// shell into the `#agent-chat-shell` host that [`into_page`] puts first in `<body>` (theme
+/// and language from the page's query, as the page reads them), gives the text back with an error if the page's
 /// wasm fails to start, and offers `window.__agentChatPageShell.take()`, which the page calls
 /// just before it mounts the chat (`src/page.rs`): the returned function hands what was typed
 /// over to the chat's composer and removes the shell.
 const PAGE_ENTRY: &str = r#"
+// The chat's first stylesheet, for the page's wasm (which has no copy): read-only, set once.
+Object.defineProperty(window, "__agentChatSheet", { value: __agentChatSheet });
 (function () {
   const host = document.getElementById("agent-chat-shell");
   if (!host) return;
@@ -183,10 +195,41 @@ mod tests {
         assert!(script.contains("\"Type your message...\""));
         assert!(script.contains("\"Mesajınızı yazın...\""));
         assert!(script.contains("اكتب رسالتك..."));
-        assert!(script.contains(":host{") && script.contains(".chat-input__textarea"));
-        // Minified as the wasm's copy is: no line breaks left in the stylesheet.
-        assert!(!script.contains("{\\n") && !script.contains(";\\n"));
-        assert!(!script.contains("/* --chat-* design tokens"));
+        // The chat's first sheet, compiled as the wasm's copies are: the tokens as written (on
+        // `:host`), the component styles without the spaces they do not need.
+        let read = |p: &str| std::fs::read_to_string(root.join(p)).unwrap();
+        let sheet = super::first_sheet(&read("style/tokens.css"), &read("style/chat.css")).unwrap();
+        assert!(script.contains(&super::json_string(&sheet)));
+        assert!(sheet.starts_with(":host {\n  --chat-bg-primary: #212121;"));
+        assert!(sheet.contains("\n:host([theme=\"light\"]) {\n"));
+        assert!(!sheet.contains(".chat-root {") && !sheet.contains("/* --chat-* design tokens"));
+        let chat = &sheet[sheet.rfind("\n}").unwrap() + 2..];
+        assert!(chat.starts_with(".chat-root{") && chat.contains(".chat-input__textarea{"));
+        assert!(!chat.contains('\n') && !chat.contains("; "));
+        // The shell's frame rules are the shell's: not in the chat's sheet.
+        assert!(!sheet.contains(".chat-shell"));
+        assert!(script.contains("__agentChatSheet + SHELL_FRAME_CSS"));
+    }
+
+    #[test]
+    fn i34_the_shells_sheet_goes_back_onto_the_page_root_exactly() {
+        let tokens = "/* x */\n.chat-root {\n  --a: 1px, 2px;\n}\n\n.chat-root.chat-theme-light {\n  --a: 3px;\n}\n";
+        let chat = ".chat-root { color: var(--a); }\n.b :focus { top: 0 }\n";
+        let sheet = super::first_sheet(tokens, chat).unwrap();
+        assert_eq!(
+            sheet,
+            ":host {\n  --a: 1px, 2px;\n}\n:host([theme=\"light\"]) {\n  --a: 3px;\n}\
+             .chat-root{color:var(--a);}.b :focus{top:0}"
+        );
+        assert_eq!(
+            super::host_tokens::onto_root(&sheet),
+            ".chat-root {\n  --a: 1px, 2px;\n}\n.chat-root.chat-theme-light {\n  --a: 3px;\n}\
+             .chat-root{color:var(--a);}.b :focus{top:0}"
+        );
+        // Text of the component styles that reads like a token block would be moved onto the
+        // page's root too: refused.
+        assert!(super::first_sheet(tokens, ".a::before { content: \":host {\" }").is_err());
+        assert!(super::first_sheet(tokens, ":host { color: red }").is_ok());
     }
 
     #[test]
@@ -202,6 +245,11 @@ mod tests {
         let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
         let js = super::page_script(&root).unwrap();
         assert!(js.starts_with("(function () {") && js.contains("__agentChatPageShell"));
+        // The page's wasm reads the sheet from `window`, set before the shell is drawn.
+        let set = js
+            .find("Object.defineProperty(window, \"__agentChatSheet\", { value: __agentChatSheet })")
+            .unwrap();
+        assert!(set < js.find("drawShell(host);").unwrap());
     }
 
     #[test]
@@ -211,6 +259,6 @@ mod tests {
         assert_eq!(super::message(ftl, "a").as_deref(), Some("one"));
         assert_eq!(super::message(ftl, "b"), None);
         assert_eq!(super::message(ftl, "c-d").as_deref(), Some("two words"));
-        assert_eq!(super::strip_css_comments("a/* x */b/* y"), "ab");
+        assert_eq!(super::minify::strip_css_comments("a/* x */b/* y"), "ab");
     }
 }

@@ -43,8 +43,11 @@ pub const CLEANUP_TIMEOUT: Duration = Duration::from_secs(10);
 /// How long restored cards are watched for an announcement or a focus they must not get.
 pub const QUIET_FOR: Duration = Duration::from_millis(1000);
 /// Console text that means the wasm app crashed (Rust panic, wasm trap).
-pub const FATAL_CONSOLE: [&str; 6] = [
+pub const FATAL_CONSOLE: [&str; 7] = [
     "panicked at",
+    // A split build whose instant shell's stylesheet did not reach the wasm (the chat would
+    // be drawn unstyled): `ui::style::MISSING_SHEET`.
+    "agent-chat: the stylesheet is missing",
     "RuntimeError",
     "unreachable executed",
     // The standalone page ships a Content-Security-Policy (no eval): nothing it does may be
