@@ -16,15 +16,15 @@ pub const ON_HOST: [(&str, &str); 2] = [
 
 /// `tokens` (`style/tokens.css` as compiled) with its blocks moved onto the shadow host.
 pub fn onto_host(tokens: &str) -> String {
-    ON_HOST
-        .iter()
-        .fold(tokens.to_owned(), |css, (root, host)| css.replace(root, host))
+    ON_HOST.iter().fold(tokens.to_owned(), |css, (root, host)| {
+        css.replace(root, host)
+    })
 }
 
 /// `sheet` (tokens declared on the shadow host) with its tokens back on `.chat-root`: the
 /// inverse of [`onto_host`] for a sheet whose other rules never name `:host`.
 pub fn onto_root(sheet: &str) -> String {
-    ON_HOST
-        .iter()
-        .fold(sheet.to_owned(), |css, (root, host)| css.replace(host, root))
+    ON_HOST.iter().fold(sheet.to_owned(), |css, (root, host)| {
+        css.replace(host, root)
+    })
 }

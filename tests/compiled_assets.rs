@@ -4,8 +4,8 @@
 
 use agent_chat_ui::core::LOCALES;
 use agent_chat_ui::ui::style::{
-    part_styles, use_part_style, CARDS_CSS, CHAT_CSS, HISTORY_CSS, MARKDOWN_CSS, MESSAGES_CSS,
-    PAGE_CSS, TOKENS_CSS,
+    page_sheet, part_styles, shadow_tokens, use_part_style, CARDS_CSS, CHAT_CSS, HISTORY_CSS,
+    MARKDOWN_CSS, MESSAGES_CSS, PAGE_CSS, TOKENS_CSS,
 };
 
 /// The text of `source` outside `/* … */` comments, without blank lines (written apart from
@@ -177,4 +177,16 @@ fn i16_the_compiled_locales_are_the_sources_without_comment_lines() {
             "{tag}: the source has comments to strip"
         );
     }
+}
+
+/// Issue 34 (D98): the split builds take the first stylesheet from the instant shell, which
+/// carries the shadow root's form (tokens on `:host`, as `shadow_tokens` writes them). The
+/// page moves them back onto `.chat-root`: it must get the compiled-in sheet back exactly, so
+/// the page is styled as it was, to the text of every token.
+#[test]
+fn i34_the_page_gets_the_compiled_in_sheet_back_from_the_shells() {
+    let shells = shadow_tokens() + CHAT_CSS;
+    assert!(shells.starts_with(":host {\n") && shells.contains("\n:host([theme=\"light\"]) {\n"));
+    assert!(!shells[..shells.len() - CHAT_CSS.len()].contains(".chat-root"));
+    assert_eq!(page_sheet(&shells), [TOKENS_CSS, CHAT_CSS].concat());
 }

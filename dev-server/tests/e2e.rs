@@ -37,6 +37,8 @@ mod execution;
 mod harness;
 #[path = "e2e/shell.rs"]
 mod shell;
+#[path = "e2e/styles.rs"]
+mod styles;
 use std::{
     path::PathBuf,
     time::{Duration, Instant},
@@ -3092,4 +3094,18 @@ journey! {
     /// error.
     i37_the_page_gives_the_text_back_when_its_wasm_fails =>
         |page| shell::page_shell_failed_load_gives_the_text_back(page)
+}
+
+journey! {
+    /// Issue 34: the element, whose wasm takes its first stylesheet from the instant shell, is
+    /// styled as it was with its own copy, in both themes and after a theme switch.
+    i34_the_element_is_styled_as_before_in_both_themes =>
+        |page| styles::element_is_styled_as_before(page)
+}
+
+journey! {
+    /// Issue 34: the standalone page, whose wasm takes its first stylesheet from the page's
+    /// shell script, is styled as it was with its own copy, in both themes.
+    i34_the_page_is_styled_as_before_in_both_themes =>
+        |page| styles::page_is_styled_as_before(page)
 }

@@ -75,9 +75,11 @@ pub fn first_sheet(tokens: &str, chat: &str) -> Result<String, String> {
     let chat = minify::compile("chat.css", chat);
     let sheet = format!("{}{chat}", host_tokens::onto_host(&tokens));
     if host_tokens::onto_root(&sheet) != format!("{tokens}{chat}") {
-        return Err("style/chat.css names `:host`: the page could not put the tokens of the \
+        return Err(
+            "style/chat.css names `:host`: the page could not put the tokens of the \
                     shell's stylesheet back on .chat-root"
-            .into());
+                .into(),
+        );
     }
     Ok(sheet)
 }
@@ -247,7 +249,9 @@ mod tests {
         assert!(js.starts_with("(function () {") && js.contains("__agentChatPageShell"));
         // The page's wasm reads the sheet from `window`, set before the shell is drawn.
         let set = js
-            .find("Object.defineProperty(window, \"__agentChatSheet\", { value: __agentChatSheet })")
+            .find(
+                "Object.defineProperty(window, \"__agentChatSheet\", { value: __agentChatSheet })",
+            )
             .unwrap();
         assert!(set < js.find("drawShell(host);").unwrap());
     }
