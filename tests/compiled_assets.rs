@@ -179,7 +179,7 @@ fn i16_the_compiled_locales_are_the_sources_without_comment_lines() {
     }
 }
 
-/// Issue 34 (D98): the split builds take the first stylesheet from the instant shell, which
+/// The split builds take the first stylesheet from the instant shell, which
 /// carries the shadow root's form (tokens on `:host`, as `shadow_tokens` writes them). The
 /// page moves them back onto `.chat-root`: it must get the compiled-in sheet back exactly, so
 /// the page is styled as it was, to the text of every token.

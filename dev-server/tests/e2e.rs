@@ -3097,14 +3097,14 @@ journey! {
 }
 
 journey! {
-    /// Issue 34: the element, whose wasm takes its first stylesheet from the instant shell, is
+    /// The element, whose wasm takes its first stylesheet from the instant shell, is
     /// styled as it was with its own copy, in both themes and after a theme switch.
     i34_the_element_is_styled_as_before_in_both_themes =>
         |page| styles::element_is_styled_as_before(page)
 }
 
 journey! {
-    /// Issue 34: the standalone page, whose wasm takes its first stylesheet from the page's
+    /// The standalone page, whose wasm takes its first stylesheet from the page's
     /// shell script, is styled as it was with its own copy, in both themes.
     i34_the_page_is_styled_as_before_in_both_themes =>
         |page| styles::page_is_styled_as_before(page)

@@ -5,7 +5,8 @@
 //! the wasm next to it and register the element), `agent-chat_bg.wasm` (after `wasm-opt
 //! -Oz`), the `snippets/` the glue imports, and the split build's loader `__wasm_split.js`
 //! with the chunks it fetches on first use (`split_*.wasm`, `chunk_*.wasm`; D67, [`split`]).
-//! The stylesheet is compiled into the wasm.
+//! The chat's first stylesheet is in `agent-chat.js` (the instant shell's, which the wasm
+//! reads); the parts' rules are compiled into their chunks.
 //! `examples/custom-element.html`, `examples/other-backends.html` and `examples/strict-csp.html`
 //! are copied to
 //! `dist/examples/`. Every file gets its `.gz` and `.br` beside it ([`crate::compress`]), which

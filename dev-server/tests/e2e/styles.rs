@@ -1,4 +1,4 @@
-//! Issue 34 (D98): the element and the page are styled exactly as before their wasm stopped
+//! The element and the page are styled exactly as before their wasm stopped
 //! carrying its own copy of the first stylesheet (the split builds take the instant shell's).
 //! Each journey reads computed styles of a few parts of the chat, once the chat has taken
 //! over from the shell (so no rule can come from the shell's sheet), in the dark and the light
@@ -27,37 +27,99 @@ for (const [css, property] of parts) {
 return seen;
 "#;
 
+/// The font the chat's root computes to.
+const FONT: &str = r#"ui-sans-serif, -apple-system, "Segoe UI", Roboto, "Helvetica Neue", Arial, "Noto Sans", sans-serif"#;
+/// `--chat-font-primary` as `style/tokens.css` writes it, its line break and indent kept.
+const FONT_TOKEN: &str = r#"ui-sans-serif, -apple-system, "Segoe UI", Roboto, "Helvetica Neue", Arial,
+    "Noto Sans", sans-serif"#;
+
 /// A part, a property, its value in the dark theme and in the light one: what the chat drew
 /// with its compiled-in stylesheet (read from the element built before the change). The
 /// token values keep their spaces (`--chat-font-primary`, `--chat-danger-bg`): the sheet is
 /// the same text, not only the same rules.
 const PARTS: &[(&str, &str, &str, &str)] = &[
-    (".chat-root", "background-color", "rgb(33, 33, 33)", "rgb(255, 255, 255)"),
-    (".chat-root", "color", "rgb(236, 236, 236)", "rgb(23, 23, 23)"),
-    (".chat-root", "font-family", "ui-sans-serif, -apple-system, \"Segoe UI\", Roboto, \"Helvetica Neue\", Arial, \"Noto Sans\", sans-serif", "ui-sans-serif, -apple-system, \"Segoe UI\", Roboto, \"Helvetica Neue\", Arial, \"Noto Sans\", sans-serif"),
+    (
+        ".chat-root",
+        "background-color",
+        "rgb(33, 33, 33)",
+        "rgb(255, 255, 255)",
+    ),
+    (
+        ".chat-root",
+        "color",
+        "rgb(236, 236, 236)",
+        "rgb(23, 23, 23)",
+    ),
+    (".chat-root", "font-family", FONT, FONT),
     (".chat-root", "font-size", "15px", "15px"),
     (".chat-root", "line-height", "24px", "24px"),
-    (".chat-root", "--chat-font-primary", "ui-sans-serif, -apple-system, \"Segoe UI\", Roboto, \"Helvetica Neue\", Arial,\n    \"Noto Sans\", sans-serif", "ui-sans-serif, -apple-system, \"Segoe UI\", Roboto, \"Helvetica Neue\", Arial,\n    \"Noto Sans\", sans-serif"),
-    (".chat-root", "--chat-danger-bg", "rgba(248, 113, 113, 0.12)", "rgba(185, 28, 28, 0.08)"),
+    (".chat-root", "--chat-font-primary", FONT_TOKEN, FONT_TOKEN),
+    (
+        ".chat-root",
+        "--chat-danger-bg",
+        "rgba(248, 113, 113, 0.12)",
+        "rgba(185, 28, 28, 0.08)",
+    ),
     (".chat-root", "--chat-focus-ring", "#34d399", "#0f766e"),
-    (".chat-header", "border-bottom-color", "rgb(47, 47, 47)", "rgb(236, 236, 236)"),
+    (
+        ".chat-header",
+        "border-bottom-color",
+        "rgb(47, 47, 47)",
+        "rgb(236, 236, 236)",
+    ),
     (".chat-header", "min-height", "56px", "56px"),
     (".chat-header__title", "font-size", "16px", "16px"),
     (".chat-header__title", "font-weight", "600", "600"),
-    (".chat-input__box", "background-color", "rgb(47, 47, 47)", "rgb(236, 236, 236)"),
-    (".chat-input__box", "border-top-color", "rgb(63, 63, 63)", "rgb(227, 227, 227)"),
+    (
+        ".chat-input__box",
+        "background-color",
+        "rgb(47, 47, 47)",
+        "rgb(236, 236, 236)",
+    ),
+    (
+        ".chat-input__box",
+        "border-top-color",
+        "rgb(63, 63, 63)",
+        "rgb(227, 227, 227)",
+    ),
     (".chat-input__box", "border-top-left-radius", "16px", "16px"),
     (".chat-input__box", "padding-left", "8px", "8px"),
-    (".chat-input__textarea", "color", "rgb(236, 236, 236)", "rgb(23, 23, 23)"),
+    (
+        ".chat-input__textarea",
+        "color",
+        "rgb(236, 236, 236)",
+        "rgb(23, 23, 23)",
+    ),
     (".chat-input__textarea", "line-height", "22.5px", "22.5px"),
-    (".chat-input__send", "background-color", "rgb(63, 63, 63)", "rgb(227, 227, 227)"),
-    (".chat-input__send", "color", "rgb(154, 154, 154)", "rgb(102, 102, 102)"),
-    (".chat-input__send", "border-top-left-radius", "10px", "10px"),
+    (
+        ".chat-input__send",
+        "background-color",
+        "rgb(63, 63, 63)",
+        "rgb(227, 227, 227)",
+    ),
+    (
+        ".chat-input__send",
+        "color",
+        "rgb(154, 154, 154)",
+        "rgb(102, 102, 102)",
+    ),
+    (
+        ".chat-input__send",
+        "border-top-left-radius",
+        "10px",
+        "10px",
+    ),
     (".chat-input__send", "width", "36px", "36px"),
-    (".chat-input__helper", "color", "rgb(154, 154, 154)", "rgb(102, 102, 102)"),
+    (
+        ".chat-input__helper",
+        "color",
+        "rgb(154, 154, 154)",
+        "rgb(102, 102, 102)",
+    ),
     (".chat-input__helper", "font-size", "12px", "12px"),
 ];
 
+/// `{"<part> <property>": value}` of [`PARTS`] in the light theme or the dark one.
 fn expected(light: bool) -> Value {
     let mut map = serde_json::Map::new();
     for (css, property, dark_value, light_value) in PARTS {
