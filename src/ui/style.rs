@@ -2,7 +2,7 @@
 //! inside each chat root, so it works the same in a page and in a shadow root. A Leptos app
 //! mounting `<Chat/>` (and the tests) has it compiled in. The split builds (the element and
 //! the page) take it from their instant shell instead, whose script arrives first and already
-//! carries the same bytes ([`crate::io::shell`]): the first download has it once. Without it
+//! carries the same bytes (`io::shell`): the first download has it once. Without it
 //! (the wasm loaded without its shell script) the chat says so on the console, loudly.
 //!
 //! The rules of a part fetched on first use (the messages, the cards, what the Markdown part
