@@ -5,8 +5,9 @@
 // the shell over (`take` below: text, caret, selection, focus, scroll, and the queued send),
 // and if the wasm cannot load, the text stays editable with an error. Nothing typed is lost.
 // `cargo xtask element` fills in the stylesheet and the texts (from locales/<lang>/chat.ftl).
-// The stylesheet is the chat's first sheet, tokens on :host: the chat's wasm has no copy of it
-// and reads this one by its name (`io::shell::shell_sheet`; the page's script also sets it on window).
+// The stylesheet is the chat's first sheet, tokens on :host: the chat's wasm has no copy of
+// it and reads this one by its name (`io::shell::shell_sheet`; the page's script also sets it
+// on window).
 const __agentChatSheet = "__AGENT_CHAT_SHELL_CSS__";
 // The shell's own frame: full height, and in front of a chat still hidden.
 const SHELL_FRAME_CSS = ".chat-shell{height:100%}.chat-shell--over{position:absolute;inset:0;z-index:1}";
