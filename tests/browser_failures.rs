@@ -47,19 +47,13 @@ fn failing_stream(kind: TransportKind, words: Option<&str>) -> String {
 /// Every backend with a stream of its own, and what its failure without words reads in
 /// Turkish.
 const BACKENDS: [(TransportKind, &str); 7] = [
-    (
-        TransportKind::ChatCompletions,
-        "Model sunucusu bir hata bildirdi.",
-    ),
-    (
-        TransportKind::Responses,
-        "Model sunucusu bir hata bildirdi.",
-    ),
-    (TransportKind::A2a, "Ajan bir hata bildirdi."),
-    (TransportKind::Cogitator, "Ajan bir hata bildirdi."),
-    (TransportKind::AiSdk, "Ajan bir hata bildirdi."),
-    (TransportKind::AgUi, "Ajan bir hata bildirdi."),
-    (TransportKind::Langgraph, "Ajan bir hata bildirdi."),
+    (TransportKind::ChatCompletions, "Sunucu bir hata bildirdi."),
+    (TransportKind::Responses, "Sunucu bir hata bildirdi."),
+    (TransportKind::A2a, "Sunucu bir hata bildirdi."),
+    (TransportKind::Cogitator, "Sunucu bir hata bildirdi."),
+    (TransportKind::AiSdk, "Sunucu bir hata bildirdi."),
+    (TransportKind::AgUi, "Sunucu bir hata bildirdi."),
+    (TransportKind::Langgraph, "Sunucu bir hata bildirdi."),
 ];
 
 /// Sends "Plan a trip" in a Turkish `Chat` over `kind` whose reply streams `body`; returns

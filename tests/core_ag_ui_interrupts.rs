@@ -329,10 +329,10 @@ fn issue_38_a_schema_refusal_reads_in_the_persons_language_with_where() {
     for (lang, text) in [
         (
             "en",
-            "The answer does not fit what the assistant asked for.",
+            "The answer was not sent: it does not fit what was asked.",
         ),
-        ("tr", "Yanıt, asistanın istediğine uymuyor."),
-        ("ar", "الإجابة لا تناسب ما طلبه المساعد."),
+        ("tr", "Yanıt gönderilmedi: istenene uymuyor."),
+        ("ar", "لم تُرسل الإجابة: إنها لا تناسب ما طُلب."),
     ] {
         let catalog = agent_chat_ui::core::Catalog::new(lang);
         assert_eq!(error.describe(&catalog), text, "{lang}");

@@ -96,10 +96,7 @@ const STREAMED: [(TransportKind, FailureKind); 7] = [
 
 /// The page's sentence for a failure kind in `lang`.
 fn said(kind: FailureKind, lang: &str) -> String {
-    Catalog::new(lang).tr(&format!(
-        "chat-error-code-{}",
-        kind.code().replace('_', "-")
-    ))
+    Catalog::new(lang).tr(kind.fluent_id())
 }
 
 #[test]
@@ -143,7 +140,7 @@ fn issue_38_a_stream_error_without_words_reads_in_the_persons_language_on_every_
             "tr"
         )
         .text,
-        "Ajan bir hata bildirdi."
+        "Sunucu bir hata bildirdi."
     );
     assert_eq!(
         streamed_over(
@@ -152,7 +149,7 @@ fn issue_38_a_stream_error_without_words_reads_in_the_persons_language_on_every_
             "ar"
         )
         .text,
-        "أبلغ خادم النموذج عن خطأ."
+        "أبلغ الخادم عن خطأ."
     );
 }
 
@@ -163,7 +160,7 @@ fn issue_38_how_a_reply_ended_without_words_is_said_by_its_kind() {
     let failed = data(json!({"type": "response.failed", "response": {"id": "resp_1"}}));
     assert_eq!(
         streamed_over(TransportKind::Responses, &failed, "tr").text,
-        "Model sunucusu yanıtı tamamlayamadı."
+        "Yanıt tamamlanmadı."
     );
     // A2A: a task the agent ended, by how it ended.
     for (state, kind) in [
@@ -216,7 +213,7 @@ fn issue_38_a_failed_task_kept_for_a_reload_keeps_its_kind_or_its_words() {
     );
     assert_eq!(
         kept(ended(Value::Null)),
-        Some(FailedTurn::Said("chat-error-code-task-failed".into()))
+        Some(FailedTurn::Said("chat-error-task-failed".into()))
     );
     // A code this page does not know is not read as a failure's kind.
     let mut unknown = Map::new();
@@ -226,21 +223,20 @@ fn issue_38_a_failed_task_kept_for_a_reload_keeps_its_kind_or_its_words() {
 
 #[test]
 fn issue_38_every_failure_and_refusal_kind_has_its_words_in_every_language() {
-    let codes: Vec<&str> = FailureKind::ALL
+    let ids: Vec<&str> = FailureKind::ALL
         .iter()
-        .map(|k| k.code())
-        .chain(Refusal::ALL.iter().map(|r| r.code()))
+        .map(|k| k.fluent_id())
+        .chain(Refusal::ALL.iter().map(|r| r.fluent_id()))
         .collect();
     let english = Catalog::new("en");
-    for code in codes {
-        let id = format!("chat-error-code-{}", code.replace('_', "-"));
+    for id in ids {
         for lang in ["en", "tr", "ar"] {
-            assert!(Catalog::new(lang).has(&id), "{lang} lacks {id}");
+            assert!(Catalog::new(lang).has(id), "{lang} lacks {id}");
         }
         for lang in ["tr", "ar"] {
             assert_ne!(
-                Catalog::new(lang).tr(&id),
-                english.tr(&id),
+                Catalog::new(lang).tr(id),
+                english.tr(id),
                 "{lang}: {id} is a copy of the English"
             );
         }
@@ -266,11 +262,10 @@ fn issue_38_every_gateway_refusal_reads_in_the_persons_language_without_english_
             error: ApiError::from_body(status, &body),
         };
         for lang in ["en", "tr", "ar"] {
-            let id = format!("chat-error-code-{}", refusal.code().replace('_', "-"));
             assert_eq!(
                 read(Some(&error), lang),
                 Read {
-                    text: Catalog::new(lang).tr(&id),
+                    text: Catalog::new(lang).tr(refusal.fluent_id()),
                     detail: None
                 },
                 "{refusal:?} in {lang}"

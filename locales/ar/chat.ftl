@@ -157,27 +157,12 @@ chat-error-code-file-too-large = أحد الملفات كبير جدًا.
 chat-error-code-unsupported-file-type = نوع الملف هذا غير مدعوم.
 chat-error-code-attachments-disabled = المرفقات معطّلة لهذا المساعد.
 chat-error-code-action-version-conflict = تغيّر هذا الطلب في هذه الأثناء، وقد أُعيد تحميله.
-# ما الذي حدث حين لا يذكر الخادم كلماته (إن ذكرها تُعرض هي).
-chat-error-code-agent-error = أبلغ الوكيل عن خطأ.
-chat-error-code-model-error = أبلغ خادم النموذج عن خطأ.
-chat-error-code-reply-incomplete = تعذّر على خادم النموذج إكمال الرد.
-chat-error-code-task-failed = تعذّر على الوكيل إكمال المهمة.
-chat-error-code-task-rejected = رفض الوكيل المهمة.
-chat-error-code-task-canceled = أُلغيت المهمة من جهة الوكيل.
-chat-error-code-reply-unreadable = تعذّرت قراءة رد الخادم.
-# إجابات لا يقبلها هذا الخادم.
-chat-error-code-answers-not-taken = لا يقبل هذا المساعد إجابات على الطلبات هنا.
-chat-error-code-answer-approve-or-deny-only = لا يقبل هذا المساعد لهذا الطلب إلا الموافقة أو الرفض.
-chat-error-code-answer-edit-not-taken = لا يشغّل هذا المساعد الأداة إلا بالوسائط التي اقترحها: وافق عليها أو ارفضها كما هي.
-chat-error-code-answer-required = يحتاج هذا السؤال إلى إجابة.
-chat-error-code-answer-does-not-fit = الإجابة لا تناسب ما طلبه المساعد.
-chat-error-code-action-not-answerable = لا يمكن الرد على هذا الطلب هنا.
-chat-error-code-answer-skip-not-taken = لا يمكن تخطي هذا الطلب.
-chat-error-code-answer-text-not-taken = لا يقبل هذا الطلب إجابة مكتوبة.
-chat-error-code-answer-decline-not-taken = لا يمكن رفض هذا الطلب.
-chat-error-code-answer-reason-not-taken = لا يقبل هذا الطلب سببًا: ارفضه دون سبب.
-chat-error-code-answer-reason-required = لا يمكن رفض هذا الطلب إلا مع ذكر سبب.
-chat-error-code-answer-approve-not-taken = لا يمكن الموافقة على هذا الطلب.
+chat-error-server-failed = أبلغ الخادم عن خطأ.
+chat-error-reply-incomplete = لم يكتمل الرد.
+chat-error-task-failed = تعذّر على الوكيل إكمال المهمة.
+chat-error-task-rejected = رفض الوكيل المهمة.
+chat-error-task-canceled = أُلغيت المهمة.
+chat-error-refused-does-not-fit = لم تُرسل الإجابة: إنها لا تناسب ما طُلب.
 
 chat-file-too-large = { $name } كبير جدًا (الحد الأقصى { $max })
 chat-file-too-many = الحد الأقصى لعدد الملفات المرفقة هو { $max }

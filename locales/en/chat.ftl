@@ -143,28 +143,12 @@ chat-error-code-file-too-large = This file is too large.
 chat-error-code-unsupported-file-type = This file type is not supported.
 chat-error-code-attachments-disabled = Attachments are turned off for this assistant.
 chat-error-code-action-version-conflict = This request changed in the meantime. It has been reloaded.
-# What went wrong when the server gave no words of its own (the server's words, when it
-# gave some, are shown instead).
-chat-error-code-agent-error = The agent reported an error.
-chat-error-code-model-error = The model server reported an error.
-chat-error-code-reply-incomplete = The model server could not finish the reply.
-chat-error-code-task-failed = The agent could not finish the task.
-chat-error-code-task-rejected = The agent turned the task down.
-chat-error-code-task-canceled = The task was cancelled on the agent's side.
-chat-error-code-reply-unreadable = The server's answer could not be read.
-# Answers this backend cannot take (the card offered something the server does not allow).
-chat-error-code-answers-not-taken = This assistant does not take answers to requests here.
-chat-error-code-answer-approve-or-deny-only = This assistant takes only Approve or Deny for this request.
-chat-error-code-answer-edit-not-taken = This assistant runs the tool only with the arguments it proposed: approve or deny them as they are.
-chat-error-code-answer-required = This question needs an answer.
-chat-error-code-answer-does-not-fit = The answer does not fit what the assistant asked for.
-chat-error-code-action-not-answerable = This request cannot be answered here.
-chat-error-code-answer-skip-not-taken = This request cannot be skipped.
-chat-error-code-answer-text-not-taken = This request takes no written answer.
-chat-error-code-answer-decline-not-taken = This request cannot be declined.
-chat-error-code-answer-reason-not-taken = This request takes no reason: decline it without one.
-chat-error-code-answer-reason-required = This request can only be declined with a reason.
-chat-error-code-answer-approve-not-taken = This request cannot be approved.
+chat-error-server-failed = The server reported an error.
+chat-error-reply-incomplete = The reply was not finished.
+chat-error-task-failed = The agent could not finish the task.
+chat-error-task-rejected = The agent turned the task down.
+chat-error-task-canceled = The task was cancelled.
+chat-error-refused-does-not-fit = The answer was not sent: it does not fit what was asked.
 
 chat-file-too-large = { $name } is too large (max { $max })
 chat-file-too-many = You can attach at most { $max } files

@@ -134,27 +134,12 @@ chat-error-code-file-too-large = Bir dosya çok büyük.
 chat-error-code-unsupported-file-type = Bu dosya türü desteklenmiyor.
 chat-error-code-attachments-disabled = Bu asistan için ekler kapalı.
 chat-error-code-action-version-conflict = Bu istek bu arada değişti. Yeniden yüklendi.
-# Sunucu kendi sözlerini vermediğinde ne ters gitti (verdiyse onlar gösterilir).
-chat-error-code-agent-error = Ajan bir hata bildirdi.
-chat-error-code-model-error = Model sunucusu bir hata bildirdi.
-chat-error-code-reply-incomplete = Model sunucusu yanıtı tamamlayamadı.
-chat-error-code-task-failed = Ajan görevi tamamlayamadı.
-chat-error-code-task-rejected = Ajan görevi reddetti.
-chat-error-code-task-canceled = Görev ajan tarafında iptal edildi.
-chat-error-code-reply-unreadable = Sunucunun yanıtı okunamadı.
-# Bu arka ucun alamadığı yanıtlar.
-chat-error-code-answers-not-taken = Bu asistan buradaki isteklere yanıt almıyor.
-chat-error-code-answer-approve-or-deny-only = Bu asistan bu istek için yalnızca Onayla veya Reddet yanıtını alır.
-chat-error-code-answer-edit-not-taken = Bu asistan aracı yalnızca önerdiği argümanlarla çalıştırır: olduğu gibi onaylayın veya reddedin.
-chat-error-code-answer-required = Bu sorunun bir yanıtı olmalı.
-chat-error-code-answer-does-not-fit = Yanıt, asistanın istediğine uymuyor.
-chat-error-code-action-not-answerable = Bu istek burada yanıtlanamaz.
-chat-error-code-answer-skip-not-taken = Bu istek atlanamaz.
-chat-error-code-answer-text-not-taken = Bu istek yazılı yanıt almaz.
-chat-error-code-answer-decline-not-taken = Bu istek reddedilemez.
-chat-error-code-answer-reason-not-taken = Bu istek gerekçe almaz: gerekçesiz reddedin.
-chat-error-code-answer-reason-required = Bu istek yalnızca bir gerekçeyle reddedilebilir.
-chat-error-code-answer-approve-not-taken = Bu istek onaylanamaz.
+chat-error-server-failed = Sunucu bir hata bildirdi.
+chat-error-reply-incomplete = Yanıt tamamlanmadı.
+chat-error-task-failed = Ajan görevi tamamlayamadı.
+chat-error-task-rejected = Ajan görevi reddetti.
+chat-error-task-canceled = Görev iptal edildi.
+chat-error-refused-does-not-fit = Yanıt gönderilmedi: istenene uymuyor.
 
 chat-file-too-large = { $name } çok büyük (en fazla { $max })
 chat-file-too-many = En fazla { $max } dosya ekleyebilirsiniz

@@ -5,6 +5,7 @@
 use crate::core::error::ApiError;
 use crate::core::files::FileRejection;
 use crate::core::i18n::{Arg, Catalog};
+use crate::core::transport::failure::{FailureKind, Refusal};
 
 use super::{HttpResponse, TransportError};
 
@@ -182,8 +183,9 @@ impl ChatError {
     }
 
     /// The text to show: for a failed delete or rename the localized "failed to …" text;
-    /// otherwise the localized text of a known code (PROTOCOL §9.10), else the server's wording,
-    /// else the localized generic text for what failed.
+    /// otherwise the localized text of a known code (PROTOCOL §9.10) or of a gateway's own
+    /// refusal, else the server's wording, else the sentence for the failure's kind, else the
+    /// localized generic text for what failed.
     pub fn describe(&self, catalog: &Catalog) -> String {
         // A failed delete or rename is not tied to anything on screen: say what failed.
         if let ChatError::Api { context, .. }
@@ -202,6 +204,16 @@ impl ChatError {
             let id = format!("chat-error-code-{}", code.replace('_', "-"));
             if catalog.has(&id) {
                 return catalog.tr(&id);
+            }
+            // A gateway's own refusal is always the page's sentence; a failure of a known
+            // kind is, when the server gave no words of its own.
+            if let Some(refusal) = Refusal::from_code(code) {
+                return catalog.tr(refusal.fluent_id());
+            }
+            if let Some(kind) = FailureKind::from_code(code) {
+                if self.server_words().is_none() {
+                    return catalog.tr(kind.fluent_id());
+                }
             }
         }
         match self {
@@ -237,16 +249,21 @@ impl ChatError {
 }
 
 impl ChatError {
+    /// The server's own words, when it gave some (not blanks, not the stand-in for none).
+    fn server_words(&self) -> Option<&str> {
+        match self {
+            ChatError::Api { error, .. } if error.has_server_words() => Some(&error.server_message),
+            ChatError::Stream { message, .. } if !message.trim().is_empty() => Some(message),
+            _ => None,
+        }
+    }
+
     /// The server's own words, when [`ChatError::describe`] put the page's sentence in their
     /// place (a known code, too many requests): shown under it, so a server's explanation
     /// ("30 messages a minute on the free plan") is never lost. `None` when the server gave
     /// none or the description already is them.
     pub fn server_detail(&self, catalog: &Catalog) -> Option<String> {
-        let words = match self {
-            ChatError::Api { error, .. } if error.has_server_words() => &error.server_message,
-            ChatError::Stream { message, .. } if !message.trim().is_empty() => message,
-            _ => return None,
-        };
+        let words = self.server_words()?;
         let shown = self.describe(catalog);
         (!shown.contains(words.trim())).then(|| words.trim().to_owned())
     }

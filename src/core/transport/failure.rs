@@ -2,8 +2,9 @@
 //! for the person. A reply that failed is a [`Failure`] (the server's own words when it gave
 //! some, and always its [`FailureKind`]); an answer the gateway turns down itself is a
 //! [`Refusal`]. Each kind travels to the session as an agent-server error code, and the page
-//! says a code in the person's language (`chat-error-code-<code>` in the locales), so a
-//! Turkish page never reads an English sentence the gateway made up.
+//! says a code in the person's language (its [`fluent_id`](Refusal::fluent_id); most share a
+//! sentence the page already has), so a Turkish page never reads an English sentence the
+//! gateway made up.
 //!
 //! The rule for the server's words: when it gave some they are what the person reads, and
 //! the code is left out so the page's sentence does not push them aside; when it gave none,
@@ -48,6 +49,26 @@ impl FailureKind {
             FailureKind::NothingWaited => "action_not_pending",
             FailureKind::Unreadable => "reply_unreadable",
         }
+    }
+
+    /// The page's sentence for this kind, when the server gave no words.
+    #[must_use]
+    pub fn fluent_id(self) -> &'static str {
+        match self {
+            FailureKind::AgentError | FailureKind::ModelError => "chat-error-server-failed",
+            FailureKind::Incomplete => "chat-error-reply-incomplete",
+            FailureKind::TaskFailed => "chat-error-task-failed",
+            FailureKind::TaskRejected => "chat-error-task-rejected",
+            FailureKind::TaskCanceled => "chat-error-task-canceled",
+            FailureKind::NothingWaited => "chat-error-code-action-not-pending",
+            FailureKind::Unreadable => "chat-error-bad-response",
+        }
+    }
+
+    /// The kind an error code stands for, when it is one of these.
+    #[must_use]
+    pub fn from_code(code: &str) -> Option<FailureKind> {
+        FailureKind::ALL.into_iter().find(|k| k.code() == code)
     }
 
     /// Every kind, for the tests that check each has its words in every language.
@@ -168,6 +189,34 @@ impl Refusal {
         }
     }
 
+    /// The page's sentence for this refusal (several share one: the gate's own words for
+    /// the same thing).
+    #[must_use]
+    pub fn fluent_id(self) -> &'static str {
+        match self {
+            Refusal::NotPending => "chat-error-code-action-not-pending",
+            Refusal::Expired => "chat-error-code-action-expired",
+            Refusal::EditNotTaken => "chat-error-refused-edit-not-offered",
+            Refusal::DeclineNotTaken | Refusal::ReasonNotTaken | Refusal::ReasonRequired => {
+                "chat-error-refused-decline-not-offered"
+            }
+            Refusal::AnswerRequired => "chat-error-refused-unanswered",
+            Refusal::DoesNotFit => "chat-error-refused-does-not-fit",
+            Refusal::TakesNoAnswers
+            | Refusal::NotAnswerable
+            | Refusal::ApproveOrDenyOnly
+            | Refusal::SkipNotTaken
+            | Refusal::TextNotTaken
+            | Refusal::ApproveNotTaken => "chat-error-refused-read-only",
+        }
+    }
+
+    /// The refusal an error code stands for, when it is one of these.
+    #[must_use]
+    pub fn from_code(code: &str) -> Option<Refusal> {
+        Refusal::ALL.into_iter().find(|r| r.code() == code)
+    }
+
     /// The HTTP status the gateway answers with.
     #[must_use]
     pub fn status(self) -> u16 {
@@ -218,7 +267,8 @@ impl Refusal {
 pub enum FailedTurn {
     /// The server's own words.
     Words(String),
-    /// No words: the Fluent id of the failure's kind, said in the person's language.
+    /// No words: the Fluent id of the failure's kind ([`FailureKind::fluent_id`]), said in
+    /// the person's language.
     Said(String),
 }
 
@@ -236,10 +286,7 @@ impl FailedTurn {
             return Some(FailedTurn::Words(words.to_owned()));
         }
         let code = metadata.get("errorCode").and_then(Value::as_str)?;
-        let kind = FailureKind::ALL.into_iter().find(|k| k.code() == code)?;
-        Some(FailedTurn::Said(format!(
-            "chat-error-code-{}",
-            kind.code().replace('_', "-")
-        )))
+        let kind = FailureKind::from_code(code)?;
+        Some(FailedTurn::Said(kind.fluent_id().to_owned()))
     }
 }
