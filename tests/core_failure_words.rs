@@ -160,7 +160,7 @@ fn issue_38_how_a_reply_ended_without_words_is_said_by_its_kind() {
     let failed = data(json!({"type": "response.failed", "response": {"id": "resp_1"}}));
     assert_eq!(
         streamed_over(TransportKind::Responses, &failed, "tr").text,
-        "Yanıt tamamlanmadı."
+        "Sunucu bir hata bildirdi."
     );
     // A2A: a task the agent ended, by how it ended.
     for (state, kind) in [
@@ -180,7 +180,10 @@ fn issue_38_how_a_reply_ended_without_words_is_said_by_its_kind() {
             );
         }
     }
-    assert_eq!(said(FailureKind::TaskRejected, "ar"), "رفض الوكيل المهمة.");
+    assert_eq!(
+        said(FailureKind::TaskRejected, "ar"),
+        "لم يُكمل الوكيل المهمة."
+    );
 }
 
 #[test]
@@ -244,7 +247,7 @@ fn issue_38_every_failure_and_refusal_kind_has_its_words_in_every_language() {
     // The server's words win over the kind; blanks are no words.
     assert_eq!(
         Failure::new(FailureKind::AgentError, Some("  ")).error_object(),
-        json!({"code": "agent_error"})
+        json!({"code": "chat-error-server-failed"})
     );
     assert_eq!(
         Failure::new(FailureKind::AgentError, Some(" Boom ")).error_object(),

@@ -158,11 +158,9 @@ chat-error-code-unsupported-file-type = نوع الملف هذا غير مدعو
 chat-error-code-attachments-disabled = المرفقات معطّلة لهذا المساعد.
 chat-error-code-action-version-conflict = تغيّر هذا الطلب في هذه الأثناء، وقد أُعيد تحميله.
 chat-error-server-failed = أبلغ الخادم عن خطأ.
-chat-error-reply-incomplete = لم يكتمل الرد.
-chat-error-task-failed = تعذّر على الوكيل إكمال المهمة.
-chat-error-task-rejected = رفض الوكيل المهمة.
+chat-error-task-failed = لم يُكمل الوكيل المهمة.
 chat-error-task-canceled = أُلغيت المهمة.
-chat-error-refused-does-not-fit = لم تُرسل الإجابة: إنها لا تناسب ما طُلب.
+chat-error-refused-does-not-fit = لم تُرسل: الإجابة لا تناسب ما طُلب.
 
 chat-file-too-large = { $name } كبير جدًا (الحد الأقصى { $max })
 chat-file-too-many = الحد الأقصى لعدد الملفات المرفقة هو { $max }

@@ -144,11 +144,9 @@ chat-error-code-unsupported-file-type = This file type is not supported.
 chat-error-code-attachments-disabled = Attachments are turned off for this assistant.
 chat-error-code-action-version-conflict = This request changed in the meantime. It has been reloaded.
 chat-error-server-failed = The server reported an error.
-chat-error-reply-incomplete = The reply was not finished.
-chat-error-task-failed = The agent could not finish the task.
-chat-error-task-rejected = The agent turned the task down.
+chat-error-task-failed = The agent did not finish the task.
 chat-error-task-canceled = The task was cancelled.
-chat-error-refused-does-not-fit = The answer was not sent: it does not fit what was asked.
+chat-error-refused-does-not-fit = Not sent: the answer does not fit what was asked.
 
 chat-file-too-large = { $name } is too large (max { $max })
 chat-file-too-many = You can attach at most { $max } files

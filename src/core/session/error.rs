@@ -5,7 +5,6 @@
 use crate::core::error::ApiError;
 use crate::core::files::FileRejection;
 use crate::core::i18n::{Arg, Catalog};
-use crate::core::transport::failure::{FailureKind, Refusal};
 
 use super::{HttpResponse, TransportError};
 
@@ -183,9 +182,9 @@ impl ChatError {
     }
 
     /// The text to show: for a failed delete or rename the localized "failed to …" text;
-    /// otherwise the localized text of a known code (PROTOCOL §9.10) or of a gateway's own
-    /// refusal, else the server's wording, else the sentence for the failure's kind, else the
-    /// localized generic text for what failed.
+    /// otherwise the localized text of a known code (PROTOCOL §9.10) or of a code that names
+    /// one of the page's error messages (what the page's gateways say themselves), else the
+    /// server's wording, else the localized generic text for what failed.
     pub fn describe(&self, catalog: &Catalog) -> String {
         // A failed delete or rename is not tied to anything on screen: say what failed.
         if let ChatError::Api { context, .. }
@@ -205,15 +204,10 @@ impl ChatError {
             if catalog.has(&id) {
                 return catalog.tr(&id);
             }
-            // A gateway's own refusal is always the page's sentence; a failure of a known
-            // kind is, when the server gave no words of its own.
-            if let Some(refusal) = Refusal::from_code(code) {
-                return catalog.tr(refusal.fluent_id());
-            }
-            if let Some(kind) = FailureKind::from_code(code) {
-                if self.server_words().is_none() {
-                    return catalog.tr(kind.fluent_id());
-                }
+            // The page's own gateways name what they say themselves by its message id (a
+            // refusal, or a failure without the server's words).
+            if code.starts_with("chat-error-") && catalog.has(code) {
+                return catalog.tr(code);
             }
         }
         match self {

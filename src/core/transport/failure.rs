@@ -1,10 +1,11 @@
 //! What went wrong, as kinds rather than sentences: the gateway never writes English words
 //! for the person. A reply that failed is a [`Failure`] (the server's own words when it gave
 //! some, and always its [`FailureKind`]); an answer the gateway turns down itself is a
-//! [`Refusal`]. Each kind travels to the session as an agent-server error code, and the page
-//! says a code in the person's language (its [`fluent_id`](Refusal::fluent_id); most share a
-//! sentence the page already has), so a Turkish page never reads an English sentence the
-//! gateway made up.
+//! [`Refusal`]. Each kind travels to the session as an agent-server error code: the id of
+//! the page's message that says it (most share a sentence the page already has), which the
+//! session says in the person's language, so a Turkish page never reads an English sentence
+//! the gateway made up. The code is the message id itself so that the first download holds
+//! no table of kinds: the page only checks that a code names one of its error messages.
 //!
 //! The rule for the server's words: when it gave some they are what the person reads, and
 //! the code is left out so the page's sentence does not push them aside; when it gave none,
@@ -36,18 +37,13 @@ pub enum FailureKind {
 }
 
 impl FailureKind {
-    /// The agent-server error code this kind travels as (lower case, `_`-separated).
+    /// The agent-server error code this kind travels as: the agent server's own code where
+    /// it has one (`action_not_pending`, which settles the card), else the page's message id.
     #[must_use]
     pub fn code(self) -> &'static str {
         match self {
-            FailureKind::AgentError => "agent_error",
-            FailureKind::ModelError => "model_error",
-            FailureKind::Incomplete => "reply_incomplete",
-            FailureKind::TaskFailed => "task_failed",
-            FailureKind::TaskRejected => "task_rejected",
-            FailureKind::TaskCanceled => "task_canceled",
             FailureKind::NothingWaited => "action_not_pending",
-            FailureKind::Unreadable => "reply_unreadable",
+            other => other.fluent_id(),
         }
     }
 
@@ -55,20 +51,14 @@ impl FailureKind {
     #[must_use]
     pub fn fluent_id(self) -> &'static str {
         match self {
-            FailureKind::AgentError | FailureKind::ModelError => "chat-error-server-failed",
-            FailureKind::Incomplete => "chat-error-reply-incomplete",
-            FailureKind::TaskFailed => "chat-error-task-failed",
-            FailureKind::TaskRejected => "chat-error-task-rejected",
+            FailureKind::AgentError | FailureKind::ModelError | FailureKind::Incomplete => {
+                "chat-error-server-failed"
+            }
+            FailureKind::TaskFailed | FailureKind::TaskRejected => "chat-error-task-failed",
             FailureKind::TaskCanceled => "chat-error-task-canceled",
             FailureKind::NothingWaited => "chat-error-code-action-not-pending",
             FailureKind::Unreadable => "chat-error-bad-response",
         }
-    }
-
-    /// The kind an error code stands for, when it is one of these.
-    #[must_use]
-    pub fn from_code(code: &str) -> Option<FailureKind> {
-        FailureKind::ALL.into_iter().find(|k| k.code() == code)
     }
 
     /// Every kind, for the tests that check each has its words in every language.
@@ -168,24 +158,14 @@ pub enum Refusal {
 }
 
 impl Refusal {
-    /// The agent-server error code this refusal travels as.
+    /// The agent-server error code this refusal travels as: the agent server's own code
+    /// where it has one (they settle the card), else the page's message id.
     #[must_use]
     pub fn code(self) -> &'static str {
         match self {
-            Refusal::TakesNoAnswers => "answers_not_taken",
             Refusal::NotPending => "action_not_pending",
             Refusal::Expired => "action_expired",
-            Refusal::ApproveOrDenyOnly => "answer_approve_or_deny_only",
-            Refusal::EditNotTaken => "answer_edit_not_taken",
-            Refusal::AnswerRequired => "answer_required",
-            Refusal::DoesNotFit => "answer_does_not_fit",
-            Refusal::NotAnswerable => "action_not_answerable",
-            Refusal::SkipNotTaken => "answer_skip_not_taken",
-            Refusal::TextNotTaken => "answer_text_not_taken",
-            Refusal::DeclineNotTaken => "answer_decline_not_taken",
-            Refusal::ReasonNotTaken => "answer_reason_not_taken",
-            Refusal::ReasonRequired => "answer_reason_required",
-            Refusal::ApproveNotTaken => "answer_approve_not_taken",
+            other => other.fluent_id(),
         }
     }
 
@@ -209,12 +189,6 @@ impl Refusal {
             | Refusal::TextNotTaken
             | Refusal::ApproveNotTaken => "chat-error-refused-read-only",
         }
-    }
-
-    /// The refusal an error code stands for, when it is one of these.
-    #[must_use]
-    pub fn from_code(code: &str) -> Option<Refusal> {
-        Refusal::ALL.into_iter().find(|r| r.code() == code)
     }
 
     /// The HTTP status the gateway answers with.
@@ -286,7 +260,7 @@ impl FailedTurn {
             return Some(FailedTurn::Words(words.to_owned()));
         }
         let code = metadata.get("errorCode").and_then(Value::as_str)?;
-        let kind = FailureKind::from_code(code)?;
+        let kind = FailureKind::ALL.into_iter().find(|k| k.code() == code)?;
         Some(FailedTurn::Said(kind.fluent_id().to_owned()))
     }
 }
