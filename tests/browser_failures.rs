@@ -103,7 +103,6 @@ async fn failed_over(
     )
     .await;
     let (_, detail) = sentence().unwrap();
-    clear_threads("https://fail");
     detail
 }
 
@@ -127,6 +126,7 @@ async fn issue_38_a_stream_error_keeps_the_servers_words_in_the_page_on_every_ba
         let base = format!("https://fail{n}.test/words");
         let detail = failed_over(kind, &base, failing_stream(kind, Some(words)), words).await;
         assert_eq!(detail, None, "{kind:?}: the words are the sentence itself");
+        clear_threads("https://fail");
     }
 }
 
@@ -136,5 +136,39 @@ async fn issue_38_a_stream_error_without_words_reads_in_turkish_in_the_page_on_e
         let base = format!("https://fail{n}.test/none");
         let detail = failed_over(kind, &base, failing_stream(kind, None), said).await;
         assert_eq!(detail, None, "{kind:?}: no English under the Turkish");
+        clear_threads("https://fail");
     }
+}
+
+/// A failed A2A task is kept with the conversation: opened again from the history (a
+/// reload), its reply says why in the person's language when the agent gave no words.
+#[wasm_bindgen_test]
+async fn issue_38_a_failed_task_reopened_says_why_in_turkish() {
+    let base = "https://fail-kept.test/a2a";
+    let update = format!(
+        "data: {}\n\n",
+        json!({"jsonrpc": "2.0", "id": 1, "result": {
+            "kind": "status-update", "taskId": "t1", "contextId": "c1", "final": true,
+            "status": {"state": "failed"}}})
+    );
+    let said = "Ajan görevi tamamlamadı.";
+    let detail = failed_over(TransportKind::A2a, base, update, said).await;
+    assert_eq!(detail, None);
+    let _fetch = web::fetch::FetchStub::install(json!([]));
+    let options = TransportOptions {
+        kind: TransportKind::A2a,
+        model: Some("model-x".into()),
+        ..Default::default()
+    };
+    let root = section();
+    let _handle = leptos::mount::mount_to(root.clone(), move || {
+        view! { <Chat base_url=base transport=options.clone() locale="tr"/> }
+    });
+    let row = wait_for(&root, ".chat-history__item").await;
+    query(&row, ".chat-history__select")
+        .expect("the row opens")
+        .click();
+    let reason = wait_for(&root, ".chat-message__failed-reason").await;
+    assert_eq!(reason.text_content().unwrap_or_default(), said);
+    clear_threads("https://fail");
 }
