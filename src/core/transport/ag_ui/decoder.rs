@@ -154,12 +154,10 @@ impl Decoder {
                     out.push(Delta::Skipped("a state delta that does not apply".into()));
                 }
             }
-            "RUN_ERROR" => {
-                if !self.failed {
-                    self.failed = true;
-                    let words = value["message"].as_str();
-                    out.push(Delta::Error(Failure::new(FailureKind::AgentError, words)));
-                }
+            "RUN_ERROR" if !self.failed => {
+                self.failed = true;
+                let words = value["message"].as_str();
+                out.push(Delta::Error(Failure::new(FailureKind::AgentError, words)));
             }
             "RUN_FINISHED" => self.finished(&value),
             _ => {}

@@ -162,12 +162,10 @@ impl Decoder {
             "source-document" | "file" | "reasoning-file" | "custom" | "steering-message" => {
                 self.parts.push(chunk.clone())
             }
-            "error" => {
-                if !self.failed {
-                    self.failed = true;
-                    let words = chunk["errorText"].as_str();
-                    out.push(Delta::Error(Failure::new(FailureKind::AgentError, words)));
-                }
+            "error" if !self.failed => {
+                self.failed = true;
+                let words = chunk["errorText"].as_str();
+                out.push(Delta::Error(Failure::new(FailureKind::AgentError, words)));
             }
             data if data.starts_with("data-") => self.data_part(chunk),
             // `finish-step`, `finish`, `abort`, `message-metadata` and what a later SDK adds.
