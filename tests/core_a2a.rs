@@ -194,7 +194,13 @@ fn i15_a_failed_task_and_a_json_rpc_error_end_the_turn_with_the_agents_wording()
     let out = d.push(
         b"data: {\"jsonrpc\":\"2.0\",\"id\":2,\"error\":{\"code\":-32001,\"message\":\"Task not found\"}}\n\ndata: {oops\n\n",
     );
-    assert_eq!(out[0], Delta::Error("Task not found".into()));
+    assert_eq!(
+        out[0],
+        Delta::Error(agent_chat_ui::core::transport::failure::Failure::new(
+            agent_chat_ui::core::transport::failure::FailureKind::AgentError,
+            Some("Task not found")
+        ))
+    );
     assert!(matches!(out[1], Delta::Skipped(_)));
     assert!(!out.iter().any(|d| matches!(d, Delta::Text(_))));
 }

@@ -313,3 +313,30 @@ fn i39_a_new_message_after_one_answer_of_two_still_covers_both() {
         ])
     );
 }
+
+/// Issue 38: the gateway's refusal of an answer that breaks the schema is said in the
+/// person's language, with where it breaks (a pointer, in no language) as its second line.
+#[test]
+fn issue_38_a_schema_refusal_reads_in_the_persons_language_with_where() {
+    let mut l = waiting(filing_run);
+    let sent = l.wire.len();
+    l.cmd(Command::Resolve {
+        shown: shown(&l, "int_f"),
+        resolution: answers(&[("Which quarter?", "Q2"), ("Which year?", "1999")]),
+    });
+    assert_eq!(l.wire.len(), sent, "nothing was sent");
+    let error = l.session.error().expect("the refusal is shown");
+    for (lang, text) in [
+        ("en", "Not sent: the answer does not fit what was asked."),
+        ("tr", "Gönderilmedi: yanıt istenene uymuyor."),
+        ("ar", "لم تُرسل: الإجابة لا تناسب ما طُلب."),
+    ] {
+        let catalog = agent_chat_ui::core::Catalog::new(lang);
+        assert_eq!(error.describe(&catalog), text, "{lang}");
+        assert_eq!(
+            error.server_detail(&catalog).as_deref(),
+            Some("/year"),
+            "{lang}"
+        );
+    }
+}

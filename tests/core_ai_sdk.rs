@@ -377,7 +377,7 @@ fn i39_a_whole_reply_reads_like_the_stream() {
     assert_eq!(reply.pending_actions.unwrap()[0]["id"], APPROVAL_ID);
     assert!(matches!(
         ai_sdk::read_reply(ERROR),
-        Err(agent_chat_ui::core::transport::backend::ReadError::Refused(w)) if w == "The model is overloaded, try again later"
+        Err(agent_chat_ui::core::transport::backend::ReadError::Refused(w)) if w.words.as_deref() == Some("The model is overloaded, try again later")
     ));
 }
 

@@ -44,7 +44,12 @@ impl Lines {
     fn line(&mut self, line: &[u8], out: &mut Vec<Delta>) {
         let line = String::from_utf8_lossy(line);
         if let Some(why) = line.strip_prefix("error: ") {
-            return out.push(Delta::Error(why.to_owned()));
+            return out.push(Delta::Error(
+                agent_chat_ui::core::transport::failure::Failure::new(
+                    agent_chat_ui::core::transport::failure::FailureKind::AgentError,
+                    Some(why),
+                ),
+            ));
         }
         if !line.is_empty() {
             self.text.push_str(&line);

@@ -263,7 +263,10 @@ fn i15_c31_errors_keep_the_servers_wording() {
         out,
         [
             Delta::Text("Look".into()),
-            Delta::Error("The model provider is unavailable.".into())
+            Delta::Error(agent_chat_ui::core::transport::failure::Failure::new(
+                agent_chat_ui::core::transport::failure::FailureKind::AgentError,
+                Some("The model provider is unavailable.")
+            ))
         ]
     );
 

@@ -7,8 +7,9 @@
 //! every byte; no browser.
 #![cfg(not(target_arch = "wasm32"))]
 
+use agent_chat_ui::core::transport::failure::{Failure, FailureKind, Refusal};
 use agent_chat_ui::core::transport::langgraph::{
-    self, card, resume_value, thread_id, Decoder, Refused, NOTHING_WAITED,
+    self, card, resume_value, thread_id, Decoder, Refused,
 };
 use agent_chat_ui::core::transport::reply::{Delta, Reply};
 use agent_chat_ui::core::transport::TransportKind;
@@ -63,7 +64,7 @@ fn text(deltas: &[Delta]) -> String {
         .collect()
 }
 
-fn errors(deltas: &[Delta]) -> Vec<String> {
+fn errors(deltas: &[Delta]) -> Vec<Failure> {
     deltas
         .iter()
         .filter_map(|d| match d {
@@ -143,7 +144,7 @@ fn issue_39_a_plain_interrupt_is_a_question_card() {
     );
     assert_eq!(
         resume_value(card, &json!({"answers": {}, "cancelled": true})),
-        Err(Refused::NotAllowed("This question needs an answer."))
+        Err(Refused::NotAllowed(Refusal::AnswerRequired))
     );
 }
 
@@ -159,9 +160,18 @@ fn issue_39_a_resume_streams_the_tool_result_and_the_reply() {
 #[test]
 fn issue_39_errors_keep_the_servers_words_and_an_answer_nothing_waited_for_says_so() {
     let (deltas, _) = same_at_every_byte(ERROR.as_bytes());
-    assert_eq!(errors(&deltas), vec!["The weather service is down."]);
+    assert_eq!(
+        errors(&deltas),
+        vec![Failure::new(
+            FailureKind::AgentError,
+            Some("The weather service is down.")
+        )]
+    );
     let (deltas, _) = same_at_every_byte(NOTHING.as_bytes());
-    assert_eq!(errors(&deltas), vec![NOTHING_WAITED]);
+    assert_eq!(
+        errors(&deltas),
+        vec![Failure::new(FailureKind::NothingWaited, None)]
+    );
     // A refusal: LangGraph's `{error, message}` and its plain-text answers.
     let envelope = langgraph::refusal_envelope(
         409,
@@ -247,13 +257,11 @@ fn issue_39_what_the_config_does_not_allow_is_neither_offered_nor_sent() {
             &card,
             &json!({"decision": "allow", "approvedArgs": {"to": "bob"}})
         ),
-        Err(Refused::NotAllowed(
-            "The arguments of this request cannot be edited."
-        ))
+        Err(Refused::NotAllowed(Refusal::EditNotTaken))
     );
     assert_eq!(
         resume_value(&card, &json!({"decision": "deny", "comment": "no"})),
-        Err(Refused::NotAllowed("This request cannot be declined."))
+        Err(Refused::NotAllowed(Refusal::DeclineNotTaken))
     );
     // Edit only: approving as shown is an edit with the shown arguments.
     let card = human(only("allow_edit"), true);
@@ -276,7 +284,7 @@ fn issue_39_what_the_config_does_not_allow_is_neither_offered_nor_sent() {
     );
     assert_eq!(
         resume_value(&card, &json!({"answers": {}, "cancelled": true})),
-        Err(Refused::NotAllowed("This request cannot be skipped."))
+        Err(Refused::NotAllowed(Refusal::SkipNotTaken))
     );
     // Respond and ignore: the question can be skipped, as ignore.
     let mut c = only("allow_respond");
@@ -296,9 +304,7 @@ fn issue_39_what_the_config_does_not_allow_is_neither_offered_nor_sent() {
     assert_eq!(card["decline"], "reason");
     assert_eq!(
         resume_value(&card, &json!({"decision": "deny"})),
-        Err(Refused::NotAllowed(
-            "This request can only be declined with a reason."
-        ))
+        Err(Refused::NotAllowed(Refusal::ReasonRequired))
     );
     // Accept and ignore, no respond: a decline carries no reason.
     let mut c = only("allow_accept");
@@ -307,9 +313,7 @@ fn issue_39_what_the_config_does_not_allow_is_neither_offered_nor_sent() {
     assert_eq!(card["decline"], "silent");
     assert_eq!(
         resume_value(&card, &json!({"decision": "deny", "comment": "no"})),
-        Err(Refused::NotAllowed(
-            "This request takes no reason: decline it without one."
-        ))
+        Err(Refused::NotAllowed(Refusal::ReasonNotTaken))
     );
     // A stored action that is not an interrupt.
     assert_eq!(

@@ -215,7 +215,12 @@ fn i15_a_failed_response_fails_the_turn_with_the_servers_wording() {
         .collect();
     assert_eq!(
         errors,
-        [&Delta::Error("The model crashed".into())],
+        [&Delta::Error(
+            agent_chat_ui::core::transport::failure::Failure::new(
+                agent_chat_ui::core::transport::failure::FailureKind::Incomplete,
+                Some("The model crashed")
+            )
+        )],
         "one error per turn"
     );
 

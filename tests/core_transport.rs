@@ -81,7 +81,15 @@ fn i15_an_error_inside_the_stream_fails_the_turn_with_the_servers_wording() {
     let out = d.push(
         b"data: {\"error\":{\"message\":\"Rate limit reached\",\"type\":\"rate_limit\"}}\n\n",
     );
-    assert_eq!(out, vec![Delta::Error("Rate limit reached".into())]);
+    assert_eq!(
+        out,
+        vec![Delta::Error(
+            agent_chat_ui::core::transport::failure::Failure::new(
+                agent_chat_ui::core::transport::failure::FailureKind::ModelError,
+                Some("Rate limit reached")
+            )
+        )]
+    );
     let envelope: Value = serde_json::from_str(&cc::error_envelope(
         401,
         r#"{"error":{"message":"Incorrect API key provided","code":"invalid_api_key"}}"#,

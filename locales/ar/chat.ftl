@@ -157,6 +157,10 @@ chat-error-code-file-too-large = أحد الملفات كبير جدًا.
 chat-error-code-unsupported-file-type = نوع الملف هذا غير مدعوم.
 chat-error-code-attachments-disabled = المرفقات معطّلة لهذا المساعد.
 chat-error-code-action-version-conflict = تغيّر هذا الطلب في هذه الأثناء، وقد أُعيد تحميله.
+chat-error-server-failed = أبلغ الخادم عن خطأ.
+chat-error-task-failed = لم يُكمل الوكيل المهمة.
+chat-error-task-canceled = أُلغيت المهمة.
+chat-error-refused-does-not-fit = لم تُرسل: الإجابة لا تناسب ما طُلب.
 
 chat-file-too-large = { $name } كبير جدًا (الحد الأقصى { $max })
 chat-file-too-many = الحد الأقصى لعدد الملفات المرفقة هو { $max }

@@ -143,6 +143,10 @@ chat-error-code-file-too-large = This file is too large.
 chat-error-code-unsupported-file-type = This file type is not supported.
 chat-error-code-attachments-disabled = Attachments are turned off for this assistant.
 chat-error-code-action-version-conflict = This request changed in the meantime. It has been reloaded.
+chat-error-server-failed = The server reported an error.
+chat-error-task-failed = The agent did not finish the task.
+chat-error-task-canceled = The task was cancelled.
+chat-error-refused-does-not-fit = Not sent: the answer does not fit what was asked.
 
 chat-file-too-large = { $name } is too large (max { $max })
 chat-file-too-many = You can attach at most { $max } files

@@ -134,6 +134,10 @@ chat-error-code-file-too-large = Bir dosya çok büyük.
 chat-error-code-unsupported-file-type = Bu dosya türü desteklenmiyor.
 chat-error-code-attachments-disabled = Bu asistan için ekler kapalı.
 chat-error-code-action-version-conflict = Bu istek bu arada değişti. Yeniden yüklendi.
+chat-error-server-failed = Sunucu bir hata bildirdi.
+chat-error-task-failed = Ajan görevi tamamlamadı.
+chat-error-task-canceled = Görev iptal edildi.
+chat-error-refused-does-not-fit = Gönderilmedi: yanıt istenene uymuyor.
 
 chat-file-too-large = { $name } çok büyük (en fazla { $max })
 chat-file-too-many = En fazla { $max } dosya ekleyebilirsiniz

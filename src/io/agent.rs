@@ -212,7 +212,14 @@ async fn run_turn<A: Agent>(
     let mut turn = Box::pin(async move {
         let end = match turn {
             Ok(turn) => agent.run(turn, events).await,
-            Err(why) => Err(format!("The turn could not be read: {why}")),
+            // The page's own request, unreadable: the agent gave no words, so the person reads
+            // the page's sentence in their language; the developer's console says why.
+            Err(why) => {
+                web_sys::console::debug_1(
+                    &format!("agent: the turn could not be read: {why}").into(),
+                );
+                Err(String::new())
+            }
         };
         AgentLine::End(&end).encode()
     });

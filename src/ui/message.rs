@@ -3,6 +3,7 @@
 use leptos::prelude::*;
 
 use crate::core::markdown::{self, Direction};
+use crate::core::transport::failure::FailedTurn;
 use crate::core::{Chunk, Message, Role, Run};
 use crate::store::ChatStore;
 use crate::ui::attachments::MessageFiles;
@@ -87,13 +88,16 @@ pub fn ChatMessage(
         }
     });
     let duration = message.tool_call_duration_seconds();
-    // A turn that failed in the agent's words, kept with the conversation.
+    // A turn that failed, kept with the conversation: in the agent's words, else what kind
+    // of failure it was, in the person's language.
     let failed = (message.role == Role::Assistant)
-        .then(|| message.metadata.get("error").and_then(|e| e.as_str()))
+        .then(|| FailedTurn::of(&message.metadata))
         .flatten()
-        .filter(|w| !w.trim().is_empty())
-        .map(|words| {
-            let words = words.to_owned();
+        .map(|failed| {
+            let words = move || match &failed {
+                FailedTurn::Words(words) => words.clone(),
+                FailedTurn::Said(id) => i18n.t(id),
+            };
             view! {
                 <p class="chat-message__failed" role="note">
                     <span class="chat-message__failed-label">{move || i18n.t("chat-message-failed")}</span>

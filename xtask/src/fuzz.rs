@@ -11,8 +11,8 @@ use crate::Ctx;
 
 /// The cargo-fuzz targets in `fuzz/fuzz_targets/`; each has seeds in `fuzz/seeds/<target>/`.
 /// Every decoder of server bytes has one: each backend's stream decoder and whole-reply
-/// reader, the Markdown parser and `json_slices`.
-pub const FUZZ_TARGETS: [&str; 13] = [
+/// reader, the Markdown parser, `json_slices`, and the readers of a server's refusal.
+pub const FUZZ_TARGETS: [&str; 14] = [
     "sse_decoder",
     "wire_types",
     "args_schema",
@@ -26,6 +26,7 @@ pub const FUZZ_TARGETS: [&str; 13] = [
     "langgraph_stream",
     "markdown",
     "json_slices",
+    "error_bodies",
 ];
 
 /// `cargo fuzz run <target>` for `seconds`, over the committed seeds; new inputs go to the

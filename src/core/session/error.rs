@@ -182,8 +182,9 @@ impl ChatError {
     }
 
     /// The text to show: for a failed delete or rename the localized "failed to …" text;
-    /// otherwise the localized text of a known code (PROTOCOL §9.10), else the server's wording,
-    /// else the localized generic text for what failed.
+    /// otherwise the localized text of a known code (PROTOCOL §9.10) or of a code that names
+    /// one of the page's error messages (what the page's gateways say themselves), else the
+    /// server's wording, else the localized generic text for what failed.
     pub fn describe(&self, catalog: &Catalog) -> String {
         // A failed delete or rename is not tied to anything on screen: say what failed.
         if let ChatError::Api { context, .. }
@@ -202,6 +203,11 @@ impl ChatError {
             let id = format!("chat-error-code-{}", code.replace('_', "-"));
             if catalog.has(&id) {
                 return catalog.tr(&id);
+            }
+            // The page's own gateways name what they say themselves by its message id (a
+            // refusal, or a failure without the server's words).
+            if code.starts_with("chat-error-") && catalog.has(code) {
+                return catalog.tr(code);
             }
         }
         match self {
@@ -237,16 +243,21 @@ impl ChatError {
 }
 
 impl ChatError {
+    /// The server's own words, when it gave some (not blanks, not the stand-in for none).
+    fn server_words(&self) -> Option<&str> {
+        match self {
+            ChatError::Api { error, .. } if error.has_server_words() => Some(&error.server_message),
+            ChatError::Stream { message, .. } if !message.trim().is_empty() => Some(message),
+            _ => None,
+        }
+    }
+
     /// The server's own words, when [`ChatError::describe`] put the page's sentence in their
     /// place (a known code, too many requests): shown under it, so a server's explanation
     /// ("30 messages a minute on the free plan") is never lost. `None` when the server gave
     /// none or the description already is them.
     pub fn server_detail(&self, catalog: &Catalog) -> Option<String> {
-        let words = match self {
-            ChatError::Api { error, .. } if error.has_server_words() => &error.server_message,
-            ChatError::Stream { message, .. } if !message.trim().is_empty() => message,
-            _ => return None,
-        };
+        let words = self.server_words()?;
         let shown = self.describe(catalog);
         (!shown.contains(words.trim())).then(|| words.trim().to_owned())
     }

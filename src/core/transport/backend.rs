@@ -24,6 +24,7 @@
 
 use serde_json::{json, Value};
 
+pub use super::failure::{Failure, FailureKind, Refusal};
 use super::reply::{error_envelope, Reply, ReplyDecoder, WireFile};
 use super::threads::Thread;
 use super::TransportOptions;
@@ -172,25 +173,16 @@ fn model(options: &TransportOptions, thread: &Thread) -> String {
 /// Why a whole reply was not read.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum ReadError {
-    /// The agent said it failed, in its words (the session shows them).
-    Refused(String),
+    /// The agent said it failed: its kind, and its words when it gave some (the session
+    /// shows them).
+    Refused(Failure),
     /// The reply could not be read (the developer's log says why).
     Unreadable(String),
 }
 
-/// A refusal the gateway answers itself, in the agent server's words: status and envelope.
-pub fn refusal(status: u16, code: &str, message: &str) -> (u16, String) {
-    let body = json!({ "error": { "code": code, "message": message } });
-    (status, body.to_string())
-}
-
 /// The refusal of a backend that takes no answers.
 pub fn takes_no_answers() -> (u16, String) {
-    refusal(
-        404,
-        "NOT_SUPPORTED",
-        "This backend does not take answers to requests.",
-    )
+    Refusal::TakesNoAnswers.response()
 }
 
 /// One backend behind the gateway. See the module docs for the recipe.

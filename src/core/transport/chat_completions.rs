@@ -5,10 +5,10 @@
 use serde_json::{json, Value};
 
 pub use super::reply::{
-    content_text, error_envelope, error_wording, Delta, Reply, ToolCall, WireFile,
+    content_text, error_envelope, error_words, Delta, Reply, ToolCall, WireFile,
 };
 use super::backend::{settle_waiting, Backend, Capabilities, ReadError, SendCall, WireCall};
-use super::reply::{drain_frames, parse_arguments, ReplyDecoder};
+use super::reply::{drain_frames, parse_arguments, Failure, FailureKind, ReplyDecoder};
 use super::threads::Thread;
 use super::TransportOptions;
 use crate::core::sse::SseFrameDecoder;
@@ -144,7 +144,7 @@ impl StreamDecoder {
             Err(e) => return out.push(Delta::Skipped(format!("unreadable chunk: {e}"))),
         };
         if let Some(err) = chunk.get("error").filter(|e| !e.is_null()) {
-            return out.push(Delta::Error(error_wording(err)));
+            return out.push(Delta::Error(Failure::from_error(FailureKind::ModelError, err)));
         }
         if let Some(usage) = chunk.get("usage").filter(|u| u.is_object()) {
             self.usage = Some(usage_of(usage));
@@ -185,7 +185,9 @@ impl StreamDecoder {
 pub fn read_reply(body: &str) -> Result<Reply, String> {
     let value: Value = serde_json::from_str(body).map_err(|e| e.to_string())?;
     if let Some(err) = value.get("error").filter(|e| !e.is_null()) {
-        return Err(error_wording(err));
+        return Err(error_words(err)
+            .unwrap_or("an error object without words")
+            .to_owned());
     }
     let message = value["choices"][0]
         .get("message")

@@ -19,10 +19,11 @@
 use serde_json::{json, Map, Value};
 
 use super::reply::{
-    drain_frames, error_wording, parse_arguments, Delta, Reply, ToolCall, WireFile,
+    drain_frames, error_words, parse_arguments, Delta, Failure, FailureKind, Reply, ToolCall,
+    WireFile,
 };
 use super::backend::{
-    refusal, AnswerCall, Backend, Capabilities, ReadError, SendCall, WireCall,
+    AnswerCall, Backend, Capabilities, ReadError, Refusal, SendCall, WireCall,
 };
 use super::reply::ReplyDecoder;
 use super::threads::Thread;
@@ -352,7 +353,9 @@ pub fn pending_actions(approvals: &Value) -> Value {
 pub fn read_reply(body: &str) -> Result<Reply, String> {
     let value = lenient::parse(body).map_err(|e| e.to_string())?;
     if let Some(err) = value.get("error").filter(|e| !e.is_null()) {
-        return Err(error_wording(err));
+        return Err(error_words(err)
+            .unwrap_or("an error object without words")
+            .to_owned());
     }
     if !value.is_object() || (value.get("output").is_none() && value.get("status").is_none()) {
         return Err("not a run answer".to_owned());
@@ -402,7 +405,8 @@ impl Decoder {
                 let mut out = Vec::new();
                 match lenient::parse(&body) {
                     Ok(value) if value.get("error").is_some_and(|e| !e.is_null()) => {
-                        self.fail(&mut out, error_wording(&value["error"]));
+                        let failure = Failure::from_error(FailureKind::AgentError, &value["error"]);
+                        self.fail(&mut out, failure);
                     }
                     Ok(value) if value.is_object() => {
                         self.answer(&value);
@@ -487,12 +491,8 @@ impl Decoder {
             }
             "finish" => self.answer(&value),
             "error" => {
-                let wording = value["message"]
-                    .as_str()
-                    .filter(|m| !m.trim().is_empty())
-                    .unwrap_or("The agent reported an error.")
-                    .to_owned();
-                self.fail(out, wording);
+                let words = value["message"].as_str();
+                self.fail(out, Failure::new(FailureKind::AgentError, words));
             }
             _ => {}
         }
@@ -541,10 +541,10 @@ impl Decoder {
         }
     }
 
-    fn fail(&mut self, out: &mut Vec<Delta>, wording: String) {
+    fn fail(&mut self, out: &mut Vec<Delta>, failure: Failure) {
         if !self.failed {
             self.failed = true;
-            out.push(Delta::Error(wording));
+            out.push(Delta::Error(failure));
         }
     }
 }
@@ -615,13 +615,7 @@ impl Backend for Cogitator {
         let thread = answer.thread;
         let thread_id = thread_id(thread.id(), &thread.conversation["metadata"]);
         let resolution = answer.resolution;
-        let refused = || {
-            refusal(
-                400,
-                "VALIDATION_ERROR",
-                "This backend takes only approvals and denials.",
-            )
-        };
+        let refused = || Refusal::ApproveOrDenyOnly.response();
         if !answer.together.is_empty() {
             let d = decision(resolution).ok_or_else(refused)?;
             let decided: Vec<(String, Value)> = std::iter::once(answer.action_id)

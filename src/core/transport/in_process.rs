@@ -24,7 +24,7 @@
 use serde_json::{json, Map, Value};
 
 use super::backend::{AnswerCall, Backend, Capabilities, ReadError, SendCall, WireCall};
-use super::reply::{content_text, Delta, Reply, ReplyDecoder, ToolCall, WireFile};
+use super::reply::{content_text, Delta, Failure, FailureKind, Reply, ReplyDecoder, ToolCall, WireFile};
 use super::TransportOptions;
 
 /// The internal path of a turn: never fetched, the edge runs the host's agent instead.
@@ -175,12 +175,8 @@ impl Decoder {
                 }
             }
             "error" => {
-                let message = event["message"].as_str().unwrap_or_default();
-                out.push(Delta::Error(if message.trim().is_empty() {
-                    "The agent failed.".to_owned()
-                } else {
-                    message.to_owned()
-                }));
+                let words = event["message"].as_str();
+                out.push(Delta::Error(Failure::new(FailureKind::AgentError, words)));
             }
             _ => {}
         }
@@ -245,10 +241,10 @@ impl Backend for InProcess {
         let mut decoder = Decoder::new();
         let deltas = decoder.read_whole(body);
         match deltas.into_iter().find_map(|d| match d {
-            Delta::Error(wording) => Some(wording),
+            Delta::Error(failure) => Some(failure),
             _ => None,
         }) {
-            Some(wording) => Err(ReadError::Refused(wording)),
+            Some(failure) => Err(ReadError::Refused(failure)),
             None => Ok(decoder.ending()),
         }
     }

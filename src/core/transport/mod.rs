@@ -23,6 +23,7 @@
 
 pub mod agent_sdk;
 pub mod backend;
+pub mod failure;
 pub mod options;
 pub mod reply;
 mod stateless;

@@ -4,6 +4,7 @@
 
 use serde_json::{json, Map, Value};
 
+pub use super::failure::{Failure, FailureKind};
 use crate::core::sse::{SseFrame, SseFrameDecoder};
 
 /// Reads every whole frame `frames` holds (and, at the `end` of the body, what is left),
@@ -76,8 +77,9 @@ pub struct ToolCall {
 pub enum Delta {
     /// More text of the answer.
     Text(String),
-    /// The server reported an error inside the stream; the turn fails with this wording.
-    Error(String),
+    /// The server reported an error inside the stream; the turn fails, in the server's words
+    /// when it gave some.
+    Error(Failure),
     /// A frame that could not be read; skipped, for the developer's log only.
     Skipped(String),
     /// A tool started (an in-page agent reports it at once): shown while the turn runs.
@@ -99,7 +101,8 @@ pub enum Delta {
         tool_call_id: String,
         /// What it returned, when it ran.
         result: Option<Value>,
-        /// Why it failed, in the server's words, when it failed.
+        /// Why it failed, when it failed: the server's words (empty when it gave none; the
+        /// card then reads "Failed" alone).
         error: Option<String>,
     },
 }
@@ -137,13 +140,14 @@ pub struct Reply {
     pub running: Option<String>,
 }
 
-/// The server's wording of an error object (`{message, code, type}`) or string.
-pub fn error_wording(err: &Value) -> String {
+/// The server's words in an error object (`{message, code, type}`) or string, when it
+/// has some.
+pub fn error_words(err: &Value) -> Option<&str> {
     err["message"]
         .as_str()
         .or_else(|| err.as_str())
-        .map(str::to_owned)
-        .unwrap_or_else(|| "The model server reported an error.".to_owned())
+        .map(str::trim)
+        .filter(|w| !w.is_empty())
 }
 
 /// The one shape of every backend's reply reader: bytes in as they arrived, what they
@@ -214,8 +218,9 @@ pub fn error_envelope(status: u16, body: &str) -> String {
     let parsed: Option<Value> = serde_json::from_str(body).ok();
     let err = parsed.as_ref().and_then(|v| v.get("error"));
     let message = err
-        .map(error_wording)
-        .or_else(|| crate::core::error::plain_text_words(body).map(str::to_owned));
+        .and_then(error_words)
+        .or_else(|| crate::core::error::plain_text_words(body))
+        .map(str::to_owned);
     let code = err
         .and_then(|e| e["code"].as_str().or_else(|| e["type"].as_str()))
         .map(str::to_owned);

@@ -11,7 +11,8 @@
 use serde_json::{json, Value};
 
 use super::reply::{
-    content_text, drain_frames, error_wording, parse_arguments, Delta, Reply, ToolCall, WireFile,
+    content_text, drain_frames, error_words, parse_arguments, Delta, Failure, FailureKind, Reply,
+    ToolCall, WireFile,
 };
 use super::backend::{
     fill_action_url, AnswerCall, Backend, Capabilities, ReadError, SendCall, WireCall,
@@ -147,30 +148,23 @@ impl StreamDecoder {
             "response.failed" => {
                 self.take_id(&value["response"]);
                 let err = &value["response"]["error"];
-                self.fail(
-                    out,
-                    if err.is_null() {
-                        "The model server could not finish the reply.".to_owned()
-                    } else {
-                        error_wording(err)
-                    },
-                );
+                self.fail(out, Failure::from_error(FailureKind::Incomplete, err));
             }
             "error" => {
                 let err = value
                     .get("error")
                     .filter(|e| e.is_object())
                     .unwrap_or(&value);
-                self.fail(out, error_wording(err));
+                self.fail(out, Failure::from_error(FailureKind::ModelError, err));
             }
             _ => {}
         }
     }
 
-    fn fail(&mut self, out: &mut Vec<Delta>, wording: String) {
+    fn fail(&mut self, out: &mut Vec<Delta>, failure: Failure) {
         if !self.failed {
             self.failed = true;
-            out.push(Delta::Error(wording));
+            out.push(Delta::Error(failure));
         }
     }
 
@@ -231,7 +225,9 @@ impl StreamDecoder {
 pub fn read_reply(body: &str) -> Result<Reply, String> {
     let value: Value = serde_json::from_str(body).map_err(|e| e.to_string())?;
     if let Some(err) = value.get("error").filter(|e| !e.is_null()) {
-        return Err(error_wording(err));
+        return Err(error_words(err)
+            .unwrap_or("an error object without words")
+            .to_owned());
     }
     if !value["output"].is_array() && value["status"].as_str().is_none() {
         return Err("no output".to_owned());

@@ -19,7 +19,7 @@
 
 use serde_json::{json, Map, Value};
 
-use super::super::reply::{drain_frames, Delta, Reply};
+use super::super::reply::{drain_frames, Delta, Failure, FailureKind, Reply};
 use super::{CONTEXT_KEY, TASK_KEY};
 use crate::core::sse::SseFrameDecoder;
 
@@ -149,12 +149,8 @@ impl Decoder {
             Err(e) => return out.push(Delta::Skipped(format!("unreadable response: {e}"))),
         };
         if let Some(err) = value.get("error").filter(|e| !e.is_null()) {
-            let wording = err["message"]
-                .as_str()
-                .filter(|m| !m.trim().is_empty())
-                .unwrap_or("The agent reported an error.")
-                .to_owned();
-            return self.fail(out, wording);
+            let failure = Failure::new(FailureKind::AgentError, err["message"].as_str());
+            return self.fail(out, failure);
         }
         let Some(result) = value.get("result").filter(|r| r.is_object()) else {
             return out.push(Delta::Skipped(
@@ -225,13 +221,15 @@ impl Decoder {
         if !text.is_empty() {
             self.status_text = text;
         }
-        if matches!(state.as_str(), "failed" | "rejected" | "canceled") {
-            let wording = if self.status_text.is_empty() {
-                format!("The agent ended the task ({state}).")
-            } else {
-                self.status_text.clone()
-            };
-            self.fail(out, wording);
+        let ended = match state.as_str() {
+            "failed" => Some(FailureKind::TaskFailed),
+            "rejected" => Some(FailureKind::TaskRejected),
+            "canceled" => Some(FailureKind::TaskCanceled),
+            _ => None,
+        };
+        if let Some(kind) = ended {
+            let failure = Failure::new(kind, Some(self.status_text.as_str()));
+            self.fail(out, failure);
         }
         self.state = Some(state);
     }
@@ -267,10 +265,10 @@ impl Decoder {
         self.shown = best;
     }
 
-    fn fail(&mut self, out: &mut Vec<Delta>, wording: String) {
+    fn fail(&mut self, out: &mut Vec<Delta>, failure: Failure) {
         if !self.failed {
             self.failed = true;
-            out.push(Delta::Error(wording));
+            out.push(Delta::Error(failure));
         }
     }
 }

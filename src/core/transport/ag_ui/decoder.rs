@@ -6,7 +6,8 @@ use serde_json::{json, Value};
 
 use super::super::backend::ReadError;
 use super::super::reply::{
-    content_text, drain_frames, parse_arguments, Delta, Reply, ReplyDecoder, ToolCall,
+    content_text, drain_frames, parse_arguments, Delta, Failure, FailureKind, Reply, ReplyDecoder,
+    ToolCall,
 };
 use super::interrupt;
 use super::{CONFIRM_TOOL, SOURCE_KEY, STATE_KEY};
@@ -153,16 +154,10 @@ impl Decoder {
                     out.push(Delta::Skipped("a state delta that does not apply".into()));
                 }
             }
-            "RUN_ERROR" => {
-                let wording = value["message"]
-                    .as_str()
-                    .filter(|m| !m.trim().is_empty())
-                    .unwrap_or("The agent reported an error.")
-                    .to_owned();
-                if !self.failed {
-                    self.failed = true;
-                    out.push(Delta::Error(wording));
-                }
+            "RUN_ERROR" if !self.failed => {
+                self.failed = true;
+                let words = value["message"].as_str();
+                out.push(Delta::Error(Failure::new(FailureKind::AgentError, words)));
             }
             "RUN_FINISHED" => self.finished(&value),
             _ => {}

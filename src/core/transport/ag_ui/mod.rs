@@ -38,7 +38,7 @@ pub use self::decoder::{apply_patch, read_reply, Decoder};
 pub use self::interrupt::{question_entry, SCHEMA_KEY};
 
 use super::backend::{
-    refusal, settle_waiting, AnswerCall, Backend, Capabilities, ReadError, SendCall, WireCall,
+    settle_waiting, AnswerCall, Backend, Capabilities, ReadError, Refusal, SendCall, WireCall,
 };
 use super::reply::{content_text, Reply, ReplyDecoder};
 use super::threads::Thread;
@@ -407,26 +407,10 @@ impl Backend for AgUi {
                 path: String::new(),
                 body,
             }),
-            Err(AnswerRefusal::Expired) => Err(refusal(
-                409,
-                "action_expired",
-                "This request expired; the agent no longer takes an answer.",
-            )),
-            Err(AnswerRefusal::NotAnApproval) => Err(refusal(
-                400,
-                "VALIDATION_ERROR",
-                "This backend takes only approvals and denials.",
-            )),
-            Err(AnswerRefusal::NotAnAnswer) => Err(refusal(
-                400,
-                "VALIDATION_ERROR",
-                "This question needs an answer.",
-            )),
-            Err(AnswerRefusal::BreaksSchema(at)) => Err(refusal(
-                400,
-                "VALIDATION_ERROR",
-                &format!("The answer does not fit what the agent asked for (at \"{at}\")."),
-            )),
+            Err(AnswerRefusal::Expired) => Err(Refusal::Expired.response()),
+            Err(AnswerRefusal::NotAnApproval) => Err(Refusal::ApproveOrDenyOnly.response()),
+            Err(AnswerRefusal::NotAnAnswer) => Err(Refusal::AnswerRequired.response()),
+            Err(AnswerRefusal::BreaksSchema(at)) => Err(Refusal::DoesNotFit.response_at(&at)),
         }
     }
 

@@ -5,14 +5,11 @@
 use serde_json::{json, Map, Value};
 
 use super::super::backend::ReadError;
-use super::super::reply::{drain_frames, Delta, Reply, ToolCall};
+use super::super::reply::{drain_frames, Delta, Failure, FailureKind, Reply, ToolCall};
 use super::request::{apply_output, is_tool_part, tool_name};
 use super::MESSAGE_KEY;
 use crate::core::lenient;
 use crate::core::sse::SseFrameDecoder;
-
-/// What an `error` chunk without words says.
-const FAILED: &str = "The agent reported an error.";
 
 /// Reads a UI message stream, split anywhere: the text, the tool steps, the approvals the
 /// turn stops on, the outputs of calls (a card's execution), and the UI message it built.
@@ -165,16 +162,10 @@ impl Decoder {
             "source-document" | "file" | "reasoning-file" | "custom" | "steering-message" => {
                 self.parts.push(chunk.clone())
             }
-            "error" => {
-                let wording = chunk["errorText"]
-                    .as_str()
-                    .map(str::trim)
-                    .filter(|t| !t.is_empty())
-                    .unwrap_or(FAILED);
-                if !self.failed {
-                    self.failed = true;
-                    out.push(Delta::Error(wording.to_owned()));
-                }
+            "error" if !self.failed => {
+                self.failed = true;
+                let words = chunk["errorText"].as_str();
+                out.push(Delta::Error(Failure::new(FailureKind::AgentError, words)));
             }
             data if data.starts_with("data-") => self.data_part(chunk),
             // `finish-step`, `finish`, `abort`, `message-metadata` and what a later SDK adds.
@@ -275,7 +266,7 @@ impl Decoder {
                 out.push(Delta::ToolStarted(call));
             }
             _ => {
-                let error = chunk["errorText"].as_str().unwrap_or(FAILED).to_owned();
+                let error = chunk["errorText"].as_str().unwrap_or_default().trim().to_owned();
                 part["state"] = Value::from("output-error");
                 part["input"] = chunk["input"].clone();
                 part["errorText"] = Value::from(error.as_str());
@@ -387,7 +378,7 @@ impl Decoder {
                 });
             }
             "tool-output-error" => {
-                let error = chunk["errorText"].as_str().unwrap_or(FAILED).to_owned();
+                let error = chunk["errorText"].as_str().unwrap_or_default().trim().to_owned();
                 let result = json!({ "error": error });
                 self.results.insert(id.clone(), result.clone());
                 out.push(Delta::ToolFinished {
@@ -433,10 +424,10 @@ pub fn read_reply(body: &str) -> Result<Reply, ReadError> {
     let mut deltas = decoder.push(body.as_bytes());
     deltas.extend(decoder.finish());
     match deltas.into_iter().find_map(|d| match d {
-        Delta::Error(wording) => Some(wording),
+        Delta::Error(failure) => Some(failure),
         _ => None,
     }) {
-        Some(wording) => Err(ReadError::Refused(wording)),
+        Some(failure) => Err(ReadError::Refused(failure)),
         None => Ok(decoder.ending()),
     }
 }

@@ -39,7 +39,7 @@ pub use self::request::{
 };
 
 use super::backend::{
-    refusal, settle_waiting, AnswerCall, Backend, Capabilities, ReadError, SendCall, WireCall,
+    settle_waiting, AnswerCall, Backend, Capabilities, ReadError, Refusal, SendCall, WireCall,
 };
 use super::reply::{Reply, ReplyDecoder};
 use super::TransportOptions;
@@ -131,12 +131,10 @@ impl Backend for AiSdk {
     fn answer_request(&self, answer: &AnswerCall<'_>) -> Result<WireCall, (u16, String)> {
         let resolution = answer.resolution;
         if approval_answer(resolution).is_none() {
-            let why = "This backend takes only approvals and denials.";
-            return Err(refusal(400, "VALIDATION_ERROR", why));
+            return Err(Refusal::ApproveOrDenyOnly.response());
         }
         if resolution["approvedArgs"].is_object() {
-            let why = "This backend runs a tool only with the arguments it proposed.";
-            return Err(refusal(400, "VALIDATION_ERROR", why));
+            return Err(Refusal::EditNotTaken.response());
         }
         let thread = answer.thread;
         let messages = ui_messages(&thread.messages, Some((answer.action_id, resolution)));

@@ -4,11 +4,11 @@
 
 use serde_json::{json, Value};
 
-use super::{card, NOTHING_WAITED};
+use super::card;
 use crate::core::lenient;
 use crate::core::sse::SseFrameDecoder;
 use crate::core::transport::reply::{
-    content_text, drain_frames, push_whole_or_stream, Delta, Reply, ToolCall,
+    content_text, drain_frames, push_whole_or_stream, Delta, Failure, FailureKind, Reply, ToolCall,
 };
 
 /// Reads a run's answer, streamed (SSE) or whole (the final state of `runs/wait`, or an
@@ -56,7 +56,7 @@ impl Decoder {
             None => Vec::new(),
         };
         if self.whole == Some(false) && self.spoke && !self.ran && !self.failed {
-            self.fail(&mut out, NOTHING_WAITED.to_owned());
+            self.fail(&mut out, Failure::new(FailureKind::NothingWaited, None));
         }
         out
     }
@@ -78,7 +78,8 @@ impl Decoder {
         };
         if value.get("messages").is_none() && value.get("__interrupt__").is_none() {
             if let Some(words) = error_words(&value) {
-                self.fail(&mut out, words);
+                let failure = Failure::new(FailureKind::AgentError, Some(&words));
+                self.fail(&mut out, failure);
                 return out;
             }
         }
@@ -148,9 +149,8 @@ impl Decoder {
             }
             "values" => self.interrupts(&value["__interrupt__"]),
             "error" => {
-                let words = error_words(&value)
-                    .unwrap_or_else(|| "The LangGraph run failed.".to_owned());
-                self.fail(out, words);
+                let words = error_words(&value);
+                self.fail(out, Failure::new(FailureKind::AgentError, words.as_deref()));
             }
             _ => {}
         }
@@ -249,10 +249,10 @@ impl Decoder {
         }
     }
 
-    fn fail(&mut self, out: &mut Vec<Delta>, wording: String) {
+    fn fail(&mut self, out: &mut Vec<Delta>, failure: Failure) {
         if !self.failed {
             self.failed = true;
-            out.push(Delta::Error(wording));
+            out.push(Delta::Error(failure));
         }
     }
 }

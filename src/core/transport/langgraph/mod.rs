@@ -42,7 +42,7 @@ pub mod state;
 
 use serde_json::{json, Map, Value};
 
-use super::backend::{refusal, AnswerCall, Backend, Capabilities, ReadError, SendCall, WireCall};
+use super::backend::{AnswerCall, Backend, Capabilities, ReadError, Refusal, SendCall, WireCall};
 use super::reply::{error_envelope, Delta, Reply, ReplyDecoder, WireFile};
 use super::threads::Thread;
 use super::TransportOptions;
@@ -56,8 +56,6 @@ pub const INTERRUPT_KEY: &str = "langgraph";
 /// What a run streams: the model's messages, the state, and the updates that carry
 /// interrupts.
 pub const STREAM_MODE: [&str; 3] = ["messages-tuple", "values", "updates"];
-/// The error of a resume in which nothing ran: the interrupt was answered elsewhere.
-pub const NOTHING_WAITED: &str = "Nothing was waiting for this answer any more.";
 
 /// The server thread of a conversation: its id when it already is a UUID, else a UUID
 /// (version 8, "custom") made from two FNV-1a hashes of it, the same everywhere.
@@ -295,19 +293,20 @@ pub fn card(interrupt: &Value) -> Option<Value> {
 pub enum Refused {
     /// The stored card has no interrupt to resume.
     NotAnInterrupt,
-    /// The interrupt does not allow this answer (the server's `config`).
-    NotAllowed(&'static str),
+    /// The interrupt does not allow this answer (the server's `config`): which refusal.
+    NotAllowed(Refusal),
     /// The answer is not one this card takes.
     Unreadable,
 }
 
 impl Refused {
-    /// The wording of the refusal.
-    pub fn message(&self) -> &'static str {
+    /// The refusal the gateway answers with (the page says it in the person's language).
+    #[must_use]
+    pub fn refusal(&self) -> Refusal {
         match self {
-            Refused::NotAnInterrupt => "This request is not a LangGraph interrupt.",
-            Refused::NotAllowed(why) => why,
-            Refused::Unreadable => "This answer does not fit the request.",
+            Refused::NotAnInterrupt => Refusal::NotAnswerable,
+            Refused::NotAllowed(why) => *why,
+            Refused::Unreadable => Refusal::DoesNotFit,
         }
     }
 }
@@ -338,7 +337,7 @@ pub fn resume_value(action: &Value, resolution: &Value) -> Result<(String, Value
         .to_owned();
     if how["plain"] == true {
         if resolution["cancelled"] == true {
-            return Err(Refused::NotAllowed("This question needs an answer."));
+            return Err(Refused::NotAllowed(Refusal::AnswerRequired));
         }
         let text = answer_text(resolution).ok_or(Refused::Unreadable)?;
         return Ok((id, Value::from(text)));
@@ -363,14 +362,14 @@ pub fn resume_value(action: &Value, resolution: &Value) -> Result<(String, Value
 
 fn ignore(allowed: Allowed) -> Result<Value, Refused> {
     if !allowed.ignore {
-        return Err(Refused::NotAllowed("This request cannot be skipped."));
+        return Err(Refused::NotAllowed(Refusal::SkipNotTaken));
     }
     Ok(json!({ "type": "ignore", "args": null }))
 }
 
 fn respond(allowed: Allowed, text: String) -> Result<Value, Refused> {
     if !allowed.respond {
-        return Err(Refused::NotAllowed("This request takes no written answer."));
+        return Err(Refused::NotAllowed(Refusal::TextNotTaken));
     }
     Ok(json!({ "type": "response", "args": text }))
 }
@@ -393,28 +392,22 @@ fn approval_response(
             .map(str::trim)
             .filter(|r| !r.is_empty());
         return match (reason, allowed.respond, allowed.ignore) {
-            (_, false, false) => Err(Refused::NotAllowed("This request cannot be declined.")),
+            (_, false, false) => Err(Refused::NotAllowed(Refusal::DeclineNotTaken)),
             (Some(reason), true, _) => respond(allowed, reason.to_owned()),
-            (Some(_), false, true) => Err(Refused::NotAllowed(
-                "This request takes no reason: decline it without one.",
-            )),
+            (Some(_), false, true) => Err(Refused::NotAllowed(Refusal::ReasonNotTaken)),
             (None, _, true) => ignore(allowed),
-            (None, true, false) => Err(Refused::NotAllowed(
-                "This request can only be declined with a reason.",
-            )),
+            (None, true, false) => Err(Refused::NotAllowed(Refusal::ReasonRequired)),
         };
     }
     match &resolution["approvedArgs"] {
         Value::Object(_) if allowed.edit => Ok(json!({ "type": "edit",
             "args": { "action": name, "args": resolution["approvedArgs"] } })),
-        Value::Object(_) => Err(Refused::NotAllowed(
-            "The arguments of this request cannot be edited.",
-        )),
+        Value::Object(_) => Err(Refused::NotAllowed(Refusal::EditNotTaken)),
         _ if allowed.accept => Ok(json!({ "type": "accept",
             "args": { "action": name, "args": action["args"] } })),
         _ if allowed.edit => Ok(json!({ "type": "edit",
             "args": { "action": name, "args": action["args"] } })),
-        _ => Err(Refused::NotAllowed("This request cannot be approved.")),
+        _ => Err(Refused::NotAllowed(Refusal::ApproveNotTaken)),
     }
 }
 
@@ -516,7 +509,7 @@ impl Backend for LangGraph {
     /// interrupts (several interrupts of one run are resumed together, in one run).
     fn answer_request(&self, answer: &AnswerCall<'_>) -> Result<WireCall, (u16, String)> {
         let (interrupt, value) = resume_value(answer.action, answer.resolution)
-            .map_err(|why| refusal(400, "VALIDATION_ERROR", why.message()))?;
+            .map_err(|why| why.refusal().response())?;
         let thread = answer.thread;
         let mut resume = Map::new();
         for (action, resolution) in held_answers(thread, answer.action_id) {

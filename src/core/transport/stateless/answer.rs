@@ -27,7 +27,7 @@ use std::collections::VecDeque;
 
 use serde_json::{json, Value};
 
-use super::super::backend::{takes_no_answers, AnswerCall};
+use super::super::backend::{takes_no_answers, AnswerCall, Refusal};
 use super::super::GatewayOutput;
 use super::{Out, Stateless, WireTurn};
 use crate::core::endpoint::Endpoint;
@@ -47,11 +47,6 @@ pub(super) struct Answering {
     pub accepted: bool,
     /// Cards of the same reply the request decides too, with the same answer.
     pub together: Vec<String>,
-}
-
-/// An agent-server error envelope (§2) with its HTTP status.
-fn refusal(code: &str, message: &str) -> String {
-    json!({ "error": { "code": code, "message": message } }).to_string()
 }
 
 impl Stateless {
@@ -92,14 +87,11 @@ impl Stateless {
             return Out(outputs).respond(session, 200, body.to_string());
         }
         let Some(thread) = self.threads.iter().find(|t| t.id() == conversation_id) else {
-            return Out(outputs).not_found(session, "Conversation");
+            return Out(outputs).no_conversation(session);
         };
         let Some((message_id, action)) = open_action(&thread.messages, action_id) else {
-            let body = refusal(
-                "action_not_pending",
-                "This request is no longer waiting for an answer.",
-            );
-            return Out(outputs).respond(session, 409, body);
+            let (status, body) = Refusal::NotPending.response();
+            return Out(outputs).respond(session, status, body);
         };
         // The rest of an "Approve all" that waits on the same reply, for a backend that
         // decides them in one request.

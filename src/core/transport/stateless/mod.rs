@@ -12,7 +12,7 @@ use std::collections::VecDeque;
 use serde_json::{json, Value};
 
 use super::backend::{Backend, SendCall, WireCall};
-use super::reply::{ReplyDecoder, WireFile};
+use super::reply::{Failure, ReplyDecoder, WireFile};
 use super::threads::Thread;
 use super::{GatewayOutput, TransportOptions};
 use crate::core::endpoint::{Call, Endpoint};
@@ -62,8 +62,8 @@ struct WireTurn {
     text: String,
     started: bool,
     failed: bool,
-    /// The agent's words when the turn failed.
-    error: Option<String>,
+    /// Why the turn failed, when it did.
+    error: Option<Failure>,
     /// The card this turn answers (E14), when it is an answer's continuation.
     answering: Option<answer::Answering>,
     /// Cards this message answers, leaves behind or declines (the backend says which):
@@ -92,9 +92,10 @@ impl Out<'_> {
         }));
     }
 
-    fn not_found(&mut self, id: RequestId, what: &str) {
-        let body =
-            json!({ "error": { "code": "NOT_FOUND", "message": format!("{what} not found") } });
+    /// The conversation is not in the page's store: a 404 with the code alone, so the page
+    /// says what could not be done in the person's language.
+    fn no_conversation(&mut self, id: RequestId) {
+        let body = json!({ "error": { "code": "NOT_FOUND" } });
         self.respond(id, 404, body.to_string());
     }
 
@@ -275,7 +276,7 @@ impl Stateless {
                     let body = json!({ "conversation": t.conversation, "messages": t.messages });
                     Out(outputs).respond(req.id, 200, body.to_string());
                 }
-                None => Out(outputs).not_found(req.id, "Conversation"),
+                None => Out(outputs).no_conversation(req.id),
             },
             Endpoint::Messages {
                 conversation_id,
@@ -291,7 +292,7 @@ impl Stateless {
                                        "offset": offset, "hasMore": offset + limit < total });
                     Out(outputs).respond(req.id, 200, body.to_string());
                 }
-                None => Out(outputs).not_found(req.id, "Conversation"),
+                None => Out(outputs).no_conversation(req.id),
             },
             Endpoint::Rename {
                 conversation_id,
@@ -304,7 +305,7 @@ impl Stateless {
                     self.save(&conversation_id, outputs);
                     Out(outputs).respond(req.id, 200, conversation.to_string());
                 }
-                None => Out(outputs).not_found(req.id, "Conversation"),
+                None => Out(outputs).no_conversation(req.id),
             },
             Endpoint::Delete { conversation_id } => {
                 if self.thread_mut(&conversation_id).is_some() {
@@ -312,7 +313,7 @@ impl Stateless {
                     outputs.push_back(GatewayOutput::DeleteThread(conversation_id));
                     Out(outputs).respond(req.id, 204, String::new());
                 } else {
-                    Out(outputs).not_found(req.id, "Conversation");
+                    Out(outputs).no_conversation(req.id);
                 }
             }
             Endpoint::Send {
@@ -364,13 +365,13 @@ impl Stateless {
         outputs: &mut VecDeque<GatewayOutput>,
     ) {
         if text.trim().is_empty() {
-            let err = json!({ "error": { "code": "VALIDATION_ERROR", "message": "message is required" } });
+            let err = json!({ "error": { "code": "VALIDATION_ERROR" } });
             return Out(outputs).respond(session, 400, err.to_string());
         }
         let user_id = self.new_id("msg", now);
         let rpc_id = self.next_wire;
         let Some(pos) = self.threads.iter().position(|t| t.id() == conversation_id) else {
-            return Out(outputs).not_found(session, "Conversation");
+            return Out(outputs).no_conversation(session);
         };
         let thread = &mut self.threads[pos];
         let at = format_iso(now);

@@ -7,7 +7,7 @@ use std::collections::VecDeque;
 use serde_json::{json, Value};
 
 use super::super::backend::ReadError;
-use super::super::reply::{error_envelope, Delta, Reply, CHAIN_KEY};
+use super::super::reply::{error_envelope, Delta, Failure, FailureKind, Reply, CHAIN_KEY};
 use super::super::threads::title_from;
 use super::super::GatewayOutput;
 use super::{Out, Stateless, WireTurn};
@@ -59,8 +59,8 @@ impl Stateless {
                 match error {
                     Some(e) => Out(outputs).close(turn.session, Some(e)),
                     None if turn.failed => {
-                        if let Some(wording) = turn.error.clone() {
-                            self.keep_failure(now, &turn, &wording, outputs);
+                        if let Some(failure) = turn.error.clone() {
+                            self.keep_failure(now, &turn, &failure, outputs);
                         }
                         Out(outputs).close(turn.session, None)
                     }
@@ -117,14 +117,11 @@ impl Stateless {
                         json!({ "type": "stream.text", "text": text }),
                     );
                 }
-                Delta::Error(message) => {
+                Delta::Error(failure) => {
                     turn.failed = true;
-                    turn.error = Some(message.clone());
-                    Out(outputs).frame(
-                        turn.session,
-                        now,
-                        json!({ "type": "stream.error", "error": message }),
-                    );
+                    let event = json!({ "type": "stream.error", "error": failure.error_object() });
+                    turn.error = Some(failure);
+                    Out(outputs).frame(turn.session, now, event);
                 }
                 Delta::Skipped(why) => outputs.push_back(GatewayOutput::Log(format!(
                     "{name}: skipped a frame: {why}"
@@ -317,9 +314,9 @@ impl Stateless {
             return Out(outputs).respond(turn.session, 502, error_envelope(502, &resp.body));
         }
         let read = match self.backend.read_reply(&resp.body) {
-            Err(ReadError::Refused(wording)) => {
-                self.keep_failure(now, &turn, &wording, outputs);
-                let body = json!({ "error": { "code": "AGENT_ERROR", "message": wording } });
+            Err(ReadError::Refused(failure)) => {
+                self.keep_failure(now, &turn, &failure, outputs);
+                let body = json!({ "error": failure.error_object() });
                 return Out(outputs).respond(turn.session, 502, body.to_string());
             }
             Err(ReadError::Unreadable(why)) => Err(why),
@@ -332,8 +329,8 @@ impl Stateless {
                     "{}: unreadable reply: {why}",
                     self.backend.capabilities().name()
                 )));
-                let body = json!({ "error": { "code": "BAD_GATEWAY",
-                    "message": "The model server's answer could not be read." } });
+                let unreadable = Failure::new(FailureKind::Unreadable, None);
+                let body = json!({ "error": unreadable.error_object() });
                 return Out(outputs).respond(turn.session, 502, body.to_string());
             }
         };
@@ -380,7 +377,7 @@ impl Stateless {
         &mut self,
         now: Millis,
         turn: &WireTurn,
-        wording: &str,
+        failure: &Failure,
         outputs: &mut VecDeque<GatewayOutput>,
     ) {
         if !self.backend.keeps_failed_turns() {
@@ -399,7 +396,9 @@ impl Stateless {
             if !stored["metadata"].is_object() {
                 stored["metadata"] = json!({});
             }
-            stored["metadata"]["error"] = Value::from(wording);
+            if let Some(metadata) = stored["metadata"].as_object_mut() {
+                failure.keep_in(metadata);
+            }
         }
         self.save(&turn.conversation_id, outputs);
     }
