@@ -107,37 +107,16 @@ pub fn main(ctx: &Ctx) -> ExitCode {
 
     p.tests(
         "native tests",
-        ctx.cargo(["test", "--workspace", "--no-fail-fast"]),
+        [ctx.cargo(["test", "--workspace", "--no-fail-fast"])],
     );
 
     fuzz_short(ctx, &tools, &mut p);
 
     match (&tools.chromedriver, tools.browser_tests_ready()) {
-        (Some(chromedriver), true) => {
-            let mut cmd = ctx.cargo([
-                "test",
-                "-p",
-                "agent-chat-ui",
-                "--target",
-                "wasm32-unknown-unknown",
-                "--no-fail-fast",
-            ]);
-            cmd.env("CHROMEDRIVER", chromedriver).env(
-                "WASM_BINDGEN_TEST_WEBDRIVER_JSON",
-                ctx.root.join("webdriver.json"),
-            );
-            // The runner's defaults (20 s per test binary, 5 s to start chromedriver) are too
-            // tight for a debug Leptos build on a busy 2-core machine.
-            for (key, default) in [
-                ("WASM_BINDGEN_TEST_TIMEOUT", "180"),
-                ("WASM_BINDGEN_TEST_DRIVER_TIMEOUT", "30"),
-            ] {
-                if env::var_os(key).is_none() {
-                    cmd.env(key, default);
-                }
-            }
-            p.tests("browser tests (wasm-bindgen-test, headless Chromium)", cmd);
-        }
+        (Some(chromedriver), true) => p.tests(
+            "browser tests (wasm-bindgen-test, headless Chromium)",
+            browser_commands(ctx, chromedriver),
+        ),
         _ => p.skip(
             "browser tests (wasm-bindgen-test, headless Chromium)",
             "wasm32 target, wasm-bindgen or chromium/chromedriver missing",
@@ -182,7 +161,7 @@ pub fn main(ctx: &Ctx) -> ExitCode {
     }
 
     // The in-page agent example: no server, built like the Leptos app (issue 15); its agent
-    // is the one tests/browser_in_process.rs drives.
+    // is the one tests/browser/in_process.rs drives.
     if tools.wasm_target {
         p.check(
             "examples/in-process-agent builds (wasm32)",
@@ -266,7 +245,7 @@ pub fn main(ctx: &Ctx) -> ExitCode {
             ]);
             cmd.env("AGENT_CHAT_DIST", ctx.dist())
                 .env("CHROMEDRIVER", chromedriver);
-            p.tests("end-to-end (WebDriver)", cmd);
+            p.tests("end-to-end (WebDriver)", [cmd]);
         }
         (None, _) => p.skip("end-to-end (WebDriver)", "chromedriver missing"),
         (_, false) => p.skip(
@@ -276,6 +255,52 @@ pub fn main(ctx: &Ctx) -> ExitCode {
     }
 
     p.summary(started.elapsed())
+}
+
+/// Browser tests that need a page no other test has drawn in: each runs alone in a page of its
+/// own, the rest share one (`tests/browser/main.rs`).
+const FRESH_PAGE: [&str; 1] = [
+    // No card drawn yet, so the cards' stylesheet is not on the page.
+    "markdown::i16_markdown_brings_its_rules_once_and_no_other_parts",
+];
+
+/// The browser step's runs: the `browser` test binary once in one page for every test but the
+/// [`FRESH_PAGE`] ones, each of those alone in a page of its own, and the doc tests built for
+/// the browser target.
+fn browser_commands(ctx: &Ctx, chromedriver: &std::path::Path) -> Vec<Command> {
+    let wasm = |args: &[&str]| {
+        let mut cmd = ctx.cargo([
+            "test",
+            "-p",
+            "agent-chat-ui",
+            "--target",
+            "wasm32-unknown-unknown",
+        ]);
+        cmd.args(args).env("CHROMEDRIVER", chromedriver).env(
+            "WASM_BINDGEN_TEST_WEBDRIVER_JSON",
+            ctx.root.join("webdriver.json"),
+        );
+        // The runner's defaults (20 s for a test binary's page, 5 s to start chromedriver)
+        // are too tight for every browser test of a debug Leptos build in one page on a busy
+        // 2-core machine.
+        for (key, default) in [
+            ("WASM_BINDGEN_TEST_TIMEOUT", "600"),
+            ("WASM_BINDGEN_TEST_DRIVER_TIMEOUT", "30"),
+        ] {
+            if env::var_os(key).is_none() {
+                cmd.env(key, default);
+            }
+        }
+        cmd
+    };
+    let mut shared = wasm(&["--test", "browser", "--no-fail-fast", "--"]);
+    for name in FRESH_PAGE {
+        shared.args(["--skip", name]);
+    }
+    let mut runs = vec![shared];
+    runs.extend(FRESH_PAGE.map(|name| wasm(&["--test", "browser", "--", "--exact", name])));
+    runs.push(wasm(&["--doc"]));
+    runs
 }
 
 /// `fuzz (short)`: every cargo-fuzz target for `FUZZ_SECONDS` (default 20) each; a crash, a
@@ -394,16 +419,29 @@ impl Pipeline {
         self.end(name, started, outcome);
     }
 
-    /// Runs a `cargo test` streaming its output and counting libtest results.
-    fn tests(&mut self, name: &str, mut cmd: Command) {
+    /// Runs one or more `cargo test`s as one step, streaming their output and summing their
+    /// libtest results; the step succeeds when every command did.
+    fn tests(&mut self, name: &str, cmds: impl IntoIterator<Item = Command>) {
         let started = self.begin(name);
-        println!("$ {}", run::display(&cmd));
-        let outcome = match run::streamed(&mut cmd) {
-            Ok((st, counts)) => Outcome::Tests {
-                counts,
-                success: st.success(),
-            },
-            Err(msg) => Outcome::Failed(msg),
+        let (mut total, mut success) = (TestCounts::default(), true);
+        for mut cmd in cmds {
+            println!("$ {}", run::display(&cmd));
+            match run::streamed(&mut cmd) {
+                Ok((st, counts)) => {
+                    total.passed += counts.passed;
+                    total.failed += counts.failed;
+                    total.results += counts.results;
+                    success &= st.success();
+                }
+                Err(msg) => {
+                    self.end(name, started, Outcome::Failed(msg));
+                    return;
+                }
+            }
+        }
+        let outcome = Outcome::Tests {
+            counts: total,
+            success,
         };
         self.end(name, started, outcome);
     }
