@@ -15,10 +15,10 @@ use agent_chat_ui::core::{
 };
 use serde_json::{json, Value};
 
-use crate::common::link;
-use link::{text_of, Link};
 use crate::common::cogitator as fixtures;
+use crate::common::link;
 use fixtures::*;
+use link::{text_of, Link};
 
 /// Every way of cutting `bytes` in two reads the same deltas and leaves the same reply.
 fn same_at_every_byte(bytes: &[u8]) -> (Vec<Delta>, agent_chat_ui::core::transport::reply::Reply) {

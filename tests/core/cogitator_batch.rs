@@ -13,10 +13,10 @@ use agent_chat_ui::core::{
 };
 use serde_json::{json, Value};
 
-use crate::common::link;
-use link::Link;
 use crate::common::cogitator as fixtures;
+use crate::common::link;
 use fixtures::*;
+use link::Link;
 
 /// "Approve all" (`approve`) or "Deny all" on every card the chat shows.
 fn decide_all(l: &mut Link, approve: bool) {
