@@ -12,7 +12,7 @@ use std::{
 };
 
 use crate::{
-    fuzz::{fuzz_command, FUZZ_TARGETS},
+    fuzz::{fuzz_build_command, fuzz_command, FUZZ_TARGETS},
     run::{self, TestCounts},
     setup, Ctx,
 };
@@ -303,9 +303,10 @@ fn browser_commands(ctx: &Ctx, chromedriver: &std::path::Path) -> Vec<Command> {
     runs
 }
 
-/// `fuzz (short)`: every cargo-fuzz target for `FUZZ_SECONDS` (default 20) each; a crash, a
-/// failed build or a leak fails the step. Stable Rust runs cargo-fuzz's nightly-only flags
-/// with `RUSTC_BOOTSTRAP=1`; its build goes to `fuzz/target`, apart from the main one.
+/// `fuzz (short)`: every cargo-fuzz target built in one cargo run, then each run for
+/// `FUZZ_SECONDS` (default 20), as many at once as there are cores; a crash, a failed build or
+/// a leak fails the step. Stable Rust runs cargo-fuzz's nightly-only flags with
+/// `RUSTC_BOOTSTRAP=1`; its build goes to `fuzz/target`, apart from the main one.
 fn fuzz_short(ctx: &Ctx, tools: &setup::Tools, p: &mut Pipeline) {
     const NAME: &str = "fuzz (short)";
     let seconds = match env::var("FUZZ_SECONDS") {
@@ -323,8 +324,24 @@ fn fuzz_short(ctx: &Ctx, tools: &setup::Tools, p: &mut Pipeline) {
         p.skip(NAME, "cargo-fuzz missing");
         return;
     }
-    let runs = FUZZ_TARGETS.map(|target| (target, fuzz_command(ctx, target, seconds)));
-    p.check_each(NAME, "RUSTC_BOOTSTRAP=1 ", runs);
+    let started = p.begin(NAME);
+    let mut build = fuzz_build_command(ctx);
+    println!("$ RUSTC_BOOTSTRAP=1 {}", run::display(&build));
+    let outcome = match run::status(&mut build) {
+        Ok(st) if st.success() => {
+            let lanes = std::thread::available_parallelism().map_or(1, usize::from);
+            let runs = FUZZ_TARGETS.map(|target| (target, fuzz_command(ctx, target, seconds)));
+            let failed = run::side_by_side(runs, lanes);
+            if failed.is_empty() {
+                Outcome::Ok
+            } else {
+                Outcome::Failed(failed.join("; "))
+            }
+        }
+        Ok(st) => Outcome::Failed(format!("cargo fuzz build: {st}")),
+        Err(msg) => Outcome::Failed(msg),
+    };
+    p.end(NAME, started, outcome);
 }
 
 /// How one step ended.
@@ -391,32 +408,6 @@ impl Pipeline {
         let passed = matches!(outcome, Outcome::Ok);
         self.end(name, started, outcome);
         passed
-    }
-
-    /// Runs several commands as one non-test step (each `$ {prefix}command` is printed); the
-    /// step fails (as one failure), naming the commands that failed.
-    fn check_each(
-        &mut self,
-        name: &str,
-        prefix: &str,
-        cmds: impl IntoIterator<Item = (&'static str, Command)>,
-    ) {
-        let started = self.begin(name);
-        let mut failed = Vec::new();
-        for (label, mut cmd) in cmds {
-            println!("$ {prefix}{}", run::display(&cmd));
-            match run::status(&mut cmd) {
-                Ok(st) if st.success() => {}
-                Ok(st) => failed.push(format!("{label}: {st}")),
-                Err(msg) => failed.push(format!("{label}: {msg}")),
-            }
-        }
-        let outcome = if failed.is_empty() {
-            Outcome::Ok
-        } else {
-            Outcome::Failed(failed.join("; "))
-        };
-        self.end(name, started, outcome);
     }
 
     /// Runs one or more `cargo test`s as one step, streaming their output and summing their
