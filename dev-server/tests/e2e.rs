@@ -1344,7 +1344,7 @@ journey! {
     /// Approve there is accepted and runs; the first window hears of it at once and settles its
     /// card as "Answered elsewhere" without a click, offering no Approve and freeing the
     /// composer. The server got exactly one decision and ran the tool once. (A stale Approve
-    /// refused with `action_not_pending` is proven natively: tests/core_actions.rs.)
+    /// refused with `action_not_pending` is proven natively: tests/core/actions.rs.)
     answer_from_second_tab_settles_the_first => |page| answer_from_second_tab_settles_the_first_journey(page)
 }
 

@@ -1,4 +1,4 @@
-# Arabic (العربية): a right-to-left locale. Ids mirror locales/en/chat.ftl exactly (tests/locales.rs).
+# Arabic (العربية): a right-to-left locale. Ids mirror locales/en/chat.ftl exactly (tests/core/locales.rs).
 # Number-dependent messages use the Arabic CLDR plural categories: zero, one, two, few, many, other.
 
 chat-input-placeholder = اكتب رسالتك...

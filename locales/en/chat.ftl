@@ -1,4 +1,4 @@
-# English: the reference locale. Every other locale has exactly these ids (tests/locales.rs).
+# English: the reference locale. Every other locale has exactly these ids (tests/core/locales.rs).
 # Ids are the React library's keys in kebab-case: chat.input.attachFiles -> chat-input-attach-files.
 
 chat-input-placeholder = Type your message...

@@ -1,4 +1,4 @@
-# Türkçe. Ids match locales/en/chat.ftl exactly (tests/locales.rs).
+# Türkçe. Ids match locales/en/chat.ftl exactly (tests/core/locales.rs).
 
 chat-input-placeholder = Mesajınızı yazın...
 chat-input-attach-files = Dosya ekle

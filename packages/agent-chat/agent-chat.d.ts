@@ -1,5 +1,5 @@
 // Type declarations of <agent-chat> (the agent-chat-ui custom element). Kept beside the Rust
-// source of the element (src/element.rs); tests/element_package.rs checks that every
+// source of the element (src/element.rs); tests/core/element_package.rs checks that every
 // attribute, property and event the element has is declared here and in custom-elements.json.
 
 /** A part of a message's content (PROTOCOL §4). */

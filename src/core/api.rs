@@ -1,7 +1,7 @@
 //! The agent-server REST API (PROTOCOL §3, E1–E14) as data: for each endpoint, the request
 //! `AgentServerClient` sends (method, path with query, JSON body) and how it reads the answer
 //! into a value or a [`ChatError`]. Pure, so every URL, query string, body and reply shape is
-//! a native test (tests/core_api.rs); the browser side only runs `fetch`.
+//! a native test (tests/core/api.rs); the browser side only runs `fetch`.
 //!
 //! Rules kept here: ids are percent-encoded path segments; query parameters are sent only
 //! when truthy (a non-empty string, a number above zero; so `offset=0` is never sent, §3);

@@ -178,7 +178,7 @@ fn bundle_for(tag: &'static str, source: &'static str) -> FluentBundle<FluentRes
     // Isolation marks (U+2068/U+2069) would end up in aria labels and test assertions.
     bundle.set_use_isolating(false);
     // A shipped file that fails to parse still yields every message that did parse;
-    // tests/locales.rs makes sure there are no such errors.
+    // tests/core/locales.rs makes sure there are no such errors.
     let resource = FluentResource::try_new(source.to_owned()).unwrap_or_else(|(res, _)| res);
     // Duplicate ids are the only error here; the first definition wins, which is fine.
     let _ = bundle.add_resource(resource);

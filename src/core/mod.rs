@@ -1,7 +1,7 @@
 //! Sans-IO core: protocol types, SSE decoder, the `Session` state machine, approval and
 //! question cards, the argsSchema checker, the i18n catalog and the Markdown parser. Only std,
 //! serde, serde_json, thiserror, chrono, fluent, regex-lite and pulldown-cmark here: no
-//! browser, no view crates, no clocks (time is an input). Checked by tests/layering.rs.
+//! browser, no view crates, no clocks (time is an input). Checked by tests/core/layering.rs.
 
 pub mod actions;
 pub mod api;

@@ -1,6 +1,9 @@
 //! Shared test harness: a `Session` plus what it asked for, with helpers to answer.
 #![allow(dead_code)] // each test file uses a different part
 
+pub mod cogitator;
+pub mod link;
+
 use agent_chat_ui::core::{
     Command, HttpRequest, HttpResponse, Input, Method, Millis, Output, Session, SessionConfig,
     SessionEvent, TransportError,

@@ -35,12 +35,25 @@ pub const FUZZ_TARGETS: [&str; 14] = [
 pub fn fuzz_command(ctx: &Ctx, target: &str, seconds: u64) -> Command {
     let corpus = format!("fuzz/corpus/{target}");
     let _ = fs::create_dir_all(ctx.root.join(&corpus));
-    let mut cmd = ctx.cargo(["fuzz", "run", target]);
+    let mut cmd = fuzz_cargo(ctx, &["fuzz", "run", target]);
     cmd.args([corpus, format!("fuzz/seeds/{target}")])
-        .args(["--", &format!("-max_total_time={seconds}")])
-        .env("RUSTC_BOOTSTRAP", "1")
-        // Its own target dir (`fuzz/target`), even when the main build's is moved: the
-        // instrumented flags would otherwise rebuild everything there.
+        .args(["--", &format!("-max_total_time={seconds}")]);
+    cmd
+}
+
+/// `cargo fuzz build`: every target in one cargo run, so the instrumented core is compiled
+/// once and the targets link side by side; a later `cargo fuzz run` of any of them finds it
+/// built (the same flags).
+pub fn fuzz_build_command(ctx: &Ctx) -> Command {
+    fuzz_cargo(ctx, &["fuzz", "build"])
+}
+
+/// `cargo <args>` in cargo-fuzz's setting: `RUSTC_BOOTSTRAP=1`, and its own target dir
+/// (`fuzz/target`) even when the main build's is moved, since the instrumented flags would
+/// otherwise rebuild everything there.
+fn fuzz_cargo(ctx: &Ctx, args: &[&str]) -> Command {
+    let mut cmd = ctx.cargo(args);
+    cmd.env("RUSTC_BOOTSTRAP", "1")
         .env_remove("CARGO_TARGET_DIR")
         .env_remove("CARGO_BUILD_TARGET_DIR");
     cmd

@@ -159,9 +159,100 @@ pub fn fmt_duration(d: Duration) -> String {
     }
 }
 
+/// Runs the labelled commands, at most `lanes` at a time, each one's stdout and stderr kept in
+/// a file and printed whole when it fails (side by side, their lines would interleave); one
+/// line per command says how it ended. Returns `label: why` for every command that failed.
+pub fn side_by_side(
+    cmds: impl IntoIterator<Item = (&'static str, Command)>,
+    lanes: usize,
+) -> Vec<String> {
+    let logs = std::env::temp_dir().join(format!("xtask-side-by-side-{}", std::process::id()));
+    let _ = std::fs::create_dir_all(&logs);
+    let mut waiting: std::collections::VecDeque<_> = cmds.into_iter().collect();
+    let mut running: Vec<(
+        &str,
+        std::process::Child,
+        std::path::PathBuf,
+        std::time::Instant,
+    )> = Vec::new();
+    let mut failed = Vec::new();
+    while !waiting.is_empty() || !running.is_empty() {
+        while running.len() < lanes.max(1) {
+            let Some((label, mut cmd)) = waiting.pop_front() else {
+                break;
+            };
+            println!("$ {}", display(&cmd));
+            let log = logs.join(format!("{label}.log"));
+            let spawned = std::fs::File::create(&log).and_then(|out| {
+                let err = out.try_clone()?;
+                cmd.stdout(out).stderr(err).spawn()
+            });
+            match spawned {
+                Ok(child) => running.push((label, child, log, std::time::Instant::now())),
+                Err(e) => failed.push(format!("{label}: could not start: {e}")),
+            }
+        }
+        std::thread::sleep(Duration::from_millis(200));
+        let mut i = 0;
+        while i < running.len() {
+            let done = match running[i].1.try_wait() {
+                Ok(Some(st)) => Some(Ok(st)),
+                Ok(None) => None,
+                Err(e) => Some(Err(e.to_string())),
+            };
+            let Some(done) = done else {
+                i += 1;
+                continue;
+            };
+            let (label, _, log, started) = running.swap_remove(i);
+            let took = fmt_duration(started.elapsed());
+            match done {
+                Ok(st) if st.success() => println!("[{label}] ok in {took}"),
+                outcome => {
+                    let why = match outcome {
+                        Ok(st) => st.to_string(),
+                        Err(e) => e,
+                    };
+                    println!("[{label}] FAILED ({why}) in {took}; its output:");
+                    let _ = io::stdout().write_all(&std::fs::read(&log).unwrap_or_default());
+                    failed.push(format!("{label}: {why}"));
+                }
+            }
+        }
+    }
+    let _ = std::fs::remove_dir_all(&logs);
+    failed
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn side_by_side_runs_everything_and_names_what_failed() {
+        let sh = |script: &str| {
+            let mut cmd = Command::new("sh");
+            cmd.args(["-c", script]);
+            cmd
+        };
+        let marker = std::env::temp_dir().join(format!("xtask-sbs-{}", std::process::id()));
+        let _ = std::fs::remove_file(&marker);
+        let failed = side_by_side(
+            [
+                ("fine", sh("exit 0")),
+                ("broken", sh("echo oops; exit 3")),
+                ("last", sh(&format!("touch {}", marker.display()))),
+            ],
+            2,
+        );
+        assert_eq!(failed.len(), 1, "{failed:?}");
+        assert!(failed[0].starts_with("broken: "), "{failed:?}");
+        assert!(
+            marker.is_file(),
+            "the third command ran once a lane was free"
+        );
+        let _ = std::fs::remove_file(&marker);
+    }
 
     #[test]
     fn sums_libtest_summaries() {

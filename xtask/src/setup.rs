@@ -111,19 +111,32 @@ pub fn main(ctx: &Ctx) -> ExitCode {
 }
 
 /// Checks every tool, installs what is missing and reports what is usable now.
+///
+/// The four `cargo install`s and the apt/npm installs run side by side: on a fresh machine
+/// they are most of the wait, and one install's single-threaded stretches (a large crate, the
+/// final link, downloads) leave the cores to the others.
 pub fn ensure(ctx: &Ctx) -> Tools {
     let mut tools = Tools {
         wasm_target: ensure_wasm_target(ctx),
         rust_src: ensure_rust_src(ctx),
-        wasm_bindgen: ensure_wasm_bindgen(ctx),
-        trunk: ensure_trunk(ctx),
-        wasm_split: ensure_wasm_split(ctx),
-        cargo_fuzz: ensure_cargo_fuzz(ctx),
         ..Tools::default()
     };
-    ensure_system_packages(ctx, &mut tools);
-    (tools.wasm_opt, tools.axe_core, tools.typescript) = ensure_npm_packages(ctx);
-    tools.test_servers = ensure_test_servers(ctx);
+    std::thread::scope(|s| {
+        let wasm_bindgen = s.spawn(|| ensure_wasm_bindgen(ctx));
+        let trunk = s.spawn(|| ensure_trunk(ctx));
+        let wasm_split = s.spawn(|| ensure_wasm_split(ctx));
+        let cargo_fuzz = s.spawn(|| ensure_cargo_fuzz(ctx));
+        let mut system = Tools::default();
+        ensure_system_packages(ctx, &mut system);
+        (tools.chromium, tools.chromedriver) = (system.chromium, system.chromedriver);
+        (tools.wasm_opt, tools.axe_core, tools.typescript) = ensure_npm_packages(ctx);
+        tools.test_servers = ensure_test_servers(ctx);
+        let joined = |h: std::thread::ScopedJoinHandle<'_, bool>| h.join().unwrap_or(false);
+        tools.wasm_bindgen = joined(wasm_bindgen);
+        tools.trunk = joined(trunk);
+        tools.wasm_split = joined(wasm_split);
+        tools.cargo_fuzz = joined(cargo_fuzz);
+    });
     println!("[setup] cargo fetch: running");
     // The second fetch brings the crates the standard library of a shipped wasm is rebuilt
     // with (`build-std`), which Trunk's offline cargo cannot download.
@@ -233,8 +246,13 @@ fn ensure_trunk(ctx: &Ctx) -> bool {
         Some(line) => println!("[setup] {label}: found `{line}`, installing… (~12 min)"),
         None => println!("[setup] {label}: installing… (~12 min)"),
     }
-    let ok = run::ok(&mut ctx.cargo(["install", "trunk", "--version", TRUNK_VERSION, "--locked"]))
-        && found().as_deref() == Some(wanted.as_str());
+    // Trunk's own release profile is fat LTO in one codegen unit, the slowest build of the
+    // four, for a tool that only starts cargo, wasm-bindgen and wasm-opt: its speed is theirs.
+    let ok = run::ok(
+        ctx.cargo(["install", "trunk", "--version", TRUNK_VERSION, "--locked"])
+            .env("CARGO_PROFILE_RELEASE_LTO", "false")
+            .env("CARGO_PROFILE_RELEASE_CODEGEN_UNITS", "16"),
+    ) && found().as_deref() == Some(wanted.as_str());
     println!(
         "[setup] {label}: {}",
         if ok { "installed" } else { "FAILED" }

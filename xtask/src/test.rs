@@ -12,7 +12,7 @@ use std::{
 };
 
 use crate::{
-    fuzz::{fuzz_command, FUZZ_TARGETS},
+    fuzz::{fuzz_build_command, fuzz_command, FUZZ_TARGETS},
     run::{self, TestCounts},
     setup, Ctx,
 };
@@ -107,37 +107,16 @@ pub fn main(ctx: &Ctx) -> ExitCode {
 
     p.tests(
         "native tests",
-        ctx.cargo(["test", "--workspace", "--no-fail-fast"]),
+        [ctx.cargo(["test", "--workspace", "--no-fail-fast"])],
     );
 
     fuzz_short(ctx, &tools, &mut p);
 
     match (&tools.chromedriver, tools.browser_tests_ready()) {
-        (Some(chromedriver), true) => {
-            let mut cmd = ctx.cargo([
-                "test",
-                "-p",
-                "agent-chat-ui",
-                "--target",
-                "wasm32-unknown-unknown",
-                "--no-fail-fast",
-            ]);
-            cmd.env("CHROMEDRIVER", chromedriver).env(
-                "WASM_BINDGEN_TEST_WEBDRIVER_JSON",
-                ctx.root.join("webdriver.json"),
-            );
-            // The runner's defaults (20 s per test binary, 5 s to start chromedriver) are too
-            // tight for a debug Leptos build on a busy 2-core machine.
-            for (key, default) in [
-                ("WASM_BINDGEN_TEST_TIMEOUT", "180"),
-                ("WASM_BINDGEN_TEST_DRIVER_TIMEOUT", "30"),
-            ] {
-                if env::var_os(key).is_none() {
-                    cmd.env(key, default);
-                }
-            }
-            p.tests("browser tests (wasm-bindgen-test, headless Chromium)", cmd);
-        }
+        (Some(chromedriver), true) => p.tests(
+            "browser tests (wasm-bindgen-test, headless Chromium)",
+            browser_commands(ctx, chromedriver),
+        ),
         _ => p.skip(
             "browser tests (wasm-bindgen-test, headless Chromium)",
             "wasm32 target, wasm-bindgen or chromium/chromedriver missing",
@@ -182,7 +161,7 @@ pub fn main(ctx: &Ctx) -> ExitCode {
     }
 
     // The in-page agent example: no server, built like the Leptos app (issue 15); its agent
-    // is the one tests/browser_in_process.rs drives.
+    // is the one tests/browser/in_process.rs drives.
     if tools.wasm_target {
         p.check(
             "examples/in-process-agent builds (wasm32)",
@@ -266,7 +245,7 @@ pub fn main(ctx: &Ctx) -> ExitCode {
             ]);
             cmd.env("AGENT_CHAT_DIST", ctx.dist())
                 .env("CHROMEDRIVER", chromedriver);
-            p.tests("end-to-end (WebDriver)", cmd);
+            p.tests("end-to-end (WebDriver)", [cmd]);
         }
         (None, _) => p.skip("end-to-end (WebDriver)", "chromedriver missing"),
         (_, false) => p.skip(
@@ -278,9 +257,56 @@ pub fn main(ctx: &Ctx) -> ExitCode {
     p.summary(started.elapsed())
 }
 
-/// `fuzz (short)`: every cargo-fuzz target for `FUZZ_SECONDS` (default 20) each; a crash, a
-/// failed build or a leak fails the step. Stable Rust runs cargo-fuzz's nightly-only flags
-/// with `RUSTC_BOOTSTRAP=1`; its build goes to `fuzz/target`, apart from the main one.
+/// Browser tests that need a page no other test has drawn in: each runs alone in a page of its
+/// own, the rest share one (`tests/browser/main.rs`).
+const FRESH_PAGE: [&str; 1] = [
+    // No card drawn yet, so the cards' stylesheet is not on the page.
+    "markdown::i16_markdown_brings_its_rules_once_and_no_other_parts",
+];
+
+/// The browser step's runs: the `browser` test binary once in one page for every test but the
+/// [`FRESH_PAGE`] ones, each of those alone in a page of its own, and the doc tests built for
+/// the browser target.
+fn browser_commands(ctx: &Ctx, chromedriver: &std::path::Path) -> Vec<Command> {
+    let wasm = |args: &[&str]| {
+        let mut cmd = ctx.cargo([
+            "test",
+            "-p",
+            "agent-chat-ui",
+            "--target",
+            "wasm32-unknown-unknown",
+        ]);
+        cmd.args(args).env("CHROMEDRIVER", chromedriver).env(
+            "WASM_BINDGEN_TEST_WEBDRIVER_JSON",
+            ctx.root.join("webdriver.json"),
+        );
+        // The runner's defaults (20 s for a test binary's page, 5 s to start chromedriver)
+        // are too tight for every browser test of a debug Leptos build in one page on a busy
+        // 2-core machine.
+        for (key, default) in [
+            ("WASM_BINDGEN_TEST_TIMEOUT", "600"),
+            ("WASM_BINDGEN_TEST_DRIVER_TIMEOUT", "30"),
+        ] {
+            if env::var_os(key).is_none() {
+                cmd.env(key, default);
+            }
+        }
+        cmd
+    };
+    let mut shared = wasm(&["--test", "browser", "--no-fail-fast", "--"]);
+    for name in FRESH_PAGE {
+        shared.args(["--skip", name]);
+    }
+    let mut runs = vec![shared];
+    runs.extend(FRESH_PAGE.map(|name| wasm(&["--test", "browser", "--", "--exact", name])));
+    runs.push(wasm(&["--doc"]));
+    runs
+}
+
+/// `fuzz (short)`: every cargo-fuzz target built in one cargo run, then each run for
+/// `FUZZ_SECONDS` (default 20), as many at once as there are cores; a crash, a failed build or
+/// a leak fails the step. Stable Rust runs cargo-fuzz's nightly-only flags with
+/// `RUSTC_BOOTSTRAP=1`; its build goes to `fuzz/target`, apart from the main one.
 fn fuzz_short(ctx: &Ctx, tools: &setup::Tools, p: &mut Pipeline) {
     const NAME: &str = "fuzz (short)";
     let seconds = match env::var("FUZZ_SECONDS") {
@@ -298,8 +324,24 @@ fn fuzz_short(ctx: &Ctx, tools: &setup::Tools, p: &mut Pipeline) {
         p.skip(NAME, "cargo-fuzz missing");
         return;
     }
-    let runs = FUZZ_TARGETS.map(|target| (target, fuzz_command(ctx, target, seconds)));
-    p.check_each(NAME, "RUSTC_BOOTSTRAP=1 ", runs);
+    let started = p.begin(NAME);
+    let mut build = fuzz_build_command(ctx);
+    println!("$ RUSTC_BOOTSTRAP=1 {}", run::display(&build));
+    let outcome = match run::status(&mut build) {
+        Ok(st) if st.success() => {
+            let lanes = std::thread::available_parallelism().map_or(1, usize::from);
+            let runs = FUZZ_TARGETS.map(|target| (target, fuzz_command(ctx, target, seconds)));
+            let failed = run::side_by_side(runs, lanes);
+            if failed.is_empty() {
+                Outcome::Ok
+            } else {
+                Outcome::Failed(failed.join("; "))
+            }
+        }
+        Ok(st) => Outcome::Failed(format!("cargo fuzz build: {st}")),
+        Err(msg) => Outcome::Failed(msg),
+    };
+    p.end(NAME, started, outcome);
 }
 
 /// How one step ended.
@@ -368,42 +410,29 @@ impl Pipeline {
         passed
     }
 
-    /// Runs several commands as one non-test step (each `$ {prefix}command` is printed); the
-    /// step fails (as one failure), naming the commands that failed.
-    fn check_each(
-        &mut self,
-        name: &str,
-        prefix: &str,
-        cmds: impl IntoIterator<Item = (&'static str, Command)>,
-    ) {
+    /// Runs one or more `cargo test`s as one step, streaming their output and summing their
+    /// libtest results; the step succeeds when every command did.
+    fn tests(&mut self, name: &str, cmds: impl IntoIterator<Item = Command>) {
         let started = self.begin(name);
-        let mut failed = Vec::new();
-        for (label, mut cmd) in cmds {
-            println!("$ {prefix}{}", run::display(&cmd));
-            match run::status(&mut cmd) {
-                Ok(st) if st.success() => {}
-                Ok(st) => failed.push(format!("{label}: {st}")),
-                Err(msg) => failed.push(format!("{label}: {msg}")),
+        let (mut total, mut success) = (TestCounts::default(), true);
+        for mut cmd in cmds {
+            println!("$ {}", run::display(&cmd));
+            match run::streamed(&mut cmd) {
+                Ok((st, counts)) => {
+                    total.passed += counts.passed;
+                    total.failed += counts.failed;
+                    total.results += counts.results;
+                    success &= st.success();
+                }
+                Err(msg) => {
+                    self.end(name, started, Outcome::Failed(msg));
+                    return;
+                }
             }
         }
-        let outcome = if failed.is_empty() {
-            Outcome::Ok
-        } else {
-            Outcome::Failed(failed.join("; "))
-        };
-        self.end(name, started, outcome);
-    }
-
-    /// Runs a `cargo test` streaming its output and counting libtest results.
-    fn tests(&mut self, name: &str, mut cmd: Command) {
-        let started = self.begin(name);
-        println!("$ {}", run::display(&cmd));
-        let outcome = match run::streamed(&mut cmd) {
-            Ok((st, counts)) => Outcome::Tests {
-                counts,
-                success: st.success(),
-            },
-            Err(msg) => Outcome::Failed(msg),
+        let outcome = Outcome::Tests {
+            counts: total,
+            success,
         };
         self.end(name, started, outcome);
     }

@@ -60,7 +60,7 @@
 //! its start. [`MarkdownStream::feed`] takes the store's shared [`StreamText`] and reads only
 //! the bytes not fed yet; [`MarkdownStream::set_text`] takes a whole `String` and compares it
 //! with the previous text first (one `memcmp` of the answer so far). Streaming any text in any
-//! chunks gives the tree [`parse`] gives for the text so far (tests/core_markdown.rs checks
+//! chunks gives the tree [`parse`] gives for the text so far (tests/core/markdown.rs checks
 //! every prefix).
 //!
 //! A view draws the blocks from [`MarkdownStream::take_patch`]: what to keep, replace and
