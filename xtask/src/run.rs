@@ -34,6 +34,64 @@ pub fn status(cmd: &mut Command) -> Result<ExitStatus, String> {
         .map_err(|e| format!("could not start `{}`: {e}", display(cmd)))
 }
 
+/// How many of a failed step's error lines the summary repeats.
+const NOTED_ERRORS: usize = 2;
+
+/// Runs `cmd`, copying its stdout and stderr to ours line by line as they arrive, and keeps
+/// the first error lines it printed (`error:`, `error[E…]`, Trunk's `ERROR`). CI shows only
+/// the end of a long log, so a failed step's summary line repeats them: "exit status: 101"
+/// alone says nothing about a full disk or a missing crate.
+pub fn status_noting_errors(cmd: &mut Command) -> Result<(ExitStatus, Vec<String>), String> {
+    let mut child = cmd
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .map_err(|e| format!("could not start `{}`: {e}", display(cmd)))?;
+    let out = child.stdout.take().expect("stdout was piped");
+    let err = child.stderr.take().expect("stderr was piped");
+    let noted = std::sync::Mutex::new(Vec::new());
+    std::thread::scope(|s| {
+        let noted = &noted;
+        s.spawn(move || forward_noting(out, io::stdout(), noted));
+        forward_noting(err, io::stderr(), noted);
+    });
+    let status = child
+        .wait()
+        .map_err(|e| format!("waiting for `{}`: {e}", display(cmd)))?;
+    Ok((status, noted.into_inner().unwrap_or_default()))
+}
+
+/// Copies `from` to `to` a line at a time, noting error lines (see `status_noting_errors`).
+fn forward_noting(from: impl Read, mut to: impl Write, noted: &std::sync::Mutex<Vec<String>>) {
+    use io::BufRead;
+    let mut reader = io::BufReader::new(from);
+    let mut line = Vec::new();
+    while reader.read_until(b'\n', &mut line).is_ok_and(|n| n > 0) {
+        let _ = to.write_all(&line);
+        let _ = to.flush();
+        let text = strip_ansi(&String::from_utf8_lossy(&line));
+        if let Some(error) = error_line(&text) {
+            if let Ok(mut noted) = noted.lock() {
+                if noted.len() < NOTED_ERRORS {
+                    noted.push(error);
+                }
+            }
+        }
+        line.clear();
+    }
+}
+
+/// `text` trimmed and cut to 200 characters if it reports an error, as cargo, rustc, the
+/// linker and Trunk print them.
+fn error_line(text: &str) -> Option<String> {
+    let line = text.trim();
+    let lower = line.to_ascii_lowercase();
+    let is_error = lower.starts_with("error")
+        || lower.contains("no space left on device")
+        || line.contains("ERROR");
+    is_error.then(|| line.chars().take(200).collect())
+}
+
 /// Runs `cmd` with inherited stdio and reports success.
 pub fn ok(cmd: &mut Command) -> bool {
     match status(cmd) {
@@ -252,6 +310,27 @@ mod tests {
             "the third command ran once a lane was free"
         );
         let _ = std::fs::remove_file(&marker);
+    }
+
+    #[test]
+    fn a_failed_command_keeps_its_first_error_lines() {
+        let mut cmd = Command::new("sh");
+        cmd.args([
+            "-c",
+            "echo compiling; echo 'error: No space left on device (os error 28)' >&2; sleep 0.3; \
+             printf '\\033[31mERROR\\033[0m build failed\\n'; echo 'error: third'; exit 101",
+        ]);
+        let (status, errors) = status_noting_errors(&mut cmd).expect("sh starts");
+        assert_eq!(status.code(), Some(101));
+        assert_eq!(errors.len(), 2, "{errors:?}");
+        assert!(
+            errors.contains(&"error: No space left on device (os error 28)".to_owned()),
+            "{errors:?}"
+        );
+        assert!(
+            !errors.iter().any(|e| e.contains("compiling")),
+            "{errors:?}"
+        );
     }
 
     #[test]

@@ -254,7 +254,12 @@ pub fn main(ctx: &Ctx) -> ExitCode {
         ),
     }
 
-    p.summary(started.elapsed())
+    let code = p.summary(started.elapsed());
+    if code != ExitCode::SUCCESS {
+        // CI shows the end of the log: say how much room the failed steps had.
+        setup::check_disk(ctx);
+    }
+    code
 }
 
 /// Browser tests that need a page no other test has drawn in: each runs alone in a page of its
@@ -400,9 +405,10 @@ impl Pipeline {
     fn check(&mut self, name: &str, mut cmd: Command) -> bool {
         let started = self.begin(name);
         println!("$ {}", run::display(&cmd));
-        let outcome = match run::status(&mut cmd) {
-            Ok(st) if st.success() => Outcome::Ok,
-            Ok(st) => Outcome::Failed(st.to_string()),
+        let outcome = match run::status_noting_errors(&mut cmd) {
+            Ok((st, _)) if st.success() => Outcome::Ok,
+            Ok((st, errors)) if errors.is_empty() => Outcome::Failed(st.to_string()),
+            Ok((st, errors)) => Outcome::Failed(format!("{st}: {}", errors.join(" | "))),
             Err(msg) => Outcome::Failed(msg),
         };
         let passed = matches!(outcome, Outcome::Ok);
