@@ -29,9 +29,9 @@ pub use io::agent::{
 #[cfg(feature = "ui")]
 pub use io::client::{AgentServerClient, ClientOptions};
 #[cfg(feature = "ui")]
-pub use store::ChatStore;
+pub use store::chat_history::{use_chat_history, UseChatHistoryOptions, UseChatHistoryReturn};
 #[cfg(feature = "ui")]
-pub use ui::history_hook::{use_chat_history, UseChatHistoryOptions, UseChatHistoryReturn};
+pub use store::ChatStore;
 #[cfg(feature = "ui")]
 pub use ui::{Chat, ChatMinimal, Theme};
 #[cfg(feature = "ui")]

@@ -2,7 +2,7 @@
 //! own parts around the chat: class merging, file sizes, relative times and ids.
 
 use crate::core::Millis;
-use crate::ui::i18n::I18n;
+use crate::store::i18n::I18n;
 
 pub use crate::core::format_file_size;
 
@@ -32,7 +32,15 @@ where
 /// `formatRelativeTime` (F171): "Just now", "5m ago", "3h ago", "2d ago", else the date
 /// (YYYY-MM-DD), in the chat's language, measured from the browser's clock.
 pub fn format_relative_time(i18n: &I18n, then: Millis) -> String {
-    crate::ui::format::relative_time(i18n, then)
+    let now = crate::io::clock::now();
+    let mins = now.0.saturating_sub(then.0) / 60_000;
+    match mins {
+        0 => i18n.t("chat-time-just-now"),
+        m if m < 60 => i18n.t_args("chat-time-minutes-ago", &[("count", m.into())]),
+        m if m < 60 * 24 => i18n.t_args("chat-time-hours-ago", &[("count", (m / 60).into())]),
+        m if m < 60 * 24 * 7 => i18n.t_args("chat-time-days-ago", &[("count", (m / 1440).into())]),
+        _ => crate::core::format_iso(then).chars().take(10).collect(),
+    }
 }
 
 /// `generateId`: a short id unlikely to repeat, for host-side keys (the time in base 36 plus

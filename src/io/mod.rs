@@ -8,6 +8,7 @@ pub mod files;
 pub mod http;
 pub mod js_threads;
 pub mod keys;
+pub(crate) mod locale_chunk;
 pub mod location;
 pub mod pattern;
 pub mod peers;

@@ -14,10 +14,13 @@ use crate::core::{
 use crate::io::http::TransportConfig;
 
 mod answers;
+pub(crate) mod attention;
 mod backend;
+pub mod chat_history;
 mod checker;
 mod drive;
 mod hook;
+pub mod i18n;
 mod slices;
 
 pub use answers::AnswerFuture;
@@ -115,11 +118,11 @@ pub struct ChatStore {
     pub now: ReadSignal<crate::core::Millis>,
     /// Live-region announcements, card focus and composer focus requests: UI-only state for
     /// this crate's components, not part of the host API (issue 13).
-    pub(crate) attention: crate::ui::attention::ChatAttention,
+    pub(crate) attention: attention::ChatAttention,
     /// The composer has focus (with a non-empty draft that means "typing", C24).
     pub composer_focused: ReadSignal<bool>,
     /// How many cards wait for this person (issue 14: the "(N)" title prefix).
-    pub pending_count: RwSignal<usize>,
+    pub pending_count: ReadSignal<usize>,
 }
 
 /// The write halves of [`ChatStore`]'s public slices.
@@ -134,6 +137,7 @@ struct Writers {
     draft: WriteSignal<String>,
     now: WriteSignal<crate::core::Millis>,
     composer_focused: WriteSignal<bool>,
+    pending_count: WriteSignal<usize>,
 }
 
 impl ChatStore {
@@ -298,6 +302,7 @@ impl ChatStore {
         let (draft, set_draft) = signal(String::new());
         let (now, set_now) = signal(crate::io::clock::now());
         let (composer_focused, set_composer_focused) = signal(false);
+        let (pending_count, set_pending_count) = signal(0);
         let last_assistant_id = Memo::new(move |_| {
             messages.with(|ms| {
                 ms.iter()
@@ -318,6 +323,7 @@ impl ChatStore {
                 draft: set_draft,
                 now: set_now,
                 composer_focused: set_composer_focused,
+                pending_count: set_pending_count,
             },
             messages,
             last_assistant_id,
@@ -328,13 +334,11 @@ impl ChatStore {
             files,
             draft,
             now,
-            attention: crate::ui::attention::ChatAttention::new(),
-            pending_count: RwSignal::new(0),
+            attention: attention::ChatAttention::new(),
+            pending_count,
             composer_focused,
         };
         provide_context(store);
-        // The find bar's state, shared by the list and the header that draws its button.
-        provide_context(crate::ui::find::FindControl::new());
         let ticker = every_second(move || {
             let counting = store.cards.try_with_untracked(|cards| {
                 cards
@@ -814,7 +818,7 @@ impl ChatStore {
     /// Issue 14: tells the host when the number of cards waiting for this person changes.
     fn report_attention(&self, cards: &[CardView]) {
         let now = crate::core::pending_attention(cards.iter().map(|c| (&c.card, c.can_resolve)));
-        let _ = self.pending_count.try_set(now.pending);
+        let _ = self.write.pending_count.try_set(now.pending);
         let changed = self
             .driver
             .try_update_value(|d| {

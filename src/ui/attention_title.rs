@@ -7,7 +7,7 @@ use leptos::prelude::*;
 
 /// Keeps `document.title` prefixed with "(N) " while `enabled`, the tab is hidden and
 /// `pending` > 0; switched off, the page's own title is back at once.
-pub fn prefix_title(pending: RwSignal<usize>, enabled: Signal<bool>) {
+pub fn prefix_title(pending: ReadSignal<usize>, enabled: Signal<bool>) {
     #[cfg(target_arch = "wasm32")]
     {
         use std::cell::RefCell;

@@ -340,6 +340,7 @@ pub fn Chat(
     };
     let start_config = config.clone();
     let store = crate::store::use_chat(config, transport, callbacks);
+    crate::ui::find::provide();
     follow_props(store, authorization, headers, agent_id, conversation_id);
     // A language's texts that could not be fetched are a missing part like any other: the
     // banner and `on_error` say so, and their arrival clears it (D77).
@@ -415,9 +416,9 @@ pub fn Chat(
         c
     };
     let run_state = move || store.status.with(|s| s.run.as_str());
-    let lang = move || i18n.locale.get();
+    let lang = move || i18n.locale().get();
     let dir = move || {
-        if crate::core::is_rtl(i18n.locale.get()) {
+        if crate::core::is_rtl(i18n.locale().get()) {
             "rtl"
         } else {
             "ltr"

@@ -34,6 +34,13 @@ impl FindControl {
     }
 }
 
+/// Provides the find bar's state to the chat's views created from here on, so the list (which
+/// draws the bar) and the header (which draws its button) share it. A list without it keeps
+/// its own.
+pub(crate) fn provide() {
+    provide_context(FindControl::new());
+}
+
 /// The button that opens the find bar (and closes it, in the header, where it stays while the
 /// bar is open). Shown once there are messages to find in.
 #[component]

@@ -84,15 +84,7 @@ fn unicode_case(s: &str, upper: bool) -> String {
 
 /// F171: "Just now", "5m ago", "3h ago", "2d ago", else the date (YYYY-MM-DD).
 pub fn relative_time(i18n: &I18n, then: Millis) -> String {
-    let now = crate::io::clock::now();
-    let mins = now.0.saturating_sub(then.0) / 60_000;
-    match mins {
-        0 => i18n.t("chat-time-just-now"),
-        m if m < 60 => i18n.t_args("chat-time-minutes-ago", &[("count", m.into())]),
-        m if m < 60 * 24 => i18n.t_args("chat-time-hours-ago", &[("count", (m / 60).into())]),
-        m if m < 60 * 24 * 7 => i18n.t_args("chat-time-days-ago", &[("count", (m / 1440).into())]),
-        _ => crate::core::format_iso(then).chars().take(10).collect(),
-    }
+    crate::utils::format_relative_time(i18n, then)
 }
 
 /// F72: the browser's local time of `at` as `HH:MM` (24-hour, zero-padded).

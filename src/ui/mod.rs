@@ -19,10 +19,10 @@ pub mod countdown;
 pub(crate) mod find;
 pub mod format;
 pub mod history;
-pub mod history_hook;
+/// `use_chat_history`, kept here for hosts that name it by this path; it lives in the store.
+pub use crate::store::chat_history as history_hook;
 pub mod i18n;
 pub mod icons;
-pub(crate) mod locale_chunk;
 pub mod markdown;
 pub mod message;
 pub mod message_actions;

@@ -307,12 +307,12 @@ fn ActionCardView(action_id: String, revision: u32) -> impl IntoView {
     Effect::new(move |_| {
         if store
             .attention
-            .focus_card
+            .focus_card()
             .with(|f| f.as_deref() != Some(action_id.as_str()))
         {
             return;
         }
-        store.attention.focus_card.set(None);
+        store.attention.focus_taken(&action_id);
         request_animation_frame(move || {
             let Some(root) = slot.try_get_untracked().flatten() else {
                 return;

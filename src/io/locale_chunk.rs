@@ -9,7 +9,7 @@ use std::rc::Rc;
 
 use crate::core::i18n::Formatter;
 use crate::core::{Catalog, DEFAULT_LOCALE};
-use crate::ui::chunk::ChunkMissing;
+use crate::io::split::ChunkMissing;
 
 #[cfg(feature = "split")]
 crate::io::split::split_point!(
