@@ -109,3 +109,274 @@ fn core_dependencies_are_the_allowed_ones() {
         }
     }
 }
+
+/// The layers, lowest first. A file may name its own layer and the ones below it, never one
+/// above: `core ← io ← store ← utils ← ui ← page / element` (ARCHITECTURE.md).
+const LAYERS: &[(&str, &[&str])] = &[
+    ("core", &["src/core"]),
+    ("io", &["src/io"]),
+    ("store", &["src/store"]),
+    ("utils", &["src/utils.rs"]),
+    ("ui", &["src/ui"]),
+    ("page", &["src/page.rs", "src/element.rs"]),
+];
+
+/// The rank of top-level module `name` (`page` and `element` share one), if it is a layer.
+fn rank_of_module(name: &str) -> Option<usize> {
+    let name = if name == "element" { "page" } else { name };
+    LAYERS.iter().position(|(layer, _)| *layer == name)
+}
+
+/// The text of a source file without its comments (line, doc and block comments) and without
+/// the contents of string literals, so a path named in prose is not an import.
+fn code_only(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut chars = text.chars().peekable();
+    while let Some(c) = chars.next() {
+        match c {
+            '/' if chars.peek() == Some(&'/') => {
+                for c in chars.by_ref() {
+                    if c == '\n' {
+                        out.push('\n');
+                        break;
+                    }
+                }
+            }
+            '/' if chars.peek() == Some(&'*') => {
+                chars.next();
+                let mut depth = 1;
+                let mut prev = ' ';
+                for c in chars.by_ref() {
+                    if prev == '/' && c == '*' {
+                        depth += 1;
+                        prev = ' ';
+                        continue;
+                    }
+                    if prev == '*' && c == '/' {
+                        depth -= 1;
+                        if depth == 0 {
+                            break;
+                        }
+                        prev = ' ';
+                        continue;
+                    }
+                    if c == '\n' {
+                        out.push('\n');
+                    }
+                    prev = c;
+                }
+            }
+            '"' => {
+                out.push('"');
+                let mut escaped = false;
+                for c in chars.by_ref() {
+                    if c == '\n' {
+                        out.push('\n');
+                    }
+                    if escaped {
+                        escaped = false;
+                    } else if c == '\\' {
+                        escaped = true;
+                    } else if c == '"' {
+                        break;
+                    }
+                }
+                out.push('"');
+            }
+            // A char literal of a quote (`'"'`) must not open a string.
+            '\'' if chars.peek() == Some(&'"') => {
+                chars.next();
+                out.push_str("'\"");
+            }
+            _ => out.push(c),
+        }
+    }
+    out
+}
+
+/// The top-level modules a file's code names through `crate::`: `crate::ui::find::X`, and each
+/// branch of a group, `crate::{io::clock, ui::i18n::I18n}`. Each with its line number.
+fn crate_modules(code: &str) -> Vec<(usize, String)> {
+    let mut found = Vec::new();
+    let line_of = |at: usize| code[..at].matches('\n').count() + 1;
+    for (at, _) in code.match_indices("crate::") {
+        if code[..at]
+            .chars()
+            .next_back()
+            .is_some_and(|c| is_word_char(c) || c == '$')
+        {
+            continue;
+        }
+        let rest = &code[at + "crate::".len()..];
+        let rest = rest.trim_start();
+        if let Some(group) = rest.strip_prefix('{') {
+            // Top-level branches of the group: the first identifier after `{` or a `,` at
+            // depth zero.
+            let mut depth = 0usize;
+            let mut expect = true;
+            let mut i = 0;
+            let bytes: Vec<char> = group.chars().collect();
+            while i < bytes.len() {
+                let c = bytes[i];
+                match c {
+                    '{' => depth += 1,
+                    '}' if depth == 0 => break,
+                    '}' => depth -= 1,
+                    ',' if depth == 0 => expect = true,
+                    c if expect && is_word_char(c) => {
+                        let name: String = bytes[i..]
+                            .iter()
+                            .take_while(|c| is_word_char(**c))
+                            .collect();
+                        i += name.len();
+                        found.push((line_of(at), name));
+                        expect = false;
+                        continue;
+                    }
+                    c if c.is_whitespace() => {}
+                    _ => expect = false,
+                }
+                i += 1;
+            }
+        } else {
+            let name: String = rest.chars().take_while(|c| is_word_char(*c)).collect();
+            if !name.is_empty() {
+                found.push((line_of(at), name));
+            }
+        }
+    }
+    found
+}
+
+/// Every `crate::` path in `code`, written in a file of layer `rank`, that names a layer
+/// above it.
+fn upward(code: &str, rank: usize) -> Vec<(usize, String)> {
+    crate_modules(code)
+        .into_iter()
+        .filter(|(_, module)| rank_of_module(module).is_some_and(|r| r > rank))
+        .collect()
+}
+
+#[test]
+fn imports_point_down() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut offences = Vec::new();
+    let mut checked = 0;
+    for (rank, (layer, places)) in LAYERS.iter().enumerate() {
+        for place in *places {
+            let place = root.join(place);
+            let mut files = Vec::new();
+            if place.is_dir() {
+                rust_files(&place, &mut files);
+            } else {
+                files.push(place);
+            }
+            for file in files {
+                let text = std::fs::read_to_string(&file).expect("readable source");
+                checked += 1;
+                for (line, module) in upward(&code_only(&text), rank) {
+                    offences.push(format!(
+                        "{}:{line}: {layer} names crate::{module}",
+                        file.strip_prefix(root).unwrap_or(&file).display()
+                    ));
+                }
+            }
+        }
+    }
+    assert!(
+        checked >= 100,
+        "expected the crate's files, checked {checked}"
+    );
+    assert!(
+        offences.is_empty(),
+        "imports must point down (core ← io ← store ← utils ← ui ← page/element):\n{}",
+        offences.join("\n")
+    );
+}
+
+#[test]
+fn the_import_check_sees_paths_groups_and_skips_prose() {
+    let store = rank_of_module("store").expect("store is a layer");
+    // A plain path, an inline path, and a group's branches are all seen.
+    let code = code_only(
+        "use crate::ui::find::FindControl;\n\
+         let a = crate::ui::attention::ChatAttention::new();\n\
+         use crate::{core::Session, page::x};\n\
+         use crate::io::{clock, http::{A, B}};\n",
+    );
+    let found: Vec<String> = upward(&code, store).into_iter().map(|(_, m)| m).collect();
+    assert_eq!(found, ["ui", "ui", "page"]);
+    // Comments, doc links and strings are not imports; downward paths are allowed.
+    let code = code_only(
+        "/// See [`crate::ui::chat::Chat`].\n\
+         // crate::ui::x\n\
+         /* crate::page::y */\n\
+         let s = \"crate::ui::z\";\n\
+         use crate::core::Millis;\n",
+    );
+    assert!(upward(&code, store).is_empty());
+    // The element ranks with the page.
+    assert_eq!(rank_of_module("element"), rank_of_module("page"));
+}
+
+/// Fields declared `pub` with a writable signal type: anything holding the struct could write
+/// them past the methods that keep their rules.
+fn pub_writable_signals(code: &str) -> Vec<String> {
+    let mut found = Vec::new();
+    for line in code.lines().map(str::trim) {
+        let Some(rest) = line.strip_prefix("pub ") else {
+            continue;
+        };
+        let Some((name, ty)) = rest.split_once(':') else {
+            continue;
+        };
+        if !name.trim().chars().all(is_word_char) || name.trim().is_empty() {
+            continue;
+        }
+        let ty = ty.trim();
+        let ty = ty.rsplit("::").next().unwrap_or(ty);
+        let ty = ty.trim_start_matches(|c: char| c == '<' || c.is_whitespace());
+        if find_word(ty, "RwSignal").is_some() || find_word(ty, "ArcRwSignal").is_some() {
+            found.push(line.to_owned());
+        }
+    }
+    found
+}
+
+#[test]
+fn no_public_writable_signal_fields() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut files = Vec::new();
+    rust_files(&root.join("src"), &mut files);
+    let mut offences = Vec::new();
+    for file in &files {
+        let text = std::fs::read_to_string(file).expect("readable source");
+        for line in pub_writable_signals(&code_only(&text)) {
+            offences.push(format!(
+                "{}: {line}",
+                file.strip_prefix(root).unwrap_or(file).display()
+            ));
+        }
+    }
+    assert!(
+        offences.is_empty(),
+        "expose a read signal and a method that keeps the rules instead:\n{}",
+        offences.join("\n")
+    );
+}
+
+#[test]
+fn the_signal_check_sees_pub_rw_signal_fields_only() {
+    let code = "pub locale: RwSignal<&'static str>,\n\
+                pub count: leptos::prelude::ArcRwSignal<usize>,\n\
+                pub(crate) open: RwSignal<bool>,\n\
+                pub now: ReadSignal<u64>,\n\
+                locale: RwSignal<u8>,\n";
+    assert_eq!(
+        pub_writable_signals(code),
+        [
+            "pub locale: RwSignal<&'static str>,",
+            "pub count: leptos::prelude::ArcRwSignal<usize>,"
+        ]
+    );
+}
