@@ -11,6 +11,16 @@ use crate::core::{ChatError, Chunk, Command};
 use crate::io::split::{ready_now, retry_later};
 
 use super::ChatStore;
+use crate::io::http::TransportConfig;
+
+/// What [`ChatStore::gateway_for`] gives: the gateway, the thread store, how many stored
+/// threads could not be read, and the backend the gateway awaits (D68).
+type GatewayFor = (
+    crate::core::transport::Gateway,
+    Option<crate::io::threads::ThreadStore>,
+    usize,
+    Option<BackendSpec>,
+);
 
 /// What builds a backend's gateway.
 #[derive(Clone, Debug)]
@@ -49,6 +59,53 @@ pub(super) fn gateway_now(spec: &BackendSpec) -> Option<Gateway> {
 }
 
 impl ChatStore {
+    /// The gateway for `transport`'s backend, its thread store, and how many stored threads
+    /// could not be read (issue 15). A host's own store is read after the mount
+    /// ([`ChatStore::load_host_threads`]); until then the gateway holds the session's
+    /// requests.
+    ///
+    /// In the element and the page the backends other than the agent server are a chunk
+    /// (D68): if it is not here yet, the gateway awaits it and the [`BackendSpec`]
+    /// that builds it is returned, for [`ChatStore::fetch_backend`].
+    pub(super) fn gateway_for(transport: &TransportConfig) -> GatewayFor {
+        use crate::core::transport::Gateway;
+        let backend = &transport.backend;
+        if !backend.keeps_threads() {
+            return (Gateway::direct(), None, 0, None);
+        }
+        let seed = crate::io::keys::random_seed();
+        let (spec, store, unreadable) = match &transport.thread_storage {
+            Some(host) => {
+                let spec = BackendSpec {
+                    options: backend.clone(),
+                    threads: Vec::new(),
+                    seed,
+                    loading: true,
+                };
+                (spec, crate::io::threads::ThreadStore::Host(host.clone()), 0)
+            }
+            None => {
+                let store = crate::io::threads::ThreadStore::new(
+                    backend.thread_store,
+                    backend.kind,
+                    &transport.base_url,
+                );
+                let (threads, unreadable) = store.load();
+                let spec = BackendSpec {
+                    options: backend.clone(),
+                    threads,
+                    seed,
+                    loading: false,
+                };
+                (spec, store, unreadable)
+            }
+        };
+        match gateway_now(&spec) {
+            Some(gateway) => (gateway, Some(store), unreadable, None),
+            None => (Gateway::awaiting(), Some(store), unreadable, Some(spec)),
+        }
+    }
+
     /// Fetches the backends' chunk for the awaited backend, unless a fetch is on its way, and
     /// hands the gateway the backend when it arrives; a failure is reported (the first of a
     /// row) and retried later.
