@@ -6,6 +6,7 @@
 pub mod actions;
 pub mod api;
 pub mod chunk;
+pub mod chunk_fetch;
 pub mod decision_keys;
 pub mod draft;
 pub mod edit;

@@ -11,17 +11,10 @@ use std::future::Future;
 use std::pin::Pin;
 use std::task::{Context, Poll, Waker};
 
-/// The wait before fetching a chunk again after `failures` failed fetches in a row: 1 s,
-/// doubling, at most 30 s (the backends' chunk, D68; a locale's, D77).
-pub fn retry_delay_ms(failures: u32) -> u64 {
-    (1_000u64 << failures.saturating_sub(1).min(5)).min(30_000)
-}
-
-/// Runs `again` (the next fetch of a chunk) after the wait `failures` failed fetches in a row
-/// call for ([`retry_delay_ms`]).
-pub fn retry_later(failures: u32, again: impl FnOnce() + 'static) {
-    let delay = std::time::Duration::from_millis(retry_delay_ms(failures));
-    leptos::prelude::set_timeout(again, delay);
+/// Runs `again` (asking for a chunk again) after `ms` milliseconds: the wait a
+/// [`ChunkFetch`](crate::core::chunk_fetch::ChunkFetch) gave after a failed fetch.
+pub fn later(ms: u64, again: impl FnOnce() + 'static) {
+    leptos::prelude::set_timeout(again, std::time::Duration::from_millis(ms));
 }
 
 /// A chunk could not be fetched or instantiated (the browser console has the details).

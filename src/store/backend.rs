@@ -6,9 +6,10 @@
 
 use leptos::prelude::*;
 
+use crate::core::chunk_fetch::Begin;
 use crate::core::transport::{Gateway, Thread, TransportOptions};
 use crate::core::{ChatError, Chunk, Command};
-use crate::io::split::{ready_now, retry_later};
+use crate::io::split::{later, ready_now};
 
 use super::ChatStore;
 use crate::io::http::TransportConfig;
@@ -106,21 +107,31 @@ impl ChatStore {
         }
     }
 
-    /// Fetches the backends' chunk for the awaited backend, unless a fetch is on its way, and
-    /// hands the gateway the backend when it arrives; a failure is reported (the first of a
-    /// row) and retried later.
+    /// Fetches the backends' chunk for the awaited backend, unless a fetch (or the wait after a
+    /// failed one) is on its way, and hands the gateway the backend when it arrives; a failure
+    /// is reported (the first of a row) and the chunk asked for again after its wait. When to
+    /// fetch is the core's [`ChunkFetch`](crate::core::chunk_fetch::ChunkFetch).
     pub(super) fn fetch_backend(&self) {
         let store = *self;
-        let Some(Some((spec, generation))) = self.driver.try_update_value(|d| {
-            if d.backend_fetching {
-                return None;
-            }
+        let now = crate::io::clock::now();
+        let Some(Some((begin, spec, generation))) = self.driver.try_update_value(|d| {
             let spec = d.backend.clone()?;
-            d.backend_fetching = true;
-            Some((spec, d.generation))
+            Some((d.backend_fetch.begin(now), spec, d.generation))
         }) else {
             return;
         };
+        match begin {
+            Begin::Fetch => {}
+            Begin::Wait(ms) => {
+                later(ms, move || {
+                    if store.is_generation(generation) {
+                        store.fetch_backend();
+                    }
+                });
+                return;
+            }
+            Begin::OnItsWay | Begin::Here => return,
+        }
         leptos::task::spawn_local(async move {
             let fetched = preload_backends().await;
             if !store.is_generation(generation) {
@@ -128,34 +139,32 @@ impl ChatStore {
             }
             match fetched.ok().and_then(|()| gateway_now(&spec)) {
                 Some(gateway) => {
-                    let failures = store
+                    let after_failures = store
                         .driver
-                        .try_with_value(|d| d.backend_failures)
-                        .unwrap_or(0);
+                        .try_update_value(|d| d.backend_fetch.arrived())
+                        .unwrap_or(false);
                     store.run(move |d, now| {
-                        d.backend_fetching = false;
-                        d.backend_failures = 0;
                         d.backend = None;
                         d.gateway.arrived(now, gateway);
                     });
-                    if failures > 0 {
+                    if after_failures {
                         store.dispatch(Command::ChunkArrived(Chunk::Backends));
                     }
                 }
                 None => {
-                    let Some(failures) = store.driver.try_update_value(|d| {
-                        d.backend_fetching = false;
-                        d.backend_failures += 1;
-                        d.backend_failures
-                    }) else {
+                    let now = crate::io::clock::now();
+                    let Some(failed) = store
+                        .driver
+                        .try_update_value(|d| d.backend_fetch.failed(now))
+                    else {
                         return;
                     };
-                    if failures == 1 {
+                    if failed.first {
                         store.dispatch(Command::ReportError(ChatError::ChunkMissing(
                             Chunk::Backends,
                         )));
                     }
-                    retry_later(failures, move || {
+                    later(failed.retry_at.0.saturating_sub(now.0), move || {
                         if store.is_generation(generation) {
                             store.fetch_backend();
                         }
@@ -163,17 +172,5 @@ impl ChatStore {
                 }
             }
         });
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    #[test]
-    fn i16_a_failed_fetch_is_retried_after_one_second_doubling_up_to_thirty() {
-        let delays: Vec<u64> = (1..=8).map(crate::io::split::retry_delay_ms).collect();
-        assert_eq!(
-            delays,
-            [1_000, 2_000, 4_000, 8_000, 16_000, 30_000, 30_000, 30_000]
-        );
     }
 }

@@ -8,6 +8,8 @@
 //! a part still missing then leaves the gate as it was ("cannot judge", which the server
 //! checks again) and the answer goes on: the host is never left waiting for ever.
 
+use crate::core::chunk_fetch::{Begin, ChunkFetch};
+
 crate::io::split::split_point!(
     cards,
     preload_checker,
@@ -22,16 +24,28 @@ const ATTEMPTS: u32 = 5;
 
 /// Runs `then` once the checker is in the gate (or could not be fetched).
 pub(crate) fn then(then: impl FnOnce() + 'static) {
-    attempt(0, Box::new(then));
+    attempt(ChunkFetch::new(), Box::new(then));
 }
 
-fn attempt(failures: u32, then: Box<dyn FnOnce()>) {
+/// One fetch of the part, its waits kept by the core's [`ChunkFetch`].
+fn attempt(mut fetch: ChunkFetch, then: Box<dyn FnOnce()>) {
+    match fetch.begin(crate::io::clock::now()) {
+        Begin::Fetch => {}
+        Begin::Wait(ms) => return crate::io::split::later(ms, move || attempt(fetch, then)),
+        Begin::OnItsWay | Begin::Here => return then(),
+    }
     leptos::task::spawn_local(async move {
-        match install_checker().await {
-            Err(_) if failures + 1 < ATTEMPTS => {
-                crate::io::split::retry_later(failures + 1, move || attempt(failures + 1, then));
-            }
-            _ => then(),
+        if install_checker().await.is_ok() {
+            fetch.arrived();
+            return then();
         }
+        let now = crate::io::clock::now();
+        let failed = fetch.failed(now);
+        if failed.failures >= ATTEMPTS {
+            return then();
+        }
+        crate::io::split::later(failed.retry_at.0.saturating_sub(now.0), move || {
+            attempt(fetch, then)
+        });
     });
 }

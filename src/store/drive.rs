@@ -255,8 +255,7 @@ impl ChatStore {
                 d.threads = threads;
                 // A fetch for the earlier server reports to a generation that is gone.
                 d.backend = awaited;
-                d.backend_fetching = false;
-                d.backend_failures = 0;
+                d.backend_fetch = Default::default();
             }
             d.generation += 1;
             d.session = Session::new(config);

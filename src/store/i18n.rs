@@ -11,6 +11,7 @@ use std::rc::Rc;
 
 use leptos::prelude::*;
 
+use crate::core::chunk_fetch::{Begin, ChunkFetch};
 use crate::core::{match_locale, Arg, Catalog, ChatError, DEFAULT_LOCALE};
 use crate::io::locale_chunk;
 
@@ -53,11 +54,10 @@ pub struct I18n {
     /// The texts of the locale asked for could not be fetched (the chat speaks the language
     /// it showed; the banner says a part is missing, D77).
     missing: RwSignal<bool>,
-    /// Failed fetches in a row of the locale asked for: the next one waits longer.
-    failures: StoredValue<u32>,
-    /// The locale whose fetch (or the wait before fetching it again) is on its way: asking
-    /// for it again meanwhile starts no second one, so retries never pile up.
-    on_its_way: StoredValue<Option<&'static str>>,
+    /// Per locale fetched: whether its fetch, or the wait before fetching it again, is on its
+    /// way (asking again meanwhile starts no second one, so retries never pile up) and how
+    /// many failed in a row.
+    fetches: StoredValue<Vec<(&'static str, ChunkFetch)>>,
 }
 
 impl I18n {
@@ -77,8 +77,7 @@ impl I18n {
             wanted: StoredValue::new(locale),
             waiting: RwSignal::new(!here),
             missing: RwSignal::new(false),
-            failures: StoredValue::new(0),
-            on_its_way: StoredValue::new(None),
+            fetches: StoredValue::new(Vec::new()),
         };
         provide_context(i18n);
         if !here {
@@ -94,7 +93,8 @@ impl I18n {
     /// that language is still the one asked for (D77).
     fn show(self, next: &'static str) {
         if self.wanted.get_value() != next {
-            self.failures.set_value(0);
+            // A new run of asks for this language: earlier failures do not lengthen its wait.
+            self.with_fetch(next, ChunkFetch::forget_failures);
         }
         self.wanted.set_value(next);
         if locale_chunk::is_here(next) {
@@ -105,56 +105,68 @@ impl I18n {
             self.missing.set(false);
             return;
         }
-        if self.on_its_way.get_value() == Some(next) {
-            // That fetch, or its retry, answers this too.
-            return;
+        let now = crate::io::clock::now();
+        match self.with_fetch(next, |f| f.begin(now)) {
+            Some(Begin::Fetch) => {}
+            // Asked again before the wait is over: ask once it is.
+            Some(Begin::Wait(ms)) => return self.retry_after(ms, next),
+            // That fetch, or its retry, answers this too (or the chat is gone).
+            Some(Begin::OnItsWay | Begin::Here) | None => return,
         }
-        self.on_its_way.set_value(Some(next));
         leptos::task::spawn_local(async move {
             let fetched = locale_chunk::fetch(next).await;
             // Another language was asked for meanwhile, or the chat is gone.
             if self.wanted.try_get_value() != Some(next) {
-                self.done_with(next);
+                self.with_fetch(next, |f| match fetched {
+                    Ok(()) => {
+                        f.arrived();
+                    }
+                    Err(_) => f.abandon(),
+                });
                 return;
             }
             if fetched.is_ok() {
-                self.done_with(next);
+                self.with_fetch(next, ChunkFetch::arrived);
                 let _ = self.locale.try_set(next);
                 let _ = self.missing.try_set(false);
-                self.failures.try_set_value(0);
             } else {
                 locale_missing(next);
                 let _ = self.missing.try_set(true);
-                self.retry_later(next);
+                let now = crate::io::clock::now();
+                if let Some(failed) = self.with_fetch(next, |f| f.failed(now)) {
+                    self.retry_after(failed.retry_at.0.saturating_sub(now.0), next);
+                }
             }
             let _ = self.waiting.try_set(false);
         });
     }
 
-    /// Fetches `next`'s texts again after the wait its failures in a row call for, unless
-    /// another language was asked for meanwhile or the chat is gone.
-    fn retry_later(self, next: &'static str) {
-        let Some(failures) = self.failures.try_update_value(|f| {
-            *f = f.saturating_add(1);
-            *f
-        }) else {
-            return;
-        };
-        crate::io::split::retry_later(failures, move || {
-            self.done_with(next);
+    /// Asks for `next`'s texts again after `ms`, unless another language was asked for
+    /// meanwhile or the chat is gone.
+    fn retry_after(self, ms: u64, next: &'static str) {
+        crate::io::split::later(ms, move || {
             if self.wanted.try_get_value() == Some(next) {
                 self.show(next);
             }
         });
     }
 
-    /// `next`'s fetch (or its wait) is over: a later ask may start another.
-    fn done_with(self, next: &'static str) {
-        let _ = self.on_its_way.try_update_value(|w| {
-            if *w == Some(next) {
-                *w = None;
-            }
-        });
+    /// Runs `f` on `locale`'s fetch lifecycle (`None` once the chat is gone).
+    fn with_fetch<T>(
+        self,
+        locale: &'static str,
+        f: impl FnOnce(&mut ChunkFetch) -> T,
+    ) -> Option<T> {
+        self.fetches.try_update_value(|all| {
+            let at = match all.iter().position(|(tag, _)| *tag == locale) {
+                Some(at) => at,
+                None => {
+                    all.push((locale, ChunkFetch::new()));
+                    all.len() - 1
+                }
+            };
+            f(&mut all[at].1)
+        })
     }
 
     /// Whether the texts of the language asked for could not be fetched (the last try
@@ -217,8 +229,7 @@ impl I18n {
             wanted: StoredValue::new(DEFAULT_LOCALE),
             waiting: RwSignal::new(false),
             missing: RwSignal::new(false),
-            failures: StoredValue::new(0),
-            on_its_way: StoredValue::new(None),
+            fetches: StoredValue::new(Vec::new()),
         })
     }
 

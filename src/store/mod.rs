@@ -62,10 +62,8 @@ struct Driver {
     generation: u64,
     /// The backend the gateway awaits, while its code is on its way (issue 16, D68).
     backend: Option<backend::BackendSpec>,
-    /// A fetch of the backends' code is on its way.
-    backend_fetching: bool,
-    /// How many fetches of the backends' code failed in a row.
-    backend_failures: u32,
+    /// Where the fetch of the backends' code stands (on its way, waiting after failures).
+    backend_fetch: crate::core::chunk_fetch::ChunkFetch,
 }
 
 /// Handle to one chat's state. `Copy`; get it from context with [`ChatStore::expect`].
@@ -232,8 +230,7 @@ impl ChatStore {
             answers: answers::Answers::default(),
             generation: 0,
             backend: None,
-            backend_fetching: false,
-            backend_failures: 0,
+            backend_fetch: Default::default(),
         };
         let (messages, set_messages) = signal(initial_messages);
         let (streaming, set_streaming) = signal(None);

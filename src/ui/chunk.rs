@@ -17,6 +17,7 @@ use std::pin::Pin;
 
 use leptos::prelude::*;
 
+use crate::core::chunk_fetch::ChunkFetch;
 use crate::core::{ChatError, Chunk, Command};
 use crate::store::ChatStore;
 use crate::ui::i18n::I18n;
@@ -62,16 +63,18 @@ where
             let arrived = arrived.clone();
             leptos::task::spawn_local(async move {
                 let result = fetching.await;
-                let failed_before = FAILED.with(|f| f[index(chunk)].replace(result.is_err()));
                 if result.is_ok() {
                     // Every place waiting for this chunk (or showing that it failed) draws
                     // its part now, and the banner that said it was missing goes, whichever
                     // place got it.
-                    ARRIVED.with(|a| a[index(chunk)].set(true));
+                    let after_failures = with_fetch(chunk, ChunkFetch::arrived);
                     arrived.notify();
-                    if failed_before {
+                    if after_failures {
                         report(Command::ChunkArrived(chunk));
                     }
+                } else {
+                    let now = crate::io::clock::now();
+                    with_fetch(chunk, |f| f.failed(now));
                 }
                 // This place may be gone by now (the streaming reply became a stored
                 // message): then there is no one to tell.
@@ -117,10 +120,21 @@ where
 thread_local! {
     /// Per chunk: notified when it arrives, so that every place of that part draws it.
     static ARRIVALS: [ArcTrigger; Chunk::ALL.len()] = std::array::from_fn(|_| ArcTrigger::new());
-    /// Per chunk: it has arrived once (then it stays).
-    static ARRIVED: [std::cell::Cell<bool>; Chunk::ALL.len()] = const { [const { std::cell::Cell::new(false) }; Chunk::ALL.len()] };
-    /// Per chunk: its last fetch failed.
-    static FAILED: [std::cell::Cell<bool>; Chunk::ALL.len()] = const { [const { std::cell::Cell::new(false) }; Chunk::ALL.len()] };
+    /// Per chunk: the core's fetch lifecycle, recording whether it arrived (then it stays) and
+    /// whether fetches failed since. Places fetch through the split loader, which downloads a
+    /// chunk once however many ask; a failed part is fetched again only by its Retry button.
+    static FETCHES: [std::cell::Cell<ChunkFetch>; Chunk::ALL.len()] = std::array::from_fn(|_| std::cell::Cell::new(ChunkFetch::new()));
+}
+
+/// Runs `f` on `chunk`'s fetch lifecycle.
+fn with_fetch<T>(chunk: Chunk, f: impl FnOnce(&mut ChunkFetch) -> T) -> T {
+    FETCHES.with(|all| {
+        let cell = &all[index(chunk)];
+        let mut fetch = cell.get();
+        let out = f(&mut fetch);
+        cell.set(fetch);
+        out
+    })
 }
 
 /// The chunk's slot in the arrays above: its place in the enum (one slot per variant, as
@@ -134,7 +148,7 @@ fn arrivals(chunk: Chunk) -> ArcTrigger {
 }
 
 fn has_arrived(chunk: Chunk) -> bool {
-    ARRIVED.with(|a| a[index(chunk)].get())
+    with_fetch(chunk, |f| f.has_arrived())
 }
 
 /// In place of a part that could not be fetched: what happened, and Retry.
