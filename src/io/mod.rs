@@ -3,6 +3,7 @@
 
 pub mod agent;
 pub mod client;
+pub(crate) mod clipboard;
 pub mod clock;
 pub mod files;
 pub mod http;

@@ -21,7 +21,6 @@ use leptos::tachys::reactive_graph::{OwnedView, OwnedViewState};
 use leptos::tachys::view::add_attr::AddAnyAttr;
 use leptos::tachys::view::any_view::AnyViewState;
 use leptos::tachys::view::{Mountable, Render};
-use wasm_bindgen::JsCast;
 
 use crate::core::markdown::{
     self, Align, Block, Direction, Inline, Keyed, ListItem, MarkdownStream, Patch,
@@ -484,11 +483,11 @@ fn CodeBlock(
     let copy = move |_| {
         let text = source.get_value();
         leptos::task::spawn_local(async move {
-            let mut done = write_clipboard(&text).await;
+            let mut done = crate::io::clipboard::write(&text).await;
             if !done {
                 // Fallback: select the code (so Ctrl/Cmd+C works) and try the legacy command.
                 if let Some(el) = code_ref.get_untracked() {
-                    done = select_and_copy(&el);
+                    done = crate::io::clipboard::select_and_copy(&el);
                 }
             }
             let _ = state.try_set(if done {
@@ -533,65 +532,6 @@ fn CodeBlock(
             <pre tabindex="0"><code node_ref=code_ref>{code}</code></pre>
         </div>
     }
-}
-
-/// `navigator.clipboard.writeText`, looked up dynamically: it is missing on insecure origins
-/// and older browsers, and rejects without focus or permission. `true` once written.
-pub(crate) async fn write_clipboard(text: &str) -> bool {
-    let Some(window) = web_sys::window() else {
-        return false;
-    };
-    let navigator = window.navigator();
-    let Some(clipboard) = get(&navigator, "clipboard") else {
-        return false;
-    };
-    let Some(write) =
-        get(&clipboard, "writeText").and_then(|f| f.dyn_into::<js_sys::Function>().ok())
-    else {
-        return false;
-    };
-    let Ok(promise) = write.call1(&clipboard, &text.into()) else {
-        return false;
-    };
-    let Ok(promise) = promise.dyn_into::<js_sys::Promise>() else {
-        return false;
-    };
-    wasm_bindgen_futures::JsFuture::from(promise).await.is_ok()
-}
-
-/// Selects the contents of `el` and runs `document.execCommand("copy")`; the selection stays
-/// so a person can copy by hand if the command is refused.
-fn select_and_copy(el: &web_sys::HtmlElement) -> bool {
-    let Some(window) = web_sys::window() else {
-        return false;
-    };
-    let selection = get(&window, "getSelection")
-        .and_then(|f| f.dyn_into::<js_sys::Function>().ok())
-        .and_then(|f| f.call0(&window).ok())
-        .filter(|s| !s.is_null());
-    let Some(selection) = selection else {
-        return false;
-    };
-    let selected = get(&selection, "selectAllChildren")
-        .and_then(|f| f.dyn_into::<js_sys::Function>().ok())
-        .is_some_and(|f| f.call1(&selection, el).is_ok());
-    if !selected {
-        return false;
-    }
-    let Some(document) = window.document() else {
-        return false;
-    };
-    get(&document, "execCommand")
-        .and_then(|f| f.dyn_into::<js_sys::Function>().ok())
-        .and_then(|f| f.call1(&document, &"copy".into()).ok())
-        .is_some_and(|r| r.as_bool() == Some(true))
-}
-
-/// `obj[name]`, if present.
-fn get(obj: &wasm_bindgen::JsValue, name: &str) -> Option<wasm_bindgen::JsValue> {
-    js_sys::Reflect::get(obj, &name.into())
-        .ok()
-        .filter(|v| !v.is_undefined() && !v.is_null())
 }
 
 crate::io::split::split_point!(

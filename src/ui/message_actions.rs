@@ -90,7 +90,7 @@ pub fn MessageActions(
     let copy = move |_| {
         let text = text.get_value();
         leptos::task::spawn_local(async move {
-            let done = crate::ui::markdown::write_clipboard(&text).await;
+            let done = crate::io::clipboard::write(&text).await;
             if copy_state
                 .try_set(if done {
                     CopyState::Copied
