@@ -380,3 +380,56 @@ fn the_signal_check_sees_pub_rw_signal_fields_only() {
         ]
     );
 }
+
+/// The io modules whose side effects belong to the store (talking to the server, the address
+/// bar, storage, other tabs): views forward to the store instead of naming them.
+const STORE_ONLY_IO: &[&str] = &["client", "location", "keys", "peers"];
+
+/// The io modules of [`STORE_ONLY_IO`] that `code` names.
+fn store_only_io(code: &str) -> Vec<String> {
+    let mut found = Vec::new();
+    for (at, _) in code.match_indices("io::") {
+        if code[..at].chars().next_back().is_some_and(is_word_char) {
+            continue;
+        }
+        let name: String = code[at + "io::".len()..]
+            .chars()
+            .take_while(|c| is_word_char(*c))
+            .collect();
+        if STORE_ONLY_IO.contains(&name.as_str()) {
+            found.push(name);
+        }
+    }
+    found
+}
+
+#[test]
+fn views_do_no_fetching_and_leave_the_address_bar_alone() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut files = Vec::new();
+    rust_files(&root.join("src/ui"), &mut files);
+    let mut offences = Vec::new();
+    for file in &files {
+        let text = std::fs::read_to_string(file).expect("readable source");
+        for name in store_only_io(&code_only(&text)) {
+            offences.push(format!(
+                "{} names io::{name}",
+                file.strip_prefix(root).unwrap_or(file).display()
+            ));
+        }
+    }
+    assert!(
+        offences.is_empty(),
+        "views forward to the store; fetching, the URL and storage are its business:\n{}",
+        offences.join("\n")
+    );
+}
+
+#[test]
+fn the_fetching_check_sees_io_paths() {
+    assert_eq!(
+        store_only_io("use crate::io::client::AgentServerClient; crate::io::location::x();"),
+        ["client", "location"]
+    );
+    assert!(store_only_io("crate::io::clock::now(); studio::client").is_empty());
+}
