@@ -38,7 +38,7 @@ pub enum Input {
         /// Why it ended early, if it did.
         error: Option<TransportError>,
     },
-    /// The timer armed from [`Session::poll_timeout`] fired.
+    /// The timer armed from [`Session::poll_timeout`](super::Session::poll_timeout) fired.
     Timeout,
     /// The bytes of a file asked for with [`Output::ReadFile`] were read (raw base64), or
     /// could not be (the browser's wording).
@@ -121,7 +121,7 @@ pub enum Command {
     /// Load the next page of the history.
     LoadMoreHistory,
     /// Load the next older page of the open conversation's messages (E8, `order=desc`);
-    /// ignored unless [`Session::has_older_messages`] and no page is on its way.
+    /// ignored unless [`Session::has_older_messages`](super::Session::has_older_messages) and no page is on its way.
     LoadOlderMessages,
     /// Change the switches and limits of the running chat (issue 17): cards, the composer and
     /// uploads follow at once, the next message is sent as the new `streaming` says, and
@@ -229,7 +229,7 @@ pub enum SessionEvent {
         detail: String,
     },
     /// The decisions not settled yet changed: the edge keeps this list (`sessionStorage`) and
-    /// passes it back as [`SessionConfig::decision_keys`] after a reload (issue 14).
+    /// passes it back as [`SessionConfig::decision_keys`](super::SessionConfig::decision_keys) after a reload (issue 14).
     DecisionKeysChanged(Vec<crate::core::DecisionKey>),
 }
 

@@ -143,7 +143,7 @@ impl Session {
     }
 
     /// The switches and limits the session runs with now (change them with
-    /// [`Command::SetOptions`]).
+    /// [`Command::SetOptions`](super::Command::SetOptions)).
     pub fn options(&self) -> SessionOptions {
         self.config.options()
     }
@@ -237,7 +237,7 @@ impl Session {
     }
 
     /// The open conversation has older messages than those loaded (D26); load them with
-    /// [`Command::LoadOlderMessages`]. Changes bump the `status` revision.
+    /// [`Command::LoadOlderMessages`](super::Command::LoadOlderMessages). Changes bump the `status` revision.
     pub fn has_older_messages(&self) -> bool {
         self.older.exist()
     }
