@@ -23,7 +23,7 @@
 //!   expiresAt}` whenever the number of cards waiting for this person changes (issue 14; the
 //!   `attention-title` attribute prefixes the document title with "(N)" while the tab is
 //!   hidden). The prefix keeps them apart from the DOM's own `error`.
-//! - **`client_tool`** (C10): the element emits `agent-chat:client-tool` with
+//! - **`client_tool`**: the element emits `agent-chat:client-tool` with
 //!   `{actionId, toolName, args}`; a handler in `clientTools` is run automatically, or the page
 //!   answers with `element.resolveClientTool(actionId, result, error?)`.
 //! - Shadow root with the stylesheet injected once per instance; tokens are declared on `:host`
@@ -217,7 +217,7 @@ struct Instance {
     live: Option<Live>,
 }
 
-/// The props a running chat follows (issue 17): a change of one of these keeps the stream,
+/// The props a running chat follows: a change of one of these keeps the stream,
 /// the draft and the open conversation. Anything else (a new server or agent, a flag read
 /// once) remounts.
 #[derive(Clone, Copy)]

@@ -49,7 +49,7 @@ pub struct PageConfig {
     pub composer_mode: ComposerMode,
     /// `customCards=1`: draw cards with the page's own renderer.
     pub custom_cards: bool,
-    /// `showTimestamps=1`: each message's local time (F33).
+    /// `showTimestamps=1`: each message's local time.
     pub show_timestamps: bool,
     /// `transport` (`agent-server`, `chat-completions`, `responses`, `a2a`, `cogitator`,
     /// `ai-sdk`, `ag-ui`, `langgraph`), `model`, `threadStore`
@@ -72,7 +72,7 @@ pub const ALLOWED_ORIGINS: Option<&str> = option_env!("AGENT_CHAT_ALLOWED_ORIGIN
 
 /// `baseUrl` as the page uses it, if it may: a path on the page's own origin (`/api/agents`),
 /// a URL of that origin, or of an origin on [`ALLOWED_ORIGINS`]. A crafted link must not point
-/// the trusted page (and the person's answers to its cards) at another server (issue 17).
+/// the trusted page (and the person's answers to its cards) at another server.
 pub fn allowed_base_url(origin: &str, value: &str) -> Option<String> {
     let origin = origin.trim_end_matches('/');
     let value = value.trim();

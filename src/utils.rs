@@ -1,4 +1,4 @@
-//! Small helpers the React library exports from its `utils` (F172), for hosts that build their
+//! Small helpers the React library exports from its `utils`, for hosts that build their
 //! own parts around the chat: class merging, file sizes, relative times and ids.
 
 use crate::core::Millis;
@@ -29,7 +29,7 @@ where
     out.join(" ")
 }
 
-/// `formatRelativeTime` (F171): "Just now", "5m ago", "3h ago", "2d ago", else the date
+/// `formatRelativeTime`: "Just now", "5m ago", "3h ago", "2d ago", else the date
 /// (YYYY-MM-DD), in the chat's language, measured from the browser's clock.
 pub fn format_relative_time(i18n: &I18n, then: Millis) -> String {
     let now = crate::io::clock::now();

@@ -36,11 +36,11 @@ pub enum Outcome {
         /// Question text → answer.
         answers: BTreeMap<String, AnswerValue>,
     },
-    /// A question card was skipped (`cancelled: true`) (C13).
+    /// A question card was skipped (`cancelled: true`).
     Skipped,
     /// The deadline passed (locally, or `resolvedBy: "system:timeout"`, or status `expired`).
     Expired,
-    /// The server cancelled it (e.g. a new message in cancel mode) (C13).
+    /// The server cancelled it (e.g. a new message in cancel mode).
     Cancelled,
 }
 
@@ -135,8 +135,7 @@ pub enum CardState {
     Sending,
     /// An answer was sent but the page cannot know whether the server took it (the connection
     /// dropped, a 5xx, a timeout): no deciding button, and the conversation is looked up until
-    /// the server settles it; only a server that says "still pending" brings the buttons back
-    /// (seed 004, issue 14).
+    /// the server settles it; only a server that says "still pending" brings the buttons back.
     Checking,
     /// Settled.
     Settled(Outcome),
@@ -166,23 +165,23 @@ pub struct ActionCard {
     pub action: PendingAction,
     /// Its lifecycle.
     pub state: CardState,
-    /// The assistant message it is drawn under (C11); `None` = under the last one.
+    /// The assistant message it is drawn under; `None` = under the last one.
     pub message_id: Option<String>,
-    /// Arrived with a loaded conversation: neither announced nor focused (C25).
+    /// Arrived with a loaded conversation: neither announced nor focused.
     pub restored: bool,
     /// How many times the request changed (other arguments, version or questions under the
     /// same id) while this page showed it: 0 = as first drawn. A card is drawn afresh for each
-    /// revision, dropping any edit, and says "This request changed" (issue 13).
+    /// revision, dropping any edit, and says "This request changed".
     pub revision: u32,
     /// Who settled it, as far as this page knows (the receipt's "you", "Answered elsewhere").
     pub decided: Decider,
     /// The arguments of the tool call as first drawn here, kept when the server re-issues the
     /// request with others (a new version after an edit) so the card shows the diff against
-    /// the original proposal (seed 004, issue 14). `None` while unchanged.
+    /// the original proposal. `None` while unchanged.
     pub first_args: Option<Value>,
 }
 
-/// Who settled a card, as far as this page knows (issue 14).
+/// Who settled a card, as far as this page knows.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum Decider {
     /// Not known (a card restored settled from history, or still open).
@@ -219,7 +218,7 @@ impl ActionCard {
     }
 
     /// The server described this (still open) action again: take its new description, and
-    /// count a revision when what the card draws differs (issue 13). Returns whether it did.
+    /// count a revision when what the card draws differs. Returns whether it did.
     pub fn replace_action(&mut self, action: PendingAction) -> bool {
         let changed = !super::draft::Shown::of(&self.action).matches(&action);
         if changed {
@@ -256,7 +255,7 @@ pub enum ComposerState {
     /// composer is closed and says the answer is expected in another app, not "above".
     /// Reads as `blocked`, like React's `composerState`.
     WaitingElsewhere,
-    /// The only thing waiting is one question without options: the composer answers it (C35).
+    /// The only thing waiting is one question without options: the composer answers it.
     Answer {
         /// The question's action.
         action_id: String,
@@ -301,7 +300,7 @@ pub fn composer_state(
 
 /// [`composer_state`] with `answerable` telling, per card, whether it can be answered here.
 /// In block mode, when no open card can be answered here, the composer waits for another app
-/// ([`ComposerState::WaitingElsewhere`]) instead of saying "answer above" (issue 13).
+/// ([`ComposerState::WaitingElsewhere`]) instead of saying "answer above".
 pub fn composer_state_for(
     cards: &[ActionCard],
     mode: ComposerMode,
@@ -346,7 +345,7 @@ pub enum Notice {
     Elsewhere,
     /// "This request changed. Review it again.": an open card redrawn with a new request.
     Changed,
-    /// "send_email: Completed": a card moved on after the person's decision (issue 14).
+    /// "send_email: Completed": a card moved on after the person's decision.
     Stage {
         /// The tool's name, or the first question.
         subject: String,
@@ -400,7 +399,7 @@ pub fn attention_for_changed_card(answerable: bool) -> Attention {
     }
 }
 
-/// What waits for this person, for the host page (issue 14): `agent-chat:attention`
+/// What waits for this person, for the host page: `agent-chat:attention`
 /// `{pending, kinds, expiresAt}` and the "(N)" title prefix.
 #[derive(Clone, Debug, Default, PartialEq, Eq, serde::Serialize)]
 #[serde(rename_all = "camelCase")]
@@ -731,7 +730,7 @@ fn settled_card(
     }
 }
 
-/// The unit a deadline is counted down in (C28).
+/// The unit a deadline is counted down in.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum CountdownUnit {
     /// Whole hours.

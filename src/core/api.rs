@@ -5,10 +5,10 @@
 //!
 //! Rules kept here: ids are percent-encoded path segments; query parameters are sent only
 //! when truthy (a non-empty string, a number above zero; so `offset=0` is never sent, §3);
-//! 204 or an empty 2xx body is success where no value is expected (C23); E6 and E11 accept the
+//! 204 or an empty 2xx body is success where no value is expected; E6 and E11 accept the
 //! bare object and the `{ conversation }` / `{ file }` wrapper (C23, X5); a non-2xx answer is
 //! read as the error envelope (§2) into [`ChatError::Api`] with its lower-case code, the
-//! server's wording and the status (F194).
+//! server's wording and the status.
 
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
@@ -436,8 +436,8 @@ fn resolve_request(
     )
 }
 
-/// E14 `POST /conversations/:cid/actions/:aid` with `stream: false` (F198) → the settled
-/// action, turn status, continuation message and open actions (C7). An empty 2xx body reads
+/// E14 `POST /conversations/:cid/actions/:aid` with `stream: false` → the settled
+/// action, turn status, continuation message and open actions. An empty 2xx body reads
 /// as an empty answer. Sends neither `version` nor `decisionKey`; see [`resolve_action_with`].
 #[must_use]
 pub fn resolve_action(

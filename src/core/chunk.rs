@@ -1,5 +1,5 @@
-//! The parts of the chat that the element and the page fetch the first time they are needed
-//! (issue 16, D67): which part, and what the session does when one cannot be fetched.
+//! The parts of the chat that the element and the page fetch the first time they are needed:
+//! which part, and what the session does when one cannot be fetched.
 //!
 //! The core only names them; fetching is the browser edge's business (`ui::chunk`). A part
 //! that fails to arrive is an error like any other (the banner, `on_error`), and fetching it
@@ -14,16 +14,16 @@ pub enum Chunk {
     Markdown,
     /// The conversation list in the sidebar.
     History,
-    /// The messages of the conversation: their rows, the streaming reply, find and paging
-    /// (D72). Asked for when the chat is first drawn; until it arrives the list shows its
+    /// The messages of the conversation: their rows, the streaming reply, find and paging.
+    /// Asked for when the chat is first drawn; until it arrives the list shows its
     /// empty or loading state, and the composer works.
     Messages,
     /// The backends other than the agent server (Chat Completions, Responses, A2A,
     /// Cogitator, an agent in the page): a chat pointed at one fetches it at the start, and
-    /// its requests wait for it (D68).
+    /// its requests wait for it.
     Backends,
-    /// The texts of a language other than English, with Fluent's runtime (D71, D75): until
-    /// they arrive the chat speaks English (D77).
+    /// The texts of a language other than English, with Fluent's runtime: until
+    /// they arrive the chat speaks English.
     Locale,
 }
 

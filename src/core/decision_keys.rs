@@ -25,8 +25,8 @@ pub struct DecisionKey {
 impl DecisionKey {
     /// Reads one kept entry (`{actionId, version?, resolution, key}`, as [`DecisionKey::to_json`]
     /// writes it); `None` when it is not one. Read by hand rather than through the serde
-    /// derive, which would put a deserializer of its own in the element's first download
-    /// (issue 16); the derive stays for hosts, and a test holds the two to the same answers.
+    /// derive, which would put a deserializer of its own in the element's first download;
+    /// the derive stays for hosts, and a test holds the two to the same answers.
     pub fn from_json(value: &Value) -> Option<DecisionKey> {
         let object = value.as_object()?;
         let version = match object.get("version") {

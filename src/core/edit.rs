@@ -1,4 +1,4 @@
-//! The argument editor's helpers beyond the raw JSON (issue 4, seed 004): the form's fields
+//! The argument editor's helpers beyond the raw JSON: the form's fields
 //! (built from the `argsSchema` by `super::form`), their values in the JSON text, and a
 //! readable diff of an edit against the agent's proposal.
 //!

@@ -1,30 +1,30 @@
-//! Attachments before they are sent: the upload limits (F6–F9, F133), an agent's narrowing of
-//! them (PROTOCOL §4, C16), the type check with `type/*` wildcards and `.ext` patterns (C39),
-//! the checks of `addFiles` (F147), file sizes for people (F172) and the base64 of a file's
+//! Attachments before they are sent: the upload limits, an agent's narrowing of
+//! them (PROTOCOL §4, C16), the type check with `type/*` wildcards and `.ext` patterns,
+//! the checks of `addFiles`, file sizes for people and the base64 of a file's
 //! bytes (PROTOCOL §5: raw base64, no `data:` prefix). Pure functions, tested natively.
 
 use super::i18n::{Arg, Catalog};
 use super::wire::AgentMetadata;
 
-/// 10 MiB, the hook's default `maxFileSize` (F8).
+/// 10 MiB, the hook's default `maxFileSize`.
 pub const DEFAULT_MAX_FILE_SIZE: u64 = 10 * 1024 * 1024;
-/// The default `maxFiles` per message (F9).
+/// The default `maxFiles` per message.
 pub const DEFAULT_MAX_FILES: usize = 10;
 
 /// What may be attached to one message.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct UploadLimits {
-    /// Uploads are on (F6); off means no attach button and nothing is accepted.
+    /// Uploads are on; off means no attach button and nothing is accepted.
     pub enabled: bool,
     /// Accepted types: MIME types (`image/png`), wildcards (`image/*`) or extensions (`.pdf`).
-    /// Empty accepts any type (F7).
+    /// Empty accepts any type.
     pub allowed_types: Vec<String>,
-    /// An agent's own `allowedFileTypes` (C16): a file must match this list too. Empty: the
+    /// An agent's own `allowedFileTypes`: a file must match this list too. Empty: the
     /// agent set none.
     pub agent_types: Vec<String>,
-    /// Largest accepted file, in bytes (F8).
+    /// Largest accepted file, in bytes.
     pub max_file_size: u64,
-    /// Most files per message (F9).
+    /// Most files per message.
     pub max_files: usize,
 }
 
@@ -41,7 +41,7 @@ impl Default for UploadLimits {
 }
 
 impl UploadLimits {
-    /// The limits that apply with an agent's `metadata` (C16, F48): the agent may only narrow
+    /// The limits that apply with an agent's `metadata`: the agent may only narrow
     /// the props (`maxFileSize` and `maxFiles` take the minimum, `allowedFileTypes` must match
     /// as well), except that `enableFileUpload` decides on its own when present, as in 0.1.1
     /// (`true` turns uploads on even if the prop turned them off).
@@ -70,14 +70,14 @@ impl UploadLimits {
         out
     }
 
-    /// Whether a file of this MIME type and name is accepted by both lists (C39).
+    /// Whether a file of this MIME type and name is accepted by both lists.
     #[must_use]
     pub fn accepts(&self, mime_type: &str, file_name: &str) -> bool {
         accepts(mime_type, file_name, &self.allowed_types)
             && accepts(mime_type, file_name, &self.agent_types)
     }
 
-    /// The `accept` attribute of the file picker (F87): the patterns both lists allow, or the
+    /// The `accept` attribute of the file picker: the patterns both lists allow, or the
     /// one list that is set; empty when any type goes. Only a hint to the picker: the check
     /// ([`UploadLimits::accepts`]) is what decides.
     #[must_use]
@@ -115,7 +115,7 @@ impl UploadLimits {
         list.join(",")
     }
 
-    /// `addFiles` (F147): which of `files` may join the `pending` files already attached, in
+    /// `addFiles`: which of `files` may join the `pending` files already attached, in
     /// order. Each file is checked for count, then size, then type; once the count is reached
     /// the rest are refused together with one [`FileRejection::TooMany`]. Sizes come from the
     /// file's metadata, so nothing has been read yet.
@@ -254,7 +254,7 @@ impl FileRejection {
     }
 }
 
-/// A file waiting for the next send (F144). `content` is the raw base64 of its bytes, `None`
+/// A file waiting for the next send. `content` is the raw base64 of its bytes, `None`
 /// while the browser still reads it.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct PendingFile {

@@ -62,7 +62,7 @@ pub fn match_locale(requested: &str) -> Option<&'static str> {
         .or_else(|| SHIPPED.into_iter().find(|tag| *tag == lang))
 }
 
-/// The locale a chat starts with (F39, F40, F128): the controlled `locale` prop when given,
+/// The locale a chat starts with: the controlled `locale` prop when given,
 /// else the page's `?lang=` (detected only when uncontrolled), else `default_locale`, else
 /// [`DEFAULT_LOCALE`]. Each candidate counts only if it names a shipped locale.
 pub fn pick_locale(
@@ -116,7 +116,7 @@ impl From<i64> for Arg {
 
 /// Formats the messages of a locale other than English with Fluent. Fluent's runtime is
 /// reached only through this trait, so the element and the page load it with the chunk of
-/// the locale that needs it (D75).
+/// the locale that needs it.
 pub trait Formatter {
     /// Whether the locale has a message with this id.
     fn has(&self, id: &str) -> bool;
@@ -157,7 +157,7 @@ pub fn fluent(tag: &'static str, source: &'static str) -> Rc<dyn Formatter> {
 
 /// Formats messages for one locale, with English for ids the locale lacks and per-id
 /// overrides (the `customMessages` prop). English comes from a table the build makes of
-/// `en.ftl` (D75); other locales are formatted by Fluent.
+/// `en.ftl`; other locales are formatted by Fluent.
 pub struct Catalog {
     locale: &'static str,
     fluent: Option<Rc<dyn Formatter>>,
@@ -200,7 +200,7 @@ impl Catalog {
         }
     }
 
-    /// English, from the build's table of `en.ftl`: no Fluent runtime involved (D75).
+    /// English, from the build's table of `en.ftl`: no Fluent runtime involved.
     pub fn english() -> Self {
         Catalog {
             locale: DEFAULT_LOCALE,

@@ -1,4 +1,4 @@
-//! Finding the elements of one array of a JSON object without parsing them (issue 18), so a
+//! Finding the elements of one array of a JSON object without parsing them, so a
 //! long conversation can be read a slice of messages at a time, newest first, instead of in
 //! one task that blocks the browser.
 //!

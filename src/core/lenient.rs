@@ -1,4 +1,4 @@
-//! JSON as the grammar allows it, for stream frames (C22, issue 15). serde_json refuses two
+//! JSON as the grammar allows it, for stream frames. serde_json refuses two
 //! things a server may well send: a lone UTF-16 surrogate escape (`"\ud800"`, valid JSON
 //! text, not a valid string) and nesting deeper than its recursion limit. A frame refused for
 //! either would make a pending action vanish, leaving a waiting server without its card. So

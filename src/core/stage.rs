@@ -1,6 +1,6 @@
 //! Where a card's request stands, in the words the card shows (seed 004: "the current state
 //! must be explicit"; "Approved is not the same as the email was sent"), and the receipt of a
-//! settled one: who decided, when, which version, what ran and what came of it (issue 14).
+//! settled one: who decided, when, which version, what ran and what came of it.
 //! Pure: the view draws [`CardStage::of`] and [`Receipt::of`], nothing else decides.
 
 use serde_json::Value;
@@ -51,7 +51,7 @@ pub enum CardStage {
 }
 
 impl CardStage {
-    /// The stage of `card` (issue 14).
+    /// The stage of `card`.
     pub fn of(card: &ActionCard) -> CardStage {
         let approval = matches!(card.action.kind, ActionKind::ToolApproval(_));
         let outcome = match &card.state {

@@ -1,5 +1,5 @@
 //! [`StreamText`]: the text of a streaming reply as an append-only buffer that is shared, not
-//! copied, by every snapshot of it (D42).
+//! copied, by every snapshot of it.
 //!
 //! The session appends every `stream.text` delta; the store publishes a snapshot once per
 //! animation frame and the Markdown view reads only the bytes it has not seen yet. A clone is

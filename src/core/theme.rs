@@ -1,4 +1,4 @@
-//! Themes as data (F165, F167): [`ChatTheme`], the two default themes and 17 presets.
+//! Themes as data: [`ChatTheme`], the two default themes and 17 presets.
 //!
 //! A theme is a set of `--chat-*` token values. Every field is optional, so the same type is
 //! both a complete theme and a partial one to merge over another ([`ChatTheme::merge`], what
@@ -32,7 +32,7 @@ impl ThemeMode {
     }
 }
 
-/// The colour tokens (F166). `None` = keep what the theme below says.
+/// The colour tokens. `None` = keep what the theme below says.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct ThemeColors {
     /// `--chat-bg-primary`: the conversation background.
@@ -183,7 +183,7 @@ pub struct ThemeFonts {
     pub mono: Option<String>,
 }
 
-/// A theme, complete or partial (F165).
+/// A theme, complete or partial.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct ChatTheme {
     /// Dark or light; `None` keeps the mode below.
@@ -283,7 +283,7 @@ pub fn inline_style<'a>(vars: impl IntoIterator<Item = (&'a str, &'a str)>) -> S
         .join("; ")
 }
 
-/// `themeColors` (F25, C36) as an inline `style` value: React keys (`bgPrimary`) become
+/// `themeColors` as an inline `style` value: React keys (`bgPrimary`) become
 /// `--chat-bg-primary`, `--chat-*` names pass through (any token, not only the colours of
 /// [`ThemeColors`]), in the given order. Keys that are neither ([`css_var_for_key`]) and
 /// values that could leave their declaration are dropped; empty when nothing is left.
@@ -392,7 +392,7 @@ pub struct PresetPreview {
     pub text: &'static str,
 }
 
-/// A named theme (F167).
+/// A named theme.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct ThemePreset {
     /// Stable id, e.g. `"nord"`.
@@ -487,19 +487,19 @@ pub const DEFAULT_LIGHT: ThemePreset = preset(
     ],
 );
 
-/// `defaultDarkTheme` (F165).
+/// `defaultDarkTheme`.
 #[must_use]
 pub fn default_dark_theme() -> ChatTheme {
     DEFAULT_DARK.theme()
 }
 
-/// `defaultLightTheme` (F165).
+/// `defaultLightTheme`.
 #[must_use]
 pub fn default_light_theme() -> ChatTheme {
     DEFAULT_LIGHT.theme()
 }
 
-/// The 17 presets (F167): 7 dark, then 10 light.
+/// The 17 presets: 7 dark, then 10 light.
 pub const THEME_PRESETS: [ThemePreset; 17] = [
     preset(
         "midnight",

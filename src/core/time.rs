@@ -53,7 +53,7 @@ impl From<u64> for Millis {
 }
 
 /// Reads a timestamp written either as an ISO-8601 / RFC 3339 string or as an epoch-ms
-/// number (C30).
+/// number.
 ///
 /// Accepted: RFC 3339 with any offset (`2025-05-02T10:00:00Z`, `…+02:00`, fractional
 /// seconds), the same without an offset or with a space instead of `T` (read as UTC), a bare

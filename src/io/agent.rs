@@ -1,4 +1,4 @@
-//! An agent that runs in the page (issue 15): the [`Agent`] trait a host implements, and the
+//! An agent that runs in the page: the [`Agent`] trait a host implements, and the
 //! runner that plays it as the wire of the in-process transport.
 //!
 //! The core asks for a turn as a request to an internal path

@@ -1,11 +1,11 @@
-//! `AgentServerClient` (F163, F164, F198): the agent-server REST API as async methods, for
+//! `AgentServerClient`: the agent-server REST API as async methods, for
 //! hosts that talk to the server themselves (their own sidebar, a settings page, a script).
 //!
 //! Each method takes its request from [`crate::core::api`] (URL, query, body, how the answer
 //! is read; native tests), runs it with the same `fetch` the chat uses ([`super::http`], headers
 //! per PROTOCOL §1) and returns the value or a [`ChatError`] (code, server wording, status;
 //! F194). Streams go through the chat's [`SseDecoder`], so they are read exactly like the
-//! chat reads them (C22). Nothing here panics on what a server sends.
+//! chat reads them. Nothing here panics on what a server sends.
 
 use std::cell::RefCell;
 
@@ -25,7 +25,7 @@ use crate::core::{
 
 use super::http::{run_request, run_stream, TransportConfig};
 
-/// What [`AgentServerClient::new`] needs (F163). `Debug` leaves the token and header values
+/// What [`AgentServerClient::new`] needs. `Debug` leaves the token and header values
 /// out.
 #[derive(Clone, Default, PartialEq)]
 pub struct ClientOptions {
@@ -71,17 +71,17 @@ pub struct StreamCallbacks {
     pub on_tool_result: Option<EventFn>,
     /// `stream.progress`.
     pub on_progress: Option<EventFn>,
-    /// `stream.action_required` (F199): an approval or question now waits.
+    /// `stream.action_required`: an approval or question now waits.
     pub on_action_required: Option<EventFn>,
-    /// `stream.action_resolved` (F199).
+    /// `stream.action_resolved`.
     pub on_action_resolved: Option<EventFn>,
-    /// `stream.action_updated` (C42): the server's record of an action changed (its execution
+    /// `stream.action_updated`: the server's record of an action changed (its execution
     /// stage, or a new version).
     pub on_action_updated: Option<EventFn>,
     /// `stream.error`, as [`ChatError::Stream`] with its lower-case code. A refused request
-    /// or a network failure is the method's `Err` instead (D35).
+    /// or a network failure is the method's `Err` instead.
     pub on_error: Option<ErrorFn>,
-    /// `stream.done`, with `status` and `pendingActions` when the turn paused (F199).
+    /// `stream.done`, with `status` and `pendingActions` when the turn paused.
     pub on_done: Option<EventFn>,
 }
 
@@ -214,7 +214,7 @@ impl AbortHandle {
     }
 }
 
-/// Low-level client of the agent server (F163, F164, F198): one async method per endpoint of
+/// Low-level client of the agent server: one async method per endpoint of
 /// PROTOCOL §3. Cheap to clone; holds only the configuration.
 ///
 /// ```no_run
@@ -248,7 +248,7 @@ pub struct AgentServerClient {
 }
 
 impl AgentServerClient {
-    /// A client for `options.base_url` with its `Authorization` and custom headers (F163).
+    /// A client for `options.base_url` with its `Authorization` and custom headers.
     #[must_use]
     pub fn new(options: ClientOptions) -> AgentServerClient {
         let mut config = TransportConfig::new(&options.base_url);
@@ -324,7 +324,7 @@ impl AgentServerClient {
         self.call(api::get_conversation(conversation_id)).await
     }
 
-    /// E6: renames a conversation or changes its metadata; bare or wrapped answers (C23).
+    /// E6: renames a conversation or changes its metadata; bare or wrapped answers.
     ///
     /// # Errors
     /// [`ChatError`] (404, 403).
@@ -337,7 +337,7 @@ impl AgentServerClient {
             .await
     }
 
-    /// E7: deletes a conversation; 204 (or any 2xx) is `Ok` (C23).
+    /// E7: deletes a conversation; 204 (or any 2xx) is `Ok`.
     ///
     /// # Errors
     /// [`ChatError`] (404, 403).
@@ -391,7 +391,7 @@ impl AgentServerClient {
         .await
     }
 
-    /// E14 (F198): answers an approval or a question and waits for the JSON answer (C7).
+    /// E14: answers an approval or a question and waits for the JSON answer.
     /// Sends neither `version` nor `decisionKey`; [`AgentServerClient::resolve_action_with`]
     /// does.
     ///
@@ -430,7 +430,7 @@ impl AgentServerClient {
         .await
     }
 
-    /// E14 (F198) with `stream: true`: the continuation's events go to `callbacks`
+    /// E14 with `stream: true`: the continuation's events go to `callbacks`
     /// (`on_action_resolved`, text, `on_done`, …) like [`AgentServerClient::send_message_stream`].
     ///
     /// # Errors
@@ -481,7 +481,7 @@ impl AgentServerClient {
         self.call(api::upload_file(request)).await
     }
 
-    /// E11: a stored file's record; bare or wrapped answers (C23).
+    /// E11: a stored file's record; bare or wrapped answers.
     ///
     /// # Errors
     /// [`ChatError`] (404).

@@ -23,20 +23,20 @@ use crate::core::{HttpRequest, HttpResponse, Input, TransportError};
 pub struct TransportConfig {
     /// Server origin + base path, without a trailing `/`.
     pub base_url: String,
-    /// Sent verbatim as `Authorization` when set (F3).
+    /// Sent verbatim as `Authorization` when set.
     pub authorization: Option<String>,
-    /// Extra headers; they override the two above (F4).
+    /// Extra headers; they override the two above.
     pub headers: Vec<(String, String)>,
-    /// Which backend is at `base_url` (issue 15); default: the agent server.
+    /// Which backend is at `base_url`; default: the agent server.
     pub backend: crate::core::transport::TransportOptions,
-    /// The agent that runs in the page (issue 15, D65): its turns are run here instead of
+    /// The agent that runs in the page: its turns are run here instead of
     /// being fetched. Set `backend` to [`TransportOptions::in_page`] with it (`Chat`'s `agent`
     /// prop does both).
     ///
     /// [`TransportOptions::in_page`]: crate::core::transport::TransportOptions::in_page
     pub agent: Option<super::agent::AgentHandle>,
     /// A thread store the host implements, for a backend without conversations of its own;
-    /// it replaces `backend.thread_store` (issue 15).
+    /// it replaces `backend.thread_store`.
     pub thread_storage: Option<crate::io::threads::HostThreads>,
 }
 
@@ -54,7 +54,7 @@ impl std::fmt::Debug for TransportConfig {
 }
 
 /// `Debug` of a config holding credentials: the base URL, `<redacted>` for a token and the
-/// header names without their values (issue 17).
+/// header names without their values.
 pub(crate) fn debug_credentials(
     f: &mut std::fmt::Formatter<'_>,
     name: &str,
@@ -203,7 +203,7 @@ async fn fetch(
 }
 
 /// The `Date` header, when the browser lets the page read it (same origin, or exposed by
-/// CORS); the session estimates the server's clock from it (issue 13).
+/// CORS); the session estimates the server's clock from it.
 fn server_date(resp: &Response) -> Option<crate::core::Millis> {
     let value = resp.headers().get("date").ok().flatten()?;
     crate::core::parse_http_date(&value)

@@ -1,5 +1,5 @@
 //! A thread store the host page implements in JavaScript: the element's `threadStore`
-//! property (issue 15). The object has three functions, each returning a value or a promise
+//! property. The object has three functions, each returning a value or a promise
 //! of one: `load()` → the kept threads (objects `{conversation, messages}` or their JSON
 //! text), `save(thread)` with such an object, and `delete(id)`. A missing function, a
 //! throw or a rejected promise is an `Err` the chat reports; it never panics.

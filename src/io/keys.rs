@@ -1,4 +1,4 @@
-//! Where decision keys live between page loads (issue 14): `sessionStorage`, one entry per
+//! Where decision keys live between page loads: `sessionStorage`, one entry per
 //! server (base URL), so a retry after a reload in this tab reuses the key of the decision it
 //! repeats. Unreadable or missing storage is no error: the page then only forgets keys on
 //! reload, and the server's record still decides.

@@ -1,4 +1,4 @@
-//! argsSchema `pattern` with the browser's own `RegExp` (D50).
+//! argsSchema `pattern` with the browser's own `RegExp`.
 //!
 //! JSON Schema patterns are ECMA-262 regular expressions, so the browser's engine is the exact
 //! dialect (lookaround, `\p{…}`, named groups), and using it keeps a regex engine out of the

@@ -1,4 +1,4 @@
-//! Other tabs of the same chat (issue 14): when this tab's answer is accepted, it says so on
+//! Other tabs of the same chat: when this tab's answer is accepted, it says so on
 //! a `BroadcastChannel`, and a tab showing the same conversation looks it up at once, so its
 //! card settles without a click. The message carries ids only; the server stays the authority
 //! (the other tab refreshes, and a refusal there still wins).

@@ -1,4 +1,4 @@
-//! A scripted, deterministic agent for the page (issue 15): what the in-process example and
+//! A scripted, deterministic agent for the page: what the in-process example and
 //! its browser test run, with no server and no model. Handy for a host's own demos and tests.
 
 use serde_json::json;

@@ -1,4 +1,4 @@
-//! Running a function in a task of its own, as soon as the browser has had its turn (issue 18).
+//! Running a function in a task of its own, as soon as the browser has had its turn.
 //! A `setTimeout(0)` would do, but browsers hold a timer set from inside a timer's callback,
 //! five deep or more, for at least 4 ms: a long conversation read in 25 slices, each asking
 //! for the next, waited about 100 ms for nothing. A message posted to a `MessageChannel` is a

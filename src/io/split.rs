@@ -1,4 +1,4 @@
-//! Code fetched on first use (issue 16, D67, D68): where a part of the element and the page
+//! Code fetched on first use: where a part of the element and the page
 //! begins, and what a failed fetch is.
 //!
 //! A function declared with `split_point!` is where a part begins. Built with the `split`

@@ -1,4 +1,4 @@
-//! Where a stateless backend's conversations live in the page (issue 15): in memory, or in
+//! Where a stateless backend's conversations live in the page: in memory, or in
 //! `localStorage` as one key per thread under a prefix plus an index of ids. What a thread
 //! is and how it reads is the core's (`core::transport::threads`); this file only moves text
 //! in and out of storage. An entry that cannot be read is skipped and counted, never fatal; a
@@ -15,8 +15,8 @@ use crate::core::transport::ThreadStoreKind;
 /// What a host's thread store answers, when it is ready.
 pub type StorageFuture<T> = Pin<Box<dyn Future<Output = Result<T, String>>>>;
 
-/// A thread store the host implements, for a backend without conversations of its own
-/// (issue 15): the chat keeps each conversation with its messages as one JSON text under
+/// A thread store the host implements, for a backend without conversations of its own:
+/// the chat keeps each conversation with its messages as one JSON text under
 /// its id. It asks for every thread once, when it mounts (the history waits for the
 /// answer), then saves a thread after each change and deletes it when the person does. An
 /// entry `load` returns that is not a thread is skipped and reported ("could not be read");

@@ -1,5 +1,5 @@
 //! The gateway of a backend other than the agent server: in the element and the page its code
-//! is a chunk fetched when a chat is pointed at one (issue 16, D68). Until it is here the
+//! is a chunk fetched when a chat is pointed at one. Until it is here the
 //! gateway holds the session's requests (the chat reads as loading). A fetch that fails is
 //! said in the banner (and `on_error`) and tried again after 1, 2, 4… up to 30 seconds; when
 //! the code arrives the banner clears and the requests that waited go out in order.

@@ -1,4 +1,4 @@
-//! `use_chat_history` (F156–F162): the React library's standalone history hook, for hosts
+//! `use_chat_history`: the React library's standalone history hook, for hosts
 //! that draw their own conversation list. The built-in sidebar does not use it (it is driven
 //! by the chat's `Session`); this one talks to the server through [`AgentServerClient`].
 
@@ -10,7 +10,7 @@ use leptos::prelude::*;
 use crate::core::{ChatError, ConversationListItem};
 use crate::io::client::{AgentServerClient, ClientOptions, ConversationsQuery};
 
-/// Options of [`use_chat_history`] (F156). Build with [`UseChatHistoryOptions::new`] and the
+/// Options of [`use_chat_history`]. Build with [`UseChatHistoryOptions::new`] and the
 /// builder methods; the signals may change later (a new base URL, agent or token starts over).
 #[derive(Clone, Copy, Debug)]
 pub struct UseChatHistoryOptions {
@@ -22,7 +22,7 @@ pub struct UseChatHistoryOptions {
     pub authorization: Signal<Option<String>>,
     /// Extra request headers.
     pub headers: Signal<Vec<(String, String)>>,
-    /// Load the first page by itself (default `true`), once per (base URL, agent) (F162).
+    /// Load the first page by itself (default `true`), once per (base URL, agent).
     pub auto_load: bool,
     /// Rows per page (default 20; `0` counts as 20).
     pub page_size: u32,
@@ -78,7 +78,7 @@ impl UseChatHistoryOptions {
     }
 }
 
-/// What [`use_chat_history`] returns (F157): four read-only signals and the four actions.
+/// What [`use_chat_history`] returns: four read-only signals and the four actions.
 /// `Copy`, so it can go into any number of closures.
 #[derive(Clone, Copy, Debug)]
 pub struct UseChatHistoryReturn {
@@ -108,7 +108,7 @@ struct State {
 }
 
 /// Who the list belongs to: base URL, agent filter and a digest of the credentials. A
-/// different token is another user, so it never shares a cached list (D36); the cache, kept
+/// different token is another user, so it never shares a cached list; the cache, kept
 /// for the page's lifetime, does not keep the token itself.
 type Key = (String, String, Option<u64>);
 
@@ -123,7 +123,7 @@ fn token_digest(authorization: Option<String>) -> Option<u64> {
 }
 
 /// The last list per [`Key`], kept for the page's lifetime so a remounted hook shows it
-/// without loading again (F162).
+/// without loading again.
 #[derive(Clone)]
 struct Snapshot {
     conversations: Vec<ConversationListItem>,
@@ -134,7 +134,7 @@ thread_local! {
     static LOADED: RefCell<HashMap<Key, Snapshot>> = RefCell::new(HashMap::new());
 }
 
-/// Conversation history for a sidebar of your own (F156–F162).
+/// Conversation history for a sidebar of your own.
 ///
 /// With `auto_load` the first page is loaded once per (base URL, agent): a remounted hook
 /// (a sidebar closed and opened again) shows the list it had without a request; call
@@ -241,7 +241,7 @@ impl UseChatHistoryReturn {
         })
     }
 
-    /// Remembers the list for remounts (F162).
+    /// Remembers the list for remounts.
     fn remember(&self) {
         let (Some(key), Some(conversations), Some(has_more)) = (
             self.key(),
@@ -261,7 +261,7 @@ impl UseChatHistoryReturn {
         });
     }
 
-    /// Loads the first page, replacing the list (F158). `show_loading = false` loads silently
+    /// Loads the first page, replacing the list. `show_loading = false` loads silently
     /// (`is_loading` stays `false`). A later load or a change of server/agent supersedes it.
     pub async fn load(self, show_loading: bool) {
         let s = self.state;
@@ -310,9 +310,9 @@ impl UseChatHistoryReturn {
         s.busy.try_set_value(false);
     }
 
-    /// Loads the next page and appends it (F159). Does nothing while a page is on its way or
+    /// Loads the next page and appends it. Does nothing while a page is on its way or
     /// when `has_more` is `false`. The offset is the number of rows held, so a row deleted
-    /// here does not make the next page skip one (D36); a row already held is not repeated.
+    /// here does not make the next page skip one; a row already held is not repeated.
     pub async fn load_more(self) {
         let s = self.state;
         if s.busy.try_get_value() != Some(false) || self.has_more.try_get_untracked() != Some(true)
@@ -336,12 +336,12 @@ impl UseChatHistoryReturn {
         });
     }
 
-    /// Reloads the first page silently (F160).
+    /// Reloads the first page silently.
     pub async fn refresh(self) {
         self.load(false).await;
     }
 
-    /// Deletes a conversation on the server, then removes its row (F161). On a refusal the
+    /// Deletes a conversation on the server, then removes its row. On a refusal the
     /// row stays, `error` is set and the error is returned.
     ///
     /// # Errors

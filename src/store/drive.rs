@@ -15,7 +15,7 @@ impl ChatStore {
         self.run(move |d, now| d.session.handle(now, input));
     }
 
-    /// What the wire answered to one of the gateway's requests (issue 15).
+    /// What the wire answered to one of the gateway's requests.
     pub(super) fn handle_wire(&self, input: Input) {
         self.run(move |d, now| d.gateway.from_wire(now, input));
     }
@@ -145,7 +145,7 @@ impl ChatStore {
 
     /// Reads the threads of the host's own store, then lets the gateway answer the session's
     /// requests that waited for them; entries that are not threads, and a store that could
-    /// not load at all, are reported (issue 15).
+    /// not load at all, are reported.
     pub(super) fn load_host_threads(&self, host: crate::io::threads::HostThreads) {
         let store = *self;
         let generation = self.driver.try_with_value(|d| d.generation).unwrap_or(0);
@@ -172,7 +172,7 @@ impl ChatStore {
     }
 
     /// Saves (`Ok`) or deletes (`Err(id)`) a thread in the chat's thread store; a refusal
-    /// of the browser is shown, the conversation stays in the chat (issue 15).
+    /// of the browser is shown, the conversation stays in the chat.
     fn keep_thread(&self, change: Result<crate::core::transport::Thread, String>) {
         let Some(Some(store)) = self.driver.try_with_value(|d| d.threads.clone()) else {
             return;

@@ -1,4 +1,4 @@
-//! The rest of the React hook's surface on the store (F136–F155): read-outs as signals and
+//! The rest of the React hook's surface on the store: read-outs as signals and
 //! the commands named as the hook names them.
 
 use leptos::prelude::*;
@@ -7,9 +7,9 @@ use crate::core::{ChatError, Command, Conversation, Run};
 
 use super::ChatStore;
 
-/// The rest of React's `useChat` return value (F136–F155), as signals and commands.
+/// The rest of React's `useChat` return value, as signals and commands.
 impl ChatStore {
-    /// `isLoadingConversation` (F140): a conversation is being loaded.
+    /// `isLoadingConversation`: a conversation is being loaded.
     pub fn is_loading_conversation(&self) -> Signal<bool> {
         let status = self.status;
         Signal::derive(move || status.with(|s| s.run == Run::Loading))
@@ -17,7 +17,7 @@ impl ChatStore {
 
     /// The server's time now, ticking with [`ChatStore::now`]: the page's clock corrected by the
     /// session's estimate of the server's, so a countdown reaches zero when the session (and
-    /// the server) expire the card, whatever the page's clock says (issue 13).
+    /// the server) expire the card, whatever the page's clock says.
     pub fn server_now(&self) -> Signal<crate::core::Millis> {
         let (now, status) = (self.now, self.status);
         Signal::derive(move || {
@@ -31,31 +31,31 @@ impl ChatStore {
         })
     }
 
-    /// `isLoading` (F138): streaming or loading a conversation.
+    /// `isLoading`: streaming or loading a conversation.
     pub fn is_loading(&self) -> Signal<bool> {
         let status = self.status;
         Signal::derive(move || status.with(|s| matches!(s.run, Run::Loading | Run::Streaming)))
     }
 
-    /// `conversation` (F137): the open conversation, if any.
+    /// `conversation`: the open conversation, if any.
     pub fn conversation(&self) -> Signal<Option<Conversation>> {
         let status = self.status;
         Signal::derive(move || status.with(|s| s.conversation.clone()))
     }
 
-    /// `error` (F143): the error the banner shows, if any.
+    /// `error`: the error the banner shows, if any.
     pub fn error(&self) -> Signal<Option<ChatError>> {
         let status = self.status;
         Signal::derive(move || status.with(|s| s.error.clone()))
     }
 
-    /// `progressMessage` (F142): the running turn's latest progress line.
+    /// `progressMessage`: the running turn's latest progress line.
     pub fn progress_message(&self) -> Signal<Option<String>> {
         let streaming = self.streaming;
         Signal::derive(move || streaming.with(|s| s.as_ref().and_then(|t| t.progress.clone())))
     }
 
-    /// `activeToolCalls` (F145): the running turn's tool calls, in order.
+    /// `activeToolCalls`: the running turn's tool calls, in order.
     pub fn active_tool_calls(&self) -> Signal<Vec<crate::core::ActiveToolCall>> {
         let streaming = self.streaming;
         Signal::derive(move || {
@@ -63,7 +63,7 @@ impl ChatStore {
         })
     }
 
-    /// The history row for `id` was picked (F19): reports it to `on_conversation_selected`,
+    /// The history row for `id` was picked: reports it to `on_conversation_selected`,
     /// then opens the conversation.
     pub fn select_conversation(&self, id: &str) {
         let item = self
@@ -78,27 +78,27 @@ impl ChatStore {
         self.dispatch(Command::OpenConversation(id.to_owned()));
     }
 
-    /// `stop()` (F153): abort the running reply, keeping what arrived.
+    /// `stop()`: abort the running reply, keeping what arrived.
     pub fn stop(&self) {
         self.dispatch(Command::Stop);
     }
 
-    /// `clearMessages()` (F149): clear messages, conversation and error (New Chat).
+    /// `clearMessages()`: clear messages, conversation and error (New Chat).
     pub fn clear_messages(&self) {
         self.dispatch(Command::NewChat);
     }
 
-    /// `loadConversation(id)` (F150).
+    /// `loadConversation(id)`.
     pub fn load_conversation(&self, id: impl Into<String>) {
         self.dispatch(Command::OpenConversation(id.into()));
     }
 
-    /// `createConversation(title?)` (F151): a new, empty conversation on the server.
+    /// `createConversation(title?)`: a new, empty conversation on the server.
     pub fn create_conversation(&self, title: Option<String>) {
         self.dispatch(Command::CreateConversation { title });
     }
 
-    /// `setError` (F154): `None` dismisses the banner; `Some` shows an error of the host's
+    /// `setError`: `None` dismisses the banner; `Some` shows an error of the host's
     /// own until the chat's next error or a dismissal.
     pub fn set_error(&self, error: Option<ChatError>) {
         match error {

@@ -35,7 +35,7 @@ pub use slices::{
 struct Driver {
     session: Session,
     /// Between the session and the wire: the agent server's passes everything through, a
-    /// stateless backend's answers from the thread store (issue 15).
+    /// stateless backend's answers from the thread store.
     gateway: crate::core::transport::Gateway,
     /// Where a stateless backend's threads are kept; `None` for the agent server.
     threads: Option<crate::io::threads::ThreadStore>,
@@ -51,16 +51,16 @@ struct Driver {
     file_batch: Vec<web_sys::File>,
     /// Where this chat's decision keys are kept (`sessionStorage`), when it has a server.
     keys_scope: Option<String>,
-    /// Other tabs of this origin (issue 14).
+    /// Other tabs of this origin.
     peers: Option<crate::io::peers::Peers>,
-    /// The waiting count last reported to `on_attention` (issue 14).
+    /// The waiting count last reported to `on_attention`.
     attention_reported: Option<usize>,
     /// Hosts awaiting their answers ([`ChatStore::answer`]).
     answers: answers::Answers,
     /// Bumped by [`ChatStore::switch_server`]: what a request of an earlier server reports
     /// is dropped (its ids mean nothing to the new session).
     generation: u64,
-    /// The backend the gateway awaits, while its code is on its way (issue 16, D68).
+    /// The backend the gateway awaits, while its code is on its way.
     backend: Option<backend::BackendSpec>,
     /// Where the fetch of the backends' code stands (on its way, waiting after failures).
     backend_fetch: crate::core::chunk_fetch::ChunkFetch,
@@ -70,7 +70,7 @@ struct Driver {
 ///
 /// The slices are read-only signals: every change goes through [`ChatStore::dispatch`] (or a
 /// method named after what it does, like [`ChatStore::set_draft`]), so nothing outside the
-/// store can make a slice disagree with the session it is published from (issue 13).
+/// store can make a slice disagree with the session it is published from.
 ///
 /// ```compile_fail
 /// use agent_chat_ui::ChatStore;
@@ -89,10 +89,10 @@ pub struct ChatStore {
     pub messages: ReadSignal<Vec<Message>>,
     /// Id of the last assistant message, derived from `messages` once for the whole list, so
     /// rows that only care whether they are last (cards without a placement, C11) do not each
-    /// re-scan the messages on every change (D47).
+    /// re-scan the messages on every change.
     pub last_assistant_id: Memo<Option<String>>,
     /// The streaming reply, if any. Published at most once per animation frame; its text is
-    /// a snapshot of a shared append-only buffer, so publishing does not copy it (D42).
+    /// a snapshot of a shared append-only buffer, so publishing does not copy it.
     pub streaming: ReadSignal<Option<StreamingTurn>>,
     /// Run state, error, agents, conversation.
     pub status: ReadSignal<StatusSlice>,
@@ -100,9 +100,9 @@ pub struct ChatStore {
     pub history: ReadSignal<HistorySlice>,
     /// Approval and question cards.
     pub cards: ReadSignal<Vec<CardView>>,
-    /// Pending attachments and the upload limits (F144).
+    /// Pending attachments and the upload limits.
     pub files: ReadSignal<FilesSlice>,
-    /// The composer's text. Lives here so a refused send can hand it back (F197).
+    /// The composer's text. Lives here so a refused send can hand it back.
     pub draft: ReadSignal<String>,
     /// Wall clock for every countdown of this chat: one timer, ticking once a second while
     /// some open card has a deadline.
@@ -335,7 +335,7 @@ impl ChatStore {
     }
 }
 
-/// `useChat` (F185, F186): a chat store for `config` talking through `transport`, provided as
+/// `useChat`: a chat store for `config` talking through `transport`, provided as
 /// context (so `ChatMessageList`, `ChatInput` and `ChatHistory` below find it) and started.
 /// Read its signals (`messages`, `status`, `cards`, ...) and the getters named after the React
 /// hook (`pending_actions`, `awaiting_action`, `is_resolving_action`, `can_resolve_actions`,

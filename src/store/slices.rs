@@ -60,20 +60,20 @@ pub struct StatusSlice {
     pub can_send: bool,
     /// Effective composer mode.
     pub composer_mode: ComposerMode,
-    /// What the composer does while cards wait (F193).
+    /// What the composer does while cards wait.
     pub composer: crate::core::ComposerState,
-    /// Effective argument editing (F177).
+    /// Effective argument editing.
     pub argument_edit: bool,
-    /// The agent's own `capabilities.approvalArgsEdit`, which wins over any prop (F177).
+    /// The agent's own `capabilities.approvalArgsEdit`, which wins over any prop.
     pub agent_argument_edit: Option<bool>,
     /// Whether approval cards offer "don't ask again" (not on a backend that cannot remember
     /// a tool for the chat: Cogitator, PROTOCOL §11.1).
     pub remember_allowed: bool,
-    /// The open conversation has older messages to load (D26).
+    /// The open conversation has older messages to load.
     pub has_older_messages: bool,
-    /// An older page of messages is on its way (D26).
+    /// An older page of messages is on its way.
     pub is_loading_older: bool,
-    /// The session's estimate of `server clock − page clock`, in ms (issue 13): deadlines are
+    /// The session's estimate of `server clock − page clock`, in ms: deadlines are
     /// the server's, so countdowns and cards read [`ChatStore::server_now`](crate::store::ChatStore::server_now).
     pub clock_offset_ms: i64,
 }
@@ -86,9 +86,9 @@ pub struct CardView {
     /// Whether this chat can answer it (transport + per-kind switch, F175/F176).
     pub can_resolve: bool,
     /// What the card draws ([`crate::core::Shown`]), computed once per publish: the key its view
-    /// is drawn under, and what an answer from it carries (issue 13).
+    /// is drawn under, and what an answer from it carries.
     pub shown: crate::core::Shown,
-    /// Where the request stands, in words (issue 14).
+    /// Where the request stands, in words.
     pub stage: crate::core::CardStage,
 }
 
@@ -107,7 +107,7 @@ pub struct PendingFileView {
     pub ready: bool,
 }
 
-/// Attachments slice: the pending files and the limits that apply now (F144, F48).
+/// Attachments slice: the pending files and the limits that apply now.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct FilesSlice {
     /// Files waiting for the next send, in order.
@@ -127,7 +127,7 @@ pub struct HistorySlice {
     pub loading: bool,
 }
 
-/// `answerable_question` (F191): the one option-less question the composer answers.
+/// `answerable_question`: the one option-less question the composer answers.
 #[derive(Clone, Debug, PartialEq)]
 pub struct AnswerableQuestion {
     /// Its action.

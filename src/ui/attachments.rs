@@ -11,7 +11,7 @@ use crate::ui::icons::{FileIcon, XIcon};
 
 /// The composer's pending files: name, size and a × per file. Nothing while there are none.
 ///
-/// In the split builds the chips are drawn by the messages' part (D72), which the chat asks
+/// In the split builds the chips are drawn by the messages' part, which the chat asks
 /// for when it is first drawn, long before a file can be picked; if that part could not be
 /// fetched, its notice (with Retry) stands where the chips would be.
 #[component]

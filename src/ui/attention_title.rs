@@ -1,5 +1,5 @@
 //! The opt-in "(N)" prefix of the document title while the tab is hidden and N cards wait for
-//! the person (issue 14): a person working in another tab sees that the agent waits. The
+//! the person: a person working in another tab sees that the agent waits. The
 //! prefix is this chat's own: the title the page had is restored as soon as the tab is shown
 //! or nothing waits, and when the chat is removed.
 

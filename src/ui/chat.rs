@@ -21,7 +21,7 @@ use crate::ui::message_list::ChatMessageList;
 use crate::ui::slots::{HeaderSlot, MessageActionsSlot, RenderProp};
 use crate::ui::style::Styles;
 
-/// Light or dark colours (F24).
+/// Light or dark colours.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum Theme {
     /// Dark (default).
@@ -55,72 +55,72 @@ impl Theme {
 /// Talks to `base_url` (PROTOCOL §1), lists agents, keeps a history sidebar, streams replies.
 #[component]
 pub fn Chat(
-    /// API root including the base path, e.g. `https://host/api/agents` (F1). A signal's new
+    /// API root including the base path, e.g. `https://host/api/agents`. A signal's new
     /// value switches servers: the chat starts over there (the draft stays).
     #[prop(into)]
     base_url: Signal<String>,
-    /// Which backend is at `base_url` (issue 15): the agent server (default), or an OpenAI
+    /// Which backend is at `base_url`: the agent server (default), or an OpenAI
     /// Chat Completions server (`TransportKind::ChatCompletions`, with its `model`), whose
     /// conversations are kept in this page (`thread_store`). Cards are read-only on a
     /// backend that cannot take answers. Read at mount.
     #[prop(optional)]
     transport: TransportOptions,
-    /// An agent that runs in this page instead of a server (issue 15): any
+    /// An agent that runs in this page instead of a server: any
     /// [`crate::Agent`]. Given, the backend is the in-process one whatever `transport`'s kind
     /// says; its conversations are kept in `transport.thread_store` under `base_url` (any
     /// name), and its pauses are answerable cards. Read at mount.
     #[prop(optional, into)]
     agent: Option<crate::AgentHandle>,
     /// A thread store the host implements (`Some(HostThreads::new(my_store))`), for a backend
-    /// without conversations of its own: it replaces `transport.thread_store` (issue 15).
+    /// without conversations of its own: it replaces `transport.thread_store`.
     /// Read at mount.
     #[prop(default = None)]
     thread_storage: Option<crate::io::threads::HostThreads>,
-    /// Agent to talk to; default: the first agent the server lists (F2). A signal switches
+    /// Agent to talk to; default: the first agent the server lists. A signal switches
     /// agents later, as the picker does (a new chat with that agent).
     #[prop(optional, into)]
     agent_id: MaybeProp<String>,
-    /// Sent verbatim as the `Authorization` header (F3). A signal's new value (a refreshed
+    /// Sent verbatim as the `Authorization` header. A signal's new value (a refreshed
     /// token) is used from the next request on.
     #[prop(optional, into)]
     authorization: MaybeProp<String>,
-    /// Extra headers on every request (F4); reactive like `authorization`.
+    /// Extra headers on every request; reactive like `authorization`.
     #[prop(optional, into)]
     headers: Signal<Vec<(String, String)>>,
-    /// Stream replies over SSE (default) or wait for one JSON reply (F5). A signal's new
+    /// Stream replies over SSE (default) or wait for one JSON reply. A signal's new
     /// value applies to the next message; a reply on its way keeps going.
     #[prop(into, default = Signal::stored(true))]
     streaming: Signal<bool>,
-    /// Conversation to open on mount (F10). A signal opens another one later (`None`: a new
+    /// Conversation to open on mount. A signal opens another one later (`None`: a new
     /// chat); the chat's own navigation does not write it back (see `on_conversation_change`).
     #[prop(optional, into)]
     conversation_id: MaybeProp<String>,
-    /// Messages shown before (or without) a conversation (F11): the starting list, replaced
+    /// Messages shown before (or without) a conversation: the starting list, replaced
     /// when a conversation opens and cleared by New Chat. Not sent to the server.
     #[prop(optional)]
     initial_messages: Vec<Message>,
-    /// Show the history sidebar (F22); switched on later, the history is loaded then.
+    /// Show the history sidebar; switched on later, the history is loaded then.
     #[prop(into, default = Signal::stored(true))]
     show_history: Signal<bool>,
-    /// Start with the mobile history drawer open (F23).
+    /// Start with the mobile history drawer open.
     #[prop(optional)]
     default_history_open: bool,
-    /// Colour theme (F24); a signal switches it live, keeping the draft and the conversation.
+    /// Colour theme; a signal switches it live, keeping the draft and the conversation.
     #[prop(optional, into)]
     theme: Signal<Theme>,
-    /// Composer placeholder (F34); default from the locale.
+    /// Composer placeholder; default from the locale.
     #[prop(optional, into)]
     input_placeholder: MaybeProp<String>,
-    /// A search box over the conversation titles in the sidebar (F37, F109).
+    /// A search box over the conversation titles in the sidebar.
     #[prop(optional, into)]
     enable_message_search: Signal<bool>,
-    /// Follow new content while the reader is at the bottom (F35).
+    /// Follow new content while the reader is at the bottom.
     #[prop(default = true)]
     auto_scroll: bool,
-    /// Focus the composer on mount and after New Chat / opening a conversation (F36).
+    /// Focus the composer on mount and after New Chat / opening a conversation.
     #[prop(optional)]
     auto_focus_input: bool,
-    /// Locale (`en`, `tr`, `ar`, or a tag like `tr-TR`) (F39). When given, the chat is
+    /// Locale (`en`, `tr`, `ar`, or a tag like `tr-TR`). When given, the chat is
     /// controlled: it follows this prop (a signal switches every string and the direction
     /// live), ignores `?lang=` and refuses [`I18n::set_locale`]. When absent, `?lang=` of the
     /// page is used, then `default_locale`.
@@ -139,66 +139,66 @@ pub fn Chat(
     /// true).
     #[prop(into, default = Signal::stored(true))]
     enable_citations: Signal<bool>,
-    /// Actions under each finished assistant message, revealed on hover and on keyboard focus
-    /// (F26). Given `MessageActionsSlot { message, is_streaming }`.
+    /// Actions under each finished assistant message, revealed on hover and on keyboard focus.
+    /// Given `MessageActionsSlot { message, is_streaming }`.
     #[prop(optional, into)]
     render_message_actions: RenderProp<MessageActionsSlot>,
-    /// Replaces the default avatars; given the message's role (F27).
+    /// Replaces the default avatars; given the message's role.
     #[prop(optional, into)]
     render_avatar: RenderProp<Role>,
-    /// Replaces the empty state ("Start a conversation") (F28).
+    /// Replaces the empty state ("Start a conversation").
     #[prop(optional, into)]
     render_empty_state: RenderProp<()>,
-    /// Replaces the header (title, agent picker, menu button) (F29); given a [`HeaderSlot`].
+    /// Replaces the header (title, agent picker, menu button); given a [`HeaderSlot`].
     /// [`ChatHeader`] is the default one, to reuse with extra controls.
     #[prop(optional, into)]
     render_header: RenderProp<HeaderSlot>,
-    /// Replaces the top of the history sidebar (New Chat) (F30).
+    /// Replaces the top of the history sidebar (New Chat).
     #[prop(optional, into)]
     render_history_header: RenderProp<()>,
-    /// Drawn at the bottom of the history sidebar (F31).
+    /// Drawn at the bottom of the history sidebar.
     #[prop(optional, into)]
     render_history_footer: RenderProp<()>,
-    /// Replace any message by id (F184, C27).
+    /// Replace any message by id.
     #[prop(optional)]
     custom_messages: HashMap<String, String>,
     /// While an action waits: `Block` closes the composer, `Cancel` lets a message cancel it;
-    /// the agent's `metadata.pendingActionComposerMode` wins (F179).
+    /// the agent's `metadata.pendingActionComposerMode` wins.
     ///
     /// This prop and the next eight follow signals: a change applies to the running chat at
     /// once (cards drawn become answerable or read-only, the limits check the next files)
-    /// and keeps the conversation, the draft and a reply that is streaming (issue 17).
+    /// and keeps the conversation, the draft and a reply that is streaming.
     #[prop(optional, into)]
     pending_action_composer_mode: Signal<ComposerMode>,
-    /// Approval cards can be answered here; `false` draws them read-only (F175).
+    /// Approval cards can be answered here; `false` draws them read-only.
     #[prop(into, default = Signal::stored(true))]
     enable_tool_approvals: Signal<bool>,
-    /// Question cards can be answered here; `false` draws them read-only (F176).
+    /// Question cards can be answered here; `false` draws them read-only.
     #[prop(into, default = Signal::stored(true))]
     enable_questions: Signal<bool>,
     /// Offer the argument editor on approvals; the agent's `capabilities.approvalArgsEdit`
-    /// wins (F177).
+    /// wins.
     #[prop(optional, into)]
     allow_argument_edit: Signal<bool>,
-    /// Countdowns turn amber below this many seconds (F178).
+    /// Countdowns turn amber below this many seconds.
     #[prop(into, default = Signal::stored(600))]
     expiry_warning_seconds: Signal<u64>,
     /// How long after a card expires here the conversation is fetched again, so a server that
     /// carries on by itself shows its continuation (default 1 500 ms). Read at mount.
     #[prop(default = crate::core::session::start_options::DEFAULT_ACTION_EXPIRY_REFRESH_MS)]
     action_expiry_refresh_ms: u64,
-    /// The page's edit policy per tool: `(tool name, the arguments a person may not change)`
-    /// (seed 004), besides the schema's `readOnly` and the server's `readOnlyArgs`. Locked in
+    /// The page's edit policy per tool: `(tool name, the arguments a person may not change)`,
+    /// besides the schema's `readOnly` and the server's `readOnlyArgs`. Locked in
     /// the form, refused from the JSON editor with the reason, and by the answer gate. Read at
     /// mount.
     #[prop(optional)]
     read_only_args: Vec<(String, Vec<String>)>,
-    /// Offer attachments (F6); the agent's `metadata.enableFileUpload` decides when it sets it
-    /// (F48). Off: no attach button, pasted files are ignored.
+    /// Offer attachments; the agent's `metadata.enableFileUpload` decides when it sets it.
+    /// Off: no attach button, pasted files are ignored.
     #[prop(into, default = Signal::stored(true))]
     enable_file_upload: Signal<bool>,
-    /// Accepted types (F7): MIME types, `type/*` wildcards or `.ext` (C39); empty accepts any.
-    /// An agent's `metadata.allowedFileTypes` narrows it further (C16).
+    /// Accepted types: MIME types, `type/*` wildcards or `.ext`; empty accepts any.
+    /// An agent's `metadata.allowedFileTypes` narrows it further.
     #[prop(optional, into)]
     allowed_file_types: Signal<Vec<String>>,
     /// Largest file in bytes (F8; default 10 MiB); an agent's `maxFileSize` may lower it.
@@ -207,46 +207,46 @@ pub fn Chat(
     /// Most files per message (F9; default 10); an agent's `maxFiles` may lower it.
     #[prop(into, default = Signal::stored(crate::core::files::DEFAULT_MAX_FILES))]
     max_files: Signal<usize>,
-    /// Replaces the built-in approval card (F182).
+    /// Replaces the built-in approval card.
     #[prop(optional, into)]
     render_tool_approval: Option<RenderCard>,
-    /// Replaces the built-in question card (F183).
+    /// Replaces the built-in question card.
     #[prop(optional, into)]
     render_question: Option<RenderCard>,
-    /// After the optimistic user message was added (F12).
+    /// After the optimistic user message was added.
     #[prop(optional, into)]
     on_message_sent: Option<Callback<Message>>,
-    /// A final assistant message arrived (F13).
+    /// A final assistant message arrived.
     #[prop(optional, into)]
     on_message_received: Option<Callback<Message>>,
-    /// Each streamed text chunk `(chunk, full_text)` (F14).
+    /// Each streamed text chunk `(chunk, full_text)`.
     #[prop(optional, into)]
     on_stream_text: Option<Callback<(String, String)>>,
-    /// Each tool call `(tool_name, args)` (F15).
+    /// Each tool call `(tool_name, args)`.
     #[prop(optional, into)]
     on_tool_call: Option<Callback<(String, serde_json::Value)>>,
-    /// Each tool result `(tool_name, result)` (F16).
+    /// Each tool result `(tool_name, result)`.
     #[prop(optional, into)]
     on_tool_result: Option<Callback<(String, serde_json::Value)>>,
-    /// Any failure (F17).
+    /// Any failure.
     #[prop(optional, into)]
     on_error: Option<Callback<ChatError>>,
-    /// A conversation was created (F18).
+    /// A conversation was created.
     #[prop(optional, into)]
     on_conversation_created: Option<Callback<Conversation>>,
-    /// The selected agent changed (F20).
+    /// The selected agent changed.
     #[prop(optional, into)]
     on_agent_change: Option<Callback<String>>,
-    /// The locale was switched with [`I18n::set_locale`] (F41); given the shipped tag.
+    /// The locale was switched with [`I18n::set_locale`]; given the shipped tag.
     #[prop(optional, into)]
     on_locale_change: Option<Callback<String>>,
     /// The open conversation changed (`None` = new chat); lets a page keep it in its URL.
     #[prop(optional, into)]
     on_conversation_change: Option<Callback<Option<String>>>,
-    /// A conversation was picked in the history sidebar (F19).
+    /// A conversation was picked in the history sidebar.
     #[prop(optional, into)]
     on_conversation_selected: Option<Callback<ConversationListItem>>,
-    /// The server accepted an answer `(action_id, resolution)` (F180).
+    /// The server accepted an answer `(action_id, resolution)`.
     #[prop(optional, into)]
     on_action_resolved: Option<Callback<(String, Resolution)>>,
     /// A turn paused for an approval or a question (F181; not for `client_tool`, not for
@@ -261,20 +261,20 @@ pub fn Chat(
     /// messages, read `pending_actions`).
     #[prop(optional, into)]
     on_ready: Option<Callback<ChatStore>>,
-    /// The number of cards waiting for this person changed (issue 14): `{pending, kinds,
+    /// The number of cards waiting for this person changed: `{pending, kinds,
     /// expiresAt}`, e.g. for a badge on the page.
     #[prop(optional, into)]
     on_attention: Option<Callback<crate::core::PendingAttention>>,
     /// Prefix the document title with "(N)" while the tab is hidden and N cards wait for this
-    /// person (issue 14). Off by default: the title belongs to the host page. A signal turns
+    /// person. Off by default: the title belongs to the host page. A signal turns
     /// it on and off live.
     #[prop(optional, into)]
     attention_title: Signal<bool>,
-    /// Colours by token (F25, C36): the React keys (`bgPrimary`, `accentPrimary`, ...) or the
+    /// Colours by token: the React keys (`bgPrimary`, `accentPrimary`,...) or the
     /// `--chat-*` names; set on the root, so they win over the theme's defaults.
     #[prop(optional)]
     theme_colors: Vec<(String, String)>,
-    /// Extra classes for the root element (F21).
+    /// Extra classes for the root element.
     #[prop(optional, into)]
     class: MaybeProp<String>,
 ) -> impl IntoView {
@@ -523,7 +523,7 @@ fn follow_props(
     });
 }
 
-/// `ChatMinimal` (F49): a [`Chat`] with the history sidebar forced off, for a chat that lives
+/// `ChatMinimal`: a [`Chat`] with the history sidebar forced off, for a chat that lives
 /// in a panel or a widget.
 ///
 /// It takes exactly `Chat`'s props (the same [`ChatProps`], so every prop documented there,
@@ -547,8 +547,8 @@ pub fn ChatMinimal(props: ChatProps) -> impl IntoView {
     })
 }
 
-/// The default header of a [`Chat`]: the mobile menu button, the title (F44) and the agent
-/// picker (F43), then `children` (extra controls at the end). A `render_header` may return it
+/// The default header of a [`Chat`]: the mobile menu button, the title and the agent
+/// picker, then `children` (extra controls at the end). A `render_header` may return it
 /// to add controls while keeping the rest; it must be drawn inside a `Chat`.
 #[component]
 pub fn ChatHeader(
@@ -622,7 +622,7 @@ fn nothing_yet(_notice: Option<AnyView>) -> AnyView {
 crate::io::split::split_point!(
     messages,
     preload_agent_picker,
-    /// The header's [`AgentPicker`], in the messages' part (D72).
+    /// The header's [`AgentPicker`], in the messages' part.
     fn agent_picker_part() -> AnyView {
         view! { <AgentPicker/> }.into_any()
     }
@@ -631,7 +631,7 @@ crate::io::split::split_point!(
 crate::io::split::split_point!(
     messages,
     preload_find_toggle,
-    /// The header's find button, in the messages' part (D72).
+    /// The header's find button, in the messages' part.
     fn find_toggle_part(control: FindControl) -> AnyView {
         view! { <FindToggle control=control docked=true/> }.into_any()
     }

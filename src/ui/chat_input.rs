@@ -1,6 +1,6 @@
 //! `<ChatInput/>`: the composer. Enter sends, Shift+Enter adds a line, the draft lives in the
 //! store so a refused send can hand it back. Files come from the paperclip's picker or from a
-//! paste into the text box and wait as chips above it (F81–F88).
+//! paste into the text box and wait as chips above it.
 
 use leptos::html::{Input, Textarea};
 use leptos::prelude::*;
@@ -12,7 +12,7 @@ use crate::ui::i18n::I18n;
 use crate::ui::icons::{PaperclipIcon, SendIcon, StopIcon};
 use crate::ui::slots::RenderProp;
 
-/// What a custom send button is given (F91).
+/// What a custom send button is given.
 #[derive(Clone, Copy)]
 pub struct SendButtonSlot {
     /// Sends the draft (does nothing while sending is not possible).
@@ -22,14 +22,14 @@ pub struct SendButtonSlot {
     pub disabled: Signal<bool>,
 }
 
-/// What a custom stop button is given (F92).
+/// What a custom stop button is given.
 #[derive(Clone, Copy)]
 pub struct StopButtonSlot {
     /// Stops the running reply.
     pub on_click: Callback<()>,
 }
 
-/// A handle on a mounted composer, like React's `ref` (F94, C29): create one, pass it as
+/// A handle on a mounted composer, like React's `ref`: create one, pass it as
 /// `handle`, call it later.
 ///
 /// ```no_run
@@ -72,7 +72,7 @@ impl ChatInputHandle {
         }
     }
 
-    /// Replaces the draft (C29), e.g. to put back a text the host refused.
+    /// Replaces the draft, e.g. to put back a text the host refused.
     pub fn set_value(&self, text: impl Into<String>) {
         if let Some(store) = self.store.try_get_value().flatten() {
             store.set_draft(text);
@@ -90,32 +90,32 @@ impl ChatInputHandle {
     }
 }
 
-/// Largest height (px) the textarea grows to before it scrolls (F95).
+/// Largest height (px) the textarea grows to before it scrolls.
 const MAX_HEIGHT_PX: i32 = 200;
 
 /// The composer of the enclosing `Chat`.
 #[component]
 pub fn ChatInput(
-    /// Placeholder; default from the locale (F85).
+    /// Placeholder; default from the locale.
     #[prop(optional, into)]
     placeholder: MaybeProp<String>,
-    /// Focus the textarea on mount and whenever the open conversation changes (F36).
+    /// Focus the textarea on mount and whenever the open conversation changes.
     #[prop(optional)]
     auto_focus: bool,
-    /// Replaces the send button (F91).
+    /// Replaces the send button.
     #[prop(optional, into)]
     render_send_button: RenderProp<SendButtonSlot>,
-    /// Replaces the stop button shown while a reply streams (F92).
+    /// Replaces the stop button shown while a reply streams.
     #[prop(optional, into)]
     render_stop_button: RenderProp<StopButtonSlot>,
-    /// Lets the host focus the composer or set its text (F94).
+    /// Lets the host focus the composer or set its text.
     #[prop(optional)]
     handle: Option<ChatInputHandle>,
-    /// The host closes the composer (F89): nothing can be sent or attached; the draft stays
+    /// The host closes the composer: nothing can be sent or attached; the draft stays
     /// and can still be read and selected.
     #[prop(optional, into)]
     disabled: Signal<bool>,
-    /// Extra classes on the composer's form (F90).
+    /// Extra classes on the composer's form.
     #[prop(optional, into)]
     class: MaybeProp<String>,
 ) -> impl IntoView {

@@ -1,4 +1,4 @@
-//! Parts of the chat fetched the first time they are drawn (issue 16, D67).
+//! Parts of the chat fetched the first time they are drawn.
 //!
 //! A function declared with `split_point!` ([`crate::io::split`]) is where a part begins.
 //! Built with the `split` feature (the element and the page are), `wasm-split-cli` moves it,

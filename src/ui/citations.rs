@@ -1,9 +1,9 @@
-//! `<Citations/>`: the "Sources" block under an assistant message (F77, D32).
+//! `<Citations/>`: the "Sources" block under an assistant message.
 //!
 //! Five sources show at first; a toggle shows all ("Show All (n)") and folds them again
 //! ("Show Less"). A source is its title (or "Source {index}"), a link to `link` when that is an
 //! absolute http(s) address (new tab, no opener, no referrer), and its description. Its image is
-//! never loaded: it is offered as a link ("Image: {title}"), as images in Markdown are (D32).
+//! never loaded: it is offered as a link ("Image: {title}"), as images in Markdown are.
 
 use leptos::prelude::*;
 

@@ -6,7 +6,7 @@ use crate::core::{countdown, CountdownUnit, Millis};
 use crate::ui::i18n::I18n;
 
 /// Counts down to `deadline`, re-rendering once a second. `data-warning="true"` (amber) when
-/// fewer than `warning_seconds` remain (F178).
+/// fewer than `warning_seconds` remain.
 #[component]
 pub fn Countdown(
     /// The deadline (epoch ms).

@@ -1,4 +1,4 @@
-//! Find in the conversation (issue 18, D58): the list draws only the rows near the view, so the
+//! Find in the conversation: the list draws only the rows near the view, so the
 //! browser's find-in-page cannot reach the others; this searches every loaded message and
 //! jumps to a hit, which draws it.
 

@@ -13,7 +13,7 @@ use crate::ui::slots::RenderProp;
 /// The history sidebar of the enclosing `Chat`: New Chat, search, conversations newest first,
 /// rename, delete, Load more. On small screens it is a drawer controlled by `open`.
 ///
-/// Search (F109) filters the rows already loaded, case-insensitively by title; an untitled
+/// Search filters the rows already loaded, case-insensitively by title; an untitled
 /// conversation matches as "New Chat" in the chat's language. It does not ask the server (E3
 /// has no title filter): "Load more" stays offered while searching, and what it brings in is
 /// filtered too. Escape in the field, or the clear button, empties it.
@@ -22,22 +22,22 @@ use crate::ui::slots::RenderProp;
 /// field saves, Escape cancels. Both row buttons show on hover and on keyboard focus.
 #[component]
 pub fn ChatHistory(
-    /// Whether the mobile drawer is open (F105); desktop always shows the sidebar.
+    /// Whether the mobile drawer is open; desktop always shows the sidebar.
     #[prop(into)]
     open: Signal<bool>,
-    /// Show the search field above the list (F109). On by default here; the React library's
+    /// Show the search field above the list. On by default here; the React library's
     /// default is off.
     #[prop(into, default = Signal::stored(true))]
     enable_search: Signal<bool>,
-    /// Closes the mobile drawer (F106).
+    /// Closes the mobile drawer.
     on_close: Callback<()>,
-    /// Replaces the sidebar's top (New Chat and the drawer's close button) (F107, F30).
+    /// Replaces the sidebar's top (New Chat and the drawer's close button).
     #[prop(optional, into)]
     header: RenderProp<()>,
-    /// Drawn at the bottom of the sidebar (F108, F31).
+    /// Drawn at the bottom of the sidebar.
     #[prop(optional, into)]
     footer: RenderProp<()>,
-    /// Extra classes on the sidebar (F104).
+    /// Extra classes on the sidebar.
     #[prop(optional, into)]
     class: MaybeProp<String>,
 ) -> impl IntoView {
@@ -459,7 +459,7 @@ pub(crate) struct HistoryArgs {
 crate::io::split::split_point!(
     history,
     preload_history,
-    /// The chat's history sidebar, a part fetched the first time it is shown (issue 16).
+    /// The chat's history sidebar, a part fetched the first time it is shown.
     pub(crate) fn history_part(args: HistoryArgs) -> AnyView {
         view! {
             <ChatHistory

@@ -14,21 +14,21 @@ pub fn tr(id: &str) -> String {
     I18n::get().t(id)
 }
 
-/// Gives its children a locale without a `Chat` (F128): `locale` controls it (then `?lang=` is
+/// Gives its children a locale without a `Chat`: `locale` controls it (then `?lang=` is
 /// not read and [`I18n::set_locale`] is refused), else `?lang=`, else `default_locale` (`en`).
 /// `custom_messages` take React keys (`chat.input.placeholder`) or our ids.
 #[component]
 pub fn ChatI18nProvider(
-    /// Fallback locale (F40).
+    /// Fallback locale.
     #[prop(optional, into)]
     default_locale: MaybeProp<String>,
-    /// Controlled locale (F39).
+    /// Controlled locale.
     #[prop(optional, into)]
     locale: MaybeProp<String>,
     /// Replacements by message id.
     #[prop(optional)]
     custom_messages: HashMap<String, String>,
-    /// After `set_locale` switched the language (F41).
+    /// After `set_locale` switched the language.
     #[prop(optional, into)]
     on_locale_change: Option<Callback<String>>,
     /// What to translate.
@@ -38,7 +38,7 @@ pub fn ChatI18nProvider(
     children()
 }
 
-/// The nearest chat's or [`ChatI18nProvider`]'s locale state (F129).
+/// The nearest chat's or [`ChatI18nProvider`]'s locale state.
 ///
 /// # Panics
 /// Outside both, with a message naming the fix; [`use_i18n_context_optional`] does not.
@@ -48,13 +48,13 @@ pub fn use_i18n_context() -> I18n {
         .expect("use_i18n_context() must be called inside <ChatI18nProvider> or <Chat>")
 }
 
-/// The nearest locale state, or `None` (F129).
+/// The nearest locale state, or `None`.
 #[must_use]
 pub fn use_i18n_context_optional() -> Option<I18n> {
     use_context::<I18n>()
 }
 
-/// React's `useI18n()` (F130): messages by React key, the locale, and formatters in the
+/// React's `useI18n()`: messages by React key, the locale, and formatters in the
 /// chat's language. Works outside a provider too (English).
 #[must_use]
 pub fn use_i18n() -> UseI18n {
@@ -109,7 +109,7 @@ impl UseI18n {
         String::from(date.to_locale_date_string(self.locale(), &js_sys::Object::new().into()))
     }
 
-    /// `formatRelativeTime` (F171): "Just now", "5m ago", … in the locale.
+    /// `formatRelativeTime`: "Just now", "5m ago", … in the locale.
     pub fn format_relative_time(&self, then: crate::core::Millis) -> String {
         crate::utils::format_relative_time(&self.i18n, then)
     }

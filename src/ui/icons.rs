@@ -1,4 +1,4 @@
-//! Inline SVG icons (F173). `aria-hidden`: every button that shows one has its own label.
+//! Inline SVG icons. `aria-hidden`: every button that shows one has its own label.
 //!
 //! Each takes a `class` (added after `chat-icon`), like the React library's icons, so a host can
 //! reuse them in its own slots: `<CopyIcon class="my-icon"/>`.
@@ -10,7 +10,7 @@ macro_rules! icon {
         $(#[$doc])*
         #[component]
         pub fn $name(
-            /// Extra classes after `chat-icon` (F173).
+            /// Extra classes after `chat-icon`.
             #[prop(optional, into)]
             class: MaybeProp<String>,
         ) -> impl IntoView {

@@ -8,10 +8,10 @@
 //! tab with `rel="noopener noreferrer"`; images are links to the image, never loaded (see the
 //! parser's docs). Code blocks and tables scroll horizontally inside the bubble and can be
 //! focused, so keyboard users can scroll them too. Each paragraph, heading, quote, list, list
-//! item and table says `dir="rtl"` or `dir="ltr"` after its own first letter (D44), so a reply
+//! item and table says `dir="rtl"` or `dir="ltr"` after its own first letter, so a reply
 //! that goes from English to Arabic reads each block the right way round. A block of the
 //! message without a letter reads like the block before it, and the wrapper has no direction of
-//! its own: it follows the chat's layout, as the header of a code block does (D46).
+//! its own: it follows the chat's layout, as the header of a code block does.
 
 use leptos::attr::any_attribute::{AnyAttribute, IntoAnyAttribute};
 use leptos::attr::custom::custom_attribute;
@@ -52,7 +52,7 @@ pub fn Markdown(
     }
 }
 
-/// Markdown that grows while it streams (D42). Completed blocks are parsed once and drawn
+/// Markdown that grows while it streams. Completed blocks are parsed once and drawn
 /// once; each update parses only the open tail and touches only the blocks that changed: it
 /// appends newly completed blocks and redraws the open ones after the kept blocks, never
 /// looking at the blocks drawn before ([`MarkdownStream::take_patch`]). The store publishes

@@ -23,16 +23,16 @@ use crate::ui::tool_call::{ToolCallView, ToolCalls};
 /// stays plain text with its line breaks (`white-space: pre-wrap`): people do not write
 /// Markdown to a chat box on purpose, and `*`, `_`, `#` or a leading `1.` in their words must
 /// show exactly as typed, as in the React library. Each of its lines reads in the direction of
-/// its own first letter (D46).
+/// its own first letter.
 #[component]
 pub fn ChatMessage(
     /// The message to show.
     message: Message,
     /// Actions under a finished assistant message, revealed on hover and when focus is inside
-    /// the message (F69).
+    /// the message.
     #[prop(optional, into)]
     render_actions: RenderProp<MessageActionsSlot>,
-    /// Replaces the default avatar; given the message's role (F70).
+    /// Replaces the default avatar; given the message's role.
     #[prop(optional, into)]
     render_avatar: RenderProp<Role>,
     /// Show the avatar (F71; default true): a round "U" badge for the person, "AI" otherwise.
@@ -46,10 +46,10 @@ pub fn ChatMessage(
     #[prop(into, default = Signal::stored(true))]
     enable_citations: Signal<bool>,
     /// Where the message is in the conversation, for screen readers when the list draws only
-    /// some of them (D58): `(aria-posinset, aria-setsize)`, the size -1 while unknown.
+    /// some of them: `(aria-posinset, aria-setsize)`, the size -1 while unknown.
     #[prop(optional, into)]
     position: MaybeProp<(u32, i32)>,
-    /// Extra classes on the message (F68).
+    /// Extra classes on the message.
     #[prop(optional, into)]
     class: MaybeProp<String>,
 ) -> impl IntoView {
@@ -166,8 +166,8 @@ pub fn ChatMessage(
 
 /// Issue 13: under a message whose turn broke off before the server's copy could be seen,
 /// "Interrupted" (read with the row, so a screen reader hears it after the text) and, under the
-/// last such row, Retry, which sends the last message again in place of the interrupted turn
-/// (F152). Retry waits while another reply runs.
+/// last such row, Retry, which sends the last message again in place of the interrupted turn.
+/// Retry waits while another reply runs.
 #[component]
 fn Interrupted(message_id: String) -> impl IntoView {
     let i18n = I18n::get();
@@ -202,7 +202,7 @@ fn Interrupted(message_id: String) -> impl IntoView {
 /// animation frame, so this costs at most one parse and one DOM update per frame.
 #[component]
 pub fn StreamingMessage(
-    /// Replaces the default avatar (F70).
+    /// Replaces the default avatar.
     #[prop(optional, into)]
     render_avatar: RenderProp<Role>,
     /// Show the avatar (F71; default true).
@@ -274,7 +274,7 @@ pub fn StreamingMessage(
 }
 
 /// What the person typed, exactly (every space, empty line and character kept, nothing read as
-/// markup), in runs of lines that read in one direction (D46): each line takes its first
+/// markup), in runs of lines that read in one direction: each line takes its first
 /// letter's direction and a line without one the line's before ([`markdown::line_runs`]). The
 /// runs are blocks, so each is aligned on its own side; every run but the last ends with its
 /// `\n`, so the text content and a copied selection are the text as typed, and the stylesheet's
@@ -289,7 +289,7 @@ fn user_lines(text: &str) -> impl IntoView {
 }
 
 /// The avatar beside a message: the host's (`render_avatar`) or a round badge, "U" for the
-/// person (accent background) and "AI" for everyone else (F71). Decorative: the role is read
+/// person (accent background) and "AI" for everyone else. Decorative: the role is read
 /// out from the hidden "You:" / "AI:" label instead.
 #[component]
 fn Avatar(role: Role, render: RenderProp<Role>) -> impl IntoView {
@@ -311,7 +311,7 @@ fn Avatar(role: Role, render: RenderProp<Role>) -> impl IntoView {
 }
 
 /// What a message shows beside its text and that the first screen never needs. It is in the
-/// Markdown part: it comes with the first reply, or when the browser is first idle (issue 16).
+/// Markdown part: it comes with the first reply, or when the browser is first idle.
 #[derive(Clone)]
 enum Extra {
     /// Tool steps ([`ToolCalls`]): still running, and how long they took.

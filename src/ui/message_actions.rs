@@ -1,4 +1,4 @@
-//! `<MessageActions/>`: the ready-made action row for an assistant message (F119–F123): copy,
+//! `<MessageActions/>`: the ready-made action row for an assistant message: copy,
 //! regenerate, and thumbs up / down.
 //!
 //! Made for the `render_message_actions` slot:
@@ -17,10 +17,10 @@ use crate::ui::i18n::I18n;
 use crate::ui::icons::{CheckIcon, CopyIcon, RefreshIcon, ThumbsDownIcon, ThumbsUpIcon};
 use crate::ui::markdown::CopyState;
 
-/// How long "Copied!" (or "Failed to copy") shows before the Copy button returns (F120).
+/// How long "Copied!" (or "Failed to copy") shows before the Copy button returns.
 const COPIED_MS: u64 = 2_000;
 
-/// A reader's verdict on a reply (F122): `"positive"` / `"negative"` in the React library.
+/// A reader's verdict on a reply: `"positive"` / `"negative"` in the React library.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Feedback {
     /// Thumbs up: "Good response".
@@ -40,10 +40,10 @@ impl Feedback {
 }
 
 /// Copy, regenerate and feedback buttons under an assistant message. Draws nothing for
-/// other roles or while the message streams (F119).
+/// other roles or while the message streams.
 #[component]
 pub fn MessageActions(
-    /// The message the actions act on (F119).
+    /// The message the actions act on.
     message: Message,
     /// Whether it is still streaming: nothing is drawn meanwhile (F119; default false).
     #[prop(optional, into)]
@@ -51,23 +51,23 @@ pub fn MessageActions(
     /// Show the Copy button (F120; default true).
     #[prop(default = true)]
     show_copy: bool,
-    /// Called with the copied text once the clipboard took it (F120).
+    /// Called with the copied text once the clipboard took it.
     #[prop(optional, into)]
     on_copy: Option<Callback<String>>,
     /// Show the Regenerate button (F121; default true). It is only drawn when `on_regenerate`
     /// is given too. A signal, so a host can offer it on the latest reply only.
     #[prop(default = Signal::stored(true), into)]
     show_regenerate: Signal<bool>,
-    /// Called with the message id when Regenerate is pressed (F121).
+    /// Called with the message id when Regenerate is pressed.
     #[prop(optional, into)]
     on_regenerate: Option<Callback<String>>,
     /// Show the thumbs up / down buttons (F122; default true).
     #[prop(default = true)]
     show_feedback: bool,
-    /// Called with the message id and the verdict; the chosen button stays pressed (F122).
+    /// Called with the message id and the verdict; the chosen button stays pressed.
     #[prop(optional, into)]
     on_feedback: Option<Callback<(String, Feedback)>>,
-    /// Extra classes for the row (F123).
+    /// Extra classes for the row.
     #[prop(optional, into)]
     class: MaybeProp<String>,
 ) -> impl IntoView {

@@ -1,7 +1,7 @@
 //! `<ChatMessageList/>`: the scrolling, announced list of messages plus the streaming reply.
 //!
 //! In the element and the page (split builds) the list is a part of its own, fetched when the
-//! chat is first drawn (D72): until it arrives the list shows its empty or loading state,
+//! chat is first drawn: until it arrives the list shows its empty or loading state,
 //! which are in the first download, and the composer works.
 
 use leptos::html::Div;
@@ -17,15 +17,15 @@ use crate::ui::message::{ChatMessage, StreamingMessage};
 use crate::ui::slots::{MessageActionsSlot, RenderProp};
 use crate::ui::window::{Item, Window};
 
-/// Distance from the bottom (px) within which the list keeps following new content (F56).
+/// Distance from the bottom (px) within which the list keeps following new content.
 const STICK_PX: i32 = 80;
 /// An upward move (px) that is the reader's, not the browser rounding a spacer's height while
-/// it keeps the view (D58).
+/// it keeps the view.
 const MOVED_PX: i32 = 3;
 
 /// Messages of the enclosing chat store, the streaming reply, and the empty / loading states.
 ///
-/// Cards are answered through `actions` (F195); without it, or without `on_resolve`, every
+/// Cards are answered through `actions`; without it, or without `on_resolve`, every
 /// card is drawn read-only ("Waiting for approval in another app"), as in the React library.
 #[component]
 pub fn ChatMessageList(
@@ -36,10 +36,10 @@ pub fn ChatMessageList(
     /// Follow new content while the reader is at the bottom (F35; default true).
     #[prop(default = true)]
     auto_scroll: bool,
-    /// Actions under each finished assistant message (F57, F69).
+    /// Actions under each finished assistant message.
     #[prop(optional, into)]
     render_actions: RenderProp<MessageActionsSlot>,
-    /// Replaces the default avatars (F58).
+    /// Replaces the default avatars.
     #[prop(optional, into)]
     render_avatar: RenderProp<crate::core::Role>,
     /// Show avatars (F59; default true).
@@ -55,7 +55,7 @@ pub fn ChatMessageList(
     /// Replaces the empty state ("Start a conversation", F61, F63).
     #[prop(optional, into)]
     empty_state: RenderProp<()>,
-    /// Extra classes on the scrolling list (F55).
+    /// Extra classes on the scrolling list.
     #[prop(optional, into)]
     class: MaybeProp<String>,
 ) -> impl IntoView {
@@ -141,7 +141,7 @@ fn list_states(empty_state: RenderProp<()>) -> impl IntoView {
 crate::io::split::split_point!(
     messages,
     preload_messages,
-    /// The list itself: rows, the streaming reply, find and paging (D72).
+    /// The list itself: rows, the streaming reply, find and paging.
     fn messages_part(args: ListArgs) -> AnyView {
         list_view(args).into_any()
     }

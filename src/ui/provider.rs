@@ -1,4 +1,4 @@
-//! Providers for hosts that build their own layout from the parts (F124–F127):
+//! Providers for hosts that build their own layout from the parts:
 //! [`ChatProvider`] shares one [`ChatStore`] with everything inside it, [`ChatThemeProvider`]
 //! themes everything inside it. Both are optional: `<Chat/>` brings its own store and theme.
 //!
@@ -33,7 +33,7 @@ use crate::io::http::TransportConfig;
 use crate::store::{use_chat, ChatCallbacks, ChatStore};
 use crate::ui::style::Styles;
 
-/// Creates one chat controller ([`use_chat`]) and shares it with its children (F124): any
+/// Creates one chat controller ([`use_chat`]) and shares it with its children: any
 /// `ChatMessageList`, `ChatInput`, `ChatHistory` or [`use_chat_context`] inside uses it.
 #[component]
 pub fn ChatProvider(
@@ -53,7 +53,7 @@ pub fn ChatProvider(
     children()
 }
 
-/// The controller of the nearest [`ChatProvider`] (or `<Chat/>`) (F125).
+/// The controller of the nearest [`ChatProvider`] (or `<Chat/>`).
 ///
 /// # Panics
 /// Outside a provider, with a message naming the fix, like React's `useChatContext`. Use
@@ -64,13 +64,13 @@ pub fn use_chat_context() -> ChatStore {
         .expect("use_chat_context() must be called inside <ChatProvider> or <Chat>")
 }
 
-/// The controller of the nearest provider, or `None` (F125).
+/// The controller of the nearest provider, or `None`.
 #[must_use]
 pub fn use_chat_context_optional() -> Option<ChatStore> {
     use_context::<ChatStore>()
 }
 
-/// The theme of the nearest [`ChatThemeProvider`] and a way to change it (F127).
+/// The theme of the nearest [`ChatThemeProvider`] and a way to change it.
 #[derive(Clone, Copy, Debug)]
 pub struct ChatThemeContext {
     /// The complete theme in force.
@@ -120,7 +120,7 @@ fn defaults_for(mode: ThemeMode) -> ChatTheme {
     }
 }
 
-/// Themes its children (F126): a full-size `.chat-root.chat-theme-root` box (plus
+/// Themes its children: a full-size `.chat-root.chat-theme-root` box (plus
 /// `.chat-theme-light` in light mode) carrying the theme's `--chat-*` variables inline, with
 /// the stylesheet, so parts used outside `<Chat/>` look like the chat.
 #[component]
@@ -166,7 +166,7 @@ pub fn ChatThemeProvider(
     }
 }
 
-/// The nearest [`ChatThemeProvider`]'s theme (F127).
+/// The nearest [`ChatThemeProvider`]'s theme.
 ///
 /// # Panics
 /// Outside a `ChatThemeProvider`; use [`use_chat_theme_optional`] where it may be absent.
@@ -176,7 +176,7 @@ pub fn use_chat_theme() -> ChatThemeContext {
         .expect("use_chat_theme() must be called inside <ChatThemeProvider>")
 }
 
-/// The nearest [`ChatThemeProvider`]'s theme, or `None` (F127).
+/// The nearest [`ChatThemeProvider`]'s theme, or `None`.
 #[must_use]
 pub fn use_chat_theme_optional() -> Option<ChatThemeContext> {
     use_context::<ChatThemeContext>()

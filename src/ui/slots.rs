@@ -1,5 +1,5 @@
 //! Render props ("slots"): closures a host passes to replace or add parts of the chat, and the
-//! values each one is given (F26–F31, F57, F58, F61, F69, F70, F107, F108).
+//! values each one is given.
 //!
 //! One type, [`RenderProp`], for all of them, so an absent slot is just `None` inside it: a host
 //! may pass a closure, a `Callback`, or an `Option` of either (the `Option<Callback<..>>` props
@@ -100,23 +100,23 @@ impl<P: 'static> From<Option<Callback<P, AnyView>>> for RenderProp<P> {
     }
 }
 
-/// What `render_message_actions` / `render_actions` is given (F26, F57, F69).
+/// What `render_message_actions` / `render_actions` is given.
 #[derive(Clone, Debug, PartialEq)]
 pub struct MessageActionsSlot {
     /// The assistant message the actions belong to.
     pub message: Message,
     /// Whether that message is still streaming. Actions are only drawn under finished
-    /// messages (F69), so the built-in list always passes `false`; the field is there so a
+    /// messages, so the built-in list always passes `false`; the field is there so a
     /// renderer shared with a custom layout keeps the React library's shape.
     pub is_streaming: bool,
 }
 
-/// What `render_header` is given (F29): everything the default header uses.
+/// What `render_header` is given: everything the default header uses.
 #[derive(Clone)]
 pub struct HeaderSlot {
     /// Opens the history drawer (the mobile menu button); `None` without a history sidebar.
     pub on_menu_click: Option<Callback<()>>,
-    /// The agents the server listed (F42).
+    /// The agents the server listed.
     pub agents: Signal<Vec<AgentInfo>>,
     /// The agent in use.
     pub selected_agent_id: Signal<Option<String>>,

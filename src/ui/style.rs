@@ -7,7 +7,7 @@
 //!
 //! The rules of a part fetched on first use (the messages, the cards, what the Markdown part
 //! draws, the history sidebar) are not in that first sheet: the part's components add them
-//! when first drawn ([`use_part_style`]), so their bytes come with the part (D79, D80).
+//! when first drawn ([`use_part_style`]), so their bytes come with the part.
 
 use leptos::prelude::*;
 
@@ -20,7 +20,7 @@ pub const TOKENS_CSS: &str = include_str!(concat!(env!("OUT_DIR"), "/tokens.css"
 pub const CHAT_CSS: &str = include_str!(concat!(env!("OUT_DIR"), "/chat.css"));
 
 /// The messages' part's rules (`style/messages.css`): the rows, the find bar and button, the
-/// agent picker, the older-messages row and the file chips (D80).
+/// agent picker, the older-messages row and the file chips.
 pub const MESSAGES_CSS: &str = include_str!(concat!(env!("OUT_DIR"), "/messages.css"));
 /// The cards' rules (`style/cards.css`), added by the first card drawn.
 pub const CARDS_CSS: &str = include_str!(concat!(env!("OUT_DIR"), "/cards.css"));
@@ -38,8 +38,8 @@ thread_local! {
 
 /// Adds `css`, a part's stylesheet, to every chat's `<style>` on the page (once, whoever asks
 /// first). A part's components call it when drawn: in a split build the stylesheet's bytes
-/// then come with the part, and the first download carries only the first screen's rules
-/// (issue 16, D79). The sheet is added in the same turn as the part's elements, before the
+/// then come with the part, and the first download carries only the first screen's rules.
+/// The sheet is added in the same turn as the part's elements, before the
 /// browser paints them, so they never show unstyled. Added after `chat.css`, a part's rule
 /// wins a tie of specificity with one there.
 pub fn use_part_style(css: &'static str) {

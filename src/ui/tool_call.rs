@@ -1,4 +1,4 @@
-//! `<ToolCalls/>` and `<ToolCall/>`: the steps an assistant took, latest on top (F111–F118).
+//! `<ToolCalls/>` and `<ToolCall/>`: the steps an assistant took, latest on top.
 //!
 //! Like the React library, the latest call is shown prominently and the older ones sit behind
 //! a "{n} previous steps" toggle that opens a compact, bordered list. Beyond the React library,
@@ -11,7 +11,7 @@ use serde_json::Value;
 use crate::ui::i18n::I18n;
 use crate::ui::icons::{CheckCircleIcon, ChevronDownIcon, ChevronRightIcon, ToolIcon};
 
-/// One tool call as the list renders it (F111).
+/// One tool call as the list renders it.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct ToolCallView {
     /// Call id.
@@ -22,9 +22,9 @@ pub struct ToolCallView {
     pub args: Value,
     /// Result, once known.
     pub result: Option<Value>,
-    /// Why the agent called it: the label, when given (F116).
+    /// Why the agent called it: the label, when given.
     pub reasoning: Option<String>,
-    /// A friendly name: the label when there is no reasoning (F116).
+    /// A friendly name: the label when there is no reasoning.
     pub display_name: Option<String>,
 }
 
@@ -54,23 +54,23 @@ impl From<&crate::core::ActiveToolCall> for ToolCallView {
     }
 }
 
-/// Tool steps: the latest call on top, older ones behind a toggle (F111–F117). Nothing is
+/// Tool steps: the latest call on top, older ones behind a toggle. Nothing is
 /// drawn for an empty list.
 #[component]
 pub fn ToolCalls(
-    /// Calls in the order they happened (F111).
+    /// Calls in the order they happened.
     tool_calls: Vec<ToolCallView>,
     /// Whether the calls are still running: spinners instead of checks (F112; default false).
     #[prop(optional)]
     is_executing: bool,
     /// Total duration in seconds, appended as " · Ns" to the older-steps toggle when not
-    /// executing (F113).
+    /// executing.
     #[prop(default = None)]
     duration_seconds: Option<u64>,
     /// Older steps open initially (F114; default false).
     #[prop(optional)]
     default_expanded: bool,
-    /// Extra classes for the root element (F115).
+    /// Extra classes for the root element.
     #[prop(optional, into)]
     class: MaybeProp<String>,
 ) -> impl IntoView {
@@ -177,7 +177,7 @@ pub fn ToolCalls(
     .into_any()
 }
 
-/// One tool call (F118): a one-entry [`ToolCalls`], as in the React library.
+/// One tool call: a one-entry [`ToolCalls`], as in the React library.
 #[component]
 pub fn ToolCall(
     /// The tool's name.
@@ -221,7 +221,7 @@ pub fn ToolCall(
     }
 }
 
-/// Spinner while running, a check in a circle once done (F112).
+/// Spinner while running, a check in a circle once done.
 #[component]
 fn StepIcon(executing: bool) -> impl IntoView {
     view! {

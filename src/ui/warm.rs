@@ -1,5 +1,5 @@
-//! The message view run once, detached, while the browser is idle after the list first shows
-//! (issue 18). A browser compiles each WebAssembly function the first time it runs, so the
+//! The message view run once, detached, while the browser is idle after the list first shows.
+//! A browser compiles each WebAssembly function the first time it runs, so the
 //! first conversation opened after a page load paid for compiling the whole message view,
 //! Markdown included, in the task that drew it (about 70 ms on the project's machine, against
 //! none for the next conversation opened). The view built here is never put in the page:

@@ -1,4 +1,4 @@
-//! Windowed drawing of the message list (issue 18, D58): only the messages in and near the view
+//! Windowed drawing of the message list: only the messages in and near the view
 //! are in the DOM, with the rest stood in for by spacers of their measured (or estimated)
 //! height, so a 5,000-message conversation costs what a 50-message one does.
 //!
@@ -642,7 +642,7 @@ impl Window {
     /// browser's own anchoring made meanwhile counts). With it, a scroll is handled before
     /// the frame that keeps the view, and what the list scrolled since the snapshot may be
     /// the reader's: that stays, and the view follows the anchor's move in the list on top
-    /// of it, unless the browser's anchoring scrolled by just that move already (D80).
+    /// of it, unless the browser's anchoring scrolled by just that move already.
     fn keep_view(&self, reader_scrolled: bool) {
         let Some(el) = self.scroller.try_get_untracked().flatten() else {
             return;

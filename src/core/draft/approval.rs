@@ -121,7 +121,7 @@ impl ApprovalDraft {
         &self.proposal_text
     }
 
-    /// Whether the argument editor is offered at all (F177).
+    /// Whether the argument editor is offered at all.
     pub fn edit_allowed(&self) -> bool {
         self.edit_allowed
     }

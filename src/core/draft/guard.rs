@@ -1,4 +1,4 @@
-//! The one gate every answer passes before the session posts it (issue 13): the built-in
+//! The one gate every answer passes before the session posts it: the built-in
 //! cards, the `render_*` slots' `resolve`, `ChatStore::resolve_action` and the custom element
 //! all end in [`check_resolve`], so none of them can send an answer the person did not see,
 //! a late one, or one the card's rules forbid.
@@ -22,7 +22,7 @@ pub enum ResolveRefusal {
     InFlight,
     /// A reply is streaming; answers wait for it to end.
     Busy,
-    /// Nothing here can answer it (F175, F176, F190): the card is read-only.
+    /// Nothing here can answer it: the card is read-only.
     ReadOnly,
     /// The request changed (other arguments, version or questions) since the answer's card
     /// was drawn: the person has to look at it again.

@@ -1,4 +1,4 @@
-//! What a card is drawn from and what it may send (issue 13). A card's view model lives here,
+//! What a card is drawn from and what it may send. A card's view model lives here,
 //! pure and natively tested, so no component, slot or host call can decide on its own whether
 //! an answer may go out:
 //!
@@ -71,7 +71,7 @@ impl From<&super::actions::ActionCard> for Shown {
     }
 }
 
-/// Whether a card of this kind may be answered here (F175, F176, F190): the transport can
+/// Whether a card of this kind may be answered here: the transport can
 /// answer and the kind's switch is on. `client_tool` is the host page's, always answerable;
 /// an unknown kind never is. The one rule the session, the message list's `actions` and the
 /// custom layouts share.
@@ -105,7 +105,7 @@ pub fn may_answer_in_list(
         && may_answer(kind, can_resolve, enable_tool_approvals, enable_questions)
 }
 
-/// Whether the approval card offers the argument editor (F177): the agent's
+/// Whether the approval card offers the argument editor: the agent's
 /// `capabilities.approvalArgsEdit` wins over a message list's own setting, which wins over the
 /// chat's prop.
 pub fn edit_allowed(agent: Option<bool>, list: Option<bool>, prop: bool) -> bool {

@@ -57,7 +57,7 @@ impl QuestionDraft {
         self.answers.get(index)
     }
 
-    /// Whether question `index` offers a free-text field (C14).
+    /// Whether question `index` offers a free-text field.
     pub fn offers_free_text(&self, index: usize) -> bool {
         self.questions
             .get(index)
@@ -172,7 +172,7 @@ impl QuestionDraft {
         .is_none()
     }
 
-    /// The answer (C9): single choice or free text -> a string; multi-select -> the values
+    /// The answer: single choice or free text -> a string; multi-select -> the values
     /// plus typed text as one more entry; unanswered optional questions are left out.
     pub fn send(&self) -> Resolution {
         let mut answers = BTreeMap::new();
@@ -199,7 +199,7 @@ impl QuestionDraft {
         }
     }
 
-    /// Skip: `cancelled: true`, no answers (C13).
+    /// Skip: `cancelled: true`, no answers.
     pub fn skip(&self) -> Resolution {
         Resolution::UserQuestion {
             answers: BTreeMap::new(),

@@ -1,8 +1,8 @@
-//! Writing direction of text, blocks and lines (D44, D46).
+//! Writing direction of text, blocks and lines.
 
 use super::*;
 
-/// Writing direction of a block of text (D44).
+/// Writing direction of a block of text.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Direction {
     /// Left to right.
@@ -40,7 +40,7 @@ pub fn first_strong(text: &str) -> Option<Direction> {
 /// as `dir="auto"` would); `None` for code blocks, rules and blocks without a letter, which
 /// follow their container. Decided in Rust rather than with `dir="auto"` on every block: that
 /// rule skips descendants with a `dir` of their own, so a list or quote of `dir="auto"`
-/// paragraphs would always resolve to left to right (D44).
+/// paragraphs would always resolve to left to right.
 pub fn block_direction(block: &Block) -> Option<Direction> {
     match block {
         Block::Paragraph(content) | Block::Plain(content) | Block::Heading { content, .. } => {
@@ -62,7 +62,7 @@ pub fn item_direction(item: &ListItem) -> Option<Direction> {
     item.blocks.iter().find_map(block_direction)
 }
 
-/// A person's plain text cut into runs of whole lines that read in one direction (D46): each
+/// A person's plain text cut into runs of whole lines that read in one direction: each
 /// line (up to and including its `\n`) takes its first letter's direction ([`first_strong`]), a
 /// line without a letter (empty, digits, punctuation) the line's before, and the lines before
 /// the first letter the first letter's. Consecutive lines of one direction form one run, so

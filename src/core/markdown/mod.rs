@@ -66,7 +66,7 @@
 //! A view draws the blocks from [`MarkdownStream::take_patch`]: what to keep, replace and
 //! append since the last patch. It is computed from the blocks completed since then and the
 //! open tail, never from the blocks already drawn, so a view that applies it does work
-//! proportional to the change, not to the answer (D42).
+//! proportional to the change, not to the answer.
 
 use std::collections::HashMap;
 use std::ops::Range;

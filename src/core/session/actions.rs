@@ -1,6 +1,6 @@
 //! Approval, question and `client_tool` cards (PROTOCOL §9): answering one (E14), what a
 //! refusal does to it (§9.10), merging open actions from streams and replies, local expiry,
-//! cancel mode, and reporting the page's own tools to the host (C10).
+//! cancel mode, and reporting the page's own tools to the host.
 
 use crate::core::actions::{ActionCard, CardState, Decider, Outcome};
 use crate::core::draft::{check_resolve, ResolveRefusal, Shown};
@@ -108,7 +108,7 @@ impl Session {
         }
     }
 
-    /// Drops the decision keys of cards that settled (issue 14).
+    /// Drops the decision keys of cards that settled.
     pub(super) fn forget_settled_keys(&mut self) {
         let cards = &self.cards;
         let forgot = self.keys.forget_settled(|id| {
@@ -131,7 +131,7 @@ impl Session {
     /// dropped, a 5xx, a timeout, an unreadable reply): the card reads "Checking status" with
     /// no deciding button, and the conversation is looked up until the server settles it.
     /// Never "Failed" on a guess, never the buttons again before the server says "still
-    /// pending" (seed 004, issue 14). Typed text comes back to the composer.
+    /// pending". Typed text comes back to the composer.
     pub(super) fn check_answer(&mut self, action_id: &str, draft: Option<String>) {
         // Only an answer still on its way has an unknown fate (a re-issued request already
         // waits again).
@@ -157,7 +157,7 @@ impl Session {
 
     /// Cards that were Checking and that the server now lists as settled: the answer arrived.
     /// When the server's copy says no more than "settled", the decision sent (kept with its
-    /// key) is what it took; the host hears of it like of any accepted answer (issue 14).
+    /// key) is what it took; the host hears of it like of any accepted answer.
     pub(super) fn settle_checked(&mut self, checking: &[String]) {
         for id in checking {
             let Some(card) = self.cards.iter().find(|c| c.action.id == *id) else {
@@ -195,7 +195,7 @@ impl Session {
     }
 
     /// The server took the answer: settle the card, remember the outcome on its message
-    /// (`actionStates`, §9.6 source 1) and tell the host (F180).
+    /// (`actionStates`, §9.6 source 1) and tell the host.
     pub(super) fn on_resolve_accepted(&mut self, action_id: &str, resolution: &Resolution) {
         let outcome = Outcome::from_settled(ActionStatus::Resolved, Some(resolution), None, None);
         let now = self.server_now();
@@ -295,7 +295,7 @@ impl Session {
 
     /// An answer was refused (§9.10): expired / cancelled / already answered settle the card and
     /// free the composer; anything else puts it back to waiting. The error shows either way and
-    /// composer text comes back (F197).
+    /// composer text comes back.
     pub(super) fn refuse_resolve(
         &mut self,
         action_id: &str,
@@ -351,7 +351,7 @@ impl Session {
         }
     }
 
-    /// Reports every waiting `client_tool` action not reported yet (C10).
+    /// Reports every waiting `client_tool` action not reported yet.
     pub(super) fn report_client_tools(&mut self) {
         let fresh: Vec<PendingAction> = self
             .cards
@@ -370,7 +370,7 @@ impl Session {
     }
 
     /// New open actions from a stream or a reply: cards that are announced (unlike restored
-    /// ones) and reported to the host, except `client_tool` (F181, C10).
+    /// ones) and reported to the host, except `client_tool`.
     pub(super) fn merge_open_actions(
         &mut self,
         actions: Vec<PendingAction>,
@@ -425,7 +425,7 @@ impl Session {
     }
 
     /// Deadlines (§9.8): a waiting card whose `expires_at` is at or before `now` expires by
-    /// itself; one being answered does not (C32). Returns whether any did.
+    /// itself; one being answered does not. Returns whether any did.
     pub(super) fn expire_due_cards(&mut self, now: Millis) -> bool {
         let mut expired = false;
         for card in &mut self.cards {
@@ -474,7 +474,7 @@ impl Session {
 
     /// The server's record of an action (an E14 reply's `action`, `stream.action_updated`):
     /// an open one is merged like any open action (a new version waits again); a settled one
-    /// settles an open card from it and updates the execution stage and receipt (issue 14).
+    /// settles an open card from it and updates the execution stage and receipt.
     pub(super) fn apply_action_record(&mut self, record: PendingAction, sent: Option<&Resolution>) {
         if record.is_open() {
             return self.merge_open_actions(vec![record], None);
@@ -528,7 +528,7 @@ impl Session {
 }
 
 /// Whether a failed answer may still have been taken by the server: no response at all, a
-/// server error or timeout (5xx, 408), or a success that could not be read (issue 14). A
+/// server error or timeout (5xx, 408), or a success that could not be read. A
 /// refusal with a 4xx code was not taken.
 fn outcome_unknown(err: &ChatError) -> bool {
     match err {

@@ -1,5 +1,5 @@
-//! Agents: the optional `GET /agents` list (F42) and picking one (F20), which decides the
-//! history filter (F45).
+//! Agents: the optional `GET /agents` list and picking one, which decides the
+//! history filter.
 
 use crate::core::wire::AgentList;
 

@@ -79,7 +79,7 @@ fn shift(at: Millis, by: i64) -> Millis {
 
 impl Session {
     /// The latest instant the session has seen, on the server's clock: what deadlines
-    /// (`expiresAt`) are compared with (issue 13).
+    /// (`expiresAt`) are compared with.
     pub fn server_now(&self) -> Millis {
         self.clock.to_server(self.now)
     }

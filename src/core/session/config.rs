@@ -9,39 +9,38 @@ use crate::core::wire::{ComposerMode, Message};
 /// [`SessionOptions`], applied with [`Command::SetOptions`](super::Command::SetOptions).
 #[derive(Clone, Debug, PartialEq)]
 pub struct SessionConfig {
-    /// Agent to talk to; `None` = first of `GET /agents` (F2).
+    /// Agent to talk to; `None` = first of `GET /agents`.
     pub agent_id: Option<String>,
-    /// Conversation to load at start (F10).
+    /// Conversation to load at start.
     pub conversation_id: Option<String>,
-    /// SSE (`true`, default) or one JSON reply (F5).
+    /// SSE (`true`, default) or one JSON reply.
     pub streaming: bool,
-    /// Whether the history sidebar is used (F22): gates history requests.
+    /// Whether the history sidebar is used: gates history requests.
     pub show_history: bool,
-    /// Composer mode prop; the agent's metadata wins (F179).
+    /// Composer mode prop; the agent's metadata wins.
     pub composer_mode: ComposerMode,
-    /// Approval cards can be answered here (F175); `false` draws them read-only.
+    /// Approval cards can be answered here; `false` draws them read-only.
     pub enable_tool_approvals: bool,
-    /// Question cards can be answered here (F176).
+    /// Question cards can be answered here.
     pub enable_questions: bool,
-    /// The transport can send answers at all (F190).
+    /// The transport can send answers at all.
     pub can_resolve: bool,
-    /// Argument editing prop; the agent's `capabilities.approvalArgsEdit` wins (F177).
+    /// Argument editing prop; the agent's `capabilities.approvalArgsEdit` wins.
     pub allow_argument_edit: bool,
-    /// Delay between a local expiry and the refetch that shows a server's continuation (F186).
+    /// Delay between a local expiry and the refetch that shows a server's continuation.
     pub action_expiry_refresh_ms: u64,
     /// The host page's edit policy per tool: `(tool name, the arguments a person may not
-    /// change)`, besides the schema's `readOnly` and the server's `readOnlyArgs` (seed 004).
+    /// change)`, besides the schema's `readOnly` and the server's `readOnlyArgs`.
     pub read_only_args: Vec<(String, Vec<String>)>,
-    /// Messages shown before (or without) a conversation (F11, F134): the starting list,
+    /// Messages shown before (or without) a conversation: the starting list,
     /// replaced when a conversation loads and cleared by New Chat.
     pub initial_messages: Vec<Message>,
-    /// Upload props (F6–F9); the agent's metadata may narrow them (C16).
+    /// Upload props; the agent's metadata may narrow them.
     pub uploads: UploadLimits,
     /// Decisions made on an earlier load of this page whose cards had not settled, with their
-    /// `decisionKey`s (the edge keeps them in `sessionStorage`), so a retry reuses the key
-    /// (issue 14).
+    /// `decisionKey`s (the edge keeps them in `sessionStorage`), so a retry reuses the key.
     pub decision_keys: Vec<crate::core::DecisionKey>,
-    /// A random number from the edge that seeds new decision keys (issue 14).
+    /// A random number from the edge that seeds new decision keys.
     pub key_seed: u64,
 }
 
@@ -67,7 +66,7 @@ impl Default for SessionConfig {
     }
 }
 
-/// The options a running session follows (issue 17): switches and limits a host may change at
+/// The options a running session follows: switches and limits a host may change at
 /// any time with [`Command::SetOptions`](super::Command::SetOptions). A change applies from
 /// then on: a reply already streaming keeps going as it was asked for, a card already drawn
 /// is answerable (or read-only) by the new switches at once, and files already attached stay
@@ -75,19 +74,19 @@ impl Default for SessionConfig {
 /// agent, conversation) is not here.
 #[derive(Clone, Debug, PartialEq)]
 pub struct SessionOptions {
-    /// SSE (`true`) or one JSON reply, for the next message sent (F5).
+    /// SSE (`true`) or one JSON reply, for the next message sent.
     pub streaming: bool,
-    /// Whether the history sidebar is used (F22); switched on, the history is loaded.
+    /// Whether the history sidebar is used; switched on, the history is loaded.
     pub show_history: bool,
-    /// Composer mode prop; the agent's metadata still wins (F179).
+    /// Composer mode prop; the agent's metadata still wins.
     pub composer_mode: ComposerMode,
-    /// Approval cards can be answered here (F175).
+    /// Approval cards can be answered here.
     pub enable_tool_approvals: bool,
-    /// Question cards can be answered here (F176).
+    /// Question cards can be answered here.
     pub enable_questions: bool,
-    /// Argument editing prop; the agent's `capabilities.approvalArgsEdit` still wins (F177).
+    /// Argument editing prop; the agent's `capabilities.approvalArgsEdit` still wins.
     pub allow_argument_edit: bool,
-    /// Upload props (F6–F9); the agent's metadata still narrows them (C16). Its
+    /// Upload props; the agent's metadata still narrows them. Its
     /// `agent_types` are ignored here: they come from the agent.
     pub uploads: UploadLimits,
 }

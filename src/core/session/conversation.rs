@@ -93,7 +93,7 @@ impl Session {
     }
 
     /// E5 read (whole or a slice at a time, `reading.rs`): shown, or, when it may have been cut
-    /// at its cap, joined with the E8 newest page first (D26).
+    /// at its cap, joined with the E8 newest page first.
     pub(super) fn on_read(
         &mut self,
         conversation_id: String,
@@ -117,7 +117,7 @@ impl Session {
         }
     }
 
-    /// E8 `order=desc`, first page: the conversation's newest messages (D26).
+    /// E8 `order=desc`, first page: the conversation's newest messages.
     pub(super) fn request_newest_page(&mut self, conversation_id: &str, pending: Pending) {
         let call = Endpoint::Messages {
             conversation_id: conversation_id.to_owned(),
@@ -138,7 +138,7 @@ impl Session {
         }
     }
 
-    /// The E8 newest page after a full E5 (D26): joined with E5's oldest messages when the two
+    /// The E8 newest page after a full E5: joined with E5's oldest messages when the two
     /// meet, else shown alone with older pages still to load. A server without E8 (404 or
     /// anything unreadable) shows what E5 gave, with no paging.
     pub(super) fn on_tail(
@@ -155,7 +155,7 @@ impl Session {
         self.finish_joined(conversation_id, purpose, loaded, Some(page));
     }
 
-    /// E5 read, with the answer for the E8 newest page if one was asked for: joined (D26)
+    /// E5 read, with the answer for the E8 newest page if one was asked for: joined
     /// and shown. A server without E8 (404 or anything unreadable) shows what E5 gave, with
     /// no paging.
     pub(super) fn finish_joined(
@@ -209,7 +209,7 @@ impl Session {
     }
 
     /// Older messages already on screen stay when a refetch of the same conversation brings a
-    /// newest window that meets them (D26). Returns the messages, whether older ones remain on
+    /// newest window that meets them. Returns the messages, whether older ones remain on
     /// the server, and whether the window met what was loaded (else it replaced it).
     pub(super) fn merge_window(
         &self,
@@ -355,7 +355,7 @@ impl Session {
         self.request(call, Pending::Older { conversation_id });
     }
 
-    /// An older page (D26): prepended, deduplicated by id; the settled cards its messages
+    /// An older page: prepended, deduplicated by id; the settled cards its messages
     /// describe are restored (§9.6), never announced; open cards keep their state.
     pub(super) fn on_older(
         &mut self,
@@ -486,7 +486,7 @@ impl Session {
 
 /// E5's oldest messages and E8's newest page (newest first) as one window, oldest first, and
 /// whether it reaches the conversation's first message. The two join when they overlap or
-/// together hold `total`; otherwise only the newest page is shown (D26).
+/// together hold `total`; otherwise only the newest page is shown.
 fn join_window(oldest: Vec<Message>, page: MessagesPage) -> (Vec<Message>, bool) {
     if page.messages.is_empty() {
         return (oldest, true);

@@ -66,7 +66,7 @@ impl ErrorContext {
 }
 
 /// A failure as the UI shows it. Keeps the server's wording (`server_message`) and the
-/// lower-case code (F194) next to what [`ChatError::describe`] makes of them.
+/// lower-case code next to what [`ChatError::describe`] makes of them.
 #[derive(Clone, Debug, PartialEq, thiserror::Error)]
 pub enum ChatError {
     /// The server refused a request (error envelope, any status).
@@ -114,25 +114,25 @@ pub enum ChatError {
     /// The server lists no agent and none was configured.
     #[error("no agent")]
     NoAgent,
-    /// Files were not attached (F147): too many, too large, a type not accepted, uploads off,
+    /// Files were not attached: too many, too large, a type not accepted, uploads off,
     /// or unreadable. One entry per refusal, in order.
     #[error("files refused: {}", joined(.0))]
     Files(Vec<FileRejection>),
-    /// The page's own storage of conversations failed (issue 15): `unreadable` saved
+    /// The page's own storage of conversations failed: `unreadable` saved
     /// conversations were skipped on load, or (0) one could not be saved (full or blocked).
     #[error("thread store: {unreadable} unreadable")]
     Storage {
         /// How many stored conversations could not be read; 0 for a failed save.
         unreadable: usize,
     },
-    /// The host's own thread store could not load the saved conversations (issue 15); the
+    /// The host's own thread store could not load the saved conversations; the
     /// chat goes on with none.
     #[error("thread store: load failed")]
     StorageLoad,
-    /// An answer to a card was not sent: the core's gate refused it (issue 13).
+    /// An answer to a card was not sent: the core's gate refused it.
     #[error("answer not sent: {}", .0.as_str())]
     Refused(crate::core::draft::ResolveRefusal),
-    /// A part of the interface loaded on first use could not be fetched (issue 16).
+    /// A part of the interface loaded on first use could not be fetched.
     #[error("part not loaded: {}", .0.as_str())]
     ChunkMissing(crate::core::Chunk),
 }
@@ -299,7 +299,7 @@ impl ChatError {
 }
 
 /// Turns a response into `T`, or into the error the UI shows. 204 / empty bodies read as
-/// JSON `null` (C23).
+/// JSON `null`.
 /// [`parse_json`] with a reader of the parsed JSON, which it borrows (no copy of the tree).
 /// The response of a request that succeeded, or why it did not: no response, or an error
 /// envelope (any non-2xx status).

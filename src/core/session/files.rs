@@ -1,4 +1,4 @@
-//! Attachments waiting for the next send (F144–F148): checked from their metadata, read by
+//! Attachments waiting for the next send: checked from their metadata, read by
 //! the io layer, removed on request.
 
 use crate::core::files::{FileMeta, FileRejection, PendingFile};
@@ -49,7 +49,7 @@ impl Session {
         self.revisions.files += 1;
     }
 
-    /// Drops a pending file by its local id (F148).
+    /// Drops a pending file by its local id.
     pub(super) fn remove_file(&mut self, id: &str) {
         let before = self.pending_files.len();
         self.pending_files.retain(|f| f.id != id);

@@ -1,4 +1,4 @@
-//! The history sidebar: the conversation list and its pages (F96–F99), optimistic delete
+//! The history sidebar: the conversation list and its pages, optimistic delete
 //! (E7) and rename (E6), and titles that change under it.
 
 use serde_json::Value;

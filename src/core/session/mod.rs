@@ -67,10 +67,10 @@ use self::state::{
 use self::util::base36_padded;
 
 /// E5 returns at most this many messages, oldest first (PROTOCOL §3): when it returns this
-/// many, the conversation may be longer and its newest page is fetched with E8 (D26).
+/// many, the conversation may be longer and its newest page is fetched with E8.
 pub const E5_MESSAGE_CAP: usize = 100;
-/// Messages per E8 page: the newest page on open, then one older page at a time (D26). 25, so
-/// each page is drawn in one short main-thread task (issue 8).
+/// Messages per E8 page: the newest page on open, then one older page at a time. 25, so
+/// each page is drawn in one short main-thread task.
 pub const MESSAGE_PAGE: usize = 25;
 
 /// The chat state machine. See the module docs.
@@ -108,31 +108,31 @@ pub struct Session {
     run: Run,
     error: Option<ChatError>,
     running_turn: Option<RunningTurn>,
-    /// Sent messages whose turn broke off unconfirmed, drawn as interrupted (issue 13).
+    /// Sent messages whose turn broke off unconfirmed, drawn as interrupted.
     interrupted: Vec<InterruptedTurn>,
     /// `client_tool` action ids already reported to the host.
     client_tools_reported: Vec<String>,
-    /// Attachments waiting for the next send (F144).
+    /// Attachments waiting for the next send.
     pending_files: Vec<PendingFile>,
 
     history: Vec<ConversationListItem>,
-    /// Started, loading, and whether more pages exist (F98, F99).
+    /// Started, loading, and whether more pages exist.
     history_state: HistoryState,
 
     /// Older messages of the open conversation on the server, and whether a page of them is
-    /// on its way (D26).
+    /// on its way.
     older: OlderPages,
 
     revisions: Revisions,
     /// The estimated offset of the server's clock (issue 13; `clock.rs`).
     clock: ServerClock,
-    /// Idempotency keys of decisions not settled yet (issue 14).
+    /// Idempotency keys of decisions not settled yet.
     keys: crate::core::DecisionKeys,
-    /// Looking the conversation up while a card is Checking or Executing (issue 14).
+    /// Looking the conversation up while a card is Checking or Executing.
     watch: Option<watch::Watch>,
-    /// The rest of an "Approve all" / "Deny all", sent one after the other (issue 14).
+    /// The rest of an "Approve all" / "Deny all", sent one after the other.
     batch: VecDeque<(Shown, Resolution)>,
-    /// A long conversation answer being read a slice at a time (issue 18).
+    /// A long conversation answer being read a slice at a time.
     reading: Option<reading::Reading>,
     /// A message sent before the agent list arrived; it goes out when it does.
     awaiting_agent: Option<OutgoingMessage>,

@@ -1,4 +1,4 @@
-//! Reading a long conversation in slices (issue 18). A server that hands over every message
+//! Reading a long conversation in slices. A server that hands over every message
 //! in one E5 answer would otherwise make the page parse them all in one task, blocking the
 //! browser for as long as that takes. Instead the answer's `messages` array is cut into its
 //! elements without parsing them ([`crate::core::json_slices`]), and they are parsed a slice
@@ -7,11 +7,11 @@
 //! reading is under way, and reads the next slice then. The answer's text is dropped when the
 //! reading ends; nothing but the messages is kept.
 //!
-//! An answer that may have been cut at its cap asks for the E8 newest page at once (D26), in
+//! An answer that may have been cut at its cap asks for the E8 newest page at once, in
 //! parallel with the reading. When the person opened the conversation and that page (or an
 //! answer under the cap) shows the answer reaches the conversation's end, the newest messages
 //! are shown as soon as they are read, and the older ones join them, above, when the reading
-//! ends (D69).
+//! ends.
 
 use std::ops::Range;
 
@@ -24,7 +24,7 @@ use super::{
 };
 
 /// Messages parsed in one slice at most: the unit that bounds a task's work whatever the
-/// machine (issue 18).
+/// machine.
 pub const MESSAGES_PER_SLICE: usize = 200;
 /// Text parsed in one slice at most (bytes), for conversations of very long messages; a
 /// slice always takes at least one message.
@@ -49,7 +49,7 @@ pub(super) struct Reading {
     shown: bool,
 }
 
-/// The E8 newest page asked for beside an answer that may have been cut at its cap (D26).
+/// The E8 newest page asked for beside an answer that may have been cut at its cap.
 #[derive(Debug)]
 enum Tail {
     /// The answer holds fewer messages than the cap: it is the whole conversation.
@@ -241,7 +241,7 @@ impl Session {
     }
 
     /// After a slice or the newest page's answer. An open shows the newest messages as soon
-    /// as they are known to end the conversation (D69). The answer goes on to be shown (or
+    /// as they are known to end the conversation. The answer goes on to be shown (or
     /// its older messages join those shown) once every message is read and the newest page,
     /// if asked for, has answered.
     fn advance_reading(&mut self) {

@@ -8,12 +8,12 @@ use super::state::{InterruptedTurn, LoadPurpose, OutgoingMessage, Pending, Runni
 use super::{ChatError, ErrorContext, Session};
 use crate::core::endpoint::Endpoint;
 
-/// How long after a lost connection the session keeps looking for the reply (C17).
+/// How long after a lost connection the session keeps looking for the reply.
 const RUNNING_TURN_POLL_MS: u64 = 2_000;
 const RUNNING_TURN_MAX_MS: u64 = 30_000;
 
 impl Session {
-    /// §9.9 (C17): the request may have been taken although its answer was lost. Look at the
+    /// §9.9: the request may have been taken although its answer was lost. Look at the
     /// conversation now, then every 2 s for at most 30 s, instead of reporting a failure.
     pub(super) fn begin_running_turn(&mut self, turn: Turn) {
         self.start_running_turn(turn, false);
@@ -21,7 +21,7 @@ impl Session {
 
     /// [`Session::begin_running_turn`] for a request the server had answered with an event
     /// stream that then broke: it reached the server, so if the look fails too what was sent
-    /// stays on screen, interrupted (issue 13).
+    /// stays on screen, interrupted.
     pub(super) fn begin_running_turn_after_stream(&mut self, turn: Turn) {
         self.start_running_turn(turn, true);
     }
@@ -228,7 +228,7 @@ impl Session {
 
     /// A load of the open conversation replaced the messages with `messages`: an interrupted
     /// turn the server's copy holds is dropped (the server's copy wins); one it does not hold
-    /// is kept at the end, still interrupted, so nothing the person sent disappears (issue 13).
+    /// is kept at the end, still interrupted, so nothing the person sent disappears.
     pub(super) fn reconcile_interrupted(&mut self, messages: &mut Vec<Message>, same: bool) {
         if self.interrupted.is_empty() {
             return;
@@ -266,7 +266,7 @@ impl Session {
 }
 
 /// Whether the server's copy (`messages`, joined to the older ones on screen) holds the
-/// message this page sent (issue 13): by the id the server gave it when known; else a user
+/// message this page sent: by the id the server gave it when known; else a user
 /// message with its text after the last message the server knew when it was sent; else (that
 /// message is not in the copy) more user messages with its text than the server had then.
 fn holds(messages: &[Message], sent: &OutgoingMessage) -> bool {

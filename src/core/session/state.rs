@@ -15,7 +15,7 @@ pub(super) struct OutgoingMessage {
     pub(super) optimistic_id: String,
     /// The attachments it carries; they go back to the composer with the text on a refusal.
     pub(super) files: Vec<PendingFile>,
-    /// Where to look for it in the server's copy (issue 13): the id of the last message the
+    /// Where to look for it in the server's copy: the id of the last message the
     /// server knew when it was sent, and how many user messages with the same text it knew.
     pub(super) after: Option<String>,
     pub(super) same_text_before: usize,
@@ -45,23 +45,23 @@ pub(super) enum Pending {
     Create {
         outgoing: OutgoingMessage,
     },
-    /// E4 without a message (F151).
+    /// E4 without a message.
     CreateEmpty,
     Load {
         conversation_id: String,
         purpose: LoadPurpose,
     },
-    /// E8 newest page after an E5 that may have been cut at [`E5_MESSAGE_CAP`] (D26).
+    /// E8 newest page after an E5 that may have been cut at [`E5_MESSAGE_CAP`].
     LoadTail {
         conversation_id: String,
         purpose: LoadPurpose,
         loaded: Box<ConversationWithMessages>,
     },
-    /// E8 newest page asked for beside an E5 answer being read in slices (D26, D69).
+    /// E8 newest page asked for beside an E5 answer being read in slices.
     ReadingTail {
         conversation_id: String,
     },
-    /// E8 next older page (D26).
+    /// E8 next older page.
     Older {
         conversation_id: String,
     },
@@ -98,7 +98,7 @@ pub(super) enum LoadPurpose {
     Open,
     /// Quiet refresh after a refusal (`action_pending`, …).
     Refresh,
-    /// Looking for a reply after the connection dropped (C17).
+    /// Looking for a reply after the connection dropped.
     RunningTurn { turn: Turn, first: bool },
 }
 
@@ -110,11 +110,11 @@ pub(super) struct RunningTurn {
     pub(super) deadline: Millis,
     pub(super) next_poll: Millis,
     /// The server had answered with an event stream before it broke: what was sent reached
-    /// it, so a failed look keeps it on screen as interrupted (issue 13) instead of refusing.
+    /// it, so a failed look keeps it on screen as interrupted instead of refusing.
     pub(super) answered: bool,
 }
 
-/// A sent message whose turn broke off and could not be checked with the server (issue 13):
+/// A sent message whose turn broke off and could not be checked with the server:
 /// its message (and the partial reply, if any) stay on screen marked interrupted until a load
 /// shows the server's copy of it.
 #[derive(Clone, Debug, PartialEq)]
@@ -125,7 +125,7 @@ pub(super) struct InterruptedTurn {
     pub(super) reply_id: Option<String>,
 }
 
-/// The history list's lifecycle (F96–F99). `has_more` is what the last page said and stays
+/// The history list's lifecycle. `has_more` is what the last page said and stays
 /// while the next one loads, so "load more" does not flicker during a refresh.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
 pub(super) enum HistoryState {
@@ -166,7 +166,7 @@ pub(super) enum OlderPages {
     /// An older page is on its way (so older messages exist).
     Loading,
     /// The older messages are in the E5 answer still being read; they join the newest ones,
-    /// shown already, when the reading ends (D69).
+    /// shown already, when the reading ends.
     Reading,
 }
 

@@ -13,7 +13,7 @@ use crate::core::wire::{Message, MessageContent, Role, StreamEvent, TurnStatus};
 use super::state::{Pending, Turn};
 use super::{ChatError, RequestId, Session, SessionEvent, TransportError};
 
-/// A tool call seen while a reply streams (F54).
+/// A tool call seen while a reply streams.
 #[derive(Clone, Debug, PartialEq)]
 pub struct ActiveToolCall {
     /// Call id.
@@ -33,12 +33,12 @@ pub struct ActiveToolCall {
 /// The reply being streamed right now.
 #[derive(Clone, Debug, PartialEq, Default)]
 pub struct StreamingTurn {
-    /// Text so far: append-only and shared by clones (D42), so cloning the turn (the store
+    /// Text so far: append-only and shared by clones, so cloning the turn (the store
     /// publishes it once per frame) does not copy the text.
     pub text: crate::core::StreamText,
     /// Tool calls so far, in order.
     pub tool_calls: Vec<ActiveToolCall>,
-    /// Latest progress line; cleared by text (F64).
+    /// Latest progress line; cleared by text.
     pub progress: Option<String>,
     first_tool_call_at: Option<Millis>,
 }
@@ -365,7 +365,7 @@ impl Session {
     }
 
     /// A streamed answer's continuation ended: an answer the server never confirmed nor
-    /// re-issued is checked, and a tool still executing is looked after (issue 14).
+    /// re-issued is checked, and a tool still executing is looked after.
     fn after_answer_stream(&mut self, id: RequestId) {
         let unconfirmed = match self.stream_state(id) {
             Some((Turn::Resolve { action_id, .. }, _, _)) => Some(action_id.clone()),

@@ -1,5 +1,5 @@
 //! Sending a message and the life of its turn: the optimistic message, the E4 + E6 / E9
-//! requests, stop, retry (F152), refusals that give the draft back (C29) and the end of a
+//! requests, stop, retry, refusals that give the draft back and the end of a
 //! turn. What the reply's events do is in `stream.rs`, the C17 look in `running.rs`.
 
 use serde_json::Value;
@@ -20,7 +20,7 @@ use crate::core::transport::reply::WireFile;
 
 impl Session {
     /// F152: the React hook's `retry`, which drops a trailing assistant message and resends
-    /// the last user text as a new message. An interrupted last turn (issue 13) is replaced:
+    /// the last user text as a new message. An interrupted last turn is replaced:
     /// its message and partial reply leave, and the text is sent again.
     pub(super) fn retry(&mut self) {
         if !self.can_send() || self.answerable_question().is_some() {
@@ -312,7 +312,7 @@ impl Session {
     }
 
     /// The send was refused (or never reached the server): remove the optimistic message, give
-    /// the text back to the composer and show why (C29). Busy / waiting refusals also refetch
+    /// the text back to the composer and show why. Busy / waiting refusals also refetch
     /// the conversation so the card or the latest answer shows (§9.9).
     pub(super) fn refuse_send(&mut self, outgoing: OutgoingMessage, err: ChatError) {
         self.give_back(outgoing);

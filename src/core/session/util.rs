@@ -70,7 +70,7 @@ pub fn decode(s: &str, plus_is_space: bool) -> String {
     String::from_utf8_lossy(&out).into_owned()
 }
 
-/// `{ conversation }` or a bare conversation (C23).
+/// `{ conversation }` or a bare conversation.
 pub(super) fn conversation_from(
     value: Value,
     context: ErrorContext,

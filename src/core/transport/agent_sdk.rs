@@ -1,4 +1,4 @@
-//! What an agent in the page is given and reports (issue 15), typed in the agent-sdk's shapes
+//! What an agent in the page is given and reports, typed in the agent-sdk's shapes
 //! (PROTOCOL §10), and their mapping to the chat's: a turn read from the gateway's request
 //! ([`read_turn`]), events written as the lines [`super::in_process`] reads
 //! ([`AgentLine`]), SDK pending actions as chat cards ([`PendingAction::to_chat`]) and the

@@ -43,7 +43,7 @@ pub struct Capabilities {
     /// Whether conversations are kept in the page's thread store (the gateway plays the agent
     /// server); `false` only for a backend that has conversations of its own.
     pub keeps_threads: bool,
-    /// Whether it can take answers to cards at all (F190).
+    /// Whether it can take answers to cards at all.
     pub can_resolve: bool,
     /// Whether answers go to an action endpoint the host configures (`actionUrl`), without
     /// which its cards are read-only.
@@ -63,7 +63,7 @@ impl Capabilities {
         self.names.first().copied().unwrap_or_default()
     }
 
-    /// Whether cards can be answered with `options` (F190): the backend takes answers and,
+    /// Whether cards can be answered with `options`: the backend takes answers and,
     /// where it needs one, an action endpoint is configured.
     pub fn can_resolve_with(&self, options: &TransportOptions) -> bool {
         self.can_resolve

@@ -220,7 +220,7 @@ pub fn read_reply(body: &str) -> Result<Reply, String> {
 
 /// A reply that stopped for its tool calls (`finish_reason: "tool_calls"`) waits for
 /// another app to run them: each is a read-only approval card ("waiting in another app"),
-/// since this API takes no answers (F190). `None` when it did not stop for them.
+/// since this API takes no answers. `None` when it did not stop for them.
 fn waiting_on(finish_reason: Option<&str>, calls: &[ToolCall]) -> Option<Value> {
     if finish_reason != Some("tool_calls") || calls.is_empty() {
         return None;

@@ -9,7 +9,7 @@
 //! whole (`{output, threadId, usage, toolCalls, status, pendingApprovals?}`), and
 //! `POST /agents/:name/resume` takes decisions (`{threadId, decisions?, defaultDecision?}`)
 //! and answers like `/run`. Seed 001 does not describe the run endpoint, so these are the
-//! configured shape (D64). The thread id is the conversation's id unless the server named
+//! configured shape. The thread id is the conversation's id unless the server named
 //! another (kept in the conversation's metadata).
 //!
 //! A run that stops with `status: "paused"` waits on `pendingApprovals`; each one becomes a
@@ -318,7 +318,7 @@ pub fn read_agents(body: &str) -> Option<Agents> {
     (!agents.is_empty()).then_some(agents)
 }
 
-/// `pendingApprovals` as the agent server's pending actions (C31): `tool_approval` with
+/// `pendingApprovals` as the agent server's pending actions: `tool_approval` with
 /// `id = toolCallId`, `args = arguments`, `summary = description`, `sideEffects` kept. An
 /// entry without a `toolCallId` cannot be answered and is left out.
 pub fn pending_actions(approvals: &Value) -> Value {
@@ -602,7 +602,7 @@ impl Backend for Cogitator {
         }
     }
 
-    /// A new message declines the waiting calls (C31).
+    /// A new message declines the waiting calls.
     fn on_new_message(&self, thread: &mut Thread, _: &str) -> Vec<(String, &'static str)> {
         decline_waiting(&mut thread.messages)
             .into_iter()

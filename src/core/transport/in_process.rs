@@ -18,7 +18,7 @@
 //! | `pause` | `pendingActions` (chat shapes, PROTOCOL §9.1), `usage?` | it waits on a person |
 //! | `error` | `message` | it failed, in the agent's words |
 //!
-//! A line that cannot be read is skipped for the debug log (C22); an unknown `type` is passed
+//! A line that cannot be read is skipped for the debug log; an unknown `type` is passed
 //! over. The typed side (the SDK's shapes, PROTOCOL §10) is [`super::agent_sdk`].
 
 use serde_json::{json, Map, Value};

@@ -1,4 +1,4 @@
-//! Backends other than the agent server (issue 15), sans-IO like the session.
+//! Backends other than the agent server, sans-IO like the session.
 //!
 //! The session speaks one language: the agent server's REST + SSE (PROTOCOL §3–§9). A
 //! [`Gateway`] sits between it and the wire. For the agent server it passes every request and
@@ -133,7 +133,7 @@ impl TransportKind {
         self.capabilities().name()
     }
 
-    /// Whether this backend can take answers to cards at all (F190): the agent server and an
+    /// Whether this backend can take answers to cards at all: the agent server and an
     /// agent in the page always, A2A by a message on the waiting task; Responses only at a
     /// configured action endpoint ([`TransportOptions::can_resolve`] decides with the
     /// configuration).
@@ -238,7 +238,7 @@ impl TransportOptions {
         self.kind.storage_prefix(base_url)
     }
 
-    /// Whether cards can be answered through this configuration (F190): the backend takes
+    /// Whether cards can be answered through this configuration: the backend takes
     /// answers and, where it needs one, an action endpoint is configured.
     pub fn can_resolve(&self) -> bool {
         self.kind.capabilities().can_resolve_with(self)
@@ -292,7 +292,7 @@ pub struct Gateway {
 enum Inner {
     /// The agent server: everything passes through with the session's own ids.
     Direct,
-    /// A backend whose code is still on its way (issue 16, D68).
+    /// A backend whose code is still on its way.
     Awaiting(Awaiting),
     /// A backend without conversations of its own. Behind a trait object, so that only the
     /// code that builds one (a chunk of its own in the element and the page) names its

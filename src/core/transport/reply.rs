@@ -1,4 +1,4 @@
-//! What every stateless backend's reply comes down to (issue 15): text pieces, tool calls,
+//! What every stateless backend's reply comes down to: text pieces, tool calls,
 //! usage, sources, and the errors in the agent server's words. Chat Completions and Responses
 //! read their wires into these; `stateless` turns them into `stream.*` frames.
 

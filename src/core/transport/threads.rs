@@ -1,4 +1,4 @@
-//! The thread store's data (issue 15): one conversation and its messages per thread, kept in
+//! The thread store's data: one conversation and its messages per thread, kept in
 //! the agent server's JSON shapes (PROTOCOL §4) so they are served to the session as a server
 //! would serve them. The edge keeps them in memory, in `localStorage` (a key per thread under
 //! a prefix, plus an index of ids) or in a store the host implements; this module says how a

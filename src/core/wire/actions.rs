@@ -220,7 +220,7 @@ pub struct PendingAction {
     pub resolution: Option<Resolution>,
     /// Who settled it; [`RESOLVED_BY_TIMEOUT`] means the server expired it.
     pub resolved_by: Option<String>,
-    /// Assistant message the card sits under (C11); default: the last assistant message.
+    /// Assistant message the card sits under; default: the last assistant message.
     pub message_id: Option<String>,
     /// Tool call this action belongs to.
     pub tool_call_id: Option<String>,
@@ -232,11 +232,11 @@ pub struct PendingAction {
     /// `completed`, `rejected`, `expired`, `failed`, as sent; read it with
     /// [`PendingAction::execution`].
     pub execution_status: Option<String>,
-    /// When it was settled (`resolvedAt`), for the receipt (issue 14).
+    /// When it was settled (`resolvedAt`), for the receipt.
     pub resolved_at: Option<Millis>,
-    /// What the tool returned once it ran (`executionResult`), for the receipt (issue 14, C42).
+    /// What the tool returned once it ran (`executionResult`), for the receipt.
     pub execution_result: Option<Value>,
-    /// Why the tool failed (`executionError`: a string or `{ message }`) (issue 14, C42).
+    /// Why the tool failed (`executionError`: a string or `{ message }`).
     pub execution_error: Option<String>,
     /// Cogitator `sideEffects`, kept for display (§11.1).
     pub side_effects: Option<Value>,
@@ -308,7 +308,7 @@ pub enum ActionKind {
     ToolApproval(ToolApproval),
     /// `user_question`: one or more questions for the person.
     UserQuestion(UserQuestion),
-    /// `client_tool` (C10): for the host page, not for a person.
+    /// `client_tool`: for the host page, not for a person.
     ClientTool {
         /// Tool to run.
         tool_name: String,
@@ -459,7 +459,7 @@ impl Question {
         }
     }
 
-    /// Whether a free-text field is offered (C14): always when there are no options;
+    /// Whether a free-text field is offered: always when there are no options;
     /// otherwise unless `allowFreeText` is `false`, the question's value winning over the
     /// action-level one.
     #[must_use]

@@ -195,7 +195,7 @@ impl<'de> Deserialize<'de> for ConversationWithMessages {
 
 impl ConversationWithMessages {
     /// Reads an E5 body from its parsed JSON, borrowing it: a long conversation's tree is not
-    /// copied first, as deserializing from a `&Value` would (issue 18).
+    /// copied first, as deserializing from a `&Value` would.
     ///
     /// # Errors
     /// When the body is not an object or its conversation is unreadable.

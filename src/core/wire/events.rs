@@ -88,7 +88,7 @@ pub enum StreamEvent {
         /// All actions open after this turn; `None` when the key is absent.
         pending_actions: Option<Vec<PendingAction>>,
     },
-    /// `stream.action_required` (C3): an action now waits.
+    /// `stream.action_required`: an action now waits.
     ActionRequired {
         /// Conversation id.
         conversation_id: Option<String>,
@@ -97,7 +97,7 @@ pub enum StreamEvent {
         /// The action.
         action: PendingAction,
     },
-    /// `stream.action_resolved` (C4): an action was settled.
+    /// `stream.action_resolved`: an action was settled.
     ActionResolved {
         /// Conversation id.
         conversation_id: Option<String>,
@@ -110,7 +110,7 @@ pub enum StreamEvent {
         /// Who settled it.
         resolved_by: Option<String>,
     },
-    /// `stream.action_updated` (C42): the server's record of an action changed (its execution
+    /// `stream.action_updated`: the server's record of an action changed (its execution
     /// stage, or a new version of an open action).
     ActionUpdated {
         /// Conversation id.

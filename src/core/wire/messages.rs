@@ -506,7 +506,7 @@ pub struct ToolCallDetail {
     /// Why the agent called it, when the server said (F116: the label shown first).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub reasoning: Option<String>,
-    /// A friendly label for the call, when the server gave one (F116).
+    /// A friendly label for the call, when the server gave one.
     #[serde(rename = "displayName", skip_serializing_if = "Option::is_none")]
     pub display_name: Option<String>,
 }
@@ -539,7 +539,7 @@ impl ToolCallDetail {
 /// action ended, also accepted from the server and from `metadata.actionStates`.
 #[derive(Clone, Debug, PartialEq)]
 pub struct ActionStateEntry {
-    /// `resolved` | `cancelled` | `expired` (C12); transient `pending`/`sending` read as
+    /// `resolved` | `cancelled` | `expired`; transient `pending`/`sending` read as
     /// [`ActionStatus::Pending`]. Missing or unknown reads as [`ActionStatus::Resolved`]:
     /// a record exists only for settled actions.
     pub status: ActionStatus,
@@ -646,7 +646,7 @@ pub struct Message {
     pub updated_at: Option<Millis>,
     /// Local only, never on the wire: this message's turn broke off (its stream failed and the
     /// look at the conversation after it failed too), so it is kept as the page knew it and
-    /// drawn as interrupted, with Retry, until a load shows the server's copy (issue 13).
+    /// drawn as interrupted, with Retry, until a load shows the server's copy.
     #[serde(skip)]
     pub interrupted: bool,
 }

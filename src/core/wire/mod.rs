@@ -78,7 +78,7 @@ fn object_or_empty(v: Option<&Value>) -> Map<String, Value> {
     v.and_then(Value::as_object).cloned().unwrap_or_default()
 }
 
-/// `Deserialize` for a type with a hand-written `from_json(&Value) -> Option<Self>` (D50):
+/// `Deserialize` for a type with a hand-written `from_json(&Value) -> Option<Self>`:
 /// the input is read into a [`Value`] and handed to the reader, so the type costs one small
 /// function instead of serde's derived visitor, field enum and (for `flatten`) buffering
 /// (13 types: -17 KB gzip of wasm). `$expected` is the error when the reader refuses the value.
@@ -129,7 +129,7 @@ fn list_of<T>(v: Option<&Value>, parse: impl Fn(&Value) -> Option<T>) -> Vec<T> 
 
 /// Reads every entry of an object with `parse`, keyed by its name, dropping the ones it
 /// refuses. A non-object gives an empty map. Inserted one by one: `collect` into a map sorts
-/// a vector first, one more sort compiled into the first download for nothing (D72).
+/// a vector first, one more sort compiled into the first download for nothing.
 fn map_of<T>(v: Option<&Value>, parse: impl Fn(&Value) -> Option<T>) -> BTreeMap<String, T> {
     let mut map = BTreeMap::new();
     for (key, value) in v.and_then(Value::as_object).into_iter().flatten() {
@@ -206,7 +206,7 @@ mod lenient {
 /// Parses a response body of `endpoint` into `T`.
 ///
 /// An empty (or all-whitespace) body is [`ProtocolError::EmptyBody`]; use
-/// [`decode_optional_body`] where 204 / empty means "success, no value" (C23).
+/// [`decode_optional_body`] where 204 / empty means "success, no value".
 ///
 /// # Errors
 /// [`ProtocolError`] when the body is empty or not JSON of the expected shape.

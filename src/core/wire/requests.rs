@@ -201,7 +201,7 @@ pub struct UpdateConversationRequest {
 #[derive(Clone, Debug, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct ResolveActionRequest {
-    /// The answer; always written with its `type` (C8).
+    /// The answer; always written with its `type`.
     pub resolution: Resolution,
     /// `true` asks for an SSE continuation.
     pub stream: bool,

@@ -36,7 +36,7 @@ impl Decision {
     }
 }
 
-/// One answer of a `user_question` resolution (C9): a string (single choice or free text) or a
+/// One answer of a `user_question` resolution: a string (single choice or free text) or a
 /// list (multi-select, typed text appended as one more entry).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 #[serde(untagged)]
@@ -57,7 +57,7 @@ impl AnswerValue {
         }
     }
 
-    /// Reads a string, a list, a scalar, or the SDK form `{ values: [...], freeText }` (C9):
+    /// Reads a string, a list, a scalar, or the SDK form `{ values: [...], freeText }`:
     /// one value and no text → `One`; only text → `One(text)`; otherwise `Many(values + text)`.
     /// `null` and other shapes give `None`.
     #[must_use]
@@ -111,7 +111,7 @@ impl<'de> Deserialize<'de> for AnswerValue {
     }
 }
 
-/// How an action was (or is to be) answered (§9.2). Always written with `type` (C8).
+/// How an action was (or is to be) answered (§9.2). Always written with `type`.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Resolution {
     /// Answer to a `tool_approval`.
@@ -132,7 +132,7 @@ pub enum Resolution {
         /// `true` = skipped (answers then empty).
         cancelled: bool,
     },
-    /// Result of a `client_tool` (C10).
+    /// Result of a `client_tool`.
     ClientTool {
         /// What the tool returned.
         result: Option<Value>,
@@ -203,7 +203,7 @@ impl Resolution {
     /// tool_approval has no readable decision.
     ///
     /// SDK spellings are accepted: `approved: bool` for the decision, `reason` for the comment,
-    /// and `{ values, freeText }` answers (C9).
+    /// and `{ values, freeText }` answers.
     #[must_use]
     pub fn from_json(v: &Value, hint: Option<&str>) -> Option<Resolution> {
         let obj = v.as_object()?;
@@ -268,7 +268,7 @@ impl Resolution {
         }
     }
 
-    /// The canonical JSON form, always with `type` (C8).
+    /// The canonical JSON form, always with `type`.
     #[must_use]
     pub fn to_json(&self) -> Value {
         let mut m = Map::new();

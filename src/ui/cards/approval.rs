@@ -1,5 +1,5 @@
 //! `<ApprovalCard/>`: lets the person approve or deny one tool call, optionally with edited
-//! arguments checked against the tool's JSON Schema (seed 000, seed 004): the form beside the
+//! arguments checked against the tool's JSON Schema: the form beside the
 //! raw JSON (`super::form`), and a readable diff of the edit against the proposal.
 
 use leptos::html::{Button, Input, Textarea};
@@ -346,7 +346,7 @@ pub fn ApprovalCard(
     .into_any()
 }
 
-/// The meaningful parameters without a click (seed 004): every top-level argument of the
+/// The meaningful parameters without a click: every top-level argument of the
 /// proposal, or of what was approved, a long value folded with its whole text one click away.
 fn parameters(approval: &crate::core::ToolApproval, state: &CardState, i18n: I18n) -> AnyView {
     let args = match state {
@@ -449,7 +449,7 @@ pub fn problem_text(i18n: &I18n, p: &Problem) -> String {
 /// Action ids are server strings: an HTML id of letters, digits and `-` only, where every
 /// other character (`_` included) is written `_<hex code>_`. Two action ids never share a DOM
 /// id (`a.b` is `a_2e_b`, `a_b` is `a_5f_b`), so a card's label can never point at another
-/// card (issue 17).
+/// card.
 pub fn sanitize_id(id: &str) -> String {
     let mut out = String::with_capacity(id.len());
     for c in id.chars() {

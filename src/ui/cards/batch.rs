@@ -1,5 +1,5 @@
-//! "Approve all (N)" and "Deny all" above the calls of one assistant turn that wait together
-//! (issue 14; seed 001). Which calls form the batch is the core's rule
+//! "Approve all (N)" and "Deny all" above the calls of one assistant turn that wait together.
+//! Which calls form the batch is the core's rule
 //! ([`crate::core::approval_batch`]); the session gates them all or sends none.
 
 use leptos::prelude::*;

@@ -1,10 +1,10 @@
-//! Approval and question cards under an assistant message (seed 000), how a settled card reads
-//! (PROTOCOL §9.7), and the `actions` a message list is given to answer them (F195).
+//! Approval and question cards under an assistant message, how a settled card reads
+//! (PROTOCOL §9.7), and the `actions` a message list is given to answer them.
 //!
 //! Each card is keyed by its action id and its revision and reads its state reactively, so a
 //! card keeps what the person typed (an argument edit, a reason, half-answered questions)
 //! across waiting → sending → waiting again (a refused answer), but is drawn afresh, edit
-//! dropped, when the request itself changed under the same id (issue 13). Every answer carries
+//! dropped, when the request itself changed under the same id. Every answer carries
 //! the [`Shown`] of the action the card was drawn from, and the core refuses it when that is
 //! no longer the request.
 
@@ -26,7 +26,7 @@ use crate::ui::chunk::Lazy;
 use crate::ui::countdown::Countdown;
 use crate::ui::i18n::I18n;
 
-/// What a custom card renderer gets (F182, F183): the action, its state, whether it may be
+/// What a custom card renderer gets: the action, its state, whether it may be
 /// answered here, and `resolve` to send the answer.
 #[derive(Clone)]
 pub struct CardSlot {
@@ -35,9 +35,9 @@ pub struct CardSlot {
     /// Waiting, sending, or how it ended.
     pub state: Signal<CardState>,
     /// Where the request stands in words: pending, sending, checking, executing, completed,
-    /// failed… (issue 14).
+    /// failed….
     pub stage: Signal<CardStage>,
-    /// True when the card must not offer decisions (F218).
+    /// True when the card must not offer decisions.
     pub read_only: Signal<bool>,
     /// Sends the answer for `action` as given here. The core refuses it (and says why) unless
     /// the card is waiting, answerable, in time and still this very request.
@@ -46,10 +46,10 @@ pub struct CardSlot {
     pub changed: bool,
 }
 
-/// A custom card renderer: `render_tool_approval` / `render_question` (F182, F183).
+/// A custom card renderer: `render_tool_approval` / `render_question`.
 pub type RenderCard = Callback<CardSlot, AnyView>;
 
-/// How the cards of a message list are answered (F195, C37). Without `on_resolve` every card is
+/// How the cards of a message list are answered. Without `on_resolve` every card is
 /// read-only ("Waiting for approval in another app"), as seed 000 "Custom layouts" says.
 #[derive(Clone)]
 pub struct ChatActions {
@@ -57,22 +57,22 @@ pub struct ChatActions {
     /// [`ChatStore::resolve_action`].
     pub on_resolve: Option<Callback<(Shown, Resolution)>>,
     /// Decides several calls of one turn at once, `(shown, approve)`: "Approve all (N)" /
-    /// "Deny all"; usually [`ChatStore::resolve_all`]. `None`: no batch buttons (issue 14).
+    /// "Deny all"; usually [`ChatStore::resolve_all`]. `None`: no batch buttons.
     pub on_resolve_all: Option<Callback<(Vec<Shown>, bool)>>,
-    /// The transport can answer (F190).
+    /// The transport can answer.
     pub can_resolve: bool,
-    /// Offer the argument editor; the agent's `capabilities.approvalArgsEdit` wins (F177).
+    /// Offer the argument editor; the agent's `capabilities.approvalArgsEdit` wins.
     /// `None`: the chat's own setting.
     pub allow_argument_edit: Option<bool>,
-    /// Countdowns turn amber below this many seconds (F178); a signal moves it live.
+    /// Countdowns turn amber below this many seconds; a signal moves it live.
     pub expiry_warning_seconds: Signal<u64>,
-    /// Approval cards can be answered here (F175).
+    /// Approval cards can be answered here.
     pub enable_tool_approvals: bool,
-    /// Question cards can be answered here (F176).
+    /// Question cards can be answered here.
     pub enable_questions: bool,
-    /// Replaces the built-in approval card (F182).
+    /// Replaces the built-in approval card.
     pub render_tool_approval: Option<RenderCard>,
-    /// Replaces the built-in question card (F183).
+    /// Replaces the built-in question card.
     pub render_question: Option<RenderCard>,
 }
 
@@ -116,7 +116,7 @@ impl ChatActions {
     }
 }
 
-/// The cards that belong under the assistant message `message_id` (C11): those placed there,
+/// The cards that belong under the assistant message `message_id`: those placed there,
 /// and for the last assistant message also those without a placement.
 #[component]
 pub fn MessageCards(
@@ -169,7 +169,7 @@ pub fn MessageCards(
 crate::io::split::split_point!(
     cards,
     preload_cards,
-    /// One card ([`ActionCardView`]), a part fetched when the first card is drawn (issue 16).
+    /// One card ([`ActionCardView`]), a part fetched when the first card is drawn.
     fn card_part(action_id: String, revision: u32) -> AnyView {
         // The full argsSchema checker comes with this part; the answer gate uses it from now.
         crate::core::schema::install_gate_check();
@@ -345,21 +345,21 @@ pub struct CardProps {
     pub action: PendingAction,
     /// Its state.
     pub state: Signal<CardState>,
-    /// Its stage in words (issue 14).
+    /// Its stage in words.
     pub stage: Signal<CardStage>,
-    /// What a settled card records (issue 14).
+    /// What a settled card records.
     pub receipt: Signal<Option<Receipt>>,
-    /// The arguments first proposed, when a new version changed them (issue 14).
+    /// The arguments first proposed, when a new version changed them.
     pub first_args: Option<serde_json::Value>,
-    /// No decisions offered (F218).
+    /// No decisions offered.
     pub read_only: Signal<bool>,
     /// Sends the answer.
     pub resolve: Callback<Resolution>,
-    /// Countdown warning threshold (F178).
+    /// Countdown warning threshold.
     pub warning_seconds: Signal<u64>,
     /// `ChatActions::allow_argument_edit`.
     pub allow_edit: Option<bool>,
-    /// The request changed under the same id since this page first drew it (issue 13).
+    /// The request changed under the same id since this page first drew it.
     pub changed: bool,
     /// A reply is streaming: nothing can be decided until it ends.
     pub busy: Signal<bool>,

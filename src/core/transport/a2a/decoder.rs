@@ -115,8 +115,8 @@ impl Decoder {
         }
     }
 
-    /// What a task that waits for input waits on, as the agent server's pending actions
-    /// (C19): the actions its status message names in a data part (`pendingActions`, or one
+    /// What a task that waits for input waits on, as the agent server's pending actions:
+    /// the actions its status message names in a data part (`pendingActions`, or one
     /// `pendingAction`), else one free-text question asking the status message's text, with
     /// the status message's id as the action's id (the task's, when it has none; a task asks
     /// again under a new message id). No card when the agent said nothing: the composer still

@@ -1,4 +1,4 @@
-//! Answering a card through a backend without conversations of its own (issue 15).
+//! Answering a card through a backend without conversations of its own.
 //!
 //! The session answers a card as it would on the agent server: E14
 //! `POST /conversations/:cid/actions/:aid` with `{resolution, stream, decisionKey, version?}`
@@ -192,7 +192,7 @@ impl Stateless {
 
     /// The backend took the answer of turn `pos` (if it is one): the answer is kept on the
     /// reply that waited (`actionStates`, §9.6 source 1) and, on a stream, the card settles
-    /// with `stream.action_resolved` before the continuation (C7).
+    /// with `stream.action_resolved` before the continuation.
     pub(super) fn accept_answer(
         &mut self,
         now: Millis,

@@ -1,4 +1,4 @@
-//! The agent server, played in the page for a backend without conversations (issue 15):
+//! The agent server, played in the page for a backend without conversations:
 //! the session's requests (PROTOCOL §3) are answered from the thread store, and a send
 //! becomes the backend's request with the whole history, its reply read back as `stream.*`
 //! frames (§6) or as E9's JSON.

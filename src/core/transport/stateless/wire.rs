@@ -1,4 +1,4 @@
-//! What the wire answers to a turn (issue 15): the backend's reply, streamed or whole, read
+//! What the wire answers to a turn: the backend's reply, streamed or whole, read
 //! with its decoder and played back to the session as the agent server's `stream.*` frames
 //! or E9's JSON; the reply is stored in the thread, with the title of a first exchange.
 
