@@ -8,7 +8,7 @@
 //!   script turn; `default-history-open` only sets the drawer's state at mount. The language
 //!   is the `locale` (or
 //!   `lang`) attribute, else the host page's `?lang=`, else `default-locale`, else the browser's
-//!   language (the `Chat` order, D30).
+//!   language (the same order as `<Chat/>`).
 //! - **Properties** ([`LIVE_PROPERTIES`]): `authorization` (a property only, so the token is
 //!   never in the DOM; a new value is used from the next request on), `headers`
 //!   (`{name: value}`, live too), `themeColors` (React keys or `--chat-*` names) and
@@ -20,7 +20,7 @@
 //!   boundary (`composed`), with JSON `detail`: `message-sent`, `message-received`, `error`,
 //!   `conversation-created`, `conversation-change`, `conversation-selected`, `agent-change`,
 //!   `action-required`, `action-resolved`, `client-tool`, and `attention` `{pending, kinds,
-//!   expiresAt}` whenever the number of cards waiting for this person changes (issue 14; the
+//!   expiresAt}` whenever the number of cards waiting for this person changes (the
 //!   `attention-title` attribute prefixes the document title with "(N)" while the tab is
 //!   hidden). The prefix keeps them apart from the DOM's own `error`.
 //! - **`client_tool`**: the element emits `agent-chat:client-tool` with

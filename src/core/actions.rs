@@ -131,7 +131,8 @@ impl Outcome {
 pub enum CardState {
     /// Waits for the person.
     Waiting,
-    /// An answer is on its way (buttons disabled; the deadline is ignored, C32).
+    /// An answer is on its way (buttons disabled; the deadline is ignored: an answer sent in time
+    /// is not expired under it).
     Sending,
     /// An answer was sent but the page cannot know whether the server took it (the connection
     /// dropped, a 5xx, a timeout): no deciding button, and the conversation is looked up until
@@ -241,7 +242,7 @@ impl ActionCard {
     }
 }
 
-/// What the composer does while cards wait (§9.8, F193).
+/// What the composer does while cards wait.
 #[derive(Clone, Debug, PartialEq, Default)]
 pub enum ComposerState {
     /// Nothing waits.
@@ -251,7 +252,7 @@ pub enum ComposerState {
     Blocked,
     /// Cancel mode: sending a message cancels the waiting request.
     Cancel,
-    /// Block mode, but nothing waiting can be answered here (read-only cards, F218): the
+    /// Block mode, but nothing waiting can be answered here (read-only cards): the
     /// composer is closed and says the answer is expected in another app, not "above".
     /// Reads as `blocked`, like React's `composerState`.
     WaitingElsewhere,
@@ -284,7 +285,7 @@ impl ComposerState {
     }
 }
 
-/// §9.8 composerState, C35: `answer` beats block/cancel when exactly one person-facing action is
+/// The composer's state: `answer` beats block/cancel when exactly one person-facing action is
 /// open, it is a question with a single option-less question, and answering is possible.
 /// Every open card counts as answerable here when `can_answer_questions`; see
 /// [`composer_state_for`] for the per-card rule the session uses.
@@ -331,7 +332,8 @@ pub fn composer_state_for(
     }
 }
 
-/// What a live card asks of the person's attention (F226, F227, seed 000 Accessibility).
+/// What a live card asks of the person's attention: an announcement, and focus when it can be
+/// answered here.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Notice {
     /// "The assistant needs your approval: tool".
@@ -364,7 +366,7 @@ pub struct Attention {
     pub focus: bool,
 }
 
-/// Seed 000 Accessibility, issue 13: a card that arrives while the person is not typing is
+/// A card that arrives while the person is not typing is
 /// announced and, when it can be answered here, takes focus; a read-only card is announced
 /// ("waiting … in another app") but takes no focus; while the person types nothing is taken
 /// from them, in every composer mode. Restored cards and `client_tool` never get here.
@@ -436,7 +438,7 @@ pub fn pending_attention<'a>(
     out
 }
 
-/// Issue 14 (seed 001: "if the model asked for several tools at once, all of them wait"):
+/// When the model asked for several tools at once, all of them wait:
 /// the approvals of one assistant turn (placed under the same message) that wait and can be
 /// answered here, when there are at least two; otherwise none. "Approve all (N)" and "Deny
 /// all" decide exactly these, each call with its own key; never across turns.
@@ -460,7 +462,7 @@ pub fn approval_batch<'a>(
     batch
 }
 
-/// Issue 14: what the live region says when a card's stage changes from `before` to `after`.
+/// What the live region says when a card's stage changes from `before` to `after`.
 /// Moves the person did not just make are said (Checking status, Executing…, Completed,
 /// Failed, a decision, answered elsewhere); the card's arrival, a changed request and the
 /// person's own click (Sending…) have their own words or none.
@@ -491,7 +493,7 @@ pub fn attention_for_stage_change(
     })
 }
 
-/// Seed 000: Approve sends `approvedArgs` only when the edit differs from the proposal (deep
+/// Approve sends `approvedArgs` only when the edit differs from the proposal (deep
 /// equality, key order and `1` vs `1.0` ignored); Deny ignores the edit; remember only with allow.
 pub fn approval_resolution(
     approve: bool,
@@ -741,8 +743,8 @@ pub enum CountdownUnit {
     Seconds,
 }
 
-/// C28: "Expires in N hours" → minutes → seconds, the largest whole unit ≥ 1 (seconds round up,
-/// so the last second reads "1 second", never "0").
+/// The countdown's words: "Expires in N hours" → minutes → seconds, the largest whole unit ≥ 1
+/// (seconds round up, so the last second reads "1 second", never "0").
 pub fn countdown(remaining_ms: u64) -> (CountdownUnit, u64) {
     let (hours, minutes) = (remaining_ms / 3_600_000, remaining_ms / 60_000);
     if hours >= 1 {

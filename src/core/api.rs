@@ -3,12 +3,12 @@
 //! into a value or a [`ChatError`]. Pure, so every URL, query string, body and reply shape is
 //! a native test (tests/core/api.rs); the browser side only runs `fetch`.
 //!
-//! Rules kept here: ids are percent-encoded path segments; query parameters are sent only
-//! when truthy (a non-empty string, a number above zero; so `offset=0` is never sent, §3);
-//! 204 or an empty 2xx body is success where no value is expected; E6 and E11 accept the
-//! bare object and the `{ conversation }` / `{ file }` wrapper (C23, X5); a non-2xx answer is
-//! read as the error envelope (§2) into [`ChatError::Api`] with its lower-case code, the
-//! server's wording and the status.
+//! Rules kept here: ids are percent-encoded path segments; query parameters are sent only when
+//! truthy (a non-empty string, a number above zero; so `offset=0` is never sent, §3); 204 or an
+//! empty 2xx body is success where no value is expected; E6 and E11 accept the bare object and the
+//! `{ conversation }` / `{ file }` wrapper (servers and their docs differ); a non-2xx answer is
+//! read as the error envelope (§2) into [`ChatError::Api`] with its lower-case code, the server's
+//! wording and the status.
 
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
@@ -166,7 +166,7 @@ pub struct SendMessageOptions {
     pub metadata: Option<Map<String, Value>>,
 }
 
-/// Optional E14 fields from the versioned action records (PROTOCOL §11.2, C21) for
+/// Optional fields of an answer from the versioned action records for
 /// [`resolve_action_with`] / [`resolve_action_stream_with`]. Both are left out of the body
 /// when `None`, which is what [`resolve_action`] sends.
 ///
@@ -255,7 +255,8 @@ fn unwrapped(v: Value, key: &str) -> Value {
     }
 }
 
-/// Any 2xx body, `{ success: true }` and empty alike, means done (C23, X4).
+/// Any 2xx body, `{ success: true }` and empty alike, means done (servers differ: the docs say `{
+/// success: true }`, the code sends 204).
 fn no_value(_: &str) -> Result<(), ProtocolError> {
     Ok(())
 }
@@ -323,7 +324,7 @@ pub fn get_conversation(conversation_id: &str) -> ApiCall<ConversationWithMessag
     )
 }
 
-/// E6 `PATCH /conversations/:id` → the updated conversation (bare or wrapped, C23).
+/// E6 `PATCH /conversations/:id` → the updated conversation (bare or wrapped).
 #[must_use]
 pub fn update_conversation(
     conversation_id: &str,
@@ -340,7 +341,7 @@ pub fn update_conversation(
     )
 }
 
-/// E7 `DELETE /conversations/:id` → nothing (204; a 200 with any body counts too, C23).
+/// E7 `DELETE /conversations/:id` → nothing (204; a 200 with any body counts too).
 #[must_use]
 pub fn delete_conversation(conversation_id: &str) -> ApiCall<()> {
     ApiCall::new(
@@ -453,7 +454,7 @@ pub fn resolve_action(
     )
 }
 
-/// [`resolve_action`] with the optional §11.2 fields (`version`, `decisionKey`; C21).
+/// [`resolve_action`] with the optional fields of versioned records (`version`, `decisionKey`).
 #[must_use]
 pub fn resolve_action_with(
     conversation_id: &str,
@@ -486,7 +487,8 @@ pub fn resolve_action_stream(
     )
 }
 
-/// [`resolve_action_stream`] with the optional §11.2 fields (`version`, `decisionKey`; C21).
+/// [`resolve_action_stream`] with the optional fields of versioned records (`version`,
+/// `decisionKey`).
 #[must_use]
 pub fn resolve_action_stream_with(
     conversation_id: &str,
@@ -511,7 +513,7 @@ pub fn upload_file(request: &UploadFileRequest) -> ApiCall<FileRecord> {
     )
 }
 
-/// E11 `GET /files/:id` → the file record (bare, or wrapped in `{ file }`, C23).
+/// E11 `GET /files/:id` → the file record (bare, or wrapped in `{ file }`).
 #[must_use]
 pub fn get_file(file_id: &str) -> ApiCall<FileRecord> {
     ApiCall::new(

@@ -1,4 +1,4 @@
-//! Idempotency keys for decisions (seed 004, PROTOCOL §11.2, issue 14): every decision the
+//! Idempotency keys for decisions (versioned action records): every decision the
 //! person makes gets a `decisionKey`, one per decision (action, version and answer), not per
 //! click, kept until the card settles, so a retry after a dropped connection, a reload or in
 //! the same tab sends the same key and the server cannot apply it twice. The edge persists

@@ -1,5 +1,5 @@
 //! Attachments before they are sent: the upload limits, an agent's narrowing of
-//! them (PROTOCOL §4, C16), the type check with `type/*` wildcards and `.ext` patterns,
+//! them (an agent may only lower them), the type check with `type/*` wildcards and `.ext` patterns,
 //! the checks of `addFiles`, file sizes for people and the base64 of a file's
 //! bytes (PROTOCOL §5: raw base64, no `data:` prefix). Pure functions, tested natively.
 
@@ -278,7 +278,7 @@ impl PendingFile {
     }
 }
 
-/// C39: whether a file matches one of `allowed` (empty accepts everything). Patterns are
+/// Whether a file matches one of `allowed` (empty accepts everything). Patterns are
 /// compared without case: `*` or `*/*` match any file, `type/*` any subtype of `type`, `.ext`
 /// the end of the file name, anything else the exact MIME type (parameters such as
 /// `; charset=utf-8` ignored). A file whose type the browser did not know (empty MIME) can
@@ -334,8 +334,8 @@ fn essence(mime: &str) -> String {
         .to_ascii_lowercase()
 }
 
-/// F172 `formatFileSize`: `0 Bytes`, `512 Bytes`, `1.5 KB`, `10 MB`, `1.25 GB` (powers of
-/// 1024, at most two decimals, trailing zeros dropped).
+/// A file size for people, as the React library's `formatFileSize`: `0 Bytes`, `512 Bytes`, `1.5
+/// KB`, `10 MB`, `1.25 GB` (powers of 1024, at most two decimals, trailing zeros dropped).
 #[must_use]
 pub fn format_file_size(bytes: u64) -> String {
     const UNITS: [&str; 4] = ["Bytes", "KB", "MB", "GB"];

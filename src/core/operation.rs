@@ -1,5 +1,5 @@
-//! What an approval will do, to whom, with what, in plain words (seed 004: "show the operation
-//! in plain language", "who or what is affected", "the meaningful parameters"), for a request
+//! What an approval will do, to whom, with what, in plain words (the operation
+//! in plain language, who or what is affected, the meaningful parameters), for a request
 //! that came without a server `title`.
 //!
 //! The one rule: every word of the statement comes from the server (its schema's operation

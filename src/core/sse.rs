@@ -1,4 +1,4 @@
-//! Incremental Server-Sent-Events decoder (PROTOCOL §6, C22).
+//! Incremental Server-Sent-Events decoder for the replies the chat streams.
 //!
 //! The io layer hands over whatever bytes the network delivered, split anywhere — even inside
 //! a UTF-8 character or a `\r\n` pair — and the decoder yields the same events no matter how

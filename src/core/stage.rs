@@ -1,5 +1,5 @@
-//! Where a card's request stands, in the words the card shows (seed 004: "the current state
-//! must be explicit"; "Approved is not the same as the email was sent"), and the receipt of a
+//! Where a card's request stands, in the words the card shows (the current state
+//! is always explicit: "Approved" is not the same as "the email was sent"), and the receipt of a
 //! settled one: who decided, when, which version, what ran and what came of it.
 //! Pure: the view draws [`CardStage::of`] and [`Receipt::of`], nothing else decides.
 
@@ -149,8 +149,8 @@ pub enum DecidedBy {
     Named(String),
 }
 
-/// What a settled card records under its outcome (seed 004: "store who approved, which version
-/// of the draft they saw, when execution started, and the final provider result").
+/// What a settled card records under its outcome (who approved, which version
+/// of the draft they saw, when execution started, and the final provider result).
 #[derive(Clone, Debug, PartialEq)]
 pub struct Receipt {
     /// Who decided, when known.

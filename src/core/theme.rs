@@ -14,7 +14,7 @@
 /// Dark or light.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum ThemeMode {
-    /// Dark (the default, F24).
+    /// Dark (the default).
     #[default]
     Dark,
     /// Light: the `chat-theme-light` class.
@@ -101,7 +101,7 @@ impl ThemeColors {
         color_fields!(collect)
     }
 
-    /// Every colour `other` sets replaces this one's (key-wise merge, F127).
+    /// Every colour `other` sets replaces this one's (key-wise merge).
     pub fn merge(&mut self, other: &ThemeColors) {
         macro_rules! merge {
             ($(($var:literal, $f:ident)),*) => {
@@ -154,7 +154,7 @@ pub fn css_var_for_key(key: &str) -> Option<String> {
     Some(var)
 }
 
-/// Corner radii (F165 `borderRadius`), any CSS length.
+/// Corner radii (the theme's `borderRadius`), any CSS length.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct ThemeRadii {
     /// Message bubbles: `--chat-radius-message`.
@@ -165,7 +165,7 @@ pub struct ThemeRadii {
     pub button: Option<String>,
 }
 
-/// Paddings (F165 `spacing`), any CSS length.
+/// Paddings (the theme's `spacing`), any CSS length.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct ThemeSpacing {
     /// Inside message bubbles: `--chat-message-padding`.
@@ -174,7 +174,7 @@ pub struct ThemeSpacing {
     pub input_padding: Option<String>,
 }
 
-/// Font stacks (F165 `fonts`).
+/// Font stacks (the theme's `fonts`).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct ThemeFonts {
     /// Body text: `--chat-font-primary`.

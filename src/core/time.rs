@@ -1,7 +1,7 @@
 //! Time as plain data: the core never reads a clock, so every instant it sees is an
 //! epoch-millisecond [`Millis`] handed in by the driver or parsed from the wire.
 //!
-//! The wire mixes two spellings (PROTOCOL conventions, C30): bodies carry ISO-8601 strings,
+//! The wire mixes two spellings: bodies carry ISO-8601 strings,
 //! stream events carry epoch-ms numbers, and some servers send either anywhere. Everything
 //! here accepts both and never panics on odd input.
 
@@ -144,7 +144,7 @@ pub fn format_iso(ms: Millis) -> String {
 }
 
 /// A hand-written reader of the two date spellings the wire uses, so that chrono is only
-/// the calendar (its parser and formatter cost the element ~10 KB gzip; issue 16). Every
+/// the calendar (its parser and formatter cost the element ~10 KB gzip). Every
 /// method returns `None` on anything unexpected and never panics.
 struct Reader<'a> {
     rest: &'a [u8],
@@ -382,8 +382,9 @@ fn epoch_ms(
 /// Serde adapter for `Option<Millis>` fields that travel as ISO strings but may arrive as
 /// epoch-ms numbers.
 ///
-/// Use as `#[serde(default, with = "crate::core::time::opt_iso", skip_serializing_if = "Option::is_none")]`.
-/// Deserialising never fails: `null`, a missing field or an unreadable value all give `None`.
+/// Use as `#[serde(default, with = "crate::core::time::opt_iso", skip_serializing_if =
+/// "Option::is_none")]`. Deserialising never fails: `null`, a missing field or an unreadable value
+/// all give `None`.
 pub mod opt_iso {
     use serde::{Deserialize, Deserializer, Serializer};
     use serde_json::Value;
@@ -411,7 +412,7 @@ mod tests {
 
     use super::{format_iso, parse_http_date, parse_timestamp_str, Millis};
 
-    /// What chrono's own parsers read (the code this module used before issue 16).
+    /// What chrono's own parsers read (the code this module used before its own reader).
     fn chrono_iso(s: &str) -> Option<Millis> {
         let ms = if let Ok(dt) = DateTime::parse_from_rfc3339(s) {
             dt.timestamp_millis()

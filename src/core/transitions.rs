@@ -1,6 +1,6 @@
-//! A card's transition history as the receipt lists it (seed 004: "persist an action id and
-//! its transition history"; "store who approved, which version of the draft they saw, when
-//! execution started"): proposed, edited, decided (by whom, which version), executing,
+//! A card's transition history as the receipt lists it (an action id with its
+//! transition history: who approved, which version of the draft they saw, when
+//! execution started): proposed, edited, decided (by whom, which version), executing,
 //! completed or failed, each with its time when known.
 //!
 //! The server's own history comes first; every step it does not mention is added from what the

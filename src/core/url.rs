@@ -54,7 +54,7 @@ pub fn safe_href(raw: &str) -> Option<String> {
 
 /// `Some(cleaned)` if `raw` passes [`safe_href`] and is an absolute `http:` or `https:`
 /// address with a host. For addresses that come as data rather than inside text (a citation's
-/// `link` and `image`, D32): a relative path there would resolve against the embedding page,
+/// `link` and `image`): a relative path there would resolve against the embedding page,
 /// and a `mailto:` source is not a source.
 #[must_use]
 pub fn safe_web_href(raw: &str) -> Option<String> {

@@ -3,8 +3,8 @@
 //!
 //! Each method takes its request from [`crate::core::api`] (URL, query, body, how the answer
 //! is read; native tests), runs it with the same `fetch` the chat uses ([`super::http`], headers
-//! per PROTOCOL §1) and returns the value or a [`ChatError`] (code, server wording, status;
-//! F194). Streams go through the chat's [`SseDecoder`], so they are read exactly like the
+//! per PROTOCOL §1) and returns the value or a [`ChatError`] (code, server wording, status).
+//! Streams go through the chat's [`SseDecoder`], so they are read exactly like the
 //! chat reads them. Nothing here panics on what a server sends.
 
 use std::cell::RefCell;
@@ -57,8 +57,8 @@ pub type TextFn = Box<dyn FnMut(&str, &str)>;
 /// A callback that receives a `stream.error`.
 pub type ErrorFn = Box<dyn FnMut(&ChatError)>;
 
-/// Something to call while a stream is read (F164 `sendMessageStream`, F199). Every field is
-/// optional; set the ones you need with the builder methods.
+/// Something to call while a stream is read (the React client's `sendMessageStream` callbacks).
+/// Every field is optional; set the ones you need with the builder methods.
 #[derive(Default)]
 pub struct StreamCallbacks {
     /// `stream.start` (the user message was stored).
@@ -408,7 +408,7 @@ impl AgentServerClient {
     }
 
     /// [`AgentServerClient::resolve_action`] with the optional fields of versioned action
-    /// records (PROTOCOL §11.2, C21): the action's `version` and a `decisionKey` kept for
+    /// records: the action's `version` and a `decisionKey` kept for
     /// retries of the same decision.
     ///
     /// # Errors
@@ -452,7 +452,7 @@ impl AgentServerClient {
     }
 
     /// [`AgentServerClient::resolve_action_stream`] with `version` and `decisionKey`
-    /// ([`ResolveActionOptions`]; PROTOCOL §11.2, C21).
+    /// ([`ResolveActionOptions`]).
     ///
     /// # Errors
     /// As [`AgentServerClient::resolve_action_stream`].

@@ -1,6 +1,6 @@
 //! The locales other than `en` in the element and the page: each is a chunk of its own,
 //! fetched when a chat first uses it, bringing its texts and Fluent's runtime
-//! (English is formatted from the build's table without it, D75). A visitor downloads only
+//! (English is formatted from the build's table without it). A visitor downloads only
 //! the language the chat speaks. Without the `split` feature every locale is compiled in and
 //! [`fetch`] is ready at once.
 

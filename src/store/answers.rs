@@ -1,6 +1,6 @@
-//! Hosts awaiting an answer they gave (`ChatStore::answer`, React's `await resolveAction`,
-//! issue 17): a future per answer, completed when the session says the server took it, or
-//! why it did not.
+//! Hosts awaiting an answer they gave (`ChatStore::answer`, React's `await resolveAction`, in the
+//! React library): a future per answer, completed when the session says the server took it, or why
+//! it did not.
 
 use std::cell::RefCell;
 use std::collections::HashMap;

@@ -86,7 +86,7 @@ pub struct UseChatHistoryReturn {
     pub conversations: ReadSignal<Vec<ConversationListItem>>,
     /// A page is on its way (not set by a silent load or refresh).
     pub is_loading: ReadSignal<bool>,
-    /// The last failure (`code`, `server_message`, `status`; F194), cleared by the next load.
+    /// The last failure (`code`, `server_message`, `status`), cleared by the next load.
     pub error: ReadSignal<Option<ChatError>>,
     /// The server has more rows than loaded.
     pub has_more: ReadSignal<bool>,
@@ -103,7 +103,8 @@ struct State {
     /// Bumped by every first-page load and every change of server/agent/token: an answer
     /// for an older generation is dropped.
     generation: StoredValue<u64>,
-    /// A page request is in flight (`load_more` is a no-op meanwhile, F159).
+    /// A page request is in flight (`load_more` is a no-op meanwhile, so one scroll never asks
+    /// twice).
     busy: StoredValue<bool>,
 }
 
@@ -146,19 +147,12 @@ thread_local! {
 /// use leptos::prelude::*;
 ///
 /// #[component]
-/// fn MySidebar() -> impl IntoView {
-///     let history = use_chat_history(UseChatHistoryOptions::new("/api/agents").agent_id("support"));
-///     view! {
-///         <ul>
-///             <For each=move || history.conversations.get() key=|c| c.id.clone() let:c>
-///                 <li>{c.title.clone().unwrap_or_default()}</li>
-///             </For>
-///         </ul>
-///         <Show when=move || history.has_more.get()>
-///             <button on:click=move |_| leptos::task::spawn_local(history.load_more())>"More"</button>
-///         </Show>
-///     }
-/// }
+/// fn MySidebar() -> impl IntoView { let history =
+/// use_chat_history(UseChatHistoryOptions::new("/api/agents").agent_id("support")); view! { <ul>
+/// <For each=move || history.conversations.get() key=|c| c.id.clone() let:c>
+/// <li>{c.title.clone().unwrap_or_default()}</li> </For> </ul> <Show when=move ||
+/// history.has_more.get()> <button on:click=move |_|
+/// leptos::task::spawn_local(history.load_more())>"More"</button> </Show> } }
 /// ```
 pub fn use_chat_history(options: UseChatHistoryOptions) -> UseChatHistoryReturn {
     let (conversations, set_conversations) = signal(Vec::new());

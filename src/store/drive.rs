@@ -229,7 +229,7 @@ impl ChatStore {
         self.driver.try_with_value(|d| d.generation) == Some(generation)
     }
 
-    /// Talks to another server from now on (a new `base_url`, issue 17): requests on their
+    /// Talks to another server from now on (a new `base_url`): requests on their
     /// way are aborted and whatever they report is dropped, the session starts over with
     /// `config` (conversation, history and cards are the new server's), with that server's
     /// decision keys; the draft stays. Nothing for a detached store.

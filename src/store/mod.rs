@@ -87,9 +87,9 @@ pub struct ChatStore {
     write: Writers,
     /// Messages of the open conversation.
     pub messages: ReadSignal<Vec<Message>>,
-    /// Id of the last assistant message, derived from `messages` once for the whole list, so
-    /// rows that only care whether they are last (cards without a placement, C11) do not each
-    /// re-scan the messages on every change.
+    /// Id of the last assistant message, derived from `messages` once for the whole list, so rows
+    /// that only care whether they are last (cards without a placement, drawn under the last one)
+    /// do not each re-scan the messages on every change.
     pub last_assistant_id: Memo<Option<String>>,
     /// The streaming reply, if any. Published at most once per animation frame; its text is
     /// a snapshot of a shared append-only buffer, so publishing does not copy it.

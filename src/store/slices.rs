@@ -10,34 +10,34 @@ use crate::core::{
 /// Callbacks a host registers (the `on_*` props of `Chat`).
 #[derive(Clone, Default)]
 pub struct ChatCallbacks {
-    /// F12: after the optimistic user message was added.
+    /// After the optimistic user message was added.
     pub on_message_sent: Option<Callback<Message>>,
-    /// F13: a final assistant message arrived.
+    /// A final assistant message arrived.
     pub on_message_received: Option<Callback<Message>>,
-    /// F14: a streamed text chunk `(chunk, full_text)`.
+    /// A streamed text chunk `(chunk, full_text)`.
     pub on_stream_text: Option<Callback<(String, String)>>,
-    /// F15: a tool call `(tool_name, args)`.
+    /// A tool call `(tool_name, args)`.
     pub on_tool_call: Option<Callback<(String, serde_json::Value)>>,
-    /// F16: a tool result `(tool_name, result)`.
+    /// A tool result `(tool_name, result)`.
     pub on_tool_result: Option<Callback<(String, serde_json::Value)>>,
-    /// F17: any failure.
+    /// Any failure.
     pub on_error: Option<Callback<ChatError>>,
-    /// F18: a conversation was created.
+    /// A conversation was created.
     pub on_conversation_created: Option<Callback<Conversation>>,
-    /// F20: the selected agent changed.
+    /// The selected agent changed.
     pub on_agent_change: Option<Callback<String>>,
     /// The open conversation changed (created, opened, cleared); `None` = new chat.
     pub on_conversation_change: Option<Callback<Option<String>>>,
-    /// F19: a conversation was picked in the history sidebar.
+    /// A conversation was picked in the history sidebar.
     pub on_conversation_selected: Option<Callback<ConversationListItem>>,
-    /// F181: a turn paused for a person (not for restored history or `client_tool`).
+    /// A turn paused for a person (not for restored history or `client_tool`).
     pub on_action_required: Option<Callback<crate::core::PendingAction>>,
-    /// F180: the server accepted an answer `(action_id, resolution)`.
+    /// The server accepted an answer `(action_id, resolution)`.
     pub on_action_resolved: Option<Callback<(String, crate::core::Resolution)>>,
-    /// C10: the agent asks the page to run one of its tools; answer with
+    /// The agent asks the page to run one of its tools; answer with
     /// [`ChatStore::resolve_client_tool`](crate::store::ChatStore::resolve_client_tool).
     pub on_client_tool: Option<Callback<crate::core::PendingAction>>,
-    /// Issue 14: the number of cards waiting for this person changed (also to 0).
+    /// The number of cards waiting for this person changed (also to 0).
     pub on_attention: Option<Callback<crate::core::PendingAttention>>,
 }
 
@@ -73,8 +73,8 @@ pub struct StatusSlice {
     pub has_older_messages: bool,
     /// An older page of messages is on its way.
     pub is_loading_older: bool,
-    /// The session's estimate of `server clock − page clock`, in ms: deadlines are
-    /// the server's, so countdowns and cards read [`ChatStore::server_now`](crate::store::ChatStore::server_now).
+    /// The session's estimate of `server clock − page clock`, in ms: deadlines are the server's, so
+    /// countdowns and cards read [`ChatStore::server_now`](crate::store::ChatStore::server_now).
     pub clock_offset_ms: i64,
 }
 
@@ -83,7 +83,8 @@ pub struct StatusSlice {
 pub struct CardView {
     /// The card.
     pub card: crate::core::ActionCard,
-    /// Whether this chat can answer it (transport + per-kind switch, F175/F176).
+    /// Whether this chat can answer it (transport + per-kind switch: `enable_tool_approvals`,
+    /// `enable_questions`).
     pub can_resolve: bool,
     /// What the card draws ([`crate::core::Shown`]), computed once per publish: the key its view
     /// is drawn under, and what an answer from it carries.
@@ -112,7 +113,7 @@ pub struct PendingFileView {
 pub struct FilesSlice {
     /// Files waiting for the next send, in order.
     pub pending: Vec<PendingFileView>,
-    /// Effective limits (props narrowed by the agent, C16).
+    /// Effective limits (props narrowed by the agent, which may only lower them).
     pub limits: crate::core::UploadLimits,
 }
 

@@ -1,5 +1,5 @@
-//! Attachment chips: the files waiting in the composer (F84, with a remove button, F82) and
-//! the files of a sent message (F76, with a Download link when the server gave a URL).
+//! Attachment chips: the files waiting in the composer (each with a remove button) and
+//! the files of a sent message (with a Download link when the server gave a URL).
 
 use leptos::prelude::*;
 
@@ -96,7 +96,7 @@ fn PendingChip(file: PendingFileView) -> impl IntoView {
     }
 }
 
-/// F76: the files of a sent (or stored) message.
+/// The files of a sent (or stored) message.
 #[component]
 pub fn MessageFiles(
     /// The message's `files`.

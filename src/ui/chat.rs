@@ -126,16 +126,16 @@ pub fn Chat(
     /// page is used, then `default_locale`.
     #[prop(optional, into)]
     locale: MaybeProp<String>,
-    /// Locale when neither `locale` nor a shipped `?lang=` says otherwise (F40; default `en`).
+    /// Locale when neither `locale` nor a shipped `?lang=` says otherwise (default `en`).
     #[prop(optional, into)]
     default_locale: MaybeProp<String>,
-    /// Show avatars beside messages (F32; default true).
+    /// Show avatars beside messages (default true).
     #[prop(default = true)]
     show_avatars: bool,
-    /// Show each message's local time, HH:MM (F33; default false).
+    /// Show each message's local time, HH:MM (default false).
     #[prop(optional)]
     show_timestamps: bool,
-    /// Show the "Sources" block under assistant messages that have citations (F38; default
+    /// Show the "Sources" block under assistant messages that have citations (default
     /// true).
     #[prop(into, default = Signal::stored(true))]
     enable_citations: Signal<bool>,
@@ -201,10 +201,10 @@ pub fn Chat(
     /// An agent's `metadata.allowedFileTypes` narrows it further.
     #[prop(optional, into)]
     allowed_file_types: Signal<Vec<String>>,
-    /// Largest file in bytes (F8; default 10 MiB); an agent's `maxFileSize` may lower it.
+    /// Largest file in bytes (default 10 MiB); an agent's `maxFileSize` may lower it.
     #[prop(into, default = Signal::stored(crate::core::files::DEFAULT_MAX_FILE_SIZE))]
     max_file_size: Signal<u64>,
-    /// Most files per message (F9; default 10); an agent's `maxFiles` may lower it.
+    /// Most files per message (default 10); an agent's `maxFiles` may lower it.
     #[prop(into, default = Signal::stored(crate::core::files::DEFAULT_MAX_FILES))]
     max_files: Signal<usize>,
     /// Replaces the built-in approval card.
@@ -249,11 +249,11 @@ pub fn Chat(
     /// The server accepted an answer `(action_id, resolution)`.
     #[prop(optional, into)]
     on_action_resolved: Option<Callback<(String, Resolution)>>,
-    /// A turn paused for an approval or a question (F181; not for `client_tool`, not for
+    /// A turn paused for an approval or a question (not for `client_tool`, not for
     /// cards restored with a loaded conversation).
     #[prop(optional, into)]
     on_action_required: Option<Callback<PendingAction>>,
-    /// The agent asks this page to run one of its tools (`client_tool`, C10): no card is drawn;
+    /// The agent asks this page to run one of its tools (`client_tool`): no card is drawn;
     /// answer with [`ChatStore::resolve_client_tool`] (get the store from `on_ready`).
     #[prop(optional, into)]
     on_client_tool: Option<Callback<PendingAction>>,
@@ -637,7 +637,7 @@ crate::io::split::split_point!(
     }
 );
 
-/// F43: shown with more than one agent while the chat is empty and idle.
+/// The agent picker: shown with more than one agent while the chat is empty and idle.
 #[component]
 fn AgentPicker() -> impl IntoView {
     crate::ui::style::use_part_style(crate::ui::style::MESSAGES_CSS);
@@ -727,7 +727,7 @@ fn AgentPicker() -> impl IntoView {
     }
 }
 
-/// F47: the error above the composer, with Dismiss.
+/// The error banner above the composer, with Dismiss.
 #[component]
 fn ErrorBanner() -> impl IntoView {
     let store = ChatStore::expect();

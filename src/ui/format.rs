@@ -3,12 +3,12 @@
 use crate::core::Millis;
 use crate::ui::i18n::I18n;
 
-/// F116, exactly as the React library's `formatToolName`: `_` becomes a space, a space goes
-/// between a lower-case and an upper-case ASCII letter (`getWeather` → `get Weather`), then every
-/// space-separated word gets an upper-case first character and lower-case rest. So
-/// `send_email` → "Send Email", `getHTTPData` → "Get Httpdata", `parseURL` → "Parse Url";
-/// hyphens and digits do not split (`web-search` → "Web-search"), repeated separators keep
-/// their spaces. A blank name is the caller's "Unknown Tool".
+/// A tool's name for people, exactly as the React library's `formatToolName`: `_` becomes a space,
+/// a space goes between a lower-case and an upper-case ASCII letter (`getWeather` → `get Weather`),
+/// then every space-separated word gets an upper-case first character and lower-case rest. So
+/// `send_email` → "Send Email", `getHTTPData` → "Get Httpdata", `parseURL` → "Parse Url"; hyphens
+/// and digits do not split (`web-search` → "Web-search"), repeated separators keep their spaces. A
+/// blank name is the caller's "Unknown Tool".
 pub fn title_case_tool(name: &str) -> String {
     // `.replace(/_/g, " ").replace(/([a-z])([A-Z])/g, "$1 $2")`: the regex matches pairs left
     // to right without overlap, so in `aBC` only `aB` splits, as here.
@@ -44,7 +44,7 @@ pub fn title_case_tool(name: &str) -> String {
 
 /// `s` in lower case, by Unicode's rules. ASCII text is folded here; other text, in the
 /// browser, by the engine's `toLowerCase`, so the element does not carry Rust's case tables
-/// (~24 KB; issue 16) and find's scan of every message stays in the wasm for most of them.
+/// (~24 KB) and find's scan of every message stays in the wasm for most of them.
 pub fn lower(s: &str) -> String {
     if s.is_ascii() {
         return s.to_ascii_lowercase();
@@ -82,12 +82,13 @@ fn unicode_case(s: &str, upper: bool) -> String {
     }
 }
 
-/// F171: "Just now", "5m ago", "3h ago", "2d ago", else the date (YYYY-MM-DD).
+/// How long ago, as the history list shows it: "Just now", "5m ago", "3h ago", "2d ago", else the
+/// date (YYYY-MM-DD).
 pub fn relative_time(i18n: &I18n, then: Millis) -> String {
     crate::utils::format_relative_time(i18n, then)
 }
 
-/// F72: the browser's local time of `at` as `HH:MM` (24-hour, zero-padded).
+/// The browser's local time of `at` as `HH:MM` (24-hour, zero-padded).
 pub fn local_hh_mm(at: Millis) -> String {
     let date = js_sys::Date::new(&wasm_bindgen::JsValue::from_f64(at.0 as f64));
     format!("{:02}:{:02}", date.get_hours(), date.get_minutes())

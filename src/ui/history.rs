@@ -432,8 +432,8 @@ fn SearchIcon() -> impl IntoView {
     }
 }
 
-/// F109: case-insensitive title match; an untitled row matches as "New Chat" (`untitled`,
-/// already lower-case, as is `needle`).
+/// The history search: case-insensitive title match; an untitled row matches as "New Chat"
+/// (`untitled`, already lower-case, as is `needle`).
 fn matches_search(item: &ConversationListItem, needle: &str, untitled: &str) -> bool {
     match item.title.as_deref().filter(|t| !t.trim().is_empty()) {
         Some(t) => crate::ui::format::lower(t).contains(needle),

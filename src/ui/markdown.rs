@@ -163,7 +163,7 @@ fn apply_patch(
 }
 
 /// Work done by the `<StreamingMarkdown/>`s of this thread since it started, counted in units
-/// that do not depend on the machine (for tests and benchmarks, D42).
+/// that do not depend on the machine (for tests and benchmarks).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct StreamingWork {
     /// Updates (at most one per animation frame for the store's reply).
@@ -248,7 +248,7 @@ where
 }
 
 /// A block of the message itself (not inside a quote or list), after a block that reads in
-/// `before`, and the direction it reads in. D46: one without a letter (numbers only, an emoji)
+/// `before`, and the direction it reads in. One without a letter (numbers only, an emoji)
 /// reads like the block before (a code block or rule passes that on), or the layout at the
 /// start, not like the wrapper, which has no direction of its own.
 fn render_top(block: &Block, before: Option<Direction>) -> (AnyView, Option<Direction>) {
@@ -261,7 +261,7 @@ fn render_blocks(blocks: &[Block]) -> Vec<AnyView> {
 }
 
 /// `block` with its `dir`: its own direction, else `fallback` (given for blocks of the
-/// message itself, D46).
+/// message itself).
 fn render_block(block: &Block, fallback: Option<Direction>) -> AnyView {
     // D44: each block reads in the direction of its own first letter; blocks without one
     // (code, rules, numbers only) follow their container.

@@ -35,14 +35,14 @@ pub fn ChatMessage(
     /// Replaces the default avatar; given the message's role.
     #[prop(optional, into)]
     render_avatar: RenderProp<Role>,
-    /// Show the avatar (F71; default true): a round "U" badge for the person, "AI" otherwise.
+    /// Show the avatar (default true): a round "U" badge for the person, "AI" otherwise.
     #[prop(default = true)]
     show_avatar: bool,
-    /// Show the local time (HH:MM) of `createdAt` under the message (F72; default false).
+    /// Show the local time (HH:MM) of `createdAt` under the message (default false).
     #[prop(optional)]
     show_timestamp: bool,
-    /// Show the "Sources" block under an assistant message that has citations (F73, F77;
-    /// default true).
+    /// Show the "Sources" block under an assistant message that has citations (default
+    /// true).
     #[prop(into, default = Signal::stored(true))]
     enable_citations: Signal<bool>,
     /// Where the message is in the conversation, for screen readers when the list draws only
@@ -164,7 +164,7 @@ pub fn ChatMessage(
     }
 }
 
-/// Issue 13: under a message whose turn broke off before the server's copy could be seen,
+/// Under a message whose turn broke off before the server's copy could be seen,
 /// "Interrupted" (read with the row, so a screen reader hears it after the text) and, under the
 /// last such row, Retry, which sends the last message again in place of the interrupted turn.
 /// Retry waits while another reply runs.
@@ -205,7 +205,7 @@ pub fn StreamingMessage(
     /// Replaces the default avatar.
     #[prop(optional, into)]
     render_avatar: RenderProp<Role>,
-    /// Show the avatar (F71; default true).
+    /// Show the avatar (default true).
     #[prop(default = true)]
     show_avatar: bool,
 ) -> impl IntoView {
@@ -320,7 +320,7 @@ enum Extra {
     Files(Vec<crate::core::wire::FileAttachment>),
     /// Sources ([`Citations`]).
     Sources(Vec<crate::core::wire::Citation>),
-    /// F72: the local time as HH:MM, with the exact instant in `datetime`.
+    /// The local time as HH:MM, with the exact instant in `datetime`.
     Time(crate::core::Millis),
 }
 

@@ -45,23 +45,23 @@ impl Feedback {
 pub fn MessageActions(
     /// The message the actions act on.
     message: Message,
-    /// Whether it is still streaming: nothing is drawn meanwhile (F119; default false).
+    /// Whether it is still streaming: nothing is drawn meanwhile (default false).
     #[prop(optional, into)]
     is_streaming: Signal<bool>,
-    /// Show the Copy button (F120; default true).
+    /// Show the Copy button (default true).
     #[prop(default = true)]
     show_copy: bool,
     /// Called with the copied text once the clipboard took it.
     #[prop(optional, into)]
     on_copy: Option<Callback<String>>,
-    /// Show the Regenerate button (F121; default true). It is only drawn when `on_regenerate`
+    /// Show the Regenerate button (default true). It is only drawn when `on_regenerate`
     /// is given too. A signal, so a host can offer it on the latest reply only.
     #[prop(default = Signal::stored(true), into)]
     show_regenerate: Signal<bool>,
     /// Called with the message id when Regenerate is pressed.
     #[prop(optional, into)]
     on_regenerate: Option<Callback<String>>,
-    /// Show the thumbs up / down buttons (F122; default true).
+    /// Show the thumbs up / down buttons (default true).
     #[prop(default = true)]
     show_feedback: bool,
     /// Called with the message id and the verdict; the chosen button stays pressed.

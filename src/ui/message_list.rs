@@ -33,7 +33,7 @@ pub fn ChatMessageList(
     /// props).
     #[prop(optional)]
     actions: Option<ChatActions>,
-    /// Follow new content while the reader is at the bottom (F35; default true).
+    /// Follow new content while the reader is at the bottom (default true).
     #[prop(default = true)]
     auto_scroll: bool,
     /// Actions under each finished assistant message.
@@ -42,17 +42,17 @@ pub fn ChatMessageList(
     /// Replaces the default avatars.
     #[prop(optional, into)]
     render_avatar: RenderProp<crate::core::Role>,
-    /// Show avatars (F59; default true).
+    /// Show avatars (default true).
     #[prop(default = true)]
     show_avatars: bool,
-    /// Show each message's local time (F60; default false).
+    /// Show each message's local time (default false).
     #[prop(optional)]
     show_timestamps: bool,
-    /// Show the "Sources" block under assistant messages that have citations (F62; default
+    /// Show the "Sources" block under assistant messages that have citations (default
     /// true).
     #[prop(into, default = Signal::stored(true))]
     enable_citations: Signal<bool>,
-    /// Replaces the empty state ("Start a conversation", F61, F63).
+    /// Replaces the empty state ("Start a conversation" and its suggestions when not given).
     #[prop(optional, into)]
     empty_state: RenderProp<()>,
     /// Extra classes on the scrolling list.

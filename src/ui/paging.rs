@@ -1,6 +1,6 @@
 //! Paging back through a long conversation: the "older messages" row at the top of
 //! the message list and older pages loaded as the reader nears the top. The view is kept still
-//! when they are prepended by the list's window (`ui::window`, D58).
+//! when they are prepended by the list's window (`ui::window`).
 
 use leptos::html::Div;
 use leptos::prelude::*;

@@ -120,6 +120,6 @@ pub struct HeaderSlot {
     pub agents: Signal<Vec<AgentInfo>>,
     /// The agent in use.
     pub selected_agent_id: Signal<Option<String>>,
-    /// Switches to another agent (what the default picker does, F43).
+    /// Switches to another agent (what the default picker does).
     pub on_agent_change: Callback<String>,
 }

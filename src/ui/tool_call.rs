@@ -60,14 +60,14 @@ impl From<&crate::core::ActiveToolCall> for ToolCallView {
 pub fn ToolCalls(
     /// Calls in the order they happened.
     tool_calls: Vec<ToolCallView>,
-    /// Whether the calls are still running: spinners instead of checks (F112; default false).
+    /// Whether the calls are still running: spinners instead of checks (default false).
     #[prop(optional)]
     is_executing: bool,
     /// Total duration in seconds, appended as " · Ns" to the older-steps toggle when not
     /// executing.
     #[prop(default = None)]
     duration_seconds: Option<u64>,
-    /// Older steps open initially (F114; default false).
+    /// Older steps open initially (default false).
     #[prop(optional)]
     default_expanded: bool,
     /// Extra classes for the root element.
@@ -235,8 +235,8 @@ fn StepIcon(executing: bool) -> impl IntoView {
     }
 }
 
-/// F116: the label (reasoning → display name → formatted name) and, when the label is not the
-/// formatted name, the formatted name as a subtitle.
+/// A tool call's heading: the label (reasoning → display name → formatted name) and, when the label
+/// is not the formatted name, the formatted name as a subtitle.
 fn labels(call: &ToolCallView, i18n: &I18n) -> (String, Option<String>) {
     let formatted = format_tool_name(&call.name, i18n);
     let given = call
@@ -262,7 +262,8 @@ fn unique() -> u64 {
     NEXT.fetch_add(1, Ordering::Relaxed)
 }
 
-/// F116: `_` → space, camelCase split, Title Case; empty → "Unknown Tool".
+/// A tool's name for people, as the React library writes it: `_` → space, camelCase split, Title
+/// Case; empty → "Unknown Tool".
 pub fn format_tool_name(name: &str, i18n: &I18n) -> String {
     if name.trim().is_empty() {
         return i18n.t("chat-tool-call-unknown-tool");

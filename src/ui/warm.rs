@@ -1,11 +1,11 @@
-//! The message view run once, detached, while the browser is idle after the list first shows.
-//! A browser compiles each WebAssembly function the first time it runs, so the
-//! first conversation opened after a page load paid for compiling the whole message view,
-//! Markdown included, in the task that drew it (about 70 ms on the project's machine, against
-//! none for the next conversation opened). The view built here is never put in the page:
-//! nothing is shown, announced or measured, and no host slot is called. In the element and the
-//! page (split builds, D67) the sample reply also asks for the Markdown chunk, so it is here
-//! before the first reply; if it cannot be fetched now, nothing is reported (the sample is
+//! The message view run once, detached, while the browser is idle after the list first shows. A
+//! browser compiles each WebAssembly function the first time it runs, so the first conversation
+//! opened after a page load paid for compiling the whole message view, Markdown included, in the
+//! task that drew it (about 70 ms on the project's machine, against none for the next conversation
+//! opened). The view built here is never put in the page: nothing is shown, announced or measured,
+//! and no host slot is called. In the element and the page (split builds, where the Markdown
+//! renderer is fetched on first use) the sample reply also asks for the Markdown chunk, so it is
+//! here before the first reply; if it cannot be fetched now, nothing is reported (the sample is
 //! gone), and the first reply asks again.
 
 use leptos::prelude::*;

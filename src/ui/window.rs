@@ -23,7 +23,7 @@ pub(crate) const MAX_ROWS: usize = 120;
 /// Rows newly drawn in one frame at most. Building a row's view (and laying it out) is what
 /// drawing costs, so a window that needs more at once (a conversation just opened, the
 /// window grown by much) is drawn over a few frames, the rows nearest the end or the rows
-/// already drawn first; a spacer stands in for the rest meanwhile (issue 18: no task over
+/// already drawn first; a spacer stands in for the rest meanwhile (so no task runs over
 /// 50 ms). A jump to rows far from those drawn (Home, a find hit) draws its window at once:
 /// growing it after the jump moved the view when the list's top changed meanwhile (the
 /// older-page row), since each growth puts the row seen before back where it was.
@@ -623,7 +623,7 @@ impl Window {
     /// Keeps the view after a change of what is drawn, once per change: the end in view
     /// while following it, else the row that was in view where it was (the browser's scroll
     /// anchoring usually did already, this is a no-op then; at the very top Chromium's did
-    /// not, and Safari has none: D27).
+    /// not, and Safari has none).
     fn keep(&self, reader_scrolled: bool) {
         if self.keep_due.try_update_value(std::mem::take) != Some(true) {
             return;

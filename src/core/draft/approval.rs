@@ -13,9 +13,9 @@ use crate::core::variants::{current_variant, form_variants, switch_variant, Vari
 use crate::core::wire::{ActionKind, Decline, PendingAction, Resolution, ToolApproval};
 use crate::core::{ArgChange, FieldKind, FormField, ListField};
 
-/// What the person sees and types on one approval card (seed 000 "Editing the arguments",
-/// seed 004). The editor's text is the single source of truth: the form fields, the problems
-/// and the diff all derive from it, recomputed once per change.
+/// What the person sees and types on one approval card. The editor's text is the single source of
+/// truth: the form fields, the problems and the diff all derive from it, recomputed once per
+/// change.
 #[derive(Clone, Debug, PartialEq)]
 pub struct ApprovalDraft {
     shown: Shown,
@@ -381,7 +381,7 @@ impl ApprovalDraft {
         self.can_deny(now, state, read_only, busy) && self.problems().is_empty()
     }
 
-    /// Deny is offered: as Approve, whatever the edit (Deny ignores it, F207). The gate's own
+    /// Deny is offered: as Approve, whatever the edit (Deny ignores it). The gate's own
     /// rule ([`super::blocked`]), so a button offered is one the gate lets through.
     pub fn can_deny(&self, now: Millis, state: &CardState, read_only: bool, busy: bool) -> bool {
         super::blocked(

@@ -1,6 +1,6 @@
 //! Where a card announced live puts keyboard focus. One invariant: no control that decides is
 //! the first thing a key press hits, so a stray Enter or Space typed just as a card arrives
-//! never answers it (seed 000 "Accessibility"). Pure: the card's kind and its draft decide.
+//! never answers it. Pure: the card's kind and its draft decide.
 
 use super::QuestionDraft;
 use crate::core::wire::{ActionKind, PendingAction};

@@ -90,7 +90,7 @@ pub fn may_answer(
         }
 }
 
-/// Whether a message list's card may be answered (F195, seed 000 "Custom layouts"): the list
+/// Whether a message list's card may be answered: the list
 /// was given a way to answer (`actions.onResolve`), the card is for a person, and
 /// [`may_answer`] with the list's own switches.
 pub fn may_answer_in_list(

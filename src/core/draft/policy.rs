@@ -1,5 +1,5 @@
-//! The edit policy per value (seed 004: "allow edits only for values your policy explicitly
-//! supports"). One invariant: a value the policy marks read-only reaches the server exactly as
+//! The edit policy per value (edits only for values the policy explicitly
+//! supports). One invariant: a value the policy marks read-only reaches the server exactly as
 //! proposed, whoever builds the answer (the form, the JSON editor, a custom card, the host).
 //!
 //! Read-only are the top-level arguments the server names in the action's `readOnlyArgs`, those

@@ -17,7 +17,7 @@ pub struct QuestionAnswer {
     pub text: String,
 }
 
-/// What the person sees and answers on one question card (seed 000 "Question").
+/// What the person sees and answers on one question card.
 #[derive(Clone, Debug, PartialEq)]
 pub struct QuestionDraft {
     shown: Shown,
@@ -64,7 +64,7 @@ impl QuestionDraft {
             .is_some_and(|q| q.offers_free_text(self.allow_free_text))
     }
 
-    /// Seed 000: "A single single-choice question submits as soon as an option is picked" —
+    /// "A single single-choice question submits as soon as an option is picked" —
     /// unless an option has a preview (the person may want to look first). A free-text field
     /// next to the options does not change that; it keeps its own Send.
     pub fn submits_on_pick(&self) -> bool {

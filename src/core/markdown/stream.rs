@@ -74,7 +74,7 @@ impl MarkdownStream {
         }
     }
 
-    /// Takes a snapshot of the streaming reply (the store's shared buffer, D42). A later
+    /// Takes a snapshot of the streaming reply (the store's shared buffer). A later
     /// snapshot of the buffer fed before costs only its new bytes: nothing is compared or
     /// copied besides them. A snapshot of another buffer (another answer) is taken like
     /// [`MarkdownStream::set_text`].

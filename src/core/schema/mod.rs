@@ -1,5 +1,5 @@
 //! Checks edited approval arguments against the action's `argsSchema` before Approve is allowed
-//! (seed 000, "Editing the arguments"), as JSON Schema 2020-12 (and the drafts before it) says.
+//! as JSON Schema 2020-12 (and the drafts before it) says.
 //!
 //! It exists because the approval card must explain, in the person's language, why an edit can
 //! not be sent yet, and must say so when it cannot tell. A general JSON Schema crate would pull
@@ -194,7 +194,7 @@ pub fn blocks(problems: &[Problem]) -> bool {
     problems.iter().any(|p| !p.kind.is_unjudged())
 }
 
-/// Deep equality of two argument objects as seed 000 means it for "edited": object key order
+/// Deep equality of two argument objects, what "edited" means: object key order
 /// does not matter and numbers compare by value (`1` equals `1.0`). Approve sends
 /// `approvedArgs` only when this is false for the edit and the proposal.
 pub fn args_equal(a: &Value, b: &Value) -> bool {

@@ -22,7 +22,7 @@ use crate::core::endpoint::Endpoint;
 impl Session {
     /// E14 (PROTOCOL §9.5): the answer passes the core's gate ([`check_resolve`]: the card
     /// still is the request `shown`, waits, may be answered here, is in time, and the answer
-    /// keeps its rules), then the card goes to Sending (its deadline no longer applies, C32),
+    /// keeps its rules), then the card goes to Sending (its deadline no longer applies),
     /// the answer is posted, and the continuation streams in as a new assistant message.
     /// `together` names, for one card of an "Approve all" / "Deny all", the cards of the batch
     /// still to be answered after it with the same answer (empty for an answer on its own).
@@ -446,7 +446,7 @@ impl Session {
             .collect()
     }
 
-    /// Seed 004: "when execution started" and ended. A card this page saw move into
+    /// When execution started and ended. A card this page saw move into
     /// Executing…, or from it into Completed / Failed, keeps when (server time) unless the
     /// server said itself. A card first seen already finished gets no time it did not see.
     pub(super) fn note_execution_times(&mut self, before: &[(String, CardStage)]) {

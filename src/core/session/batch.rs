@@ -1,5 +1,5 @@
-//! "Approve all (N)" and "Deny all" (issue 14; seed 001: "if the model asked for several tools
-//! at once, all of them wait"): every call of one assistant turn decided at once, all or
+//! "Approve all (N)" and "Deny all" (when the model asked for several tools
+//! at once, all of them wait): every call of one assistant turn decided at once, all or
 //! nothing in what the person sees, each call still its own E14 request with its own decision
 //! key, sent one after the other (the server runs one continuation at a time). Each request
 //! names the calls of the batch still to come with the same answer, so a backend that decides

@@ -1,4 +1,4 @@
-//! The server's clock as the page estimates it (issue 13: countdowns on the server's clock).
+//! The server's clock as the page estimates it (countdowns run on the server's clock).
 //!
 //! Deadlines (`expiresAt`) are instants on the server's clock; the page's clock may be minutes
 //! off. Comparing one with the other would expire a card the server still waits on (page

@@ -1,5 +1,5 @@
 //! A session's configuration: what it starts with ([`SessionConfig`]) and the part of it a
-//! running chat may change ([`SessionOptions`], issue 17), so a host that flips a flag keeps
+//! running chat may change ([`SessionOptions`]), so a host that flips a flag keeps
 //! the reply that is streaming, the draft and the open conversation.
 
 use crate::core::files::UploadLimits;

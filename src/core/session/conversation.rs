@@ -1,6 +1,6 @@
-//! The open conversation: opening, loading (E5, plus the E8 newest page when E5 may have
-//! been cut, D26), quiet refreshes, joining a refetched window to what is on screen, older
-//! pages (E8 `order=desc`), clearing and creating one (E4, F151).
+//! The open conversation: opening, loading (E5, plus the E8 newest page when E5 may have been cut),
+//! quiet refreshes, joining a refetched window to what is on screen, older pages (E8 `order=desc`),
+//! clearing and creating one (E4; clearing is the React hook's `clearMessages`).
 
 use serde_json::Value;
 

@@ -33,7 +33,7 @@ pub enum ErrorContext {
 
 impl ErrorContext {
     /// What was being done, in the words of [`ChatError`]'s `Display` (written out rather than
-    /// taken from `Debug`, which a shipped build prints shallowly: D79).
+    /// taken from `Debug`, which a shipped build prints shallowly).
     #[must_use]
     pub fn name(self) -> &'static str {
         match self {

@@ -6,7 +6,7 @@ use crate::core::files::{FileMeta, FileRejection, PendingFile};
 use super::{ChatError, Output, Session};
 
 impl Session {
-    /// F147: checks `files` against the effective limits from their metadata alone (nothing is
+    /// Checks `files` against the effective limits from their metadata alone (nothing is
     /// read before it passes), adds the accepted ones as pending files still to be read, asks
     /// the io layer to read them, and reports the refused ones.
     pub(super) fn add_files(&mut self, files: Vec<FileMeta>) {

@@ -12,7 +12,7 @@
 //! the io layer runs, `readout` the getters; this file holds the `Session` struct and the
 //! `handle` / `poll_*` contract that dispatches to the sub-machines:
 //! `turn` (sending, stopping, retrying), `stream` (reading a reply's events),
-//! `running` (C17: looking for a reply after a dropped connection), `actions` (cards,
+//! `running` (looking for a reply after a dropped connection), `actions` (cards,
 //! answers, expiry, client tools), `conversation` (open, load, refresh, older pages, create),
 //! `history` (the list, paging, delete, rename, titles), `files` and `agents`.
 //! Fields stay private to this module; its children see them, nothing outside does.
@@ -124,7 +124,7 @@ pub struct Session {
     older: OlderPages,
 
     revisions: Revisions,
-    /// The estimated offset of the server's clock (issue 13; `clock.rs`).
+    /// The estimated offset of the server's clock (`clock.rs`).
     clock: ServerClock,
     /// Idempotency keys of decisions not settled yet.
     keys: crate::core::DecisionKeys,

@@ -45,7 +45,8 @@ pub(super) struct Reading {
     parsed: Vec<Message>,
     /// The E8 newest page asked for beside the answer, and its answer.
     tail: Tail,
-    /// The newest messages are on screen (an open, D69); `parsed` holds older ones only.
+    /// The newest messages are on screen (an open shows the newest first); `parsed` holds older
+    /// ones only.
     shown: bool,
 }
 
@@ -119,7 +120,7 @@ impl Reading {
 
     /// Whether the newest message read is the conversation's newest: the answer was under
     /// its cap, or the E8 newest page has nothing newer (its newest is the answer's), or the
-    /// server has no E8 (then the answer is all there is, as D26 shows it).
+    /// server has no E8 (then the answer is all there is, shown as it came).
     fn reaches_end(&self) -> bool {
         match &self.tail {
             Tail::NotAsked | Tail::Answered(Err(_)) => true,

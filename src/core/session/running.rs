@@ -1,4 +1,4 @@
-//! C17 / PROTOCOL §9.9: a send or an answer whose connection dropped may still have been
+//! A send or an answer whose connection dropped may still have been
 //! taken by the server. Instead of failing at once, the session looks at the conversation
 //! now and then every 2 s for at most 30 s, and decides from what it finds.
 
@@ -180,7 +180,7 @@ impl Session {
         self.look_for_running_turn(conversation_id, turn, false);
     }
 
-    /// Issue 13: the turn of `sent` broke off and the server's copy could not be seen. The
+    /// The turn of `sent` broke off and the server's copy could not be seen. The
     /// sent message and what arrived of the reply stay, marked interrupted (Retry replaces
     /// them, [`Session::drop_interrupted`]); the next load reconciles them with the server's
     /// copy ([`Session::reconcile_interrupted`]).

@@ -10,7 +10,7 @@ pub const START_OPTION_NAMES: &[(&str, &str)] =
     &[("action-expiry-refresh-ms", "actionExpiryRefreshMs")];
 
 /// How long after a card expires here the conversation is fetched again, unless a host says
-/// otherwise (seed 000 "Deadlines").
+/// otherwise (the server may settle it differently, so the page asks it).
 pub const DEFAULT_ACTION_EXPIRY_REFRESH_MS: u64 = 1_500;
 
 /// The session options a host sets by name.

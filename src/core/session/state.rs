@@ -1,6 +1,6 @@
 //! The session's private bookkeeping: what each request in flight was for ([`Pending`]),
-//! what a turn carries ([`Turn`]), why a conversation loads ([`LoadPurpose`]), the C17 look
-//! after a lost connection ([`RunningTurn`]), and the two paging lifecycles as enums
+//! what a turn carries ([`Turn`]), why a conversation loads ([`LoadPurpose`]), the look for a
+//! reply after a lost connection ([`RunningTurn`]), and the two paging lifecycles as enums
 //! ([`HistoryState`], [`OlderPages`]) instead of parallel booleans (DESIGN §6 rule 2).
 
 use crate::core::files::PendingFile;
@@ -155,7 +155,7 @@ impl HistoryState {
     }
 }
 
-/// Older messages of the open conversation on the server (D26, E8).
+/// Older messages of the open conversation on the server (E8).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
 pub(super) enum OlderPages {
     /// Everything from the first message is loaded (or nothing is open).

@@ -1,6 +1,7 @@
 //! A reply as it streams: the SSE body's bytes become events, the events become the
 //! [`StreamingTurn`] the UI draws, tool calls, cards and at the end one assistant message.
-//! A stream that closes without `done` hands over to the C17 look (`running.rs`).
+//! A stream that closes without `done` hands over to the look for a reply after a
+//! dropped connection (`running.rs`).
 
 use serde_json::{json, Map, Value};
 

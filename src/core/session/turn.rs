@@ -1,6 +1,7 @@
 //! Sending a message and the life of its turn: the optimistic message, the E4 + E6 / E9
 //! requests, stop, retry, refusals that give the draft back and the end of a
-//! turn. What the reply's events do is in `stream.rs`, the C17 look in `running.rs`.
+//! turn. What the reply's events do is in `stream.rs`, the look for a reply after a
+//! dropped connection in `running.rs`.
 
 use serde_json::Value;
 
@@ -19,7 +20,7 @@ use crate::core::endpoint::{Call, Endpoint};
 use crate::core::transport::reply::WireFile;
 
 impl Session {
-    /// F152: the React hook's `retry`, which drops a trailing assistant message and resends
+    /// The React hook's `retry`, which drops a trailing assistant message and resends
     /// the last user text as a new message. An interrupted last turn is replaced:
     /// its message and partial reply leave, and the text is sent again.
     pub(super) fn retry(&mut self) {
@@ -144,7 +145,7 @@ impl Session {
     }
 
     /// E4 for the selected agent, then the message. While the agent list is on its way (a
-    /// backend's code may still be loading, D68) the message waits for it, shown as sent;
+    /// backend's code may still be loading) the message waits for it, shown as sent;
     /// with no agent at all it is refused and the draft comes back.
     pub(super) fn send_to_new_conversation(&mut self, outgoing: OutgoingMessage) {
         match self.selected_agent.clone() {

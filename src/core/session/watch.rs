@@ -1,4 +1,4 @@
-//! Issue 14: while the page cannot know whether the server took an answer (a card
+//! While the page cannot know whether the server took an answer (a card
 //! reads "Checking status"), or a tool it approved still runs ("Executing…"), the session
 //! looks the conversation up with a bounded backoff (after 1 s, then 2 s, 4 s … at most 30 s
 //! apart) until

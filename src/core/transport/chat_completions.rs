@@ -1,4 +1,4 @@
-//! OpenAI Chat Completions (and compatible servers) on the wire (issue 15, TRANSPORTS.md):
+//! OpenAI Chat Completions (and compatible servers) on the wire:
 //! the request a turn sends and the reply read back, streamed or whole. Tool calls are
 //! assembled from their streamed pieces; this API never takes answers.
 

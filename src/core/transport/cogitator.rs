@@ -1,4 +1,4 @@
-//! A Cogitator server on the wire (seed 001, PROTOCOL §11.1, C31): the agent list, the run a
+//! A Cogitator server on the wire: the agent list, the run a
 //! turn starts, the resume that answers its cards, and the results read back.
 //!
 //! The paths are those of Cogitator's server adapters (Express, Koa, Fastify, Hono), below
@@ -8,7 +8,7 @@
 //! `approval-required`, `error`, `finish`, then `[DONE]`), `POST /agents/:name/run` runs one
 //! whole (`{output, threadId, usage, toolCalls, status, pendingApprovals?}`), and
 //! `POST /agents/:name/resume` takes decisions (`{threadId, decisions?, defaultDecision?}`)
-//! and answers like `/run`. Seed 001 does not describe the run endpoint, so these are the
+//! and answers like `/run`. Cogitator's docs do not describe the run endpoint, so these are the
 //! configured shape. The thread id is the conversation's id unless the server named
 //! another (kept in the conversation's metadata).
 //!
@@ -108,7 +108,7 @@ pub fn resume_body(thread_id: &str, tool_call_id: &str, decision: Value) -> Valu
 /// The resume body that decides several calls of one paused run at once ("Approve all",
 /// "Deny all"): `decided` are the calls with their decisions, `waiting` every call the run
 /// waits on. When the decided calls are all the calls that wait, one decision answers them
-/// (seed 001: "`defaultDecision` answers every waiting call at once"): the decision most of
+/// (`defaultDecision` answers every waiting call at once): the decision most of
 /// them share (the first one's on a tie) is `defaultDecision`, and `decisions` names only the
 /// calls decided otherwise (left out when there are none). When a waiting call is not among
 /// them, no default is sent (it would answer a call the person did not decide): each decided
@@ -233,9 +233,9 @@ pub fn agent_list(
 }
 
 /// Settles, as cancelled, the calls the thread's last assistant message still waits on: a new
-/// message declines them (C31; the server does so when the run starts). Recorded in that
-/// message's `actionStates` (§9.6 source 1, C12), so a reload reads them as cancelled.
-/// Returns their ids.
+/// message declines them (the server does so when the run starts). Recorded in that message's
+/// `actionStates` (where a reload reads a card's outcome first), so a reload reads them as
+/// cancelled. Returns their ids.
 pub fn decline_waiting(messages: &mut [Value]) -> Vec<String> {
     let Some(last) = messages.iter_mut().rev().find(|m| m["role"] == "assistant") else {
         return Vec::new();

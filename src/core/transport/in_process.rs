@@ -1,4 +1,4 @@
-//! An agent that runs in the page (issue 15, TRANSPORTS.md "In-process agent"), seen from the
+//! An agent that runs in the page (an in-process agent), seen from the
 //! gateway: the turn it is asked for and the events it reports, as bytes.
 //!
 //! The core stays sans-IO: a send (or an answer to a card) becomes an ordinary wire request to

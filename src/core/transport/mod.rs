@@ -89,7 +89,7 @@ backends! {
     /// are kept in the page with their context and open task; a task that waits for input is
     /// answered by the next message, or in its card.
     A2a => a2a,
-    /// A Cogitator server (seed 001, PROTOCOL §11.1: `POST {baseUrl}/agents/:name/stream`):
+    /// A Cogitator server (`POST {baseUrl}/agents/:name/stream`):
     /// conversations are kept in the page, each in the server's thread of the same id; a run
     /// that pauses for approval shows cards answered by `POST /agents/:name/resume`.
     Cogitator => cogitator,
@@ -142,7 +142,7 @@ impl TransportKind {
     }
 
     /// Whether answers go to an action endpoint the host configures (`actionUrl`): Responses
-    /// (the Console's endpoint, C20).
+    /// (the Console's endpoint).
     pub fn answers_at_action_url(self) -> bool {
         self.capabilities().answers_at_action_url
     }
@@ -197,7 +197,7 @@ pub struct TransportOptions {
     /// Where a stateless backend's conversations are kept.
     pub thread_store: ThreadStoreKind,
     /// Where answers to cards go, for a backend that takes them at an endpoint of their own
-    /// (Responses: the Console's action endpoint, C20): an absolute URL, or a path
+    /// (Responses: the Console's action endpoint): an absolute URL, or a path
     /// below the base URL. `{actionId}` and `{conversationId}` in it are replaced by the
     /// action's id and the backend's conversation id. Without it, those backends' cards are
     /// read-only.
@@ -410,7 +410,7 @@ impl Gateway {
     }
 
     /// The gateway of a backend whose code is still being fetched (the element and the page
-    /// load the backends other than the agent server on first use, issue 16, D68): the
+    /// load the backends other than the agent server on first use): the
     /// session's requests wait, in order, until [`Gateway::arrived`] (however long the edge
     /// takes to fetch it, retries included; Stop drops a waiting request).
     pub fn awaiting() -> Gateway {

@@ -124,7 +124,7 @@ pub struct Reply {
     pub usage: Option<Value>,
     /// Sources, as agent-server citations (`{id, title, link}`).
     pub citations: Vec<Value>,
-    /// Actions the backend waits on (Console `requires_action`, PROTOCOL C20), as the agent
+    /// Actions the backend waits on (Console `requires_action`), as the agent
     /// server's `pendingActions`.
     pub pending_actions: Option<Value>,
     /// The backend's id of this reply, for chaining the next turn to it (Responses).

@@ -1,12 +1,12 @@
-//! OpenAI Responses (and the Cognipeer Console client API) on the wire (issue 15,
-//! TRANSPORTS.md): the request a turn sends and the reply read back, streamed or whole.
+//! OpenAI Responses (and the Cognipeer Console client API) on the wire:
+//! the request a turn sends and the reply read back, streamed or whole.
 //!
 //! Turns are chained by default: once a reply has an id, the next turn sends only the new
 //! message and `previous_response_id`, and the server keeps the rest. The first turn of a
 //! thread (or one whose chain is not known, e.g. a thread from before) resends the history.
 //! Tool items of every kind are shown as tool calls; url and file citations become the
 //! message's sources. A response that stops with `status: "requires_action"` carries the
-//! actions it waits on (`pendingActions`, PROTOCOL C20); they are shown as cards.
+//! actions it waits on (`pendingActions`, as the Console names them); they are shown as cards.
 
 use serde_json::{json, Value};
 
@@ -283,7 +283,7 @@ fn read_response(response: &Value) -> Reply {
     reply
 }
 
-/// Console action objects with the agent server's field names (PROTOCOL C20: `kind` for
+/// Console action objects with the agent server's field names (the Console writes `kind` for
 /// `type`, `args_schema` / `inputSchema` for `argsSchema`).
 fn normalise_actions(mut actions: Value) -> Value {
     for action in actions.as_array_mut().into_iter().flatten() {
@@ -357,7 +357,7 @@ fn add_citation(list: &mut Vec<Value>, annotation: &Value) {
 }
 
 /// What Responses can do: conversations in the page chained on the server, cards answered at
-/// a configured action endpoint (the Console's, C20).
+/// a configured action endpoint (the Console's).
 pub const CAPABILITIES: Capabilities = Capabilities {
     names: &["responses", "openai-responses"],
     named_by_page: true,

@@ -74,7 +74,7 @@ impl<'de> Deserialize<'de> for ActionStatus {
 /// `who settled it` value meaning the server refused the action itself at its deadline.
 pub const RESOLVED_BY_TIMEOUT: &str = "system:timeout";
 
-/// Where a decided tool call stands on the server (seed 004, PROTOCOL §11.2).
+/// Where a decided tool call stands on the server (versioned action records).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum ExecutionStatus {
     /// Still waits for a decision (`pending_approval`).
@@ -213,7 +213,7 @@ pub struct PendingAction {
     pub kind: ActionKind,
     /// Where it stands (absent/unknown → [`ActionStatus::Pending`]).
     pub status: ActionStatus,
-    /// Deadline (ISO string or epoch ms on the wire, C30).
+    /// Deadline (ISO string or epoch ms on the wire).
     pub expires_at: Option<Millis>,
     /// How it was settled (settled entries). A missing resolution `type` is inferred, see
     /// [`Resolution::from_json`].
@@ -255,8 +255,7 @@ pub struct PendingAction {
     pub history: Vec<Transition>,
 }
 
-/// One entry of a record's transition history (seed 004: "persist an action id and its
-/// transition history").
+/// One entry of a record's transition history.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Transition {
     /// The stage it moved to, as sent (`status`, or `event` / `to`): `pending_approval`,
@@ -413,7 +412,7 @@ impl Decline {
 pub struct UserQuestion {
     /// The questions (entries without question text are dropped).
     pub questions: Vec<Question>,
-    /// Action-level `allowFreeText` (SDK snapshot, C14); a question's own value wins.
+    /// Action-level `allowFreeText` (as the SDK's snapshot has it); a question's own value wins.
     pub allow_free_text: Option<bool>,
     /// A line under the heading that says what the questions are for (`summary`).
     pub summary: Option<String>,

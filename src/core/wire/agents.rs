@@ -18,7 +18,7 @@ pub struct AgentInfo {
     /// Free-form settings; the keys the client reads have typed getters.
     #[serde(skip_serializing_if = "AgentMetadata::is_empty")]
     pub metadata: AgentMetadata,
-    /// Feature flags (0.4.0, C16).
+    /// Feature flags (agent server 0.4.0 and later).
     #[serde(skip_serializing_if = "AgentCapabilities::is_empty")]
     pub capabilities: AgentCapabilities,
 }
@@ -91,7 +91,7 @@ impl ComposerMode {
 }
 
 /// An agent's free-form `metadata`, kept whole, with typed getters for the keys the client
-/// reads (§4, C16). A getter returns `None` whenever the value is unusable, so the prop applies.
+/// reads. A getter returns `None` whenever the value is unusable, so the prop applies.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct AgentMetadata {
     /// Every key as sent.

@@ -119,7 +119,7 @@ impl ConversationList {
 }
 by_hand!(ConversationList, "an object with conversations");
 
-/// E4 body `{ conversation }`; also reads a bare [`Conversation`] (E6 is bare, docs wrap it; C23, X5).
+/// E4 body `{ conversation }`; also reads a bare [`Conversation`] (E6 is bare, docs wrap it).
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct ConversationEnvelope {
     /// The conversation, wrapped or not on the wire.
@@ -145,7 +145,7 @@ impl ConversationEnvelope {
     }
 }
 
-/// E10 body `{ file }`; also reads a bare [`FileRecord`] (E11 is bare; C23, X5).
+/// E10 body `{ file }`; also reads a bare [`FileRecord`] (E11 is bare, docs wrap it).
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct FileEnvelope {
     /// The file record, wrapped or not on the wire.

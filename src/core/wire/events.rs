@@ -4,9 +4,10 @@ use super::*;
 
 /// One server-sent event of a message or resolve stream (§6, §9.3).
 ///
-/// The event's `timestamp` travels beside it in [`TimedEvent`] (the session works on its own
-/// clock, so variants stay lean). Docs variants are read too (X1, X8): `event:` names, `id`/`name`/`arguments` tool events and a
-/// done event carrying `message`. Type names are read with or without the `stream.` prefix.
+/// The event's `timestamp` travels beside it in [`TimedEvent`] (the session works on its own clock,
+/// so variants stay lean). Docs variants are read too (X1, X8): `event:` names,
+/// `id`/`name`/`arguments` tool events and a done event carrying `message`. Type names are read
+/// with or without the `stream.` prefix.
 // Events are decoded one at a time and moved straight into the session, so the size of the
 // `ActionRequired` variant costs nothing; boxing it would only make matching clumsier.
 #[allow(clippy::large_enum_variant)]
@@ -16,7 +17,8 @@ pub enum StreamEvent {
     Start {
         /// Conversation id.
         conversation_id: Option<String>,
-        /// Id of the stored **user** message (not to be relied on in resolve streams, C33).
+        /// Id of the stored **user** message (not to be relied on in resolve streams: servers
+        /// differ).
         message_id: Option<String>,
     },
     /// `stream.text`: append to the streaming buffer.
@@ -148,7 +150,7 @@ fn canonical_event(type_name: &str) -> Option<&'static str> {
 }
 
 impl StreamEvent {
-    /// Parses one frame's `data` (§6, C22). The type is the JSON `type`, else `event_name`
+    /// Parses one frame's `data`. The type is the JSON `type`, else `event_name`
     /// (the frame's `event:` line).
     ///
     /// # Errors

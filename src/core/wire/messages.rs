@@ -503,7 +503,7 @@ pub struct ToolCallDetail {
     /// Result, when the tool finished.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub result: Option<Value>,
-    /// Why the agent called it, when the server said (F116: the label shown first).
+    /// Why the agent called it, when the server said (the label shown first).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub reasoning: Option<String>,
     /// A friendly label for the call, when the server gave one.

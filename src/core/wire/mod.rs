@@ -221,7 +221,7 @@ pub fn decode_body<T: DeserializeOwned>(endpoint: &str, body: &str) -> Result<T,
 
 /// Parses JSON text into `T` through a [`Value`]. Every wire type is then deserialised from
 /// `&Value` only, the same path the SSE events take, instead of from `&str` as well: serde
-/// instantiates each type's visitor once per input kind (D38; measured: a few KB of gzip).
+/// instantiates each type's visitor once per input kind (a few KB of gzip).
 ///
 /// # Errors
 /// The text is not JSON, or not of `T`'s shape.
@@ -230,7 +230,7 @@ pub fn json_text<T: DeserializeOwned>(text: &str) -> Result<T, serde_json::Error
     T::deserialize(&value)
 }
 
-/// Like [`decode_body`], but an empty body is `Ok(None)` (C23: 204 or empty 2xx = success).
+/// Like [`decode_body`], but an empty body is `Ok(None)` (204 or an empty 2xx is success).
 ///
 /// # Errors
 /// [`ProtocolError::BadBody`] when a non-empty body is not JSON of the expected shape.

@@ -52,7 +52,7 @@ pub struct SendMessageRequest {
 pub enum TurnStatus {
     /// `completed`: the turn finished.
     Completed,
-    /// `requires_action`: the turn waits on pending actions (Cogitator `paused` reads the same, C31).
+    /// `requires_action`: the turn waits on pending actions (Cogitator `paused` reads the same).
     RequiresAction,
     /// `running`: the continuation still executes; refetch later (§9.9).
     Running,
@@ -118,10 +118,10 @@ pub struct SendMessageResponse {
     /// Token counts.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub usage: Option<Usage>,
-    /// Turn outcome (extension, C6).
+    /// Turn outcome (an extension of the agent server's answer).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub status: Option<TurnStatus>,
-    /// Open actions after the turn (extension, C6).
+    /// Open actions after the turn (an extension of the agent server's answer).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub pending_actions: Option<Vec<PendingAction>>,
 }
@@ -197,7 +197,7 @@ pub struct UpdateConversationRequest {
     pub metadata: Option<Map<String, Value>>,
 }
 
-/// E14 request body (§9.5; `version` and `decisionKey` from §11.2, C21).
+/// E14 request body (`version` and `decisionKey` from versioned action records).
 #[derive(Clone, Debug, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct ResolveActionRequest {
@@ -232,7 +232,7 @@ impl<'de> Deserialize<'de> for ResolveActionRequest {
     }
 }
 
-/// E14 JSON answer (`stream` false/absent, §9.5, C7).
+/// E14 JSON answer (`stream` false or absent).
 #[derive(Clone, Debug, Default, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct ResolveActionResponse {

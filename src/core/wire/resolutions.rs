@@ -199,7 +199,7 @@ impl Resolution {
     /// Reads a resolution. The kind comes from, in order: the `type` field when it names a
     /// known kind; the fields present (`decision` or boolean `approved` → tool_approval,
     /// `answers` or `cancelled` → user_question, `result` or `error` → client_tool); then
-    /// `hint` (the owning action's type, C8). `None` when no kind can be found or a
+    /// `hint` (the owning action's type). `None` when no kind can be found or a
     /// tool_approval has no readable decision.
     ///
     /// SDK spellings are accepted: `approved: bool` for the decision, `reason` for the comment,

@@ -390,7 +390,7 @@ fn parameters(approval: &crate::core::ToolApproval, state: &CardState, i18n: I18
     .into_any()
 }
 
-/// What the edit changes, line by line: `path: before → after` (seed 004: show the person
+/// What the edit changes, line by line: `path: before → after` (so the person sees
 /// exactly what will run instead of what was proposed).
 #[component]
 pub(crate) fn ArgumentDiff(

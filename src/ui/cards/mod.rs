@@ -49,8 +49,9 @@ pub struct CardSlot {
 /// A custom card renderer: `render_tool_approval` / `render_question`.
 pub type RenderCard = Callback<CardSlot, AnyView>;
 
-/// How the cards of a message list are answered. Without `on_resolve` every card is
-/// read-only ("Waiting for approval in another app"), as seed 000 "Custom layouts" says.
+/// How the cards of a message list are answered. Without `on_resolve` every card is read-only
+/// ("Waiting for approval in another app"), so a custom layout without a way to answer never shows
+/// live buttons.
 #[derive(Clone)]
 pub struct ChatActions {
     /// Sends `(shown, resolution)`: the action as the card drew it and the answer; usually

@@ -1,5 +1,5 @@
 //! `<QuestionCard/>`: one block per question (single choice, multi-select with previews,
-//! free text), Send and Skip, as seed 000 describes.
+//! free text), Send and Skip.
 
 use leptos::prelude::*;
 use wasm_bindgen::JsCast;

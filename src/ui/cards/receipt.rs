@@ -1,6 +1,6 @@
-//! What a settled card records under its outcome (issue 14, seed 004: "store who approved,
+//! What a settled card records under its outcome (who approved,
 //! which version of the draft they saw, when execution started, and the final provider
-//! result"): who decided, when (relative, the full time on hover and focus), the version, the
+//! result): who decided, when (relative, the full time on hover and focus), the version, the
 //! arguments that ran with a diff against the proposal, and the tool's result or error.
 
 use leptos::prelude::*;

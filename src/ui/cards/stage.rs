@@ -1,5 +1,5 @@
-//! The words of a card's stage in its header (issue 14, seed 004: "the current state must be
-//! explicit"): Pending approval, Sending…, Checking status, Executing…, Completed, Failed…
+//! The words of a card's stage in its header (the current state is always
+//! explicit): Pending approval, Sending…, Checking status, Executing…, Completed, Failed…
 
 use leptos::prelude::*;
 

@@ -1,4 +1,4 @@
-//! A2A (Agent2Agent, JSON-RPC 2.0) on the wire (issue 15, TRANSPORTS.md): the agent card, the
+//! A2A (Agent2Agent, JSON-RPC 2.0) on the wire: the agent card, the
 //! request a turn sends, and the results read back, in A2A 1.0 (what the reference
 //! `@a2a-js/sdk` server speaks by default) and A2A 0.3 (for a server whose card says so).
 //!

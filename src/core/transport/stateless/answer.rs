@@ -289,7 +289,7 @@ impl Stateless {
         }
     }
 
-    /// E14's whole answer (`stream: false`, §9.5 C7): the settled action, and the
+    /// E14's whole answer (`stream: false`): the settled action, and the
     /// continuation's message with the actions it waits on.
     pub(super) fn answer_body(
         &self,
