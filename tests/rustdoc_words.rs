@@ -1,0 +1,128 @@
+//! The crate's documentation is read on docs.rs by people who have only the crate: a doc
+//! comment (`///` or `//!`) under `src/` never names a tracker id (a feature, decision or
+//! contract number such as `F26`, `D79` or `C20`, an issue, a seed document or a row of a
+//! table), since nothing in the crate says what it means. It says the thing itself. Which
+//! test proves which feature is kept in docs/RULES.md and in the tests' names.
+#![cfg(not(target_arch = "wasm32"))]
+
+use std::path::{Path, PathBuf};
+
+fn rust_files(dir: &Path, out: &mut Vec<PathBuf>) {
+    for entry in std::fs::read_dir(dir).expect("source folder readable") {
+        let path = entry.expect("dir entry").path();
+        if path.is_dir() {
+            rust_files(&path, out);
+        } else if path.extension().is_some_and(|e| e == "rs") {
+            out.push(path);
+        }
+    }
+}
+
+/// The text of a doc comment line (`///` or `//!`), `None` for any other line. `////` is a
+/// plain comment, as rustdoc reads it.
+fn doc_text(line: &str) -> Option<&str> {
+    let t = line.trim_start();
+    let rest = t.strip_prefix("///").or_else(|| t.strip_prefix("//!"))?;
+    (!t.starts_with("////")).then_some(rest)
+}
+
+/// A feature, decision or contract number: one of `D`, `F`, `C` then one to three digits,
+/// as a whole word.
+fn is_numbered_id(word: &str) -> bool {
+    let mut chars = word.chars();
+    matches!(chars.next(), Some('D' | 'F' | 'C'))
+        && (2..=4).contains(&word.len())
+        && chars.all(|c| c.is_ascii_digit())
+}
+
+/// The tracker ids in one line of doc text, as found: numbered ids, `s000`, and "issue",
+/// "seed" or "row" followed by a space (or ` #`) and a number.
+fn tracker_ids(text: &str) -> Vec<String> {
+    let mut found = Vec::new();
+    let mut rest = text;
+    while let Some(start) = rest.find(|c: char| c.is_ascii_alphanumeric()) {
+        let tail = &rest[start..];
+        let end = tail
+            .find(|c: char| !c.is_ascii_alphanumeric())
+            .unwrap_or(tail.len());
+        let word = &tail[..end];
+        let after = &tail[end..];
+        let lower = word.to_ascii_lowercase();
+        if is_numbered_id(word) || lower == "s000" {
+            found.push(word.to_string());
+        } else if matches!(lower.as_str(), "issue" | "issues" | "seed" | "row" | "rows") {
+            let spaced = after.strip_prefix(" #").or_else(|| after.strip_prefix(' '));
+            let number: String = spaced
+                .unwrap_or("")
+                .chars()
+                .take_while(char::is_ascii_digit)
+                .collect();
+            if !number.is_empty() {
+                found.push(format!("{word} {number}"));
+            }
+        }
+        rest = after;
+    }
+    found
+}
+
+#[test]
+fn doc_comments_name_no_tracker_id() {
+    let mut files = Vec::new();
+    rust_files(
+        &Path::new(env!("CARGO_MANIFEST_DIR")).join("src"),
+        &mut files,
+    );
+    assert!(
+        files.len() >= 20,
+        "expected the crate's modules, found {files:?}"
+    );
+    let mut offences = Vec::new();
+    for file in &files {
+        let text = std::fs::read_to_string(file).expect("readable source");
+        for (n, line) in text.lines().enumerate() {
+            let Some(doc) = doc_text(line) else { continue };
+            let ids = tracker_ids(doc);
+            if !ids.is_empty() {
+                offences.push(format!(
+                    "{}:{}: {} ({})",
+                    file.display(),
+                    n + 1,
+                    line.trim(),
+                    ids.join(", ")
+                ));
+            }
+        }
+    }
+    assert!(
+        offences.is_empty(),
+        "doc comments must say what they mean, not cite a tracker id \
+         (the mapping lives in docs/RULES.md and the test names):\n{}",
+        offences.join("\n")
+    );
+}
+
+#[test]
+fn the_finder_catches_each_kind_of_id_and_leaves_plain_words() {
+    // The check above must be able to fail.
+    assert_eq!(tracker_ids("the default (F24)."), ["F24"]);
+    assert_eq!(tracker_ids("as D79 says; C20: kind"), ["D79", "C20"]);
+    assert_eq!(
+        tracker_ids("(issue 15, seed 004)"),
+        ["issue 15", "seed 004"]
+    );
+    assert_eq!(
+        tracker_ids("Issue 14: the count; row 83"),
+        ["Issue 14", "row 83"]
+    );
+    assert_eq!(tracker_ids("as s000 says"), ["s000"]);
+    assert_eq!(tracker_ids("see issue #17"), ["issue 17"]);
+    assert!(
+        tracker_ids("a 404, 10 MiB, UTF-8, E2E, CSS3, D-pad, rows of 25, the issue").is_empty()
+    );
+    assert!(tracker_ids("failed fetches in a row: 1 s").is_empty());
+    assert_eq!(doc_text("    /// text"), Some(" text"));
+    assert_eq!(doc_text("//! text"), Some(" text"));
+    assert_eq!(doc_text("//// not a doc comment"), None);
+    assert_eq!(doc_text("// F12 plain comment"), None);
+}
