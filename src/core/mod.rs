@@ -32,7 +32,12 @@ pub mod url;
 pub mod variants;
 pub mod wire;
 
-pub use actions::*;
+pub use actions::{
+    approval_batch, approval_resolution, attention_for_changed_card, attention_for_new_card,
+    attention_for_stage_change, composer_state, composer_state_for, countdown, pending_attention,
+    restore_cards, ActionCard, CardState, ComposerState, CountdownUnit, Decider, Notice, Outcome,
+    PendingAttention,
+};
 pub use chunk::Chunk;
 pub use decision_keys::{DecisionKey, DecisionKeys};
 pub use draft::{
@@ -42,7 +47,9 @@ pub use draft::{
 pub use edit::{
     apply_field, diff_args, field_text, field_value, ArgChange, FieldKind, FormField, ListField,
 };
-pub use error::*;
+pub use error::{
+    excerpt, plain_text_words, ApiError, DecodeError, ProtocolError, FALLBACK_SERVER_MESSAGE,
+};
 pub use files::{
     base64_encode, format_file_size, FileCheck, FileMeta, FileRejection, PendingFile, UploadLimits,
 };
@@ -60,11 +67,29 @@ pub use schema::{
     args_equal, blocks, check_args, check_args_text, check_value, set_pattern_engine, ArgsCheck,
     PatternEngine, Problem, ProblemKind,
 };
-pub use session::*;
-pub use sse::*;
+pub use session::{
+    decode, encode, ActiveToolCall, ChatError, Command, ErrorContext, HttpRequest, HttpResponse,
+    Input, Method, Output, RequestId, Revisions, Run, Session, SessionConfig, SessionEvent,
+    SessionOptions, StartOptions, StreamingTurn, TransportError, E5_MESSAGE_CAP,
+    MESSAGES_PER_SLICE, MESSAGE_PAGE,
+};
+pub use sse::{decode_all, SseDecoder, SseFrame, SseFrameDecoder, DEFAULT_MAX_FRAME_BYTES};
 pub use stage::{CardStage, DecidedBy, Receipt};
 pub use stream_text::StreamText;
-pub use time::*;
+pub use time::{
+    format_iso, opt_iso, parse_http_date, parse_retry_after, parse_timestamp, parse_timestamp_str,
+    Millis,
+};
 pub use transitions::{steps, Step, StepKind};
 pub use variants::{current_variant, form_variants, switch_variant, Variant};
-pub use wire::*;
+pub use wire::{
+    decode_body, decode_optional_body, json_text, ActionKind, ActionStateEntry, ActionStatus,
+    AgentInfo, AgentList, AgentMetadata, AnswerValue, Citation, ComposerMode, ContentPart,
+    Conversation, ConversationEnvelope, ConversationList, ConversationListItem,
+    ConversationWithMessages, CreateConversationRequest, Decision, Decline, ExecutionStatus,
+    FileAttachment, FileEnvelope, FileRecord, Message, MessageContent, MessagesPage, PendingAction,
+    Question, QuestionOption, Resolution, ResolveActionRequest, ResolveActionResponse, Role,
+    SendMessageRequest, SendMessageResponse, StreamEvent, TimedEvent, ToolApproval, ToolCallDetail,
+    Transition, TurnStatus, UpdateConversationRequest, UploadFile, Usage, UserQuestion,
+    RESOLVED_BY_TIMEOUT,
+};

@@ -251,5 +251,6 @@ mod direction;
 mod stream;
 
 use self::build::*;
-pub use self::direction::*;
-pub use self::stream::*;
+pub use self::direction::{block_direction, first_strong, item_direction, line_runs, Direction};
+pub use self::stream::MarkdownStream;
+use self::stream::{normalize_label, parse_region, Span};

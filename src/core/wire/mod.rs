@@ -256,10 +256,25 @@ mod messages;
 mod requests;
 mod resolutions;
 
-pub use self::actions::*;
-pub use self::agents::*;
-pub use self::conversations::*;
-pub use self::events::*;
-pub use self::messages::*;
-pub use self::requests::*;
-pub use self::resolutions::*;
+pub use self::actions::{
+    ActionKind, ActionStatus, Decline, ExecutionStatus, PendingAction, Question, QuestionOption,
+    ToolApproval, Transition, UserQuestion, RESOLVED_BY_TIMEOUT,
+};
+pub use self::agents::{AgentCapabilities, AgentInfo, AgentList, AgentMetadata, ComposerMode};
+use self::conversations::pending_actions_of;
+pub use self::conversations::{
+    Conversation, ConversationEnvelope, ConversationList, ConversationListItem,
+    ConversationWithMessages, FileEnvelope, MessagesPage,
+};
+pub use self::events::{StreamEvent, TimedEvent};
+use self::messages::insert_opt_str;
+pub use self::messages::{
+    ActionStateEntry, Citation, ContentPart, FileAttachment, FileRecord, Message, MessageContent,
+    Role, ToolCallDetail, ToolCallRecord, Usage,
+};
+pub use self::requests::{
+    CreateConversationRequest, ResolveActionRequest, ResolveActionResponse, SendMessageRequest,
+    SendMessageResponse, TurnStatus, UpdateConversationRequest, UploadFile,
+};
+use self::resolutions::scalar_text;
+pub use self::resolutions::{AnswerValue, Decision, Resolution};

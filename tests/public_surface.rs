@@ -1,8 +1,12 @@
-//! The crate's documentation is read on docs.rs by people who have only the crate: a doc
-//! comment (`///` or `//!`) under `src/` never names a tracker id (a feature, decision or
-//! contract number such as `F26`, `D79` or `C20`, an issue, a seed document or a row of a
-//! table), since nothing in the crate says what it means. It says the thing itself. Which
-//! test proves which feature is kept in docs/RULES.md and in the tests' names.
+//! What a reader of the crate's documentation meets, who has only the crate (docs.rs):
+//!
+//! - a doc comment (`///` or `//!`) under `src/` never names a tracker id (a feature, decision
+//!   or contract number such as `F26`, `D79` or `C20`, an issue, a seed document or a row of a
+//!   table), since nothing in the crate says what it means. It says the thing itself. Which
+//!   test proves which feature is kept in docs/RULES.md and in the tests' names;
+//! - every re-export names what it re-exports (`pub use x::{A, B}`, never `pub use x::*`), so
+//!   the public surface is chosen, and an item made public inside a module does not join it
+//!   by accident.
 #![cfg(not(target_arch = "wasm32"))]
 
 use std::path::{Path, PathBuf};
@@ -125,4 +129,64 @@ fn the_finder_catches_each_kind_of_id_and_leaves_plain_words() {
     assert_eq!(doc_text("//! text"), Some(" text"));
     assert_eq!(doc_text("//// not a doc comment"), None);
     assert_eq!(doc_text("// F12 plain comment"), None);
+}
+
+/// The glob re-exports (`pub use …::*;`, also `pub(crate) use`) in `text`, as `line: text`.
+fn glob_reexports(text: &str) -> Vec<String> {
+    let mut found = Vec::new();
+    let mut statement = String::new();
+    let mut first_line = 0;
+    for (n, line) in text.lines().enumerate() {
+        let code = line.split("//").next().unwrap_or("").trim();
+        if statement.is_empty() {
+            let is_reexport = code.starts_with("pub use ") || code.starts_with("pub(");
+            if !(is_reexport && code.contains(" use ")) {
+                continue;
+            }
+            first_line = n + 1;
+        }
+        statement.push_str(code);
+        if code.ends_with(';') {
+            if statement.trim_end_matches(';').trim_end().ends_with('*') {
+                found.push(format!("{first_line}: {statement}"));
+            }
+            statement.clear();
+        }
+    }
+    found
+}
+
+#[test]
+fn every_reexport_names_what_it_reexports() {
+    let mut files = Vec::new();
+    rust_files(
+        &Path::new(env!("CARGO_MANIFEST_DIR")).join("src"),
+        &mut files,
+    );
+    let mut offences = Vec::new();
+    for file in &files {
+        let text = std::fs::read_to_string(file).expect("readable source");
+        for hit in glob_reexports(&text) {
+            offences.push(format!("{}:{hit}", file.display()));
+        }
+    }
+    assert!(
+        offences.is_empty(),
+        "re-export a chosen set by name, not a glob:\n{}",
+        offences.join("\n")
+    );
+}
+
+#[test]
+fn the_glob_finder_catches_a_glob_and_leaves_named_lists_and_private_imports() {
+    // The check above must be able to fail.
+    assert_eq!(
+        glob_reexports("pub use self::wire::*;"),
+        ["1: pub use self::wire::*;"]
+    );
+    assert_eq!(
+        glob_reexports("mod a;\npub(crate) use a::*;"),
+        ["2: pub(crate) use a::*;"]
+    );
+    assert!(glob_reexports("pub use a::{B,\n    C};\nuse super::*;\n// pub use x::*;").is_empty());
 }
