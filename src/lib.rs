@@ -5,7 +5,7 @@
 //! [`store`] drives a `Session` and exposes signals; [`ui`] holds the Leptos components;
 //! [`element`] registers the `<agent-chat>` custom element; [`page`] is the standalone page.
 
-#![warn(missing_docs)]
+#![warn(missing_docs, unreachable_pub)]
 
 pub mod core;
 #[cfg(feature = "ui")]

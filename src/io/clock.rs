@@ -5,13 +5,13 @@ use crate::core::Millis;
 
 /// Milliseconds since the Unix epoch.
 #[cfg(target_arch = "wasm32")]
-pub fn now() -> Millis {
+pub(crate) fn now() -> Millis {
     Millis(js_sys::Date::now().max(0.0) as u64)
 }
 
 /// Milliseconds since the Unix epoch (native builds: tests and tools).
 #[cfg(not(target_arch = "wasm32"))]
-pub fn now() -> Millis {
+pub(crate) fn now() -> Millis {
     let since = std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
         .unwrap_or_default();

@@ -7,7 +7,7 @@ use wasm_bindgen::JsCast;
 use crate::core::{base64_encode, FileMeta};
 
 /// Name, MIME type (as the browser guessed it) and size, without reading the file.
-pub fn meta(file: &web_sys::File) -> FileMeta {
+pub(crate) fn meta(file: &web_sys::File) -> FileMeta {
     FileMeta {
         name: file.name(),
         mime_type: file.type_(),
@@ -16,7 +16,7 @@ pub fn meta(file: &web_sys::File) -> FileMeta {
 }
 
 /// The files of a `FileList` (picker or clipboard), in order.
-pub fn list(files: Option<web_sys::FileList>) -> Vec<web_sys::File> {
+pub(crate) fn list(files: Option<web_sys::FileList>) -> Vec<web_sys::File> {
     let Some(files) = files else {
         return Vec::new();
     };
@@ -24,7 +24,7 @@ pub fn list(files: Option<web_sys::FileList>) -> Vec<web_sys::File> {
 }
 
 /// Reads the whole file and encodes it; the error is the browser's wording.
-pub async fn read_base64(file: web_sys::File) -> Result<String, String> {
+pub(crate) async fn read_base64(file: web_sys::File) -> Result<String, String> {
     let buffer = wasm_bindgen_futures::JsFuture::from(file.array_buffer())
         .await
         .map_err(|e| {

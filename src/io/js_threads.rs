@@ -11,11 +11,11 @@ use wasm_bindgen_futures::JsFuture;
 use super::threads::{StorageFuture, ThreadStorage};
 
 /// The host's JavaScript store object.
-pub struct JsThreads(JsValue);
+pub(crate) struct JsThreads(JsValue);
 
 impl JsThreads {
     /// Wraps `store` when it is an object; `None` otherwise.
-    pub fn new(store: JsValue) -> Option<JsThreads> {
+    pub(crate) fn new(store: JsValue) -> Option<JsThreads> {
         store.is_object().then_some(JsThreads(store))
     }
 

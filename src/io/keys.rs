@@ -6,12 +6,12 @@
 use crate::core::DecisionKey;
 
 /// The storage key for the chat talking to `base_url`.
-pub fn scope(base_url: &str) -> String {
+pub(crate) fn scope(base_url: &str) -> String {
     format!("agent-chat-ui:decision-keys:{base_url}")
 }
 
 /// The keys kept for `scope`; entries that do not parse are dropped.
-pub fn load(scope: &str) -> Vec<DecisionKey> {
+pub(crate) fn load(scope: &str) -> Vec<DecisionKey> {
     let Some(text) = storage().and_then(|s| s.get_item(scope).ok().flatten()) else {
         return Vec::new();
     };
@@ -22,7 +22,7 @@ pub fn load(scope: &str) -> Vec<DecisionKey> {
 }
 
 /// Keeps `entries` for `scope` (removes the entry when there are none).
-pub fn save(scope: &str, entries: &[DecisionKey]) {
+pub(crate) fn save(scope: &str, entries: &[DecisionKey]) {
     let Some(storage) = storage() else { return };
     if entries.is_empty() {
         let _ = storage.remove_item(scope);
@@ -34,7 +34,7 @@ pub fn save(scope: &str, entries: &[DecisionKey]) {
 }
 
 /// A random seed for new keys.
-pub fn random_seed() -> u64 {
+pub(crate) fn random_seed() -> u64 {
     #[cfg(target_arch = "wasm32")]
     {
         let high = (js_sys::Math::random() * 4_294_967_296.0) as u64;

@@ -2,7 +2,7 @@
 //! (`history.replaceState`, no reload, no new history entry).
 
 /// The value of `name` in the page's query string, if present and not empty.
-pub fn query_param(name: &str) -> Option<String> {
+pub(crate) fn query_param(name: &str) -> Option<String> {
     let search = web_sys::window()?.location().search().ok()?;
     let params = web_sys::UrlSearchParams::new_with_str(&search).ok()?;
     params.get(name).filter(|v| !v.is_empty())
@@ -10,7 +10,7 @@ pub fn query_param(name: &str) -> Option<String> {
 
 /// Sets (`Some`) or removes (`None`) `name` in the page's query string without reloading.
 /// Does nothing outside a browser window.
-pub fn replace_query_param(name: &str, value: Option<&str>) {
+pub(crate) fn replace_query_param(name: &str, value: Option<&str>) {
     let Some(window) = web_sys::window() else {
         return;
     };

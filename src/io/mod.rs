@@ -17,6 +17,6 @@ pub mod scripted_agent;
 #[cfg(feature = "split")]
 pub mod shell;
 #[cfg(target_arch = "wasm32")]
-pub mod soon;
-pub mod split;
+pub(crate) mod soon;
+pub(crate) mod split;
 pub mod threads;

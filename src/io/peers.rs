@@ -4,10 +4,11 @@
 //! (the other tab refreshes, and a refusal there still wins).
 
 /// The channel's name, shared by every chat of this origin.
-pub const CHANNEL: &str = "agent-chat-ui:actions";
+#[cfg(target_arch = "wasm32")]
+pub(crate) const CHANNEL: &str = "agent-chat-ui:actions";
 
 /// This tab's end of the channel; closed when dropped.
-pub struct Peers {
+pub(crate) struct Peers {
     #[cfg(target_arch = "wasm32")]
     channel: web_sys::BroadcastChannel,
     #[cfg(target_arch = "wasm32")]
@@ -18,7 +19,7 @@ impl Peers {
     /// Joins the channel; `on_settled(conversation_id, action_id)` runs for every message from
     /// another tab. `None` where the browser has no `BroadcastChannel`.
     #[cfg(target_arch = "wasm32")]
-    pub fn open(on_settled: impl Fn(String, String) + 'static) -> Option<Peers> {
+    pub(crate) fn open(on_settled: impl Fn(String, String) + 'static) -> Option<Peers> {
         use wasm_bindgen::JsCast;
         let channel = web_sys::BroadcastChannel::new(CHANNEL).ok()?;
         let listener = wasm_bindgen::closure::Closure::<dyn FnMut(web_sys::MessageEvent)>::new(
@@ -43,12 +44,12 @@ impl Peers {
 
     /// Natively there are no other tabs.
     #[cfg(not(target_arch = "wasm32"))]
-    pub fn open(_on_settled: impl Fn(String, String) + 'static) -> Option<Peers> {
+    pub(crate) fn open(_on_settled: impl Fn(String, String) + 'static) -> Option<Peers> {
         None
     }
 
     /// Tells the other tabs that `action_id` of `conversation_id` was settled here.
-    pub fn tell_settled(&self, conversation_id: &str, action_id: &str) {
+    pub(crate) fn tell_settled(&self, conversation_id: &str, action_id: &str) {
         #[cfg(target_arch = "wasm32")]
         {
             let text =

@@ -9,9 +9,9 @@ use super::agent::{
 };
 
 /// The tool the agent asks approval for.
-pub const CLEAN_TOOL: &str = "clean_folder";
+pub(crate) const CLEAN_TOOL: &str = "clean_folder";
 /// The tool it runs without asking.
-pub const LIST_TOOL: &str = "list_folder";
+pub(crate) const LIST_TOOL: &str = "list_folder";
 
 /// A scripted agent that cleans a build folder, with the person's approval.
 ///

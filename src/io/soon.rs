@@ -23,7 +23,7 @@ thread_local! {
 
 /// Runs `f` in a task of its own, after the browser's turn; false when this browser has no
 /// `MessageChannel` (then nothing is queued and the caller uses a timer).
-pub fn soon(f: impl FnOnce() + 'static) -> bool {
+pub(crate) fn soon(f: impl FnOnce() + 'static) -> bool {
     CHANNEL.with(|cell| {
         let mut slot = cell.borrow_mut();
         if slot.is_none() {

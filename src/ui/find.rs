@@ -43,6 +43,8 @@ pub(crate) fn provide() {
 
 /// The button that opens the find bar (and closes it, in the header, where it stays while the
 /// bar is open). Shown once there are messages to find in.
+// The component macro makes the props builder `pub`; the component itself is crate-only.
+#[allow(unreachable_pub)]
 #[component]
 pub(crate) fn FindToggle(
     /// The bar it opens.
@@ -89,6 +91,8 @@ pub(crate) fn FindToggle(
 /// floating button when no header has one. Enter goes to the next hit, Shift+Enter to the
 /// previous, Escape closes and gives focus back to the button; `hit` is the message jumped
 /// to, which the list marks.
+// The component macro makes the props builder `pub`; the component itself is crate-only.
+#[allow(unreachable_pub)]
 #[component]
 pub(crate) fn FindInConversation(
     window: Window,

@@ -90,6 +90,8 @@ impl Paging {
 
 /// The row above the first message: a button that loads the next older page (keyboard
 /// reachable) and says so while one is on its way. Shown while older messages exist.
+// The component macro makes the props builder `pub`; the component itself is crate-only.
+#[allow(unreachable_pub)]
 #[component]
 pub(crate) fn OlderMessages() -> impl IntoView {
     crate::ui::style::use_part_style(crate::ui::style::MESSAGES_CSS);

@@ -35,7 +35,7 @@ pub const SCHEMA_KEY: &str = "responseSchema";
 
 /// The card of one interrupt: an approval of `call` (its tool name and arguments, when the
 /// run streamed it) when the interrupt names a tool call, else a question card.
-pub fn card(i: &Value, call: Option<(String, Value)>) -> Value {
+pub(super) fn card(i: &Value, call: Option<(String, Value)>) -> Value {
     let id = i["id"].as_str().unwrap_or_default();
     let call_id = i["toolCallId"].as_str().unwrap_or_default();
     let mut card = if call_id.is_empty() {
