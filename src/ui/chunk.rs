@@ -1,6 +1,6 @@
 //! Parts of the chat fetched the first time they are drawn.
 //!
-//! A function declared with `split_point!` ([`crate::io::split`]) is where a part begins.
+//! A function declared with `split_point!` (the browser edge's `io::split`) is where a part begins.
 //! Built with the `split` feature (the element and the page are), `wasm-split-cli` moves it,
 //! and all the code only it reaches, out of the main wasm into a chunk of its own; calling it
 //! fetches the chunk first.
