@@ -4,6 +4,10 @@ use chrono::{DateTime, SecondsFormat, Utc};
 use serde::Serialize;
 use serde_json::{Map, Value};
 
+/// A message's attachment and an upload's record are the chat's own wire types, so the
+/// reference server writes exactly what the chat reads.
+pub use agent_chat_ui::core::wire::{FileAttachment, FileRecord};
+
 /// Current time as an ISO-8601 string with milliseconds, e.g. `2025-05-01T10:00:00.000Z`.
 pub fn now_iso() -> String {
     iso(Utc::now())
@@ -46,20 +50,6 @@ pub struct Conversation {
     pub created_at: String,
     /// Last change time.
     pub updated_at: String,
-}
-
-/// A file attached to a user message: `{ id, name, mimeType, size }`.
-#[derive(Debug, Clone, Serialize)]
-#[serde(rename_all = "camelCase")]
-pub struct FileAttachment {
-    /// `file_<ms>_<rand>` id (or the id of an uploaded file).
-    pub id: String,
-    /// File name.
-    pub name: String,
-    /// MIME type.
-    pub mime_type: String,
-    /// Size in bytes.
-    pub size: usize,
 }
 
 /// A stored message (PROTOCOL §4).
@@ -107,31 +97,4 @@ impl Message {
             updated_at: now,
         }
     }
-}
-
-/// An uploaded file (E10–E13).
-#[derive(Debug, Clone, Serialize)]
-#[serde(rename_all = "camelCase")]
-pub struct FileRecord {
-    /// `file_…` id.
-    pub id: String,
-    /// File name.
-    pub name: String,
-    /// MIME type.
-    pub mime_type: String,
-    /// Size in bytes.
-    pub size: usize,
-    /// Opaque storage key (`memory/<id>`).
-    pub storage_key: String,
-    /// Conversation the upload belongs to, when given.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub conversation_id: Option<String>,
-    /// Message the upload belongs to, when known.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub message_id: Option<String>,
-    /// Caller metadata.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub metadata: Option<Value>,
-    /// Upload time.
-    pub created_at: String,
 }

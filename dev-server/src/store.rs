@@ -30,33 +30,9 @@ pub struct FileEntry {
     pub bytes: Vec<u8>,
 }
 
-/// Lifecycle of a pending action (PROTOCOL §9.1 status vocabulary plus `pending`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum ActionStatus {
-    /// Waiting for an answer.
-    Pending,
-    /// Answered (by a person, or denied by the server at the deadline).
-    Resolved,
-    /// Cancelled by a new message under `pendingActionPolicy: cancel`.
-    Cancelled,
-    /// Lapsed without a decision (not produced by the scripts; kept for completeness).
-    Expired,
-}
-
-impl ActionStatus {
-    /// Wire spelling.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            ActionStatus::Pending => "pending",
-            ActionStatus::Resolved => "resolved",
-            ActionStatus::Cancelled => "cancelled",
-            ActionStatus::Expired => "expired",
-        }
-    }
-}
-
-/// `resolvedBy` value of an action the server denied itself at its deadline.
-pub const TIMEOUT_RESOLVER: &str = "system:timeout";
+/// An action's status and the `resolvedBy` of one the server denied at its deadline are the
+/// chat's own wire vocabulary.
+pub use agent_chat_ui::core::wire::{ActionStatus, RESOLVED_BY_TIMEOUT as TIMEOUT_RESOLVER};
 
 /// A pending (or settled) action raised by an agent turn.
 #[derive(Debug, Clone)]

@@ -12,7 +12,9 @@ use super::messages::decode_file;
 use super::{check_access, json_body, opt_object, opt_string, Caller};
 use crate::error::ApiError;
 use crate::ids::new_id;
-use crate::model::{now_iso, FileRecord};
+use agent_chat_ui::core::time::Millis;
+
+use crate::model::{now_ms, FileRecord};
 use crate::store::FileEntry;
 use crate::AppState;
 
@@ -47,12 +49,12 @@ pub async fn upload(
         id: id.clone(),
         name,
         mime_type,
-        size: bytes.len(),
+        size: bytes.len() as u64,
         storage_key: format!("memory/{id}"),
         conversation_id,
         message_id: None,
-        metadata,
-        created_at: now_iso(),
+        metadata: metadata.and_then(|m| m.as_object().cloned()),
+        created_at: Some(Millis(now_ms().max(0) as u64)),
     };
     store.insert_file(FileEntry {
         record: record.clone(),

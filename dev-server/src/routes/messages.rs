@@ -83,7 +83,9 @@ fn parse_files(app: &AppState, body: &Map<String, Value>) -> Result<Vec<Incoming
                         id: attachment_id(),
                         name,
                         mime_type,
-                        size: bytes.len(),
+                        size: bytes.len() as u64,
+                        url: None,
+                        storage_key: None,
                     },
                 });
             }
@@ -99,6 +101,8 @@ fn parse_files(app: &AppState, body: &Map<String, Value>) -> Result<Vec<Incoming
                         name: entry.record.name.clone(),
                         mime_type: entry.record.mime_type.clone(),
                         size: entry.record.size,
+                        url: None,
+                        storage_key: None,
                     },
                 });
             }
@@ -186,7 +190,11 @@ fn admit(
         .iter()
         .map(|f| {
             let a = &f.attachment;
-            (a.name.as_str(), a.mime_type.as_str(), a.size)
+            (
+                a.name.as_str(),
+                a.mime_type.as_str(),
+                usize::try_from(a.size).unwrap_or(usize::MAX),
+            )
         })
         .collect();
     if let Err(problem) = crate::agents::check_agent_files(&agent_id, &listed) {
