@@ -1,6 +1,6 @@
 //! agent-chat-ui: a Leptos chat UI for AI agents whose headline is human-in-the-loop.
 //!
-//! Layers (one-way, DESIGN.md §2): [`core`] is sans-IO (protocol types, SSE decoder, the
+//! Layers (one-way): [`core`] is sans-IO (protocol types, SSE decoder, the
 //! `Session` state machine, i18n catalog); [`io`] is the browser edge (fetch, streams, clock);
 //! [`store`] drives a `Session` and exposes signals; [`ui`] holds the Leptos components;
 //! [`element`] registers the `<agent-chat>` custom element; [`page`] is the standalone page.

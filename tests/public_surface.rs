@@ -2,8 +2,10 @@
 //!
 //! - a doc comment (`///` or `//!`) under `src/` never names a tracker id (a feature, decision
 //!   or contract number such as `F26`, `D79` or `C20`, an issue, a seed document or a row of a
-//!   table), since nothing in the crate says what it means. It says the thing itself. Which
-//!   test proves which feature is kept in docs/RULES.md and in the tests' names;
+//!   table), nor the numbers of the protocol notes outside the crate (endpoint `E14`,
+//!   discrepancy `X5`, section `§9.6`), since nothing in the crate says what they mean. It
+//!   says the thing itself (`POST /conversations/:cid/actions/:aid`). Which test proves which
+//!   feature is kept in docs/RULES.md and in the tests' names;
 //! - every re-export names what it re-exports (`pub use x::{A, B}`, never `pub use x::*`), so
 //!   the public surface is chosen, and an item made public inside a module does not join it
 //!   by accident.
@@ -30,25 +32,30 @@ fn doc_text(line: &str) -> Option<&str> {
     (!t.starts_with("////")).then_some(rest)
 }
 
-/// A feature, decision or contract number: one of `D`, `F`, `C` then one to three digits,
-/// as a whole word.
+/// A feature, decision, contract, endpoint or discrepancy number: one of `D`, `F`, `C`, `E`,
+/// `X` then one to three digits, as a whole word.
 fn is_numbered_id(word: &str) -> bool {
     let mut chars = word.chars();
-    matches!(chars.next(), Some('D' | 'F' | 'C'))
+    matches!(chars.next(), Some('D' | 'F' | 'C' | 'E' | 'X'))
         && (2..=4).contains(&word.len())
         && chars.all(|c| c.is_ascii_digit())
 }
 
-/// The tracker ids in one line of doc text, as found: numbered ids, `s000`, and "issue",
-/// "seed" or "row" followed by a space (or ` #`) and a number.
+fn is_word_char(c: char) -> bool {
+    c.is_ascii_alphanumeric() || c == '_'
+}
+
+/// The tracker ids in one line of doc text, as found: numbered ids, `s000`, a section sign,
+/// and "issue", "seed" or "row" followed by a space (or ` #`) and a number.
 fn tracker_ids(text: &str) -> Vec<String> {
     let mut found = Vec::new();
+    if text.contains('§') {
+        found.push("§".to_string());
+    }
     let mut rest = text;
-    while let Some(start) = rest.find(|c: char| c.is_ascii_alphanumeric()) {
+    while let Some(start) = rest.find(is_word_char) {
         let tail = &rest[start..];
-        let end = tail
-            .find(|c: char| !c.is_ascii_alphanumeric())
-            .unwrap_or(tail.len());
+        let end = tail.find(|c: char| !is_word_char(c)).unwrap_or(tail.len());
         let word = &tail[..end];
         let after = &tail[end..];
         let lower = word.to_ascii_lowercase();
@@ -120,10 +127,13 @@ fn the_finder_catches_each_kind_of_id_and_leaves_plain_words() {
         ["Issue 14", "row 83"]
     );
     assert_eq!(tracker_ids("as s000 says"), ["s000"]);
+    assert_eq!(tracker_ids("answered with E14 (X5)"), ["E14", "X5"]);
+    assert_eq!(tracker_ids("(PROTOCOL §9.6)"), ["§"]);
     assert_eq!(tracker_ids("see issue #17"), ["issue 17"]);
-    assert!(
-        tracker_ids("a 404, 10 MiB, UTF-8, E2E, CSS3, D-pad, rows of 25, the issue").is_empty()
-    );
+    assert!(tracker_ids(
+        "a 404, 10 MiB, UTF-8, E2E, CSS3, D-pad, rows of 25, the issue, [`E5_CAP`]"
+    )
+    .is_empty());
     assert!(tracker_ids("failed fetches in a row: 1 s").is_empty());
     assert_eq!(doc_text("    /// text"), Some(" text"));
     assert_eq!(doc_text("//! text"), Some(" text"));

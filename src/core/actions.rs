@@ -1,6 +1,6 @@
 //! Approval and question cards as the chat shows them: their lifecycle, how a settled one
-//! reads (PROTOCOL §9.7), the composer state they impose (§9.8) and how a loaded conversation
-//! restores them (§9.6). Pure functions; the `Session` owns the cards and applies these rules.
+//! reads, the composer state they impose and how a loaded conversation
+//! restores them. Pure functions; the `Session` owns the cards and applies these rules.
 
 use std::collections::{BTreeMap, HashMap};
 
@@ -11,7 +11,7 @@ use super::wire::{
     PendingAction, Question, Resolution, Role,
 };
 
-/// How a card ended (§9.7). Rendered as its label and as `data-state` on the card.
+/// How a card ended. Rendered as its label and as `data-state` on the card.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Outcome {
     /// Allowed as proposed.
@@ -58,7 +58,7 @@ impl Outcome {
         }
     }
 
-    /// Outcomes a refetch must never overwrite with a weaker "Answered" (§9.6 step 3).
+    /// Outcomes a refetch must never overwrite with a weaker "Answered".
     pub fn is_sticky(&self) -> bool {
         matches!(self, Outcome::Expired | Outcome::Cancelled)
     }
@@ -70,7 +70,7 @@ impl Outcome {
         }
     }
 
-    /// §9.7: the label of a settled action from its status, resolution and who settled it.
+    /// The label of a settled action from its status, resolution and who settled it.
     /// Without a resolution, the record's own status in the approval guide's words (`stage`)
     /// still tells allowed from denied: `approved`, `executing`, `completed` and `failed` read
     /// as allowed, `rejected` as denied; only a record that says nothing reads "Answered".
@@ -521,7 +521,7 @@ pub fn approval_resolution(
     }
 }
 
-/// Settled state recorded on a message, from the first source that has it (§9.6 step 2).
+/// Settled state recorded on a message, from the first source that has it.
 fn settled_from_message(message: &Message, id: &str) -> Option<Outcome> {
     if let Some(entry) = message.action_states.get(id) {
         return Some(Outcome::from_settled(
@@ -553,13 +553,13 @@ fn settled_from_message(message: &Message, id: &str) -> Option<Outcome> {
         })
 }
 
-/// §9.6: the cards of a freshly loaded conversation.
+/// The cards of a freshly loaded conversation.
 ///
-/// `open` is E5's `pendingActions` (`None` when the key was absent: then the open entries of the
-/// last assistant message's `metadata.pendingActions` wait). Every other action mentioned on a
-/// message, or already known (`known`), is settled, read from the first source that has it,
-/// else "Answered". Locally Expired/Cancelled cards stay so (sticky). Cards not known before are
-/// marked `restored` (no announcement, no focus, no `onActionRequired`).
+/// `open` is `GET /conversations/:id`'s `pendingActions` (`None` when the key was absent: then the
+/// open entries of the last assistant message's `metadata.pendingActions` wait). Every other action
+/// mentioned on a message, or already known (`known`), is settled, read from the first source that
+/// has it, else "Answered". Locally Expired/Cancelled cards stay so (sticky). Cards not known
+/// before are marked `restored` (no announcement, no focus, no `onActionRequired`).
 pub fn restore_cards(
     messages: &[Message],
     open: Option<Vec<PendingAction>>,

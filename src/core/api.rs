@@ -1,14 +1,14 @@
-//! The agent-server REST API (PROTOCOL §3, E1–E14) as data: for each endpoint, the request
+//! The agent-server REST API (every endpoint) as data: for each endpoint, the request
 //! `AgentServerClient` sends (method, path with query, JSON body) and how it reads the answer
 //! into a value or a [`ChatError`]. Pure, so every URL, query string, body and reply shape is
 //! a native test (tests/core/api.rs); the browser side only runs `fetch`.
 //!
 //! Rules kept here: ids are percent-encoded path segments; query parameters are sent only when
-//! truthy (a non-empty string, a number above zero; so `offset=0` is never sent, §3); 204 or an
-//! empty 2xx body is success where no value is expected; E6 and E11 accept the bare object and the
-//! `{ conversation }` / `{ file }` wrapper (servers and their docs differ); a non-2xx answer is
-//! read as the error envelope (§2) into [`ChatError::Api`] with its lower-case code, the server's
-//! wording and the status.
+//! truthy (a non-empty string, a number above zero; so `offset=0` is never sent); 204 or an empty
+//! 2xx body is success where no value is expected; `PATCH /conversations/:id` and `GET /files/:id`
+//! accept the bare object and the `{ conversation }` / `{ file }` wrapper (servers and their docs
+//! differ); a non-2xx answer is read as the error envelope into [`ChatError::Api`] with its
+//! lower-case code, the server's wording and the status.
 
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
@@ -23,7 +23,7 @@ use super::wire::{
 };
 
 /// One request of the API: what `fetch` is asked to do. Headers are the transport's
-/// (PROTOCOL §1) and are added by the io layer.
+/// and are added by the io layer.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ApiRequest {
     /// HTTP method.
@@ -76,7 +76,7 @@ impl<T> ApiCall<T> {
         }
     }
 
-    /// Reads the answer: a non-2xx status is the error envelope (PROTOCOL §2) as
+    /// Reads the answer: a non-2xx status is the error envelope as
     /// [`ChatError::Api`]; a 2xx body of the wrong shape is [`ChatError::BadResponse`].
     ///
     /// # Errors
@@ -110,7 +110,8 @@ impl<T> ApiCall<T> {
     }
 }
 
-/// E3 query (`getConversations`): every field is optional and sent only when truthy.
+/// `GET /conversations` query (`getConversations`): every field is optional and sent only when
+/// truthy.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct ConversationsQuery {
     /// Only this agent's conversations (empty = all).
@@ -123,7 +124,7 @@ pub struct ConversationsQuery {
     pub offset: Option<u32>,
 }
 
-/// Order of an E8 page.
+/// Order of a page of messages.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum MessageOrder {
     /// Oldest first (the server's default).
@@ -144,7 +145,7 @@ impl MessageOrder {
     }
 }
 
-/// E8 query (`getMessages`): sent only when truthy.
+/// `GET /conversations/:id/messages` query (`getMessages`): sent only when truthy.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct MessagesQuery {
     /// Page size (`0`/absent = server default, 100).
@@ -155,12 +156,13 @@ pub struct MessagesQuery {
     pub order: Option<MessageOrder>,
 }
 
-/// E9 options (`sendMessage` / `sendMessageStream`); `stream` is set by the method used.
+/// `POST /conversations/:id/messages` options (`sendMessage` / `sendMessageStream`); `stream` is
+/// set by the method used.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct SendMessageOptions {
     /// The text (the server refuses an empty one with 400).
     pub message: String,
-    /// Files sent inline: raw base64 content (PROTOCOL §5).
+    /// Files sent inline: raw base64 content.
     pub files: Vec<UploadFile>,
     /// Free-form metadata.
     pub metadata: Option<Map<String, Value>>,
@@ -208,7 +210,7 @@ impl ResolveActionOptions {
     }
 }
 
-/// E10 body (`uploadFile`).
+/// `POST /files` body (`uploadFile`).
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct UploadFileRequest {
@@ -255,13 +257,13 @@ fn unwrapped(v: Value, key: &str) -> Value {
     }
 }
 
-/// Any 2xx body, `{ success: true }` and empty alike, means done (servers differ: the docs say `{
-/// success: true }`, the code sends 204).
+/// Any 2xx body, `{ success: true }` and empty alike, means done (servers differ: the docs say
+/// `{ success: true }`, the code sends 204).
 fn no_value(_: &str) -> Result<(), ProtocolError> {
     Ok(())
 }
 
-/// E1 `GET /agents` → the agents (unreadable entries dropped).
+/// `GET /agents` → the agents (unreadable entries dropped).
 #[must_use]
 pub fn get_agents() -> ApiCall<Vec<AgentInfo>> {
     ApiCall::new(
@@ -271,7 +273,7 @@ pub fn get_agents() -> ApiCall<Vec<AgentInfo>> {
     )
 }
 
-/// E2 `GET /agents/:id` → the agent (bare, or wrapped in `{ agent }`).
+/// `GET /agents/:id` → the agent (bare, or wrapped in `{ agent }`).
 #[must_use]
 pub fn get_agent(agent_id: &str) -> ApiCall<AgentInfo> {
     ApiCall::new(
@@ -286,7 +288,7 @@ pub fn get_agent(agent_id: &str) -> ApiCall<AgentInfo> {
     )
 }
 
-/// E3 `GET /conversations?agentId&userId&limit&offset` → one page of the list.
+/// `GET /conversations?agentId&userId&limit&offset` → one page of the list.
 #[must_use]
 pub fn get_conversations(query: &ConversationsQuery) -> ApiCall<ConversationList> {
     let mut q = Vec::new();
@@ -301,7 +303,7 @@ pub fn get_conversations(query: &ConversationsQuery) -> ApiCall<ConversationList
     )
 }
 
-/// E4 `POST /conversations` → the created conversation (201 `{ conversation }`).
+/// `POST /conversations` → the created conversation (201 `{ conversation }`).
 #[must_use]
 pub fn create_conversation(request: &CreateConversationRequest) -> ApiCall<Conversation> {
     ApiCall::new(
@@ -311,7 +313,7 @@ pub fn create_conversation(request: &CreateConversationRequest) -> ApiCall<Conve
     )
 }
 
-/// E5 `GET /conversations/:id` → the conversation, its messages and open actions.
+/// `GET /conversations/:id` → the conversation, its messages and open actions.
 #[must_use]
 pub fn get_conversation(conversation_id: &str) -> ApiCall<ConversationWithMessages> {
     ApiCall::new(
@@ -324,7 +326,7 @@ pub fn get_conversation(conversation_id: &str) -> ApiCall<ConversationWithMessag
     )
 }
 
-/// E6 `PATCH /conversations/:id` → the updated conversation (bare or wrapped).
+/// `PATCH /conversations/:id` → the updated conversation (bare or wrapped).
 #[must_use]
 pub fn update_conversation(
     conversation_id: &str,
@@ -341,7 +343,7 @@ pub fn update_conversation(
     )
 }
 
-/// E7 `DELETE /conversations/:id` → nothing (204; a 200 with any body counts too).
+/// `DELETE /conversations/:id` → nothing (204; a 200 with any body counts too).
 #[must_use]
 pub fn delete_conversation(conversation_id: &str) -> ApiCall<()> {
     ApiCall::new(
@@ -354,7 +356,7 @@ pub fn delete_conversation(conversation_id: &str) -> ApiCall<()> {
     )
 }
 
-/// E8 `GET /conversations/:id/messages?limit&offset&order` → one page of messages.
+/// `GET /conversations/:id/messages?limit&offset&order` → one page of messages.
 #[must_use]
 pub fn get_messages(conversation_id: &str, query: &MessagesQuery) -> ApiCall<MessagesPage> {
     let mut q = Vec::new();
@@ -389,7 +391,7 @@ fn send_request(conversation_id: &str, options: &SendMessageOptions, stream: boo
     )
 }
 
-/// E9 `POST /conversations/:id/messages` with `stream: false` → the stored user and
+/// `POST /conversations/:id/messages` with `stream: false` → the stored user and
 /// assistant messages (and, extension, `status`/`pendingActions`).
 #[must_use]
 pub fn send_message(
@@ -403,8 +405,8 @@ pub fn send_message(
     )
 }
 
-/// E9 with `stream: true`. Only a refusal is read through this call (its body is the error
-/// envelope); a 2xx body is the event stream, decoded by `SseDecoder`.
+/// `POST /conversations/:id/messages` with `stream: true`. Only a refusal is read through this call
+/// (its body is the error envelope); a 2xx body is the event stream, decoded by `SseDecoder`.
 #[must_use]
 pub fn send_message_stream(conversation_id: &str, options: &SendMessageOptions) -> ApiCall<()> {
     ApiCall::new(
@@ -437,7 +439,7 @@ fn resolve_request(
     )
 }
 
-/// E14 `POST /conversations/:cid/actions/:aid` with `stream: false` → the settled
+/// `POST /conversations/:cid/actions/:aid` with `stream: false` → the settled
 /// action, turn status, continuation message and open actions. An empty 2xx body reads
 /// as an empty answer. Sends neither `version` nor `decisionKey`; see [`resolve_action_with`].
 #[must_use]
@@ -472,7 +474,8 @@ pub fn resolve_action_with(
     )
 }
 
-/// E14 with `stream: true`: like [`send_message_stream`], a 2xx body is an event stream.
+/// `POST /conversations/:cid/actions/:aid` with `stream: true`: like [`send_message_stream`], a 2xx
+/// body is an event stream.
 #[must_use]
 pub fn resolve_action_stream(
     conversation_id: &str,
@@ -503,7 +506,7 @@ pub fn resolve_action_stream_with(
     )
 }
 
-/// E10 `POST /files` → the stored file record (201 `{ file }`, bare accepted).
+/// `POST /files` → the stored file record (201 `{ file }`, bare accepted).
 #[must_use]
 pub fn upload_file(request: &UploadFileRequest) -> ApiCall<FileRecord> {
     ApiCall::new(
@@ -513,7 +516,7 @@ pub fn upload_file(request: &UploadFileRequest) -> ApiCall<FileRecord> {
     )
 }
 
-/// E11 `GET /files/:id` → the file record (bare, or wrapped in `{ file }`).
+/// `GET /files/:id` → the file record (bare, or wrapped in `{ file }`).
 #[must_use]
 pub fn get_file(file_id: &str) -> ApiCall<FileRecord> {
     ApiCall::new(
@@ -523,7 +526,7 @@ pub fn get_file(file_id: &str) -> ApiCall<FileRecord> {
     )
 }
 
-/// E12 `DELETE /files/:id` → nothing (204).
+/// `DELETE /files/:id` → nothing (204).
 #[must_use]
 pub fn delete_file(file_id: &str) -> ApiCall<()> {
     ApiCall::new(
@@ -533,7 +536,8 @@ pub fn delete_file(file_id: &str) -> ApiCall<()> {
     )
 }
 
-/// E13: the path of a file's bytes, for a link or an `<img src>` (no request is made).
+/// `GET /files/:id/content`: the path of a file's bytes, for a link or an `<img src>` (no request
+/// is made).
 #[must_use]
 pub fn file_content_path(file_id: &str) -> String {
     format!("/files/{}/content", encode(file_id))

@@ -1,11 +1,11 @@
-//! The agent server's endpoints the session calls (PROTOCOL §3), as data. The session says
+//! The agent server's endpoints the session calls, as data. The session says
 //! what it asks for as a [`Call`] (an [`Endpoint`] with its values and the id its answer
 //! comes back under) and hands the gateway nothing else: a gateway that plays the agent
 //! server in the page reads the typed values, and only the agent server's own gateway renders
 //! a call to HTTP ([`Call::http`]). No path, query or body is ever parsed back.
 //!
 //! Rendering keeps the rules of [`super::api`]: ids are percent-encoded path segments, and
-//! a query parameter is sent only when truthy (§3: `offset=0` is never sent).
+//! a query parameter is sent only when truthy (`offset=0` is never sent).
 
 use serde_json::{json, Value};
 
@@ -68,17 +68,17 @@ pub enum Endpoint {
         message: String,
         /// Whether the answer is streamed.
         stream: bool,
-        /// The files (raw base64 content, §5); not sent when there are none.
+        /// The files (raw base64 content); not sent when there are none.
         files: Vec<WireFile>,
     },
     /// `POST /conversations/:cid/actions/:aid` `{resolution, stream, decisionKey, version?}`:
-    /// an answer to a card (§9.5).
+    /// an answer to a card.
     Resolve {
         /// The conversation the card is in.
         conversation_id: String,
         /// The action answered.
         action_id: String,
-        /// The answer (§9.2).
+        /// The answer.
         resolution: Value,
         /// Whether the continuation is streamed.
         stream: bool,

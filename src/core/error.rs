@@ -1,18 +1,18 @@
 //! Error values of the wire layer, as data the session can store and the UI can show.
 //!
-//! [`ApiError`] is what a refused HTTP request means (PROTOCOL §2, §9.10): the client keys its
+//! [`ApiError`] is what a refused HTTP request means: the client keys its
 //! behaviour on the lower-cased `code`, never on the status. [`DecodeError`] is a stream frame
 //! that could not be understood, [`ProtocolError`] a response body of the wrong shape.
 
 use serde_json::Value;
 
-/// Text used when a refusal carries no readable message (PROTOCOL §2 rules 2 and 3).
+/// Text used when a refusal carries no readable message.
 pub const FALLBACK_SERVER_MESSAGE: &str = "Request failed";
 
 /// Longest data excerpt (in characters) kept inside a [`DecodeError`].
 pub const EXCERPT_MAX_CHARS: usize = 200;
 
-/// A non-2xx answer from the server, reduced to what the client acts on (PROTOCOL §2).
+/// A non-2xx answer from the server, reduced to what the client acts on.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 #[error("HTTP {status}: {server_message}")]
 pub struct ApiError {
@@ -57,7 +57,7 @@ impl ApiError {
         !text.is_empty() && text != FALLBACK_SERVER_MESSAGE
     }
 
-    /// Extracts code and message from an error response body (PROTOCOL §2 rules 1–3).
+    /// Extracts code and message from an error response body.
     ///
     /// 1. `code` = `body.error.code` ‖ `body.code` ‖ none, lower-cased.
     /// 2. `server_message` = `body.error.message` ‖ `body.error` (when a string) ‖
@@ -107,7 +107,7 @@ impl ApiError {
     }
 
     /// The Fluent message id of the friendly text for this code:
-    /// `chat-error-code-<code with _ replaced by ->` (PROTOCOL §9.10).
+    /// `chat-error-code-<code with _ replaced by ->`.
     ///
     /// `None` when there is no code or it contains characters a Fluent id cannot hold;
     /// the caller then shows [`ApiError::server_message`]. Whether the id exists in the

@@ -1,7 +1,7 @@
 //! Attachments before they are sent: the upload limits, an agent's narrowing of
 //! them (an agent may only lower them), the type check with `type/*` wildcards and `.ext` patterns,
 //! the checks of `addFiles`, file sizes for people and the base64 of a file's
-//! bytes (PROTOCOL §5: raw base64, no `data:` prefix). Pure functions, tested natively.
+//! bytes (raw base64, no `data:` prefix). Pure functions, tested natively.
 
 use super::i18n::{Arg, Catalog};
 use super::wire::AgentMetadata;
@@ -334,8 +334,8 @@ fn essence(mime: &str) -> String {
         .to_ascii_lowercase()
 }
 
-/// A file size for people, as the React library's `formatFileSize`: `0 Bytes`, `512 Bytes`, `1.5
-/// KB`, `10 MB`, `1.25 GB` (powers of 1024, at most two decimals, trailing zeros dropped).
+/// A file size for people, as the React library's `formatFileSize`: `0 Bytes`, `512 Bytes`,
+/// `1.5 KB`, `10 MB`, `1.25 GB` (powers of 1024, at most two decimals, trailing zeros dropped).
 #[must_use]
 pub fn format_file_size(bytes: u64) -> String {
     const UNITS: [&str; 4] = ["Bytes", "KB", "MB", "GB"];
@@ -363,7 +363,7 @@ pub fn format_file_size(bytes: u64) -> String {
 }
 
 /// Standard base64 (RFC 4648, with `=` padding), as `FileReader` would give after the
-/// `data:…;base64,` prefix, which PROTOCOL §5 says not to send.
+/// `data:…;base64,` prefix, which the agent server does not take.
 #[must_use]
 pub fn base64_encode(bytes: &[u8]) -> String {
     const ALPHABET: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";

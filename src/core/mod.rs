@@ -70,7 +70,7 @@ pub use schema::{
 pub use session::{
     decode, encode, ActiveToolCall, ChatError, Command, ErrorContext, HttpRequest, HttpResponse,
     Input, Method, Output, RequestId, Revisions, Run, Session, SessionConfig, SessionEvent,
-    SessionOptions, StartOptions, StreamingTurn, TransportError, E5_MESSAGE_CAP,
+    SessionOptions, StartOptions, StreamingTurn, TransportError, CONVERSATION_MESSAGE_CAP,
     MESSAGES_PER_SLICE, MESSAGE_PAGE,
 };
 pub use sse::{decode_all, SseDecoder, SseFrame, SseFrameDecoder, DEFAULT_MAX_FRAME_BYTES};

@@ -255,7 +255,7 @@ impl SseFrameDecoder {
     }
 }
 
-/// Decodes an agent-server event stream into [`StreamEvent`]s (PROTOCOL §6, §9.3).
+/// Decodes an agent-server event stream into [`StreamEvent`]s.
 ///
 /// Feed bytes with [`SseDecoder::push`] as they arrive, drain [`SseDecoder::next_event`] after
 /// each push, and call [`SseDecoder::finish`] when the body ends. A frame whose JSON is broken

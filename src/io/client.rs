@@ -2,8 +2,8 @@
 //! hosts that talk to the server themselves (their own sidebar, a settings page, a script).
 //!
 //! Each method takes its request from [`crate::core::api`] (URL, query, body, how the answer
-//! is read; native tests), runs it with the same `fetch` the chat uses ([`super::http`], headers
-//! per PROTOCOL §1) and returns the value or a [`ChatError`] (code, server wording, status).
+//! is read; native tests), runs it with the same `fetch` the chat uses ([`super::http`], the same
+//! headers) and returns the value or a [`ChatError`] (code, server wording, status).
 //! Streams go through the chat's [`SseDecoder`], so they are read exactly like the
 //! chat reads them. Nothing here panics on what a server sends.
 
@@ -170,7 +170,7 @@ pub enum StreamEnd {
     Done,
     /// `stream.error` arrived (already reported to `on_error`).
     Failed,
-    /// The body ended without either (PROTOCOL §9.9: the server may still have taken it).
+    /// The body ended without either (the server may still have taken it).
     Cut,
     /// The [`AbortHandle`] was used.
     Aborted,
@@ -215,7 +215,7 @@ impl AbortHandle {
 }
 
 /// Low-level client of the agent server: one async method per endpoint of
-/// PROTOCOL §3. Cheap to clone; holds only the configuration.
+/// the agent server's REST API. Cheap to clone; holds only the configuration.
 ///
 /// ```no_run
 /// use agent_chat_ui::core::{ChatError, CreateConversationRequest};
@@ -275,7 +275,7 @@ impl AgentServerClient {
         }
     }
 
-    /// E1: the agents the server offers.
+    /// `GET /agents`: the agents the server offers.
     ///
     /// # Errors
     /// [`ChatError`] when the request is refused, fails or answers something unreadable.
@@ -283,7 +283,7 @@ impl AgentServerClient {
         self.call(api::get_agents()).await
     }
 
-    /// E2: one agent.
+    /// `GET /agents/:id`: one agent.
     ///
     /// # Errors
     /// [`ChatError`] (404 `NOT_FOUND` for an unknown id).
@@ -291,7 +291,7 @@ impl AgentServerClient {
         self.call(api::get_agent(agent_id)).await
     }
 
-    /// E3: one page of conversations; parameters are sent only when truthy.
+    /// `GET /conversations`: one page of conversations; parameters are sent only when truthy.
     ///
     /// # Errors
     /// [`ChatError`] when the request is refused, fails or answers something unreadable.
@@ -302,7 +302,7 @@ impl AgentServerClient {
         self.call(api::get_conversations(query)).await
     }
 
-    /// E4: creates a conversation.
+    /// `POST /conversations`: creates a conversation.
     ///
     /// # Errors
     /// [`ChatError`] (400 without `agent_id`, 404 for an unknown agent).
@@ -313,7 +313,7 @@ impl AgentServerClient {
         self.call(api::create_conversation(request)).await
     }
 
-    /// E5: a conversation with its (first 100) messages and open actions.
+    /// `GET /conversations/:id`: a conversation with its (first 100) messages and open actions.
     ///
     /// # Errors
     /// [`ChatError`] (404, 403).
@@ -324,7 +324,8 @@ impl AgentServerClient {
         self.call(api::get_conversation(conversation_id)).await
     }
 
-    /// E6: renames a conversation or changes its metadata; bare or wrapped answers.
+    /// `PATCH /conversations/:id`: renames a conversation or changes its metadata; bare or wrapped
+    /// answers.
     ///
     /// # Errors
     /// [`ChatError`] (404, 403).
@@ -337,7 +338,7 @@ impl AgentServerClient {
             .await
     }
 
-    /// E7: deletes a conversation; 204 (or any 2xx) is `Ok`.
+    /// `DELETE /conversations/:id`: deletes a conversation; 204 (or any 2xx) is `Ok`.
     ///
     /// # Errors
     /// [`ChatError`] (404, 403).
@@ -345,7 +346,7 @@ impl AgentServerClient {
         self.call(api::delete_conversation(conversation_id)).await
     }
 
-    /// E8: one page of a conversation's messages.
+    /// `GET /conversations/:id/messages`: one page of a conversation's messages.
     ///
     /// # Errors
     /// [`ChatError`] (404, 403).
@@ -357,10 +358,11 @@ impl AgentServerClient {
         self.call(api::get_messages(conversation_id, query)).await
     }
 
-    /// E9 without streaming: sends a message and waits for the whole reply.
+    /// `POST /conversations/:id/messages` without streaming: sends a message and waits for the
+    /// whole reply.
     ///
     /// # Errors
-    /// [`ChatError`] (400 for an empty message, 404/403, the §9.10 codes).
+    /// [`ChatError`] (400 for an empty message, 404/403, the codes of a refused answer).
     pub async fn send_message(
         &self,
         conversation_id: &str,
@@ -369,8 +371,8 @@ impl AgentServerClient {
         self.call(api::send_message(conversation_id, options)).await
     }
 
-    /// E9 streaming: sends a message and reports the reply's events to `callbacks` as they
-    /// arrive. Resolves when the stream ends; `abort` stops it early.
+    /// `POST /conversations/:id/messages` streaming: sends a message and reports the reply's events
+    /// to `callbacks` as they arrive. Resolves when the stream ends; `abort` stops it early.
     ///
     /// # Errors
     /// [`ChatError`] when the request is refused (error envelope) or the network fails; a
@@ -391,12 +393,12 @@ impl AgentServerClient {
         .await
     }
 
-    /// E14: answers an approval or a question and waits for the JSON answer.
-    /// Sends neither `version` nor `decisionKey`; [`AgentServerClient::resolve_action_with`]
-    /// does.
+    /// `POST /conversations/:cid/actions/:aid`: answers an approval or a question and waits for the
+    /// JSON answer. Sends neither `version` nor `decisionKey`;
+    /// [`AgentServerClient::resolve_action_with`] does.
     ///
     /// # Errors
-    /// [`ChatError`] with the §9.10 code (`action_expired`, `action_not_pending`, …).
+    /// [`ChatError`] with the refusal's code (`action_expired`, `action_not_pending`, …).
     pub async fn resolve_action(
         &self,
         conversation_id: &str,
@@ -430,8 +432,9 @@ impl AgentServerClient {
         .await
     }
 
-    /// E14 with `stream: true`: the continuation's events go to `callbacks`
-    /// (`on_action_resolved`, text, `on_done`, …) like [`AgentServerClient::send_message_stream`].
+    /// `POST /conversations/:cid/actions/:aid` with `stream: true`: the continuation's events go to
+    /// `callbacks` (`on_action_resolved`, text, `on_done`, …) like
+    /// [`AgentServerClient::send_message_stream`].
     ///
     /// # Errors
     /// As [`AgentServerClient::send_message_stream`].
@@ -473,7 +476,7 @@ impl AgentServerClient {
         .await
     }
 
-    /// E10: stores a file (raw base64 content).
+    /// `POST /files`: stores a file (raw base64 content).
     ///
     /// # Errors
     /// [`ChatError`] (400, `file_too_large`, `unsupported_file_type`, …).
@@ -481,7 +484,7 @@ impl AgentServerClient {
         self.call(api::upload_file(request)).await
     }
 
-    /// E11: a stored file's record; bare or wrapped answers.
+    /// `GET /files/:id`: a stored file's record; bare or wrapped answers.
     ///
     /// # Errors
     /// [`ChatError`] (404).
@@ -489,7 +492,7 @@ impl AgentServerClient {
         self.call(api::get_file(file_id)).await
     }
 
-    /// E12: deletes a stored file; 204 is `Ok`.
+    /// `DELETE /files/:id`: deletes a stored file; 204 is `Ok`.
     ///
     /// # Errors
     /// [`ChatError`] (404).
@@ -497,7 +500,7 @@ impl AgentServerClient {
         self.call(api::delete_file(file_id)).await
     }
 
-    /// E13: the URL of a stored file's bytes (no request is made).
+    /// `GET /files/:id/content`: the URL of a stored file's bytes (no request is made).
     #[must_use]
     pub fn get_file_content_url(&self, file_id: &str) -> String {
         format!(

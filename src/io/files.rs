@@ -1,5 +1,5 @@
 //! Browser edge of attachments: what a `File` says about itself, and its bytes as the raw
-//! base64 the core sends (PROTOCOL §5). The checks live in `core::files`; only files that
+//! base64 the core sends. The checks live in `core::files`; only files that
 //! passed them are read here, so a 1 GB file is refused from its size alone.
 
 use wasm_bindgen::JsCast;

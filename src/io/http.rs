@@ -18,7 +18,7 @@ use web_sys::{
 
 use crate::core::{HttpRequest, HttpResponse, Input, TransportError};
 
-/// Where and how to talk to the agent server (PROTOCOL §1).
+/// Where and how to talk to the agent server.
 #[derive(Clone, Default, PartialEq)]
 pub struct TransportConfig {
     /// Server origin + base path, without a trailing `/`.

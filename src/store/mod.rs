@@ -1,5 +1,5 @@
 //! `ChatStore` (the `use_chat` of this port): owns one core `Session`, runs the single drive
-//! loop (DESIGN.md §3) and publishes render-ready slices as signals.
+//! loop and publishes render-ready slices as signals.
 //!
 //! Publishing is coalesced to one update per animation frame, so a stream of hundreds of tiny
 //! `stream.text` events costs one DOM update per frame, not one per token.
@@ -189,7 +189,7 @@ impl ChatStore {
 
     /// A store around an existing `session` with no network: every request the session makes
     /// is recorded (see [`ChatStore::take_requests`]) and answers are fed back with
-    /// [`ChatStore::feed`]. For component tests (DESIGN §5) and hosts with their own transport.
+    /// [`ChatStore::feed`]. For component tests and hosts with their own transport.
     pub fn detached(session: Session, callbacks: ChatCallbacks) -> Self {
         let store = Self::build(session, None, callbacks);
         store.schedule_publish();

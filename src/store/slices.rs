@@ -67,7 +67,7 @@ pub struct StatusSlice {
     /// The agent's own `capabilities.approvalArgsEdit`, which wins over any prop.
     pub agent_argument_edit: Option<bool>,
     /// Whether approval cards offer "don't ask again" (not on a backend that cannot remember
-    /// a tool for the chat: Cogitator, PROTOCOL §11.1).
+    /// a tool for the chat: Cogitator).
     pub remember_allowed: bool,
     /// The open conversation has older messages to load.
     pub has_older_messages: bool,

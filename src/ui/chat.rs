@@ -52,7 +52,7 @@ impl Theme {
 
 /// A complete chat bound to an agent server.
 ///
-/// Talks to `base_url` (PROTOCOL §1), lists agents, keeps a history sidebar, streams replies.
+/// Talks to `base_url`, lists agents, keeps a history sidebar, streams replies.
 #[component]
 pub fn Chat(
     /// API root including the base path, e.g. `https://host/api/agents`. A signal's new

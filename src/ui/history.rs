@@ -13,8 +13,8 @@ use crate::ui::slots::RenderProp;
 /// The history sidebar of the enclosing `Chat`: New Chat, search, conversations newest first,
 /// rename, delete, Load more. On small screens it is a drawer controlled by `open`.
 ///
-/// Search filters the rows already loaded, case-insensitively by title; an untitled
-/// conversation matches as "New Chat" in the chat's language. It does not ask the server (E3
+/// Search filters the rows already loaded, case-insensitively by title; an untitled conversation
+/// matches as "New Chat" in the chat's language. It does not ask the server (`GET /conversations`
 /// has no title filter): "Load more" stays offered while searching, and what it brings in is
 /// filtered too. Escape in the field, or the clear button, empties it.
 ///

@@ -5,7 +5,7 @@ use crate::common;
 
 use agent_chat_ui::core::{
     CardState, Command, HttpResponse, Input, Method, Outcome, Run, Session, SessionEvent,
-    E5_MESSAGE_CAP, MESSAGE_PAGE,
+    CONVERSATION_MESSAGE_CAP, MESSAGE_PAGE,
 };
 use common::Harness;
 use serde_json::{json, Value};
@@ -23,7 +23,7 @@ fn fixture(n: usize) -> Vec<Value> {
 
 /// E5 as the reference server answers it: at most the first 100 messages, oldest first.
 fn e5(all: &[Value], pending: Value) -> String {
-    let first: Vec<&Value> = all.iter().take(E5_MESSAGE_CAP).collect();
+    let first: Vec<&Value> = all.iter().take(CONVERSATION_MESSAGE_CAP).collect();
     json!({ "conversation": { "id": "conv_1", "agentId": "echo", "title": "Long" },
             "messages": first, "pendingActions": pending })
     .to_string()

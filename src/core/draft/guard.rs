@@ -32,7 +32,7 @@ pub enum ResolveRefusal {
     /// The answer is for another kind of request (an approval answered as a question...).
     WrongKind,
     /// Allowed with edited `approvedArgs` where the backend cannot run edited arguments (a
-    /// Cogitator server, §11.1): approving would run the proposal while the card says the
+    /// Cogitator server): approving would run the proposal while the card says the
     /// edit ran.
     EditNotOffered,
     /// Denied in a way the request does not take (its `decline` rule: never, only without a

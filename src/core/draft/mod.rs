@@ -36,7 +36,7 @@ use super::wire::{ActionKind, PendingAction};
 pub struct Shown {
     /// The action's id.
     pub action_id: String,
-    /// The record version drawn (echoed back in E14, §11.2).
+    /// The record version drawn (echoed back in `POST /conversations/:cid/actions/:aid`).
     pub version: Option<i64>,
     /// A fingerprint of everything the card draws: kind, tool, arguments, schema, heading,
     /// summary, questions and deadline. Equal fingerprints mean the person saw the same request.

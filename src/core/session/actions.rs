@@ -1,6 +1,6 @@
-//! Approval, question and `client_tool` cards (PROTOCOL §9): answering one (E14), what a
-//! refusal does to it (§9.10), merging open actions from streams and replies, local expiry,
-//! cancel mode, and reporting the page's own tools to the host.
+//! Approval, question and `client_tool` cards: answering one
+//! (`POST /conversations/:cid/actions/:aid`), what a refusal does to it, merging open actions from
+//! streams and replies, local expiry, cancel mode, and reporting the page's own tools to the host.
 
 use crate::core::actions::{ActionCard, CardState, Decider, Outcome};
 use crate::core::draft::{check_resolve, ResolveRefusal, Shown};
@@ -20,12 +20,12 @@ use super::{
 use crate::core::endpoint::Endpoint;
 
 impl Session {
-    /// E14 (PROTOCOL §9.5): the answer passes the core's gate ([`check_resolve`]: the card
-    /// still is the request `shown`, waits, may be answered here, is in time, and the answer
-    /// keeps its rules), then the card goes to Sending (its deadline no longer applies),
-    /// the answer is posted, and the continuation streams in as a new assistant message.
-    /// `together` names, for one card of an "Approve all" / "Deny all", the cards of the batch
-    /// still to be answered after it with the same answer (empty for an answer on its own).
+    /// `POST /conversations/:cid/actions/:aid`: the answer passes the core's gate
+    /// ([`check_resolve`]: the card still is the request `shown`, waits, may be answered here, is
+    /// in time, and the answer keeps its rules), then the card goes to Sending (its deadline no
+    /// longer applies), the answer is posted, and the continuation streams in as a new assistant
+    /// message. `together` names, for one card of an "Approve all" / "Deny all", the cards of the
+    /// batch still to be answered after it with the same answer (empty for an answer on its own).
     pub(super) fn resolve(
         &mut self,
         shown: Shown,
@@ -195,7 +195,7 @@ impl Session {
     }
 
     /// The server took the answer: settle the card, remember the outcome on its message
-    /// (`actionStates`, §9.6 source 1) and tell the host.
+    /// (`actionStates`) and tell the host.
     pub(super) fn on_resolve_accepted(&mut self, action_id: &str, resolution: &Resolution) {
         let outcome = Outcome::from_settled(ActionStatus::Resolved, Some(resolution), None, None);
         let now = self.server_now();
@@ -226,8 +226,8 @@ impl Session {
         });
     }
 
-    /// A non-streamed answer to E14: `{ action, status, message?, pendingActions? }` (§9.5),
-    /// or an error envelope / network failure.
+    /// A non-streamed answer to `POST /conversations/:cid/actions/:aid`:
+    /// `{ action, status, message?, pendingActions? }`, or an error envelope / network failure.
     pub(super) fn on_resolve_response(
         &mut self,
         turn: Turn,
@@ -293,7 +293,7 @@ impl Session {
         }
     }
 
-    /// An answer was refused (§9.10): expired / cancelled / already answered settle the card and
+    /// An answer was refused: expired / cancelled / already answered settle the card and
     /// free the composer; anything else puts it back to waiting. The error shows either way and
     /// composer text comes back.
     pub(super) fn refuse_resolve(
@@ -340,7 +340,7 @@ impl Session {
         );
     }
 
-    /// Cancel mode: once a message is accepted, the waiting cards are cancelled (§9.8).
+    /// Cancel mode: once a message is accepted, the waiting cards are cancelled.
     pub(super) fn cancel_waiting_cards(&mut self) {
         if self.composer_mode() != ComposerMode::Cancel {
             return;
@@ -424,7 +424,7 @@ impl Session {
         self.revisions.status += 1;
     }
 
-    /// Deadlines (§9.8): a waiting card whose `expires_at` is at or before `now` expires by
+    /// Deadlines: a waiting card whose `expires_at` is at or before `now` expires by
     /// itself; one being answered does not. Returns whether any did.
     pub(super) fn expire_due_cards(&mut self, now: Millis) -> bool {
         let mut expired = false;
@@ -472,9 +472,10 @@ impl Session {
         }
     }
 
-    /// The server's record of an action (an E14 reply's `action`, `stream.action_updated`):
-    /// an open one is merged like any open action (a new version waits again); a settled one
-    /// settles an open card from it and updates the execution stage and receipt.
+    /// The server's record of an action (a `POST /conversations/:cid/actions/:aid` reply's
+    /// `action`, `stream.action_updated`): an open one is merged like any open action (a new
+    /// version waits again); a settled one settles an open card from it and updates the execution
+    /// stage and receipt.
     pub(super) fn apply_action_record(&mut self, record: PendingAction, sent: Option<&Resolution>) {
         if record.is_open() {
             return self.merge_open_actions(vec![record], None);

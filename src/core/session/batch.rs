@@ -1,10 +1,9 @@
-//! "Approve all (N)" and "Deny all" (when the model asked for several tools
-//! at once, all of them wait): every call of one assistant turn decided at once, all or
-//! nothing in what the person sees, each call still its own E14 request with its own decision
-//! key, sent one after the other (the server runs one continuation at a time). Each request
-//! names the calls of the batch still to come with the same answer, so a backend that decides
-//! a run's calls in one request (Cogitator's `defaultDecision`) can take them all with the
-//! first.
+//! "Approve all (N)" and "Deny all" (when the model asked for several tools at once, all of them
+//! wait): every call of one assistant turn decided at once, all or nothing in what the person sees,
+//! each call still its own `POST /conversations/:cid/actions/:aid` request with its own decision
+//! key, sent one after the other (the server runs one continuation at a time). Each request names
+//! the calls of the batch still to come with the same answer, so a backend that decides a run's
+//! calls in one request (Cogitator's `defaultDecision`) can take them all with the first.
 
 use crate::core::actions::{approval_batch, CardState};
 use crate::core::draft::{check_resolve, ResolveContext, ResolveRefusal, Shown};

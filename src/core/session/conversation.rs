@@ -1,6 +1,7 @@
-//! The open conversation: opening, loading (E5, plus the E8 newest page when E5 may have been cut),
-//! quiet refreshes, joining a refetched window to what is on screen, older pages (E8 `order=desc`),
-//! clearing and creating one (E4; clearing is the React hook's `clearMessages`).
+//! The open conversation: opening, loading (`GET /conversations/:id`, plus the newest page of
+//! messages when `GET /conversations/:id` may have been cut), quiet refreshes, joining a refetched
+//! window to what is on screen, older pages (`GET /conversations/:id/messages` with `order=desc`),
+//! clearing and creating one (`POST /conversations`; clearing is the React hook's `clearMessages`).
 
 use serde_json::Value;
 
@@ -12,7 +13,7 @@ use super::state::{LoadPurpose, OlderPages, OutgoingMessage, Pending};
 use super::util::{conversation_from, is_local_id};
 use super::{
     ChatError, ErrorContext, HttpResponse, Output, RequestId, Run, Session, SessionEvent,
-    TransportError, E5_MESSAGE_CAP, MESSAGE_PAGE,
+    TransportError, CONVERSATION_MESSAGE_CAP, MESSAGE_PAGE,
 };
 use crate::core::endpoint::Endpoint;
 
@@ -92,8 +93,8 @@ impl Session {
         }
     }
 
-    /// E5 read (whole or a slice at a time, `reading.rs`): shown, or, when it may have been cut
-    /// at its cap, joined with the E8 newest page first.
+    /// `GET /conversations/:id` read (whole or a slice at a time, `reading.rs`): shown, or, when it
+    /// may have been cut at its cap, joined with the newest page of messages first.
     pub(super) fn on_read(
         &mut self,
         conversation_id: String,
@@ -102,7 +103,7 @@ impl Session {
     ) {
         match loaded {
             // E5 may have been cut at its cap: fetch the newest page too (D26).
-            Ok(loaded) if loaded.messages.len() >= E5_MESSAGE_CAP => {
+            Ok(loaded) if loaded.messages.len() >= CONVERSATION_MESSAGE_CAP => {
                 let id = conversation_id.clone();
                 self.request_newest_page(
                     &id,
@@ -117,7 +118,8 @@ impl Session {
         }
     }
 
-    /// E8 `order=desc`, first page: the conversation's newest messages.
+    /// `GET /conversations/:id/messages` with `order=desc`, first page: the conversation's newest
+    /// messages.
     pub(super) fn request_newest_page(&mut self, conversation_id: &str, pending: Pending) {
         let call = Endpoint::Messages {
             conversation_id: conversation_id.to_owned(),
@@ -138,9 +140,10 @@ impl Session {
         }
     }
 
-    /// The E8 newest page after a full E5: joined with E5's oldest messages when the two
-    /// meet, else shown alone with older pages still to load. A server without E8 (404 or
-    /// anything unreadable) shows what E5 gave, with no paging.
+    /// The newest page of messages after a full `GET /conversations/:id`: joined with
+    /// `GET /conversations/:id`'s oldest messages when the two meet, else shown alone with older
+    /// pages still to load. A server without message pages (404 or anything unreadable) shows what
+    /// `GET /conversations/:id` gave, with no paging.
     pub(super) fn on_tail(
         &mut self,
         conversation_id: String,
@@ -155,9 +158,9 @@ impl Session {
         self.finish_joined(conversation_id, purpose, loaded, Some(page));
     }
 
-    /// E5 read, with the answer for the E8 newest page if one was asked for: joined
-    /// and shown. A server without E8 (404 or anything unreadable) shows what E5 gave, with
-    /// no paging.
+    /// `GET /conversations/:id` read, with the answer for the newest page of messages if one was
+    /// asked for: joined and shown. A server without message pages (404 or anything unreadable)
+    /// shows what `GET /conversations/:id` gave, with no paging.
     pub(super) fn finish_joined(
         &mut self,
         conversation_id: String,
@@ -233,7 +236,7 @@ impl Session {
         }
     }
 
-    /// §9.6: messages and cards from a loaded conversation (also every refetch).
+    /// Messages and cards from a loaded conversation (also every refetch).
     pub(super) fn apply_loaded(&mut self, loaded: ConversationWithMessages, reaches_start: bool) {
         let same_conversation = self
             .conversation
@@ -334,9 +337,10 @@ impl Session {
         self.revisions.actions += 1;
     }
 
-    /// E8 `order=desc`: the page just older than what is loaded. The offset counts the loaded
-    /// messages the server knows (local optimistic ones excluded), so a page can overlap what
-    /// is there (deduplicated by id) but never skip a message.
+    /// `GET /conversations/:id/messages` with `order=desc`: the page just older than what is
+    /// loaded. The offset counts the loaded messages the server knows (local optimistic ones
+    /// excluded), so a page can overlap what is there (deduplicated by id) but never skip a
+    /// message.
     pub(super) fn load_older(&mut self) {
         if self.older != OlderPages::Available || self.run == Run::Loading {
             return;
@@ -356,7 +360,7 @@ impl Session {
     }
 
     /// An older page: prepended, deduplicated by id; the settled cards its messages
-    /// describe are restored (§9.6), never announced; open cards keep their state.
+    /// describe are restored, never announced; open cards keep their state.
     pub(super) fn on_older(
         &mut self,
         conversation_id: String,
@@ -378,7 +382,7 @@ impl Session {
     }
 
     /// Older messages (oldest first) put before those loaded, deduplicated by id; the
-    /// settled cards they describe are restored (§9.6), never announced; open cards keep
+    /// settled cards they describe are restored, never announced; open cards keep
     /// their state. Whether any was new.
     pub(super) fn prepend_older(&mut self, older: Vec<Message>) -> bool {
         let known: std::collections::HashSet<&str> =
@@ -484,9 +488,10 @@ impl Session {
     }
 }
 
-/// E5's oldest messages and E8's newest page (newest first) as one window, oldest first, and
-/// whether it reaches the conversation's first message. The two join when they overlap or
-/// together hold `total`; otherwise only the newest page is shown.
+/// `GET /conversations/:id`'s oldest messages and `GET /conversations/:id/messages`'s newest page
+/// (newest first) as one window, oldest first, and whether it reaches the conversation's first
+/// message. The two join when they overlap or together hold `total`; otherwise only the newest page
+/// is shown.
 fn join_window(oldest: Vec<Message>, page: MessagesPage) -> (Vec<Message>, bool) {
     if page.messages.is_empty() {
         return (oldest, true);

@@ -25,9 +25,10 @@ pub enum ErrorContext {
     Delete,
     /// Renaming a conversation.
     Rename,
-    /// Uploading, reading or deleting a stored file (E10–E12, `AgentServerClient`).
+    /// Uploading, reading or deleting a stored file (`POST /files`, `GET` and `DELETE /files/:id`,
+    /// `AgentServerClient`).
     File,
-    /// Loading older messages of the open conversation (E8).
+    /// Loading older messages of the open conversation (`GET /conversations/:id/messages`).
     LoadOlderMessages,
 }
 
@@ -317,7 +318,7 @@ fn successful(
     Ok(resp)
 }
 
-/// A refusal's envelope (PROTOCOL §2), its `Retry-After`, and the words of a body that is
+/// A refusal's envelope, its `Retry-After`, and the words of a body that is
 /// plain text: the server's own words are shown wherever it gave some.
 fn server_refusal(resp: &HttpResponse) -> ApiError {
     let mut error = ApiError::from_body(resp.status, &resp.body).with_retry_after(resp.retry_after);

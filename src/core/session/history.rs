@@ -1,5 +1,6 @@
 //! The history sidebar: the conversation list and its pages, optimistic delete
-//! (E7) and rename (E6), and titles that change under it.
+//! (`DELETE /conversations/:id`) and rename (`PATCH /conversations/:id`), and titles that change
+//! under it.
 
 use serde_json::Value;
 

@@ -1,6 +1,6 @@
 //! The chat `Session`: one sans-IO state machine for everything a chat does over the wire.
 //!
-//! Shape borrowed from quinn-proto / str0m (DESIGN.md §3): the outside world calls
+//! Shape borrowed from quinn-proto / str0m: the outside world calls
 //! [`Session::handle`] with one [`Input`] (a user [`Command`], an HTTP response, a chunk of a
 //! streaming body, a closed stream or a timer tick), then drains [`Session::poll_output`] and
 //! re-arms one timer from [`Session::poll_timeout`]. Time is an input, ids come from a counter,
@@ -410,7 +410,7 @@ impl Session {
         id
     }
 
-    /// Client-side id in the React library's format: `<ms>_<9 base36 chars>` (PROTOCOL §1).
+    /// Client-side id in the React library's format: `<ms>_<9 base36 chars>`.
     fn local_id(&mut self) -> String {
         let n = self.next_local_id;
         self.next_local_id += 1;

@@ -1,13 +1,13 @@
-//! Reading a long conversation in slices. A server that hands over every message
-//! in one E5 answer would otherwise make the page parse them all in one task, blocking the
-//! browser for as long as that takes. Instead the answer's `messages` array is cut into its
-//! elements without parsing them ([`crate::core::json_slices`]), and they are parsed a slice
-//! at a time, newest first, each slice in a task of its own: the session asks for
-//! [`Input::Timeout`](super::Input::Timeout) at once ([`Session::poll_timeout`]) while a
-//! reading is under way, and reads the next slice then. The answer's text is dropped when the
-//! reading ends; nothing but the messages is kept.
+//! Reading a long conversation in slices. A server that hands over every message in one
+//! `GET /conversations/:id` answer would otherwise make the page parse them all in one task,
+//! blocking the browser for as long as that takes. Instead the answer's `messages` array is cut
+//! into its elements without parsing them ([`crate::core::json_slices`]), and they are parsed a
+//! slice at a time, newest first, each slice in a task of its own: the session asks for
+//! [`Input::Timeout`](super::Input::Timeout) at once ([`Session::poll_timeout`]) while a reading is
+//! under way, and reads the next slice then. The answer's text is dropped when the reading ends;
+//! nothing but the messages is kept.
 //!
-//! An answer that may have been cut at its cap asks for the E8 newest page at once, in
+//! An answer that may have been cut at its cap asks for the newest page of messages at once, in
 //! parallel with the reading. When the person opened the conversation and that page (or an
 //! answer under the cap) shows the answer reaches the conversation's end, the newest messages
 //! are shown as soon as they are read, and the older ones join them, above, when the reading
@@ -20,7 +20,8 @@ use crate::core::wire::{ConversationWithMessages, Message, MessagesPage};
 use super::error::{parse_json, successful_body};
 use super::state::{LoadPurpose, OlderPages, Pending};
 use super::{
-    ChatError, ErrorContext, HttpResponse, Session, SessionEvent, TransportError, E5_MESSAGE_CAP,
+    ChatError, ErrorContext, HttpResponse, Session, SessionEvent, TransportError,
+    CONVERSATION_MESSAGE_CAP,
 };
 
 /// Messages parsed in one slice at most: the unit that bounds a task's work whatever the
@@ -43,21 +44,21 @@ pub(super) struct Reading {
     head: ConversationWithMessages,
     /// The messages parsed and not shown yet, newest first.
     parsed: Vec<Message>,
-    /// The E8 newest page asked for beside the answer, and its answer.
+    /// The newest page of messages asked for beside the answer, and its answer.
     tail: Tail,
     /// The newest messages are on screen (an open shows the newest first); `parsed` holds older
     /// ones only.
     shown: bool,
 }
 
-/// The E8 newest page asked for beside an answer that may have been cut at its cap.
+/// The newest page of messages asked for beside an answer that may have been cut at its cap.
 #[derive(Debug)]
 enum Tail {
     /// The answer holds fewer messages than the cap: it is the whole conversation.
     NotAsked,
     /// Asked for, not answered yet.
     Waiting,
-    /// Its answer: the page, or why there is none (a server without E8).
+    /// Its answer: the page, or why there is none (a server without message pages).
     Answered(Result<MessagesPage, ChatError>),
 }
 
@@ -118,9 +119,9 @@ impl Reading {
         Ok(())
     }
 
-    /// Whether the newest message read is the conversation's newest: the answer was under
-    /// its cap, or the E8 newest page has nothing newer (its newest is the answer's), or the
-    /// server has no E8 (then the answer is all there is, shown as it came).
+    /// Whether the newest message read is the conversation's newest: the answer was under its cap,
+    /// or the newest page of messages has nothing newer (its newest is the answer's), or the server
+    /// has no message pages (then the answer is all there is, shown as it came).
     fn reaches_end(&self) -> bool {
         match &self.tail {
             Tail::NotAsked | Tail::Answered(Err(_)) => true,
@@ -146,8 +147,8 @@ impl Reading {
         }
     }
 
-    /// The answer read: the conversation with its messages, oldest first, and the E8 newest
-    /// page's answer if one was asked for.
+    /// The answer read: the conversation with its messages, oldest first, and the
+    /// `GET /conversations/:id/messages` newest page's answer if one was asked for.
     fn finish(
         self,
     ) -> (
@@ -169,7 +170,8 @@ impl Reading {
 }
 
 impl Session {
-    /// E5 answered: read it, a slice at a time when it is long (the first slice at once).
+    /// `GET /conversations/:id` answered: read it, a slice at a time when it is long (the first
+    /// slice at once).
     pub(super) fn on_loaded(
         &mut self,
         conversation_id: String,
@@ -190,7 +192,7 @@ impl Session {
                 self.stop_reading();
                 // It may have been cut at its cap: the newest page, asked for now, comes
                 // while the answer is read (D26).
-                if reading.left.len() >= E5_MESSAGE_CAP {
+                if reading.left.len() >= CONVERSATION_MESSAGE_CAP {
                     reading.tail = Tail::Waiting;
                     let id = conversation_id.clone();
                     self.request_newest_page(&id, Pending::ReadingTail { conversation_id });
@@ -209,7 +211,7 @@ impl Session {
         }
     }
 
-    /// The E8 newest page asked for beside the answer being read.
+    /// The newest page of messages asked for beside the answer being read.
     pub(super) fn on_reading_tail(
         &mut self,
         conversation_id: String,
@@ -281,7 +283,7 @@ impl Session {
 
     /// A message of the answer is not JSON: the load fails, as it would read whole. When the
     /// newest messages are already shown they stay, with the error, and the older ones are
-    /// left to E8 where the server has it.
+    /// left to the message pages where the server has it.
     fn reading_failed(&mut self, detail: String) {
         let Some(reading) = self.reading.take() else {
             return;
@@ -316,7 +318,7 @@ impl Session {
     }
 
     /// Stops reading an answer that no longer matters (another conversation, New Chat, a
-    /// newer answer). Older messages it had still to show are left to E8.
+    /// newer answer). Older messages it had still to show are left to the message pages.
     pub(super) fn stop_reading(&mut self) {
         if self.reading.take().is_some_and(|r| r.shown) && self.older == OlderPages::Reading {
             self.older = OlderPages::Available;

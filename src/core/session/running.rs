@@ -13,7 +13,7 @@ const RUNNING_TURN_POLL_MS: u64 = 2_000;
 const RUNNING_TURN_MAX_MS: u64 = 30_000;
 
 impl Session {
-    /// §9.9: the request may have been taken although its answer was lost. Look at the
+    /// The request may have been taken although its answer was lost. Look at the
     /// conversation now, then every 2 s for at most 30 s, instead of reporting a failure.
     pub(super) fn begin_running_turn(&mut self, turn: Turn) {
         self.start_running_turn(turn, false);

@@ -1,7 +1,7 @@
 //! The session's private bookkeeping: what each request in flight was for ([`Pending`]),
 //! what a turn carries ([`Turn`]), why a conversation loads ([`LoadPurpose`]), the look for a
 //! reply after a lost connection ([`RunningTurn`]), and the two paging lifecycles as enums
-//! ([`HistoryState`], [`OlderPages`]) instead of parallel booleans (DESIGN §6 rule 2).
+//! ([`HistoryState`], [`OlderPages`]) instead of parallel booleans.
 
 use crate::core::files::PendingFile;
 use crate::core::sse::SseDecoder;
@@ -45,23 +45,25 @@ pub(super) enum Pending {
     Create {
         outgoing: OutgoingMessage,
     },
-    /// E4 without a message.
+    /// `POST /conversations` without a message.
     CreateEmpty,
     Load {
         conversation_id: String,
         purpose: LoadPurpose,
     },
-    /// E8 newest page after an E5 that may have been cut at [`E5_MESSAGE_CAP`].
+    /// Newest page of messages after a `GET /conversations/:id` that may have been cut at
+    /// [`CONVERSATION_MESSAGE_CAP`].
     LoadTail {
         conversation_id: String,
         purpose: LoadPurpose,
         loaded: Box<ConversationWithMessages>,
     },
-    /// E8 newest page asked for beside an E5 answer being read in slices.
+    /// Newest page of messages asked for beside a `GET /conversations/:id` answer being read in
+    /// slices.
     ReadingTail {
         conversation_id: String,
     },
-    /// E8 next older page.
+    /// Next older page of messages.
     Older {
         conversation_id: String,
     },
@@ -155,7 +157,7 @@ impl HistoryState {
     }
 }
 
-/// Older messages of the open conversation on the server (E8).
+/// Older messages of the open conversation on the server (`GET /conversations/:id/messages`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
 pub(super) enum OlderPages {
     /// Everything from the first message is loaded (or nothing is open).
@@ -165,8 +167,8 @@ pub(super) enum OlderPages {
     Available,
     /// An older page is on its way (so older messages exist).
     Loading,
-    /// The older messages are in the E5 answer still being read; they join the newest ones,
-    /// shown already, when the reading ends.
+    /// The older messages are in the `GET /conversations/:id` answer still being read; they join
+    /// the newest ones, shown already, when the reading ends.
     Reading,
 }
 

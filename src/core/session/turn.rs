@@ -1,7 +1,7 @@
-//! Sending a message and the life of its turn: the optimistic message, the E4 + E6 / E9
-//! requests, stop, retry, refusals that give the draft back and the end of a
-//! turn. What the reply's events do is in `stream.rs`, the look for a reply after a
-//! dropped connection in `running.rs`.
+//! Sending a message and the life of its turn: the optimistic message, the `POST /conversations` +
+//! `PATCH /conversations/:id` / `POST /conversations/:id/messages` requests, stop, retry, refusals
+//! that give the draft back and the end of a turn. What the reply's events do is in `stream.rs`,
+//! the look for a reply after a dropped connection in `running.rs`.
 
 use serde_json::Value;
 
@@ -144,8 +144,8 @@ impl Session {
         }
     }
 
-    /// E4 for the selected agent, then the message. While the agent list is on its way (a
-    /// backend's code may still be loading) the message waits for it, shown as sent;
+    /// `POST /conversations` for the selected agent, then the message. While the agent list is on
+    /// its way (a backend's code may still be loading) the message waits for it, shown as sent;
     /// with no agent at all it is refused and the draft comes back.
     pub(super) fn send_to_new_conversation(&mut self, outgoing: OutgoingMessage) {
         match self.selected_agent.clone() {
@@ -167,9 +167,9 @@ impl Session {
         }
     }
 
-    /// The message that has not reached a conversation yet: waiting for the agent list, or
-    /// for E4 to create its conversation. A creation already asked for goes on without the
-    /// message (the conversation only joins the history).
+    /// The message that has not reached a conversation yet: waiting for the agent list, or for
+    /// `POST /conversations` to create its conversation. A creation already asked for goes on
+    /// without the message (the conversation only joins the history).
     pub(super) fn take_unsent(&mut self) -> Option<OutgoingMessage> {
         if let Some(outgoing) = self.awaiting_agent.take() {
             return Some(outgoing);
@@ -314,7 +314,7 @@ impl Session {
 
     /// The send was refused (or never reached the server): remove the optimistic message, give
     /// the text back to the composer and show why. Busy / waiting refusals also refetch
-    /// the conversation so the card or the latest answer shows (§9.9).
+    /// the conversation so the card or the latest answer shows.
     pub(super) fn refuse_send(&mut self, outgoing: OutgoingMessage, err: ChatError) {
         self.give_back(outgoing);
         let refetch = matches!(

@@ -8,7 +8,7 @@ use crate::core::wire::Conversation;
 use super::{ChatError, ErrorContext};
 
 /// Whether `id` is one [`Session::local_id`] made (`<ms>_<9 base36 chars>`): an optimistic
-/// message the server knows under another id, so it does not count towards E8 offsets.
+/// message the server knows under another id, so it does not count towards message-page offsets.
 pub(super) fn is_local_id(id: &str) -> bool {
     id.split_once('_').is_some_and(|(ms, rest)| {
         !ms.is_empty()

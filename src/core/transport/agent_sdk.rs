@@ -1,5 +1,5 @@
-//! What an agent in the page is given and reports, typed in the agent-sdk's shapes
-//! (PROTOCOL §10), and their mapping to the chat's: a turn read from the gateway's request
+//! What an agent in the page is given and reports, typed in the agent-sdk's shapes,
+//! and their mapping to the chat's: a turn read from the gateway's request
 //! ([`read_turn`]), events written as the lines [`super::in_process`] reads
 //! ([`AgentLine`]), SDK pending actions as chat cards ([`PendingAction::to_chat`]) and the
 //! chat's resolutions as SDK ones ([`Resolution::from_chat`]).
@@ -19,8 +19,8 @@ pub struct AgentTurn {
     pub agent_id: String,
     /// The conversation's id in the thread store.
     pub conversation_id: String,
-    /// The conversation so far as the thread store keeps it: agent-server messages (PROTOCOL
-    /// §4: `role`, `content`, `metadata.toolCallDetails`, `metadata.pendingActions`, …),
+    /// The conversation so far as the thread store keeps it: agent-server messages
+    /// (`role`, `content`, `metadata.toolCallDetails`, `metadata.pendingActions`, …),
     /// oldest first. A new message is not among them; see [`AgentTurn::history`].
     pub messages: Vec<Value>,
     /// What starts the turn.
@@ -128,7 +128,7 @@ pub struct PendingUserQuestion {
     /// `ask_user_question`.
     #[serde(default = "ask_user_question")]
     pub tool_name: String,
-    /// One to four questions (PROTOCOL §9.1 shapes: `question`, `header`, `options`,
+    /// One to four questions (the chat's shapes: `question`, `header`, `options`,
     /// `multiSelect`, `allowFreeText`, `placeholder`, `required`).
     pub questions: Vec<Value>,
     /// Where it stands.
@@ -169,7 +169,7 @@ impl PendingAction {
         }
     }
 
-    /// The chat's pending action (PROTOCOL §9.1) for this SDK one (§10): a `tool_approval`
+    /// The chat's pending action for this SDK one: a `tool_approval`
     /// with the same id, tool and arguments, `title` = `metadata.prompt`, `argsSchema` = the
     /// input schema; or a `user_question` with its questions and `allowFreeText`.
     pub fn to_chat(&self) -> Value {
@@ -302,9 +302,9 @@ pub struct QuestionAnswer {
 }
 
 impl Resolution {
-    /// The SDK resolution of the chat's `resolution` (PROTOCOL §9.2) to `action` (PROTOCOL
-    /// §10): `approved` from `decision == "allow"`, with `approvedArgs` and `comment`; an
-    /// answer that equals an option's value goes to `values`, other text to `freeText`.
+    /// The SDK resolution of the chat's `resolution` to `action` (the agent SDK's): `approved` from
+    /// `decision == "allow"`, with `approvedArgs` and `comment`; an answer that equals an option's
+    /// value goes to `values`, other text to `freeText`.
     pub fn from_chat(action: &PendingAction, resolution: &Value) -> Resolution {
         match action {
             PendingAction::ToolApproval(a) => Resolution::Approval(ApprovalResolution {

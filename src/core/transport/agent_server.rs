@@ -1,4 +1,4 @@
-//! The Cognipeer agent server (PROTOCOL §3): conversations, streaming and answerable cards of
+//! The Cognipeer agent server: conversations, streaming and answerable cards of
 //! its own, so the gateway passes every request and answer through unchanged.
 
 use super::backend::{Backend, Capabilities};

@@ -131,17 +131,17 @@ pub struct AnswerCall<'a> {
     pub thread: &'a Thread,
     /// The action's id.
     pub action_id: &'a str,
-    /// The stored action (chat shape, PROTOCOL §9.1).
+    /// The stored action (chat shape).
     pub action: &'a Value,
-    /// The person's answer (§9.2).
+    /// The person's answer.
     pub resolution: &'a Value,
     /// The decision's idempotency key.
     pub decision_key: &'a str,
     /// When the answer is sent (the session's clock, which follows the server's), for
     /// deadlines.
     pub now: Millis,
-    /// The session's E14 body as the agent server would get it (`resolution`, `stream`,
-    /// `decisionKey`, `version?`).
+    /// The session's `POST /conversations/:cid/actions/:aid` body as the agent server would get it
+    /// (`resolution`, `stream`, `decisionKey`, `version?`).
     pub body: &'a Value,
     /// Whether the continuation is streamed.
     pub stream: bool,
@@ -253,7 +253,8 @@ pub trait Backend: std::fmt::Debug {
         false
     }
 
-    /// The session's agent list (E2's body): by default one agent, the configured one.
+    /// The session's agent list (the body of `GET /agents/:id`): by default one agent, the
+    /// configured one.
     fn agents(&self, options: &TransportOptions) -> Value {
         let id = options.agent();
         let mut agent = json!({ "id": id, "name": id });

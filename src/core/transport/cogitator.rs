@@ -72,9 +72,10 @@ pub fn request_body(thread_id: &str, text: &str, files: &[WireFile]) -> Value {
     json!({ "input": input, "threadId": thread_id })
 }
 
-/// One decision of a resume, from an E14 resolution (`{decision, comment?}` or
-/// `{approved, reason?}`): allow → `{approved: true}`; deny → `{approved: false, reason}`
-/// (the person's comment, else [`DECLINED`]). `None` for a resolution that is not an approval.
+/// One decision of a resume, from a `POST /conversations/:cid/actions/:aid` resolution
+/// (`{decision, comment?}` or `{approved, reason?}`): allow → `{approved: true}`; deny →
+/// `{approved: false, reason}` (the person's comment, else [`DECLINED`]). `None` for a resolution
+/// that is not an approval.
 pub fn decision(resolution: &Value) -> Option<Value> {
     let allow = match resolution["decision"].as_str() {
         Some(d) => match d.to_ascii_lowercase().as_str() {
@@ -168,9 +169,9 @@ pub fn waiting_calls(messages: &[Value], action_id: &str) -> Vec<String> {
         .collect()
 }
 
-/// The wire request that answers one card (E14 → resume): `POST /agents/:name/resume`
-/// deciding the call `action_id` in `thread_id`; `None` for a resolution that is not an
-/// approval (this dialect has no other kind).
+/// The wire request that answers one card (`POST /conversations/:cid/actions/:aid` → resume):
+/// `POST /agents/:name/resume` deciding the call `action_id` in `thread_id`; `None` for a
+/// resolution that is not an approval (this dialect has no other kind).
 pub fn answer_request(
     agent: &str,
     thread_id: &str,
@@ -184,7 +185,7 @@ pub fn answer_request(
     ))
 }
 
-/// A Cogitator error code as the agent server's (§9.10): `THREAD_ACCESS_DENIED` (another
+/// A Cogitator error code as the agent server's: `THREAD_ACCESS_DENIED` (another
 /// user's run) → `action_forbidden`, `RUN_NOT_PAUSED` (nothing waits any more) →
 /// `action_not_pending`; others unchanged.
 pub fn action_error_code(code: &str) -> &str {
@@ -206,11 +207,11 @@ pub fn action_error_envelope(status: u16, body: &str) -> String {
     value.to_string()
 }
 
-/// The agent list the session is given (agent-server E1): the server's agents (else the
-/// configured one), each saying what this dialect cannot express (§11.1): a new message
-/// declines the waiting calls (`pendingActionComposerMode: "cancel"`), and arguments cannot
-/// be edited nor a tool remembered for the chat (`capabilities.approvalArgsEdit` and
-/// `approvalRemember` false). Questions and deadlines never come from this server.
+/// The agent list the session is given (the agent server's `GET /agents`): the server's agents
+/// (else the configured one), each saying what this dialect cannot express: a new message declines
+/// the waiting calls (`pendingActionComposerMode: "cancel"`), and arguments cannot be edited nor a
+/// tool remembered for the chat (`capabilities.approvalArgsEdit` and `approvalRemember` false).
+/// Questions and deadlines never come from this server.
 pub fn agent_list(
     options: &TransportOptions,
     listed: Option<&[(String, Option<String>)]>,
@@ -286,7 +287,7 @@ pub fn on_agents(
 
 /// Marks the entry of `action_id` on the stored reply `message_id` as settled, after the
 /// server said nothing is paused any more (`RUN_NOT_PAUSED`): the last reply's open entries
-/// are what waits (§9.6), so a refetch would otherwise draw the card open again. No answer is
+/// are what waits, so a refetch would otherwise draw the card open again. No answer is
 /// kept: nobody knows what it was.
 pub fn settle_entry(messages: &mut [Value], message_id: &str, action_id: &str) {
     let entries = messages
@@ -648,7 +649,7 @@ impl Backend for Cogitator {
         read_reply(body).map_err(ReadError::Unreadable)
     }
 
-    /// A refused resume in the agent server's codes (§11.1).
+    /// A refused resume in the agent server's codes.
     fn refusal(&self, status: u16, body: &str, answering: bool) -> String {
         if answering {
             action_error_envelope(status, body)
@@ -658,7 +659,7 @@ impl Backend for Cogitator {
     }
 
     /// `RUN_NOT_PAUSED`: nothing waits on the thread any more. Its entry says so, or the
-    /// refetch that follows would draw the card open again (§9.6: the last reply's open
+    /// refetch that follows would draw the card open again (the last reply's open
     /// entries are what waits); no answer is kept (nobody knows what it was).
     fn answer_gone(
         &self,

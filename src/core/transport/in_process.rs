@@ -15,11 +15,11 @@
 //! | `tool_call` | `id`, `name`, `args` | a tool started (shown at once) |
 //! | `tool_result` | `id`, `name`, `result` | it finished (failed: `{error}`) |
 //! | `done` | `usage?` | the turn ended |
-//! | `pause` | `pendingActions` (chat shapes, PROTOCOL §9.1), `usage?` | it waits on a person |
+//! | `pause` | `pendingActions` (chat shapes), `usage?` | it waits on a person |
 //! | `error` | `message` | it failed, in the agent's words |
 //!
 //! A line that cannot be read is skipped for the debug log; an unknown `type` is passed
-//! over. The typed side (the SDK's shapes, PROTOCOL §10) is [`super::agent_sdk`].
+//! over. The typed side (the SDK's shapes) is [`super::agent_sdk`].
 
 use serde_json::{json, Map, Value};
 
@@ -48,8 +48,8 @@ pub fn request_body(
     turn
 }
 
-/// The turn that answers a card: the stored action (chat shape) and the person's resolution
-/// (PROTOCOL §9.2), which the edge gives the agent in the SDK's shapes.
+/// The turn that answers a card: the stored action (chat shape) and the person's resolution,
+/// which the edge gives the agent in the SDK's shapes.
 pub fn resume_body(
     agent_id: &str,
     conversation_id: &str,
@@ -183,9 +183,9 @@ impl Decoder {
     }
 }
 
-/// What an agent in the page can do: conversations in the page; its pauses are answerable
-/// cards, without "remember for this chat" (the agent-sdk resolution has none, PROTOCOL
-/// §10). Only a Rust host can hand one over, so a page cannot name it.
+/// What an agent in the page can do: conversations in the page; its pauses are answerable cards,
+/// without "remember for this chat" (the agent-sdk resolution has none). Only a Rust host can hand
+/// one over, so a page cannot name it.
 pub const CAPABILITIES: Capabilities = Capabilities {
     names: &["in-process", "inprocess"],
     named_by_page: false,

@@ -1,6 +1,6 @@
 //! Backends other than the agent server, sans-IO like the session.
 //!
-//! The session speaks one language: the agent server's REST + SSE (PROTOCOL §3–§9). A
+//! The session speaks one language: the agent server's REST + SSE. A
 //! [`Gateway`] sits between it and the wire. For the agent server it passes every request and
 //! answer through unchanged. For a backend without a conversation API of its own (OpenAI Chat
 //! Completions, …) it *is* the agent server, in the page: it answers the session's
@@ -74,7 +74,7 @@ macro_rules! backends {
 }
 
 backends! {
-    /// The Cognipeer agent server (PROTOCOL §3): conversations, streaming, answerable cards.
+    /// The Cognipeer agent server: conversations, streaming, answerable cards.
     #[default]
     AgentServer => agent_server,
     /// OpenAI Chat Completions or any compatible server (`POST {baseUrl}/chat/completions`):

@@ -207,7 +207,7 @@ macro_rules! reply_decoder {
 }
 pub(super) use reply_decoder;
 
-/// An error response of the server as the agent server's envelope (PROTOCOL §2), so the
+/// An error response of the server as the agent server's envelope, so the
 /// session shows it as it shows any server's refusal: the server's words (its error object's,
 /// else a body of plain text, [`crate::core::error::plain_text_words`]) and code. A body with
 /// no words of its own (empty, markup, too long to be a sentence) gives an envelope without a

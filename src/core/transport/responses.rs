@@ -401,7 +401,8 @@ impl Backend for Responses {
         }
     }
 
-    /// `POST {actionUrl}` with the E14 body plus the response that waits and the model.
+    /// `POST {actionUrl}` with the `POST /conversations/:cid/actions/:aid` body plus the response
+    /// that waits and the model.
     fn answer_request(&self, answer: &AnswerCall<'_>) -> Result<WireCall, (u16, String)> {
         let mut body = answer.body.clone();
         body["stream"] = Value::from(answer.stream);

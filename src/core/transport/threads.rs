@@ -1,5 +1,5 @@
 //! The thread store's data: one conversation and its messages per thread, kept in
-//! the agent server's JSON shapes (PROTOCOL §4) so they are served to the session as a server
+//! the agent server's JSON shapes so they are served to the session as a server
 //! would serve them. The edge keeps them in memory, in `localStorage` (a key per thread under
 //! a prefix, plus an index of ids) or in a store the host implements; this module says how a
 //! thread reads and writes as text, and which stored entries are unusable.
@@ -9,7 +9,7 @@ use serde_json::{json, Value};
 /// The `localStorage` key prefix of a chat's threads; the index is `<prefix>:index`.
 pub const DEFAULT_PREFIX: &str = "agent-chat-ui:threads";
 
-/// One conversation: its record (`Conversation`, PROTOCOL §4) and its messages, oldest first.
+/// One conversation: its record (`Conversation`) and its messages, oldest first.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Thread {
     /// The conversation record (`id`, `agentId`, `title`, `createdAt`, `updatedAt`, …).

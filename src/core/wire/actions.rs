@@ -1,4 +1,4 @@
-//! Pending actions (§9.1, §10, §11).
+//! Pending actions.
 
 use super::*;
 
@@ -201,13 +201,13 @@ fn record_args(obj: &Map<String, Value>) -> Value {
     )
 }
 
-/// Something the agent waits on: an approval, a question, or a client-side tool (§9.1).
+/// Something the agent waits on: an approval, a question, or a client-side tool.
 ///
 /// Reading never fails for an unknown `type`/`kind` (it becomes [`ActionKind::Unknown`]); it
 /// fails only when the entry is not an object or has no `id`, and lists drop such entries.
 #[derive(Clone, Debug, PartialEq)]
 pub struct PendingAction {
-    /// Action id, used in E14.
+    /// Action id, used in `POST /conversations/:cid/actions/:aid`.
     pub id: String,
     /// What is asked, with its kind-specific fields.
     pub kind: ActionKind,
@@ -226,9 +226,9 @@ pub struct PendingAction {
     pub tool_call_id: Option<String>,
     /// Creation time (`createdAt`, or SDK `requestedAt`).
     pub created_at: Option<Millis>,
-    /// Record version to echo back in E14 (§11.2).
+    /// Record version to echo back in `POST /conversations/:cid/actions/:aid`.
     pub version: Option<i64>,
-    /// Execution progress after approval (§11.2): `pending_approval`, `approved`, `executing`,
+    /// Execution progress after approval: `pending_approval`, `approved`, `executing`,
     /// `completed`, `rejected`, `expired`, `failed`, as sent; read it with
     /// [`PendingAction::execution`].
     pub execution_status: Option<String>,
@@ -238,7 +238,7 @@ pub struct PendingAction {
     pub execution_result: Option<Value>,
     /// Why the tool failed (`executionError`: a string or `{ message }`).
     pub execution_error: Option<String>,
-    /// Cogitator `sideEffects`, kept for display (§11.1).
+    /// Cogitator `sideEffects`, kept for display.
     pub side_effects: Option<Value>,
     /// The record's own `status` in the approval guide's words (`approved`, `rejected`,
     /// `executing`, `completed`, `failed`, `expired`), kept because [`ActionStatus`] folds them
@@ -341,7 +341,7 @@ impl ActionKind {
     }
 }
 
-/// Fields of a `tool_approval` action (§9.1).
+/// Fields of a `tool_approval` action.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct ToolApproval {
     /// Tool to run (`toolName`; `tool_name`/`name` also read). Empty if the server omitted it.
@@ -407,7 +407,7 @@ impl Decline {
     }
 }
 
-/// Fields of a `user_question` action (§9.1).
+/// Fields of a `user_question` action.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct UserQuestion {
     /// The questions (entries without question text are dropped).
@@ -418,7 +418,7 @@ pub struct UserQuestion {
     pub summary: Option<String>,
 }
 
-/// One question of a `user_question` action (§9.1).
+/// One question of a `user_question` action.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Question {
@@ -591,7 +591,7 @@ impl PendingAction {
         }
     }
 
-    /// The execution stage the server reports (§11.2), `None` when it reports none or one this
+    /// The execution stage the server reports, `None` when it reports none or one this
     /// client does not know.
     ///
     /// A record without `executionStatus` whose own `status` says `executing`, `completed` or

@@ -1,8 +1,8 @@
-//! Agents (§4, E1/E2).
+//! Agents (`GET /agents`, `GET /agents/:id`).
 
 use super::*;
 
-/// One agent the server offers (E1 list entry, E2 body).
+/// One agent the server offers (an entry of `GET /agents`, the body of `GET /agents/:id`).
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct AgentInfo {
     /// Agent id, used as `agentId` in requests.
@@ -55,7 +55,7 @@ impl AgentInfo {
     }
 }
 
-/// How the composer behaves while a person-facing action is open (§9.8).
+/// How the composer behaves while a person-facing action is open.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum ComposerMode {
@@ -180,13 +180,13 @@ impl<'de> Deserialize<'de> for AgentMetadata {
     }
 }
 
-/// An agent's `capabilities` (0.4.0, §4). Unusable values are ignored, never an error.
+/// An agent's `capabilities` (0.4.0). Unusable values are ignored, never an error.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct AgentCapabilities {
     /// `approvalArgsEdit` when it is a boolean; `None` lets the `allowArgumentEdit` prop apply.
     pub approval_args_edit: Option<bool>,
     /// `approvalRemember` when it is a boolean: `false` hides "don't ask again" on approval
-    /// cards (a backend that cannot remember a tool for the chat, PROTOCOL §11.1).
+    /// cards (a backend that cannot remember a tool for the chat).
     pub approval_remember: Option<bool>,
     /// Every key as sent.
     pub raw: Map<String, Value>,
@@ -231,7 +231,7 @@ impl<'de> Deserialize<'de> for AgentCapabilities {
     }
 }
 
-/// E1 body: `{ agents }`. Unreadable entries are dropped.
+/// `GET /agents` body: `{ agents }`. Unreadable entries are dropped.
 #[derive(Clone, Debug, Default, PartialEq, Serialize)]
 pub struct AgentList {
     /// The agents, in server order.
@@ -239,7 +239,7 @@ pub struct AgentList {
 }
 
 impl AgentList {
-    /// Reads an E1 body; `None` when it is not an object.
+    /// Reads a `GET /agents` body; `None` when it is not an object.
     #[must_use]
     pub fn from_json(v: &Value) -> Option<AgentList> {
         let obj = v.as_object()?;

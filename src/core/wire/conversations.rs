@@ -1,8 +1,8 @@
-//! Conversations (§4, E3–E6).
+//! Conversations (listing, creating, reading, updating).
 
 use super::*;
 
-/// A stored conversation (E4, E5, E6 bodies).
+/// A stored conversation (the body of creating, reading and updating one).
 #[derive(Clone, Debug, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Conversation {
@@ -55,7 +55,7 @@ impl Conversation {
 }
 by_hand!(Conversation, "a conversation object with an id");
 
-/// One row of the history list (E3): a [`Conversation`] plus the agent's name.
+/// One row of the history list (`GET /conversations`): a [`Conversation`] plus the agent's name.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct ConversationListItem {
@@ -87,7 +87,7 @@ impl std::ops::Deref for ConversationListItem {
     }
 }
 
-/// E3 body: one page of the history list.
+/// `GET /conversations` body: one page of the history list.
 #[derive(Clone, Debug, Default, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct ConversationList {
@@ -104,7 +104,7 @@ pub struct ConversationList {
 }
 
 impl ConversationList {
-    /// Reads an E3 body; `None` when it is not an object.
+    /// Reads a `GET /conversations` body; `None` when it is not an object.
     #[must_use]
     pub fn from_json(v: &Value) -> Option<ConversationList> {
         let obj = v.as_object()?;
@@ -119,7 +119,8 @@ impl ConversationList {
 }
 by_hand!(ConversationList, "an object with conversations");
 
-/// E4 body `{ conversation }`; also reads a bare [`Conversation`] (E6 is bare, docs wrap it).
+/// `POST /conversations` body `{ conversation }`; also reads a bare [`Conversation`]
+/// (`PATCH /conversations/:id` is bare, docs wrap it).
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct ConversationEnvelope {
     /// The conversation, wrapped or not on the wire.
@@ -136,7 +137,8 @@ impl<'de> Deserialize<'de> for ConversationEnvelope {
 }
 
 impl ConversationEnvelope {
-    /// Parses an E4/E6 body (wrapped or bare) straight to the conversation.
+    /// Parses a `POST /conversations` or `PATCH /conversations/:id` body (wrapped or bare) straight
+    /// to the conversation.
     ///
     /// # Errors
     /// [`ProtocolError`] when the body is empty or holds no readable conversation.
@@ -145,7 +147,8 @@ impl ConversationEnvelope {
     }
 }
 
-/// E10 body `{ file }`; also reads a bare [`FileRecord`] (E11 is bare, docs wrap it).
+/// `POST /files` body `{ file }`; also reads a bare [`FileRecord`] (`GET /files/:id` is bare, docs
+/// wrap it).
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct FileEnvelope {
     /// The file record, wrapped or not on the wire.
@@ -169,9 +172,9 @@ fn unwrap_key<'a>(v: &'a Value, key: &str) -> &'a Value {
     }
 }
 
-/// E5 body: the conversation, its messages and (extension, §9.6) the open actions.
+/// `GET /conversations/:id` body: the conversation, its messages and (extension) the open actions.
 ///
-/// Also reads the docs variant with `messages` nested inside `conversation` (X6) and a bare
+/// Also reads the docs variant with `messages` nested inside `conversation` and a bare
 /// conversation object carrying `messages`.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
@@ -181,7 +184,7 @@ pub struct ConversationWithMessages {
     /// Up to the first 100 messages, oldest first. Unreadable messages are dropped.
     pub messages: Vec<Message>,
     /// Top-level `pendingActions`. `None` when the key is absent or `null` — then the client
-    /// falls back to the last assistant message's `metadata.pendingActions` (§9.6 step 1).
+    /// falls back to the last assistant message's `metadata.pendingActions`.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub pending_actions: Option<Vec<PendingAction>>,
 }
@@ -194,8 +197,8 @@ impl<'de> Deserialize<'de> for ConversationWithMessages {
 }
 
 impl ConversationWithMessages {
-    /// Reads an E5 body from its parsed JSON, borrowing it: a long conversation's tree is not
-    /// copied first, as deserializing from a `&Value` would.
+    /// Reads a `GET /conversations/:id` body from its parsed JSON, borrowing it: a long
+    /// conversation's tree is not copied first, as deserializing from a `&Value` would.
     ///
     /// # Errors
     /// When the body is not an object or its conversation is unreadable.
@@ -224,7 +227,7 @@ pub(super) fn pending_actions_of(v: Option<&Value>) -> Option<Vec<PendingAction>
         .map(|v| list_of(Some(v), PendingAction::from_json))
 }
 
-/// E8 body: one page of messages.
+/// `GET /conversations/:id/messages` body: one page of messages.
 #[derive(Clone, Debug, Default, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct MessagesPage {
@@ -241,7 +244,7 @@ pub struct MessagesPage {
 }
 
 impl MessagesPage {
-    /// Reads an E8 body; `None` when it is not an object.
+    /// Reads a `GET /conversations/:id/messages` body; `None` when it is not an object.
     #[must_use]
     pub fn from_json(v: &Value) -> Option<MessagesPage> {
         let obj = v.as_object()?;

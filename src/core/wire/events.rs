@@ -1,11 +1,11 @@
-//! Stream events (§6, §9.3).
+//! Stream events.
 
 use super::*;
 
-/// One server-sent event of a message or resolve stream (§6, §9.3).
+/// One server-sent event of a message or resolve stream.
 ///
 /// The event's `timestamp` travels beside it in [`TimedEvent`] (the session works on its own clock,
-/// so variants stay lean). Docs variants are read too (X1, X8): `event:` names,
+/// so variants stay lean). Docs variants are read too: `event:` names,
 /// `id`/`name`/`arguments` tool events and a done event carrying `message`. Type names are read
 /// with or without the `stream.` prefix.
 // Events are decoded one at a time and moved straight into the session, so the size of the
@@ -71,7 +71,7 @@ pub enum StreamEvent {
         /// Code, lower-cased like [`crate::core::error::ApiError::code`].
         code: Option<String>,
     },
-    /// `stream.done`: the turn ended (possibly paused, §9.3).
+    /// `stream.done`: the turn ended (possibly paused).
     Done {
         /// Conversation id.
         conversation_id: Option<String>,
@@ -347,7 +347,7 @@ impl StreamEvent {
     }
 
     /// Whether the event ends the stream (`stream.done` or `stream.error`); a body that ends
-    /// without one is a cut stream (§9.9).
+    /// without one is a cut stream.
     #[must_use]
     pub const fn is_terminal(&self) -> bool {
         matches!(self, StreamEvent::Done { .. } | StreamEvent::Error { .. })
@@ -489,7 +489,7 @@ impl StreamEvent {
     }
 }
 
-/// Builds a `stream.done` event from flat fields, falling back to a nested `message` (X1).
+/// Builds a `stream.done` event from flat fields, falling back to a nested `message`.
 fn done_from(
     o: &Map<String, Value>,
     conversation_id: Option<String>,
@@ -540,7 +540,7 @@ impl Serialize for StreamEvent {
     }
 }
 
-/// A [`StreamEvent`] with the `timestamp` its frame carried (epoch ms, §6).
+/// A [`StreamEvent`] with the `timestamp` its frame carried (epoch ms).
 #[derive(Clone, Debug, PartialEq)]
 pub struct TimedEvent {
     /// The event.

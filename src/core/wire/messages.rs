@@ -1,4 +1,4 @@
-//! Messages (§4, §7).
+//! Messages.
 
 use super::*;
 
@@ -67,7 +67,7 @@ impl<'de> Deserialize<'de> for Role {
     }
 }
 
-/// A message body: plain text or a list of parts (§4).
+/// A message body: plain text or a list of parts.
 ///
 /// `null`/absent reads as empty text; a single part object reads as a one-part list.
 #[derive(Clone, Debug, PartialEq)]
@@ -160,7 +160,7 @@ impl<'de> Deserialize<'de> for MessageContent {
     }
 }
 
-/// One part of multi-part content (§4).
+/// One part of multi-part content.
 #[derive(Clone, Debug, PartialEq)]
 pub enum ContentPart {
     /// `{ type: "text", text }`.
@@ -291,7 +291,7 @@ pub(super) fn insert_opt_str(m: &mut Map<String, Value>, key: &str, value: Optio
     }
 }
 
-/// A stored OpenAI-style tool call (`toolCalls[]`, §7). `arguments` is a JSON **string**.
+/// A stored OpenAI-style tool call (`toolCalls[]`). `arguments` is a JSON **string**.
 ///
 /// Also reads the nested OpenAI form `{ id, type: "function", function: { name, arguments } }`
 /// and an `arguments` object (which is written back as a string).
@@ -337,7 +337,7 @@ impl ToolCallRecord {
     }
 }
 
-/// A file attached to a message (`files[]`, §4).
+/// A file attached to a message (`files[]`).
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct FileAttachment {
@@ -374,7 +374,7 @@ impl FileAttachment {
 }
 by_hand!(FileAttachment, "a file object");
 
-/// A source reference shown under a message (§4, client-side type).
+/// A source reference shown under a message (client-side type).
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
 pub struct Citation {
     /// Citation id.
@@ -410,7 +410,7 @@ impl Citation {
 }
 by_hand!(Citation, "a citation object");
 
-/// Token counts of a turn (§4).
+/// Token counts of a turn.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Usage {
@@ -439,7 +439,7 @@ impl Usage {
 }
 by_hand!(Usage, "a usage object");
 
-/// A stored upload (E10/E11, §4).
+/// A stored upload (`POST /files`, `GET /files/:id`).
 #[derive(Clone, Debug, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct FileRecord {
@@ -491,7 +491,7 @@ impl FileRecord {
 }
 by_hand!(FileRecord, "a file object with an id");
 
-/// One step of the tool-call UI, from `metadata.toolCallDetails` (§7).
+/// One step of the tool-call UI, from `metadata.toolCallDetails`.
 #[derive(Clone, Debug, Default, PartialEq, Serialize)]
 pub struct ToolCallDetail {
     /// Call id (empty if unknown).
@@ -535,7 +535,7 @@ impl ToolCallDetail {
     }
 }
 
-/// A settled-action record (`actionStates[actionId]`, §9.6): the client's own record of how an
+/// A settled-action record (`actionStates[actionId]`): the client's own record of how an
 /// action ended, also accepted from the server and from `metadata.actionStates`.
 #[derive(Clone, Debug, PartialEq)]
 pub struct ActionStateEntry {
@@ -598,7 +598,7 @@ fn action_states_of(v: Option<&Value>) -> BTreeMap<String, ActionStateEntry> {
     map_of(v, ActionStateEntry::from_json)
 }
 
-/// A stored (or locally built) chat message (§4).
+/// A stored (or locally built) chat message.
 #[derive(Clone, Debug, Default, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Message {
@@ -629,7 +629,7 @@ pub struct Message {
     /// Free-form metadata (`toolCallDetails`, `pendingActions`, `actionStates`, …).
     #[serde(skip_serializing_if = "Map::is_empty")]
     pub metadata: Map<String, Value>,
-    /// The client's settled-action records keyed by action id (§9.6 step 2.1).
+    /// The client's settled-action records keyed by action id.
     #[serde(skip_serializing_if = "BTreeMap::is_empty")]
     pub action_states: BTreeMap<String, ActionStateEntry>,
     /// Creation time.
@@ -711,7 +711,7 @@ impl Message {
     }
 
     /// Writes `metadata.toolCallDetails` and, when given, `metadata.toolCallDurationSeconds`
-    /// the way the 0.1.1 client does on `stream.done` (§7).
+    /// the way the 0.1.1 client does on `stream.done`.
     pub fn set_tool_call_details(
         &mut self,
         details: &[ToolCallDetail],
@@ -729,7 +729,7 @@ impl Message {
         }
     }
 
-    /// `metadata.pendingActions` (open and settled entries, §9.6): unreadable entries dropped,
+    /// `metadata.pendingActions` (open and settled entries): unreadable entries dropped,
     /// unknown types kept as [`ActionKind::Unknown`].
     #[must_use]
     pub fn metadata_pending_actions(&self) -> Vec<PendingAction> {
@@ -739,7 +739,7 @@ impl Message {
         )
     }
 
-    /// `metadata.actionStates` (§9.6 step 2.2), unreadable entries dropped.
+    /// `metadata.actionStates`, unreadable entries dropped.
     #[must_use]
     pub fn metadata_action_states(&self) -> BTreeMap<String, ActionStateEntry> {
         action_states_of(self.metadata.get("actionStates"))

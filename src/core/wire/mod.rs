@@ -1,4 +1,4 @@
-//! Serde types for every JSON shape of the wire contract (PROTOCOL §2–§11).
+//! Serde types for every JSON shape of the wire contract.
 //!
 //! Reading is deliberately forgiving: unknown fields are ignored, `null` stands for "absent"
 //! in every optional field, values of the wrong type in optional fields are treated as absent,

@@ -1,8 +1,8 @@
-//! Requests and responses (§5, §9.4, §9.5).
+//! Requests and responses.
 
 use super::*;
 
-/// One file sent inline with a message (§5): raw base64 content, no `data:` prefix.
+/// One file sent inline with a message: raw base64 content, no `data:` prefix.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct UploadFile {
@@ -17,7 +17,8 @@ pub struct UploadFile {
     pub mime_type: String,
 }
 
-/// E9 request body (§5). The client always sends `stream`; `streaming` (X2) is read as an alias.
+/// `POST /conversations/:id/messages` request body. The client always sends `stream`; `streaming`
+/// is read as an alias.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct SendMessageRequest {
@@ -38,7 +39,7 @@ pub struct SendMessageRequest {
         skip_serializing_if = "Option::is_none"
     )]
     pub metadata: Option<Map<String, Value>>,
-    /// `true` asks for an SSE answer (§6).
+    /// `true` asks for an SSE answer.
     #[serde(
         default,
         alias = "streaming",
@@ -47,14 +48,14 @@ pub struct SendMessageRequest {
     pub stream: bool,
 }
 
-/// Outcome of a turn (§9.3–§9.5).
+/// Outcome of a turn.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub enum TurnStatus {
     /// `completed`: the turn finished.
     Completed,
     /// `requires_action`: the turn waits on pending actions (Cogitator `paused` reads the same).
     RequiresAction,
-    /// `running`: the continuation still executes; refetch later (§9.9).
+    /// `running`: the continuation still executes; refetch later.
     Running,
     /// Anything else, as sent.
     Other(String),
@@ -103,7 +104,8 @@ impl<'de> Deserialize<'de> for TurnStatus {
     }
 }
 
-/// E9 JSON answer (`stream: false`, §5, extension fields §9.4).
+/// `POST /conversations/:id/messages` JSON answer (`stream: false`, with the extension fields
+/// `status` and `pendingActions`).
 #[derive(Clone, Debug, Default, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct SendMessageResponse {
@@ -127,8 +129,8 @@ pub struct SendMessageResponse {
 }
 
 impl SendMessageResponse {
-    /// Reads an E9 JSON answer: `None` unless both `message` and `response` are readable
-    /// messages; the other fields are optional.
+    /// Reads a `POST /conversations/:id/messages` JSON answer: `None` unless both `message` and
+    /// `response` are readable messages; the other fields are optional.
     #[must_use]
     pub fn from_json(v: &Value) -> Option<SendMessageResponse> {
         let obj = v.as_object()?;
@@ -147,7 +149,7 @@ by_hand!(
     "an object with a readable message and response"
 );
 
-/// E4 request body.
+/// `POST /conversations` request body.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct CreateConversationRequest {
@@ -177,7 +179,7 @@ pub struct CreateConversationRequest {
     pub metadata: Option<Map<String, Value>>,
 }
 
-/// E6 request body (rename / metadata change).
+/// `PATCH /conversations/:id` request body (rename / metadata change).
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct UpdateConversationRequest {
@@ -197,7 +199,8 @@ pub struct UpdateConversationRequest {
     pub metadata: Option<Map<String, Value>>,
 }
 
-/// E14 request body (`version` and `decisionKey` from versioned action records).
+/// `POST /conversations/:cid/actions/:aid` request body (`version` and `decisionKey` from versioned
+/// action records).
 #[derive(Clone, Debug, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct ResolveActionRequest {
@@ -232,7 +235,7 @@ impl<'de> Deserialize<'de> for ResolveActionRequest {
     }
 }
 
-/// E14 JSON answer (`stream` false or absent).
+/// `POST /conversations/:cid/actions/:aid` JSON answer (`stream` false or absent).
 #[derive(Clone, Debug, Default, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct ResolveActionResponse {
@@ -251,7 +254,8 @@ pub struct ResolveActionResponse {
 }
 
 impl ResolveActionResponse {
-    /// Reads an E14 JSON answer: any object; unreadable fields are absent.
+    /// Reads a `POST /conversations/:cid/actions/:aid` JSON answer: any object; unreadable fields
+    /// are absent.
     #[must_use]
     pub fn from_json(v: &Value) -> Option<ResolveActionResponse> {
         let obj = v.as_object()?;

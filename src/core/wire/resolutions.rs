@@ -1,4 +1,4 @@
-//! Resolutions (§9.2).
+//! Resolutions.
 
 use super::*;
 
@@ -111,7 +111,7 @@ impl<'de> Deserialize<'de> for AnswerValue {
     }
 }
 
-/// How an action was (or is to be) answered (§9.2). Always written with `type`.
+/// How an action was (or is to be) answered. Always written with `type`.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Resolution {
     /// Answer to a `tool_approval`.

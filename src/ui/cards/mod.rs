@@ -1,5 +1,5 @@
-//! Approval and question cards under an assistant message, how a settled card reads
-//! (PROTOCOL §9.7), and the `actions` a message list is given to answer them.
+//! Approval and question cards under an assistant message, how a settled card reads,
+//! and the `actions` a message list is given to answer them.
 //!
 //! Each card is keyed by its action id and its revision and reads its state reactively, so a
 //! card keeps what the person typed (an argument edit, a reason, half-answered questions)

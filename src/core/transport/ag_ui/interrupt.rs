@@ -171,7 +171,7 @@ fn question(text: &str, header: Option<&str>, schema: &Value, required: bool) ->
     q
 }
 
-/// The resume entry that answers the question card `action` with `resolution` (§9.2's
+/// The resume entry that answers the question card `action` with `resolution` (the chat's
 /// `{answers}` or `{cancelled: true}`): `resolved` with the payload, or `cancelled`.
 pub fn question_entry(action: &Value, resolution: &Value) -> Result<Value, AnswerRefusal> {
     let id = action["id"].as_str().unwrap_or_default();

@@ -265,9 +265,10 @@ pub fn check_deadline(action: &Value, now: Millis) -> Result<(), AnswerRefusal> 
     }
 }
 
-/// An E14 resolution read as a decision: `Some((approved, arguments, reason))`, where the
-/// arguments are the edited ones when the person edited, else those the card showed, and
-/// the reason is the person's comment (else [`DECLINED`]) on a denial.
+/// A `POST /conversations/:cid/actions/:aid` resolution read as a decision:
+/// `Some((approved, arguments, reason))`, where the arguments are the edited ones when the person
+/// edited, else those the card showed, and the reason is the person's comment (else [`DECLINED`])
+/// on a denial.
 fn decision(action: &Value, resolution: &Value) -> Option<(bool, Value, Option<String>)> {
     let approved = match resolution["decision"].as_str() {
         Some(d) => match d.to_ascii_lowercase().as_str() {

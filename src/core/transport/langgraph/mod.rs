@@ -326,7 +326,7 @@ fn answer_text(resolution: &Value) -> Option<String> {
     (!text.trim().is_empty()).then_some(text)
 }
 
-/// The resume value of `resolution` (PROTOCOL §9.2) for the stored card `action`: its
+/// The resume value of `resolution` for the stored card `action`: its
 /// interrupt id and the value (see the module docs).
 pub fn resume_value(action: &Value, resolution: &Value) -> Result<(String, Value), Refused> {
     let how = &action[INTERRUPT_KEY];

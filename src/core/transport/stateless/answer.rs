@@ -1,16 +1,15 @@
 //! Answering a card through a backend without conversations of its own.
 //!
-//! The session answers a card as it would on the agent server: E14
-//! `POST /conversations/:cid/actions/:aid` with `{resolution, stream, decisionKey, version?}`
-//! (PROTOCOL §9.5). The gateway finds the open action in the thread (on the stored reply that
-//! waits on it), asks the backend's own endpoint, and plays E14's answer back: once the
-//! backend took the answer (its first byte of a stream, or a 2xx whole reply), the card
-//! settles with `stream.action_resolved` and the answer is kept on the stored reply
-//! (`actionStates`, so a reload reads "Answered"); the backend's continuation is read with
-//! its own decoder, exactly like a send, into a new assistant message (which may again wait
-//! on actions). A refusal reaches the session as the agent server's error envelope, so the
-//! card goes back to waiting with the backend's wording, or settles when it says the action
-//! is gone.
+//! The session answers a card as it would on the agent server:
+//! `POST /conversations/:cid/actions/:aid` with `{resolution, stream, decisionKey, version?}`.
+//! The gateway finds the open action in the thread (on the stored reply that waits on it), asks
+//! the backend's own endpoint, and plays the agent server's answer back: once the backend took
+//! the answer (its first byte of a stream, or a 2xx whole reply), the card settles with
+//! `stream.action_resolved` and the answer is kept on the stored reply (`actionStates`, so a
+//! reload reads "Answered"); the backend's continuation is read with its own decoder, exactly
+//! like a send, into a new assistant message (which may again wait on actions). A refusal
+//! reaches the session as the agent server's error envelope, so the card goes back to waiting
+//! with the backend's wording, or settles when it says the action is gone.
 //!
 //! A backend that [answers batches](super::super::backend::Backend::answers_batches) gets,
 //! with the first answer of an "Approve all" / "Deny all", the other cards of the same reply
@@ -41,7 +40,7 @@ pub(super) struct Answering {
     pub action_id: String,
     /// The stored reply that waits on it (where its answer is kept).
     pub message_id: String,
-    /// The answer, as the session sent it (§9.2).
+    /// The answer, as the session sent it.
     pub resolution: Value,
     /// Whether the backend took it (the card is settled).
     pub accepted: bool,
@@ -50,7 +49,7 @@ pub(super) struct Answering {
 }
 
 impl Stateless {
-    /// E14 for a stateless backend: see the module docs.
+    /// `POST /conversations/:cid/actions/:aid` for a stateless backend: see the module docs.
     pub(super) fn answer(
         &mut self,
         now: Millis,
@@ -155,9 +154,10 @@ impl Stateless {
         });
     }
 
-    /// An answer whose reply still waits on other cards, for a backend that takes them
-    /// together: kept on the reply (so the last answer's request carries it, and a reload
-    /// reads it), and E14 answered at once with the settled action and nothing to stream.
+    /// An answer whose reply still waits on other cards, for a backend that takes them together:
+    /// kept on the reply (so the last answer's request carries it, and a reload reads it), and
+    /// `POST /conversations/:cid/actions/:aid` answered at once with the settled action and nothing
+    /// to stream.
     fn hold_answer(
         &mut self,
         now: Millis,
@@ -172,8 +172,9 @@ impl Stateless {
         Out(outputs).respond(session, 200, body.to_string());
     }
 
-    /// E14's answer for a card settled without a request of its own (held, or taken with
-    /// another card's answer): the settled action, and nothing to stream.
+    /// the answer of `POST /conversations/:cid/actions/:aid` for a card settled without a request
+    /// of its own (held, or taken with another card's answer): the settled action, and nothing to
+    /// stream.
     fn settled_answer(&self, conversation_id: &str, action_id: &str, resolution: &Value) -> Value {
         let action = self
             .threads
@@ -191,7 +192,7 @@ impl Stateless {
     }
 
     /// The backend took the answer of turn `pos` (if it is one): the answer is kept on the
-    /// reply that waited (`actionStates`, §9.6 source 1) and, on a stream, the card settles
+    /// reply that waited (`actionStates`) and, on a stream, the card settles
     /// with `stream.action_resolved` before the continuation.
     pub(super) fn accept_answer(
         &mut self,
@@ -289,8 +290,8 @@ impl Stateless {
         }
     }
 
-    /// E14's whole answer (`stream: false`): the settled action, and the
-    /// continuation's message with the actions it waits on.
+    /// The whole answer of `POST /conversations/:cid/actions/:aid` (`stream: false`): the settled
+    /// action, and the continuation's message with the actions it waits on.
     pub(super) fn answer_body(
         &self,
         turn: &WireTurn,

@@ -1,7 +1,7 @@
 //! The agent server, played in the page for a backend without conversations:
-//! the session's requests (PROTOCOL §3) are answered from the thread store, and a send
+//! the session's requests are answered from the thread store, and a send
 //! becomes the backend's request with the whole history, its reply read back as `stream.*`
-//! frames (§6) or as E9's JSON.
+//! frames or as the JSON answer of `POST /conversations/:id/messages`.
 
 mod answer;
 mod sync;
@@ -352,7 +352,8 @@ impl Stateless {
                 "hasMore": offset + limit < total })
     }
 
-    /// E9: the person's message is stored first (as a server does), then the backend asked.
+    /// `POST /conversations/:id/messages`: the person's message is stored first (as a server does),
+    /// then the backend asked.
     #[allow(clippy::too_many_arguments)]
     fn send(
         &mut self,

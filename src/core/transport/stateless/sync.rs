@@ -1,10 +1,10 @@
-//! Reading a conversation from a server that keeps its threads too (LangGraph): when the
-//! session opens a conversation (E5), the backend's thread address is read first, and the
-//! conversation is answered from the page's copy brought in line with it
-//! ([`Backend::thread_read`]), so a reload, another tab or an empty store shows what the
-//! server has, the interrupts it waits on included. Requests for the conversation that come
-//! meanwhile wait for the same read. While a turn of the conversation is on the wire, or when
-//! the server cannot be read, the page's copy answers as before.
+//! Reading a conversation from a server that keeps its threads too (LangGraph): when the session
+//! opens a conversation (`GET /conversations/:id`), the backend's thread address is read first, and
+//! the conversation is answered from the page's copy brought in line with it
+//! ([`Backend::thread_read`]), so a reload, another tab or an empty store shows what the server
+//! has, the interrupts it waits on included. Requests for the conversation that come meanwhile wait
+//! for the same read. While a turn of the conversation is on the wire, or when the server cannot be
+//! read, the page's copy answers as before.
 //!
 //! [`Backend::thread_read`]: super::super::backend::Backend::thread_read
 

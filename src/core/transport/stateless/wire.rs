@@ -1,6 +1,7 @@
-//! What the wire answers to a turn: the backend's reply, streamed or whole, read
-//! with its decoder and played back to the session as the agent server's `stream.*` frames
-//! or E9's JSON; the reply is stored in the thread, with the title of a first exchange.
+//! What the wire answers to a turn: the backend's reply, streamed or whole, read with its decoder
+//! and played back to the session as the agent server's `stream.*` frames or the JSON answer of
+//! `POST /conversations/:id/messages`; the reply is stored in the thread, with the title of a first
+//! exchange.
 
 use std::collections::VecDeque;
 
