@@ -6,7 +6,7 @@
 /// Each block of `style/tokens.css` (as written: its selector and the space before `{`) and
 /// what it becomes in a shadow root. `style/chat.css` never names `:host`, so the way back
 /// ([`onto_root`]) can read a whole first sheet.
-pub const ON_HOST: [(&str, &str); 2] = [
+pub(crate) const ON_HOST: [(&str, &str); 2] = [
     (
         ".chat-root.chat-theme-light {",
         ":host([theme=\"light\"]) {",
@@ -15,7 +15,7 @@ pub const ON_HOST: [(&str, &str); 2] = [
 ];
 
 /// `tokens` (`style/tokens.css` as compiled) with its blocks moved onto the shadow host.
-pub fn onto_host(tokens: &str) -> String {
+pub(crate) fn onto_host(tokens: &str) -> String {
     ON_HOST.iter().fold(tokens.to_owned(), |css, (root, host)| {
         css.replace(root, host)
     })
@@ -23,7 +23,7 @@ pub fn onto_host(tokens: &str) -> String {
 
 /// `sheet` (tokens declared on the shadow host) with its tokens back on `.chat-root`: the
 /// inverse of [`onto_host`] for a sheet whose other rules never name `:host`.
-pub fn onto_root(sheet: &str) -> String {
+pub(crate) fn onto_root(sheet: &str) -> String {
     ON_HOST.iter().fold(sheet.to_owned(), |css, (root, host)| {
         css.replace(host, root)
     })

@@ -18,7 +18,7 @@ const EN_SOURCE: &str = include_str!(concat!(env!("OUT_DIR"), "/en.ftl"));
 /// The locales shipped with the crate, with their Fluent sources. `en` is the reference.
 ///
 /// Not in the element's and the page's split builds (feature `split`): there the other
-/// locales are chunks fetched when a chat uses them (`io::locale_chunk`; issue 16, D71).
+/// locales are chunks fetched when a chat uses them (`io::locale_chunk`).
 #[cfg(not(feature = "split"))]
 pub const LOCALES: &[(&str, &str)] = &[
     ("en", EN_SOURCE),
@@ -28,7 +28,7 @@ pub const LOCALES: &[(&str, &str)] = &[
 
 /// The Fluent source of a shipped locale, if it is compiled in: always `en`, and the others
 /// unless the build is split (feature `split`: there each other locale is a chunk that
-/// brings its own texts and Fluent's runtime, `io::locale_chunk`; issue 16, D71, D75).
+/// brings its own texts and Fluent's runtime, `io::locale_chunk`).
 pub fn source(tag: &str) -> Option<&'static str> {
     if tag == DEFAULT_LOCALE {
         return Some(EN_SOURCE);

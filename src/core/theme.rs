@@ -8,8 +8,7 @@
 //! Presets set the React library's twelve colours plus two of ours (`accent_text`: text in the
 //! accent colour, `accent_fill`: fills that carry white text), so every preset keeps WCAG AA
 //! contrast (tests/core/contrast.rs checks each one). The React library publishes the preset ids and
-//! names but its colour values are its own; these are this project's palettes (D37 in
-//! docs/decisions/).
+//! names but its colour values are its own; these are this project's palettes.
 
 /// Dark or light.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]

@@ -13,7 +13,7 @@ use std::task::{Context, Poll, Waker};
 
 /// Runs `again` (asking for a chunk again) after `ms` milliseconds: the wait a
 /// [`ChunkFetch`](crate::core::chunk_fetch::ChunkFetch) gave after a failed fetch.
-pub fn later(ms: u64, again: impl FnOnce() + 'static) {
+pub(crate) fn later(ms: u64, again: impl FnOnce() + 'static) {
     leptos::prelude::set_timeout(again, std::time::Duration::from_millis(ms));
 }
 
@@ -43,6 +43,8 @@ macro_rules! split_point {
         // generated items stay apart.
         #[cfg(feature = "split")]
         #[doc(hidden)]
+        // The function is `pub` only so the `use` below can give it the caller's visibility.
+        #[allow(unreachable_pub)]
         mod $preload {
             #[allow(unused_imports)]
             use super::*;

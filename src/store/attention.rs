@@ -8,9 +8,9 @@ use leptos::prelude::*;
 
 use crate::core::Notice;
 
-/// One announcement of the hidden live region (F226).
+/// One announcement of the hidden live region.
 #[derive(Clone, Debug, PartialEq)]
-pub struct Announcement {
+pub(crate) struct Announcement {
     /// Increases with every announcement, so the same words are read again.
     pub seq: u64,
     /// What to say.
@@ -21,11 +21,11 @@ pub struct Announcement {
 /// views read them and may only consume a focus request.
 #[derive(Clone, Copy)]
 pub(crate) struct ChatAttention {
-    /// What the hidden live region says next (F226).
+    /// What the hidden live region says next.
     announcement: RwSignal<Option<Announcement>>,
-    /// The card that should take focus once drawn (F227); the card clears it.
+    /// The card that should take focus once drawn; the card clears it.
     focus_card: RwSignal<Option<String>>,
-    /// Bumped when focus should go back to the composer (F228).
+    /// Bumped when focus should go back to the composer.
     focus_composer: RwSignal<u64>,
 }
 
@@ -82,7 +82,7 @@ impl ChatAttention {
         });
     }
 
-    /// Sends focus back to the composer (F228).
+    /// Sends focus back to the composer.
     pub(crate) fn refocus_composer(&self) {
         let _ = self.focus_composer.try_update(|n| *n += 1);
     }

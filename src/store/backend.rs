@@ -15,7 +15,7 @@ use super::ChatStore;
 use crate::io::http::TransportConfig;
 
 /// What [`ChatStore::gateway_for`] gives: the gateway, the thread store, how many stored
-/// threads could not be read, and the backend the gateway awaits (D68).
+/// threads could not be read, and the backend the gateway awaits.
 type GatewayFor = (
     crate::core::transport::Gateway,
     Option<crate::io::threads::ThreadStore>,
@@ -61,12 +61,12 @@ pub(super) fn gateway_now(spec: &BackendSpec) -> Option<Gateway> {
 
 impl ChatStore {
     /// The gateway for `transport`'s backend, its thread store, and how many stored threads
-    /// could not be read (issue 15). A host's own store is read after the mount
+    /// could not be read. A host's own store is read after the mount
     /// ([`ChatStore::load_host_threads`]); until then the gateway holds the session's
     /// requests.
     ///
     /// In the element and the page the backends other than the agent server are a chunk
-    /// (D68): if it is not here yet, the gateway awaits it and the [`BackendSpec`]
+    /// fetched on first use: if it is not here yet, the gateway awaits it and the [`BackendSpec`]
     /// that builds it is returned, for [`ChatStore::fetch_backend`].
     pub(super) fn gateway_for(transport: &TransportConfig) -> GatewayFor {
         use crate::core::transport::Gateway;

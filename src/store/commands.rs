@@ -9,7 +9,7 @@ use super::{answers, checker, AnswerFuture, ChatStore};
 
 impl ChatStore {
     /// Uses this `Authorization` value and these extra headers from the next request on
-    /// (a refreshed token, F3, F4); requests already on their way keep what they were sent
+    /// (a refreshed token); requests already on their way keep what they were sent
     /// with. Nothing for a detached store.
     pub fn set_credentials(&self, authorization: Option<String>, headers: Vec<(String, String)>) {
         let _ = self.driver.try_update_value(|d| {
@@ -27,14 +27,14 @@ impl ChatStore {
             .unwrap_or_default()
     }
 
-    /// Replaces the composer's text (what the person typed, or a host putting text back, C29).
+    /// Replaces the composer's text (what the person typed, or a host putting text back).
     /// The draft is the composer's own state, not the session's: it is not sent anywhere.
     pub fn set_draft(&self, text: impl Into<String>) {
         let _ = self.write.draft.try_set(text.into());
     }
 
     /// Tells the store whether the composer has focus: with a non-empty draft that means the
-    /// person is typing, and an arriving card then neither takes focus nor is announced (C24).
+    /// person is typing, and an arriving card then neither takes focus nor is announced.
     pub fn set_composer_focused(&self, focused: bool) {
         let _ = self.write.composer_focused.try_set(focused);
     }
@@ -45,13 +45,13 @@ impl ChatStore {
         self.dispatch(Command::Send(text.into()));
     }
 
-    /// `retry` (F152): drops a trailing assistant message and sends the last user text again
+    /// `retry`: drops a trailing assistant message and sends the last user text again
     /// (files are not resent); does nothing when nothing could be sent now.
     pub fn retry(&self) {
         self.dispatch(Command::Retry);
     }
 
-    /// `addFiles` (F147): checks the files against the effective limits from their metadata,
+    /// `addFiles`: checks the files against the effective limits from their metadata,
     /// then reads the accepted ones; refusals show in the error banner and go to `on_error`.
     pub fn add_files(&self, files: Vec<web_sys::File>) {
         if files.is_empty() {
@@ -64,18 +64,18 @@ impl ChatStore {
         self.driver.try_update_value(|d| d.file_batch.clear());
     }
 
-    /// `removeFile(id)` (F148).
+    /// `removeFile(id)`.
     pub fn remove_file(&self, id: impl Into<String>) {
         self.dispatch(Command::RemoveFile(id.into()));
     }
 
-    /// `resolveAction(action, resolution)` (F192): answers a card. `shown` is the action as
+    /// `resolveAction(action, resolution)`: answers a card. `shown` is the action as
     /// the person saw it: pass the [`crate::core::PendingAction`] (or `ActionCard`) you drew,
     /// from [`ChatStore::pending_actions`] or `on_action_required`. The core sends nothing, and
     /// reports why (the error banner and `on_error` for what the person can act on), unless
     /// the card is waiting, answerable here, within its deadline, still that very request, and
     /// the answer keeps its rules (arguments an object valid against argsSchema, required
-    /// questions answered); so a double click sends one request (issue 13).
+    /// questions answered); so a double click sends one request.
     pub fn resolve_action(
         &self,
         shown: impl Into<crate::core::Shown>,
@@ -95,8 +95,8 @@ impl ChatStore {
     /// resolveAction(...)`: `Ok` once the server took the answer; `Err` with the reason when
     /// the page's gate refused it ([`ChatError::Refused`](crate::core::ChatError::Refused)),
     /// the server refused it, answered with a new version to decide, or never received it.
-    /// While its fate is being checked (issue 14) it stays pending. Dropping it changes
-    /// nothing about the answer (issue 17).
+    /// While its fate is being checked it stays pending. Dropping it changes
+    /// nothing about the answer.
     pub fn answer(
         &self,
         shown: impl Into<crate::core::Shown>,
@@ -133,13 +133,13 @@ impl ChatStore {
     }
 
     /// "Approve all (N)" (`approve`) or "Deny all" for the calls of one assistant turn, as
-    /// shown (issue 14): all or nothing, each call with its own decision key. See
+    /// shown: all or nothing, each call with its own decision key. See
     /// [`crate::core::approval_batch`] for which calls form a batch.
     pub fn resolve_all(&self, shown: Vec<crate::core::Shown>, approve: bool) {
         self.dispatch(Command::ResolveAll { shown, approve });
     }
 
-    /// Answers a `client_tool` request (C10) with the tool's `result`, or with `error` when
+    /// Answers a `client_tool` request with the tool's `result`, or with `error` when
     /// the page could not run it.
     pub fn resolve_client_tool(
         &self,

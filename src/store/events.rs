@@ -97,7 +97,7 @@ impl ChatStore {
             .try_update_value(|d| d.answers.complete(action_id, result));
     }
 
-    /// F226, F227 (C24, C25, issue 13): the core decides what a live card asks of the
+    /// The core decides what a live card asks of the
     /// person's attention; this only tells it whether the person is typing and whether the
     /// card can be answered here. Restored cards never get here (the session does not report
     /// them), nor do `client_tool` requests.
@@ -117,7 +117,7 @@ impl ChatStore {
         }
     }
 
-    /// Issue 14: tells the host when the number of cards waiting for this person changes.
+    /// Tells the host when the number of cards waiting for this person changes.
     pub(super) fn report_attention(&self, cards: &[CardView]) {
         let now = crate::core::pending_attention(cards.iter().map(|c| (&c.card, c.can_resolve)));
         let _ = self.write.pending_count.try_set(now.pending);
@@ -137,7 +137,7 @@ impl ChatStore {
         }
     }
 
-    /// Issue 14: a card that moved on (Executing…, Completed, Checking status…) is announced
+    /// A card that moved on (Executing…, Completed, Checking status…) is announced
     /// politely; the core decides which moves are said.
     pub(super) fn announce_stage_changes(&self, next: &[CardView]) {
         let notices: Vec<crate::core::Notice> = self

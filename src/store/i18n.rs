@@ -35,24 +35,25 @@ fn catalog(locale: &'static str) -> Rc<Catalog> {
     })
 }
 
-/// The locale of one chat, shared by its components through context (`useI18nContext`,
-/// F129): read it with [`I18n::locale`], change it with [`I18n::set_locale`].
+/// The locale of one chat, shared by its components through context (like React's
+/// `useI18nContext`): read it with [`I18n::locale`], change it with [`I18n::set_locale`].
 #[derive(Clone, Copy)]
 pub struct I18n {
     /// Shipped locale in use (`en`, `tr`, `ar`).
     locale: RwSignal<&'static str>,
     overrides: StoredValue<HashMap<String, String>>,
-    /// A `locale` prop controls the chat (F39): `set_locale` is refused.
+    /// A `locale` prop controls the chat: `set_locale` is refused.
     controlled: RwSignal<bool>,
-    /// `on_locale_change` (F41).
+    /// `on_locale_change`.
     on_change: StoredValue<Option<Callback<String>>>,
-    /// The locale asked for last; `locale` follows once its texts are here (D71).
+    /// The locale asked for last; `locale` follows once its texts are here.
     wanted: StoredValue<&'static str>,
     /// The first locale's texts are on their way: the chat is not shown yet (no flash of
     /// English on a Turkish page).
     waiting: RwSignal<bool>,
-    /// The texts of the locale asked for could not be fetched (the chat speaks the language
-    /// it showed; the banner says a part is missing, D77).
+    /// The texts of the locale asked for could not be fetched (the chat speaks the language it
+    /// showed; the banner says a part is missing, rather than switching to a language it cannot
+    /// show).
     missing: RwSignal<bool>,
     /// Per locale fetched: whether its fetch, or the wait before fetching it again, is on its
     /// way (asking again meanwhile starts no second one, so retries never pile up) and how
@@ -87,10 +88,10 @@ impl I18n {
     }
 
     /// Shows `next`'s texts: at once when they are here, else once its chunk arrives (split
-    /// builds, D71), the current language staying until then. If the chunk cannot be fetched
+    /// builds), the current language staying until then. If the chunk cannot be fetched
     /// the chat stays in the language it shows, [`I18n::is_missing`] says so (the chat puts
     /// it in the banner and `on_error`), and it is fetched again after 1, 2, 4… 30 s while
-    /// that language is still the one asked for (D77).
+    /// that language is still the one asked for.
     fn show(self, next: &'static str) {
         if self.wanted.get_value() != next {
             // A new run of asks for this language: earlier failures do not lengthen its wait.
@@ -180,7 +181,7 @@ impl I18n {
         self.waiting.get()
     }
 
-    /// The locale rules of `Chat` and [`ChatI18nProvider`](crate::ui::i18n::ChatI18nProvider) (F39–F41, F128): start from the
+    /// The locale rules of `Chat` and [`ChatI18nProvider`](crate::ui::i18n::ChatI18nProvider): start from the
     /// `locale` prop, else `?lang=` (read only when uncontrolled), else `default_locale`, else
     /// `en`; a controlled chat follows its prop live and refuses `set_locale`.
     pub fn provide_with(
@@ -251,7 +252,7 @@ impl I18n {
         self.controlled.get_untracked()
     }
 
-    /// `setLocale` (F128, F129): switches every string of the chat live, rewrites `?lang=` in
+    /// `setLocale`: switches every string of the chat live, rewrites `?lang=` in
     /// the address bar (`history.replaceState`) so a reload keeps it, and calls
     /// `on_locale_change` with the shipped tag. Returns `false`, changing nothing, when a
     /// `locale` prop controls the chat or `requested` is not a shipped locale.
@@ -289,7 +290,7 @@ impl I18n {
         catalog(locale).tr_args(id, args)
     }
 
-    /// The friendly text for an error (PROTOCOL §9.10).
+    /// The friendly text for an error.
     pub fn error(&self, err: &ChatError) -> String {
         let locale = self.locale.get();
         if let Some(code) = err.code() {

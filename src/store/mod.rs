@@ -108,11 +108,12 @@ pub struct ChatStore {
     /// some open card has a deadline.
     pub now: ReadSignal<crate::core::Millis>,
     /// Live-region announcements, card focus and composer focus requests: UI-only state for
-    /// this crate's components, not part of the host API (issue 13).
+    /// this crate's components, not part of the host API.
     pub(crate) attention: attention::ChatAttention,
-    /// The composer has focus (with a non-empty draft that means "typing", C24).
+    /// The composer has focus (with a non-empty draft that means "typing", so a card arriving then
+    /// does not steal focus).
     pub composer_focused: ReadSignal<bool>,
-    /// How many cards wait for this person (issue 14: the "(N)" title prefix).
+    /// How many cards wait for this person (the "(N)" title prefix).
     pub pending_count: ReadSignal<usize>,
 }
 

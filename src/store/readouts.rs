@@ -8,7 +8,7 @@ use crate::core::Run;
 use super::{AnswerableQuestion, ChatStore};
 
 impl ChatStore {
-    /// `pendingActions` (F187): open actions (person-facing and `client_tool`), each with the
+    /// `pendingActions`: open actions (person-facing and `client_tool`), each with the
     /// message it belongs to.
     pub fn pending_actions(&self) -> Signal<Vec<crate::core::ActionCard>> {
         let cards = self.cards;
@@ -22,13 +22,13 @@ impl ChatStore {
         })
     }
 
-    /// `awaitingAction` (F188): a person-facing action is open.
+    /// `awaitingAction`: a person-facing action is open.
     pub fn awaiting_action(&self) -> Signal<bool> {
         let cards = self.cards;
         Signal::derive(move || cards.with(|cs| cs.iter().any(|c| c.card.is_open_for_person())))
     }
 
-    /// `isResolvingAction` (F189): an answer is in flight.
+    /// `isResolvingAction`: an answer is in flight.
     pub fn is_resolving_action(&self) -> Signal<bool> {
         let cards = self.cards;
         Signal::derive(move || {
@@ -39,14 +39,14 @@ impl ChatStore {
         })
     }
 
-    /// `canResolveActions` (F190): this chat's transport can answer.
+    /// `canResolveActions`: this chat's transport can answer.
     pub fn can_resolve_actions(&self) -> bool {
         self.driver
             .try_with_value(|d| d.session.config().can_resolve)
             .unwrap_or(false)
     }
 
-    /// `answerableQuestion` (F191).
+    /// `answerableQuestion`.
     pub fn answerable_question(&self) -> Signal<Option<AnswerableQuestion>> {
         let status = self.status;
         Signal::derive(move || {
@@ -63,7 +63,7 @@ impl ChatStore {
         })
     }
 
-    /// `composerState` (F193).
+    /// `composerState`.
     pub fn composer_state(&self) -> Signal<crate::core::ComposerState> {
         let status = self.status;
         Signal::derive(move || status.with(|s| s.composer.clone()))
@@ -77,7 +77,7 @@ impl ChatStore {
 
     /// `streamingText`: the reply streamed so far. Each read copies the whole text; the chat's
     /// own view reads [`ChatStore::streaming`]'s shared [`crate::core::StreamText`] instead,
-    /// which costs only the new bytes per frame (D42).
+    /// which costs only the new bytes per frame.
     pub fn streaming_text(&self) -> Signal<String> {
         let streaming = self.streaming;
         Signal::derive(move || {

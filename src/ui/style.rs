@@ -14,7 +14,7 @@ use leptos::prelude::*;
 #[path = "../../style/host_tokens.rs"]
 mod host_tokens;
 
-/// The `--chat-*` tokens: the React library's variable names and defaults (F166).
+/// The `--chat-*` tokens: the React library's variable names and defaults.
 pub const TOKENS_CSS: &str = include_str!(concat!(env!("OUT_DIR"), "/tokens.css"));
 /// Component styles; only `--chat-*` tokens for colours.
 pub const CHAT_CSS: &str = include_str!(concat!(env!("OUT_DIR"), "/chat.css"));

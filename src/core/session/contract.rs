@@ -61,10 +61,10 @@ pub enum Command {
     NewChat,
     /// Load a conversation by id.
     OpenConversation(String),
-    /// Delete a conversation (E7). Its row leaves the history at once and comes back if the
-    /// server refuses; the open conversation is cleared once the server agrees.
+    /// Delete a conversation (`DELETE /conversations/:id`). Its row leaves the history at once and
+    /// comes back if the server refuses; the open conversation is cleared once the server agrees.
     DeleteConversation(String),
-    /// Rename a conversation (E6 `PATCH { title }`). The title (trimmed) shows at once in the
+    /// Rename a conversation (`PATCH { title }`). The title (trimmed) shows at once in the
     /// history and, for the open conversation, in its status; a refusal puts the old one back.
     /// An empty title is ignored.
     RenameConversation {
@@ -73,24 +73,24 @@ pub enum Command {
         /// Its new title.
         title: String,
     },
-    /// Start a new, empty conversation on the server (E4) with an optional title, like
-    /// React's `createConversation(title?)` (F151): the chat is cleared, the created
+    /// Start a new, empty conversation on the server (`POST /conversations`) with an optional
+    /// title, like React's `createConversation(title?)`: the chat is cleared, the created
     /// conversation becomes the open one and `ConversationCreated` is reported.
     CreateConversation {
         /// Its title.
         title: Option<String>,
     },
-    /// Send a message (trimmed; empty text is ignored) with the pending files (F146).
+    /// Send a message (trimmed; empty text is ignored) with the pending files.
     Send(String),
-    /// `retry()` (F152): drops a trailing assistant message from the list and sends the text
+    /// `retry()`: drops a trailing assistant message from the list and sends the text
     /// of the last user message again (its files are not resent). Ignored when there is no
     /// user message or a message could not be sent now.
     Retry,
-    /// Attach files (F147): each is checked against the effective limits (count, size, type)
+    /// Attach files: each is checked against the effective limits (count, size, type)
     /// from its metadata alone; the accepted ones become pending files and are read with
     /// [`Output::ReadFile`], the refused ones are reported as one [`ChatError::Files`].
     AddFiles(Vec<FileMeta>),
-    /// Drop a pending file by its local id (F148).
+    /// Drop a pending file by its local id.
     RemoveFile(String),
     /// Stop the running reply, keeping what arrived.
     Stop,
@@ -101,7 +101,7 @@ pub enum Command {
     ChunkArrived(crate::core::Chunk),
     /// Reload the first page of the history quietly.
     RefreshHistory,
-    /// Decide every call of one turn at once (issue 14): "Approve all (N)" (`approve`) or
+    /// Decide every call of one turn at once: "Approve all (N)" (`approve`) or
     /// "Deny all", each call as proposed, with its own decision key. All or nothing: when any
     /// of them may not be answered now (the gate of [`Command::Resolve`]), none is sent; else
     /// they all read Sending together and are sent one after the other.
@@ -113,29 +113,30 @@ pub enum Command {
     },
     /// Another tab (or the host) says it settled `action_id` of the open conversation: look
     /// the conversation up at once. The server stays the authority: nothing is settled on
-    /// the other tab's word alone (issue 14).
+    /// the other tab's word alone.
     SettledElsewhere {
         /// The action.
         action_id: String,
     },
     /// Load the next page of the history.
     LoadMoreHistory,
-    /// Load the next older page of the open conversation's messages (E8, `order=desc`);
+    /// Load the next older page of the open conversation's messages (`GET /conversations/:id/messages`,
+    /// `order=desc`);
     /// ignored unless [`Session::has_older_messages`](super::Session::has_older_messages) and no page is on its way.
     LoadOlderMessages,
-    /// Change the switches and limits of the running chat (issue 17): cards, the composer and
+    /// Change the switches and limits of the running chat: cards, the composer and
     /// uploads follow at once, the next message is sent as the new `streaming` says, and
     /// switching the history on loads it. Nothing else is touched: a reply keeps streaming.
     SetOptions(SessionOptions),
-    /// Show a problem the session could not see itself (the page's storage failing, issue
-    /// 15; a part of the interface that could not be fetched, issue 16) in the error banner,
+    /// Show a problem the session could not see itself (the page's storage failing; a part
+    /// of the interface that could not be fetched) in the error banner,
     /// and report it as [`SessionEvent::Error`].
     ReportError(ChatError),
-    /// Answer an approval or a question (E14, PROTOCOL §9.5). `shown` is the action as the
-    /// person saw it ([`Shown::of`] the drawn action): the answer is sent only if the card still
-    /// is that request, waits, may be answered here, is within its deadline and the answer keeps
-    /// the card's rules ([`crate::core::check_resolve`]); otherwise nothing is sent and
-    /// [`SessionEvent::ResolveRefused`] says why (issue 13).
+    /// Answer an approval or a question (`POST /conversations/:cid/actions/:aid`). `shown` is the
+    /// action as the person saw it ([`Shown::of`] the drawn action): the answer is sent only if the
+    /// card still is that request, waits, may be answered here, is within its deadline and the
+    /// answer keeps the card's rules ([`crate::core::check_resolve`]); otherwise nothing is sent
+    /// and [`SessionEvent::ResolveRefused`] says why.
     Resolve {
         /// The action as drawn when the person decided.
         shown: Shown,
@@ -147,50 +148,50 @@ pub enum Command {
 /// Things the host should know about (callbacks, URL updates). Produced as [`Output::Event`].
 #[derive(Clone, Debug, PartialEq)]
 pub enum SessionEvent {
-    /// An optimistic user message was added (F12).
+    /// An optimistic user message was added.
     MessageSent(Message),
-    /// A final assistant message arrived (F13).
+    /// A final assistant message arrived.
     MessageReceived(Message),
-    /// A streamed text chunk, with the text so far (F14).
+    /// A streamed text chunk, with the text so far.
     StreamText {
         /// The new chunk.
         chunk: String,
-        /// The whole streamed text so far: a snapshot of the shared buffer (D42), so an event
+        /// The whole streamed text so far: a snapshot of the shared buffer, so an event
         /// costs the same late in a long answer as early; `to_string()` copies it.
         full: crate::core::StreamText,
     },
-    /// A tool call started (F15).
+    /// A tool call started.
     ToolCall {
         /// Tool name.
         name: String,
         /// Its arguments.
         args: Value,
     },
-    /// A tool call finished (F16).
+    /// A tool call finished.
     ToolResult {
         /// Tool name.
         name: String,
         /// Its result.
         result: Value,
     },
-    /// Something failed (F17).
+    /// Something failed.
     Error(ChatError),
-    /// A conversation was created (F18).
+    /// A conversation was created.
     ConversationCreated(Conversation),
     /// The open conversation changed (created, opened, cleared). Lets a page keep it in its URL.
     ConversationChanged(Option<String>),
-    /// The selected agent changed (F20).
+    /// The selected agent changed.
     AgentChanged(String),
-    /// A refused send hands its text back to the composer (F197, C29).
+    /// A refused send hands its text back to the composer.
     DraftReturned(String),
-    /// A turn paused for a person (F181); never for `client_tool` or restored history (C25).
+    /// A turn paused for a person; never for `client_tool` or restored history.
     ActionRequired(PendingAction),
-    /// The agent asks the embedding page to run one of its tools (`client_tool`, C10). Reported
+    /// The agent asks the embedding page to run one of its tools (`client_tool`). Reported
     /// once per action id: when it arrives live and when a loaded conversation still has it
     /// open (nobody else can answer it). Answer with [`Command::Resolve`] and
     /// [`Resolution::ClientTool`].
     ClientToolRequested(PendingAction),
-    /// The server accepted an answer (F180).
+    /// The server accepted an answer.
     ActionResolved {
         /// The action.
         action_id: String,
@@ -198,9 +199,9 @@ pub enum SessionEvent {
         resolution: Resolution,
     },
     /// An open action came back under the same id with other content (arguments, version,
-    /// questions): its card is drawn afresh, edit dropped, and says so (issue 13).
+    /// questions): its card is drawn afresh, edit dropped, and says so.
     ActionChanged(PendingAction),
-    /// An answer was not sent; nothing left the page (issue 13). The ones the person can act on
+    /// An answer was not sent; nothing left the page. The ones the person can act on
     /// also show as [`ChatError::Refused`].
     ResolveRefused {
         /// The action.
@@ -211,7 +212,7 @@ pub enum SessionEvent {
     /// An answer that left the page was not taken: the server refused it, or answered with a
     /// new version to decide again, or a lookup found the request still waiting (it never
     /// arrived). The card says so; this names the action for a host awaiting its answer
-    /// (`ChatStore::answer`, issue 17).
+    /// (`ChatStore::answer`).
     ResolveFailed {
         /// The action.
         action_id: String,
@@ -219,17 +220,17 @@ pub enum SessionEvent {
         error: ChatError,
     },
     /// No person-facing card waits any more, after one did: answered, expired, cancelled or
-    /// answered elsewhere (F228: focus goes back to the composer).
+    /// answered elsewhere (focus goes back to the composer).
     CardsSettled,
-    /// A frame of the reply could not be read and was skipped; the reply goes on (C22,
-    /// issue 15). For the developer's log only: the decoder's wording never reaches the
+    /// A frame of the reply could not be read and was skipped; the reply goes on.
+    /// For the developer's log only: the decoder's wording never reaches the
     /// person.
     FrameSkipped {
         /// The decoder's wording.
         detail: String,
     },
     /// The decisions not settled yet changed: the edge keeps this list (`sessionStorage`) and
-    /// passes it back as [`SessionConfig::decision_keys`](super::SessionConfig::decision_keys) after a reload (issue 14).
+    /// passes it back as [`SessionConfig::decision_keys`](super::SessionConfig::decision_keys) after a reload.
     DecisionKeysChanged(Vec<crate::core::DecisionKey>),
 }
 

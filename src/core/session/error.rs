@@ -183,7 +183,7 @@ impl ChatError {
     }
 
     /// The text to show: for a failed delete or rename the localized "failed to …" text;
-    /// otherwise the localized text of a known code (PROTOCOL §9.10) or of a code that names
+    /// otherwise the localized text of a known error code of the agent server or of a code that names
     /// one of the page's error messages (what the page's gateways say themselves), else the
     /// server's wording, else the localized generic text for what failed.
     pub fn describe(&self, catalog: &Catalog) -> String {

@@ -33,7 +33,7 @@ impl Method {
 }
 
 /// A request for the io layer. `path` is appended to the configured base URL; headers
-/// (`Content-Type`, `Authorization`, custom ones) are added by the io layer (PROTOCOL §1),
+/// (`Content-Type`, `Authorization`, custom ones) are added by the io layer,
 /// after the request's own `headers`.
 #[derive(Clone, Debug, PartialEq)]
 pub struct HttpRequest {
@@ -59,7 +59,7 @@ pub struct HttpResponse {
     pub body: String,
     /// The `Date` header ([`crate::core::parse_http_date`]), when there was one and the page
     /// could read it (same origin, or listed in `Access-Control-Expose-Headers`). The session
-    /// estimates the server's clock from it (issue 13).
+    /// estimates the server's clock from it.
     pub date: Option<Millis>,
     /// The `Retry-After` header in seconds ([`crate::core::parse_retry_after`]), when there was
     /// one the page could read: a refusal for too many requests says how long to wait.

@@ -66,10 +66,11 @@ use self::state::{
 };
 use self::util::base36_padded;
 
-/// E5 returns at most this many messages, oldest first (PROTOCOL §3): when it returns this
-/// many, the conversation may be longer and its newest page is fetched with E8.
-pub const E5_MESSAGE_CAP: usize = 100;
-/// Messages per E8 page: the newest page on open, then one older page at a time. 25, so
+/// `GET /conversations/:id` returns at most this many messages, oldest first: when it returns
+/// this many, the conversation may be longer and its newest page is fetched with
+/// `GET /conversations/:id/messages`.
+pub const CONVERSATION_MESSAGE_CAP: usize = 100;
+/// Messages per page of `GET /conversations/:id/messages`: the newest page on open, then one older page at a time. 25, so
 /// each page is drawn in one short main-thread task.
 pub const MESSAGE_PAGE: usize = 25;
 

@@ -15,7 +15,7 @@ pub enum Run {
     /// Nothing running.
     #[default]
     Idle,
-    /// A conversation is being loaded (F46).
+    /// A conversation is being loaded.
     Loading,
     /// A message is on its way or its reply is streaming.
     Streaming,
@@ -73,17 +73,17 @@ impl Session {
         self.run
     }
 
-    /// Whether a reply is on its way (F51).
+    /// Whether a reply is on its way.
     pub fn is_streaming(&self) -> bool {
         self.run == Run::Streaming
     }
 
-    /// The error to show, if any (F47).
+    /// The error to show, if any.
     pub fn error(&self) -> Option<&ChatError> {
         self.error.as_ref()
     }
 
-    /// Agents from `GET /agents` (F42).
+    /// Agents from `GET /agents`.
     pub fn agents(&self) -> &[AgentInfo] {
         &self.agents
     }
@@ -109,12 +109,12 @@ impl Session {
         self.conversation.as_ref()
     }
 
-    /// Approval and question cards of the open conversation, open and settled (F187).
+    /// Approval and question cards of the open conversation, open and settled.
     pub fn cards(&self) -> &[ActionCard] {
         &self.cards
     }
 
-    /// Open actions, person-facing and `client_tool` (F187).
+    /// Open actions, person-facing and `client_tool`.
     pub fn pending_actions(&self) -> impl Iterator<Item = &PendingAction> {
         self.cards
             .iter()
@@ -122,17 +122,17 @@ impl Session {
             .map(|c| &c.action)
     }
 
-    /// Whether a person-facing action waits (F188).
+    /// Whether a person-facing action waits.
     pub fn awaiting_action(&self) -> bool {
         self.cards.iter().any(ActionCard::is_open_for_person)
     }
 
-    /// Whether an answer is on its way (F189).
+    /// Whether an answer is on its way.
     pub fn is_resolving_action(&self) -> bool {
         self.cards.iter().any(|c| c.state == CardState::Sending)
     }
 
-    /// Whether this card can be answered here: transport and the per-kind switch (F175, F176).
+    /// Whether this card can be answered here: transport and the per-kind switch.
     pub fn can_resolve(&self, card: &ActionCard) -> bool {
         crate::core::draft::may_answer(
             &card.action.kind,
@@ -148,7 +148,7 @@ impl Session {
         self.config.options()
     }
 
-    /// Effective argument editing: the agent's capability wins over the prop (F177).
+    /// Effective argument editing: the agent's capability wins over the prop.
     pub fn argument_edit_allowed(&self) -> bool {
         crate::core::draft::edit_allowed(
             self.agent().and_then(|a| a.capabilities.approval_args_edit),
@@ -157,7 +157,7 @@ impl Session {
         )
     }
 
-    /// What the gate knows of this backend and moment, besides the card (issue 13, 15).
+    /// What the gate knows of this backend and moment, besides the card.
     pub(crate) fn resolve_context(&self, may_answer: bool) -> crate::core::ResolveContext {
         crate::core::ResolveContext {
             now: self.server_now(),
@@ -177,10 +177,10 @@ impl Session {
             .unwrap_or(true)
     }
 
-    /// §9.8 composer state (F193, C35). A backend that cannot take answers at all (Chat
+    /// The composer's state. A backend that cannot take answers at all (Chat
     /// Completions, Responses without an action endpoint: `can_resolve` false) never holds the
-    /// composer: its cards only show what the agent waits on elsewhere, and the person goes on
-    /// (issue 15). Cards switched off on a backend that takes answers do hold it (issue 13).
+    /// composer: its cards only show what the agent waits on elsewhere, and the person goes on.
+    /// Cards switched off on a backend that takes answers do hold it.
     pub fn composer_state(&self) -> ComposerState {
         if !self.config.can_resolve {
             return ComposerState::Normal;
@@ -190,7 +190,7 @@ impl Session {
         })
     }
 
-    /// The question the composer answers, in answer mode (F191).
+    /// The question the composer answers, in answer mode.
     pub fn answerable_question(&self) -> Option<(&str, &crate::core::wire::Question)> {
         let open: Vec<&ActionCard> = self
             .cards
@@ -208,27 +208,27 @@ impl Session {
         }
     }
 
-    /// History list (F96).
+    /// History list.
     pub fn history(&self) -> &[ConversationListItem] {
         &self.history
     }
 
-    /// More history pages exist (F99).
+    /// More history pages exist.
     pub fn history_has_more(&self) -> bool {
         self.history_state.has_more()
     }
 
-    /// A history page is loading (F98).
+    /// A history page is loading.
     pub fn history_loading(&self) -> bool {
         self.history_state.is_loading()
     }
 
-    /// Attachments waiting for the next send, in order (F144).
+    /// Attachments waiting for the next send, in order.
     pub fn pending_files(&self) -> &[PendingFile] {
         &self.pending_files
     }
 
-    /// Upload limits with the effective agent's narrowing (F48, C16).
+    /// Upload limits with the effective agent's narrowing.
     pub fn upload_limits(&self) -> UploadLimits {
         match self.agent() {
             Some(agent) => self.config.uploads.effective(&agent.metadata),
@@ -236,15 +236,14 @@ impl Session {
         }
     }
 
-    /// The open conversation has older messages than those loaded (D26); load them with
+    /// The open conversation has older messages than those loaded; load them with
     /// [`Command::LoadOlderMessages`](super::Command::LoadOlderMessages). Changes bump the `status` revision.
     pub fn has_older_messages(&self) -> bool {
         self.older.exist()
     }
 
-    /// Older messages are on their way: an E8 page, or the older part of a long answer still
-    /// being read while its newest messages are shown (D69). Changes bump the `status`
-    /// revision.
+    /// Older messages are on their way: a page of messages, or the older part of a long answer
+    /// still being read while its newest messages are shown. Changes bump the `status` revision.
     pub fn is_loading_older(&self) -> bool {
         self.older.arriving()
     }
@@ -254,7 +253,7 @@ impl Session {
         self.revisions
     }
 
-    /// Effective composer mode: agent metadata wins over the prop (F179).
+    /// Effective composer mode: agent metadata wins over the prop.
     pub fn composer_mode(&self) -> ComposerMode {
         self.agent()
             .and_then(|a| a.metadata.pending_action_composer_mode())
@@ -262,7 +261,7 @@ impl Session {
     }
 
     /// Whether the composer may send now: not while a reply runs or an answer is on its way,
-    /// and not while a person-facing action waits in block mode (F179, F196).
+    /// and not while a person-facing action waits in block mode.
     pub fn can_send(&self) -> bool {
         if matches!(self.run, Run::Loading | Run::Streaming) || self.is_resolving_action() {
             return false;

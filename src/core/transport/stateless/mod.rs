@@ -64,7 +64,8 @@ struct WireTurn {
     failed: bool,
     /// Why the turn failed, when it did.
     error: Option<Failure>,
-    /// The card this turn answers (E14), when it is an answer's continuation.
+    /// The card this turn answers (`POST /conversations/:cid/actions/:aid`), when it is an answer's
+    /// continuation.
     answering: Option<answer::Answering>,
     /// Cards this message answers, leaves behind or declines (the backend says which):
     /// settled when the turn starts, with their status.
