@@ -455,7 +455,7 @@ fn PageSettings(
                         class="chat-settings__radio"
                         name="chat-settings-lang"
                         value=tag
-                        prop:checked=move || i18n.locale().get() == tag
+                        prop:checked=move || i18n.locale() == tag
                         on:change=move |_| {
                             i18n.set_locale(tag);
                         }

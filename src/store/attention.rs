@@ -21,11 +21,11 @@ pub(crate) struct Announcement {
 /// views read them and may only consume a focus request.
 #[derive(Clone, Copy)]
 pub(crate) struct ChatAttention {
-    /// What the hidden live region says next.
+    /// Reads what the hidden live region says next (tracked inside a reactive closure).
     announcement: RwSignal<Option<Announcement>>,
     /// The card that should take focus once drawn; the card clears it.
     focus_card: RwSignal<Option<String>>,
-    /// Bumped when focus should go back to the composer.
+    /// Bumped when focus should go back to the composer (tracked).
     focus_composer: RwSignal<u64>,
 }
 
@@ -38,19 +38,19 @@ impl ChatAttention {
         }
     }
 
-    /// What the hidden live region says next.
-    pub(crate) fn announcement(&self) -> ReadSignal<Option<Announcement>> {
-        self.announcement.read_only()
+    /// Reads what the hidden live region says next (tracked inside a reactive closure).
+    pub(crate) fn with_announcement<R>(&self, f: impl FnOnce(Option<&Announcement>) -> R) -> R {
+        self.announcement.with(|a| f(a.as_ref()))
     }
 
-    /// The card that should take focus once drawn.
-    pub(crate) fn focus_card(&self) -> ReadSignal<Option<String>> {
-        self.focus_card.read_only()
+    /// Whether `action_id` is the card that should take focus once drawn (tracked).
+    pub(crate) fn is_focus_card(&self, action_id: &str) -> bool {
+        self.focus_card.with(|f| f.as_deref() == Some(action_id))
     }
 
-    /// Bumped when focus should go back to the composer.
-    pub(crate) fn focus_composer(&self) -> ReadSignal<u64> {
-        self.focus_composer.read_only()
+    /// Bumped when focus should go back to the composer (tracked).
+    pub(crate) fn focus_composer(&self) -> u64 {
+        self.focus_composer.get()
     }
 
     /// Says `notice` in the live region (again, if it is the same words).

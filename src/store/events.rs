@@ -120,7 +120,7 @@ impl ChatStore {
     /// Tells the host when the number of cards waiting for this person changes.
     pub(super) fn report_attention(&self, cards: &[CardView]) {
         let now = crate::core::pending_attention(cards.iter().map(|c| (&c.card, c.can_resolve)));
-        let _ = self.write.pending_count.try_set(now.pending);
+        let _ = self.pending_count.try_set(now.pending);
         let changed = self
             .driver
             .try_update_value(|d| {

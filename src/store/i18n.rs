@@ -236,8 +236,9 @@ impl I18n {
 
     /// The shipped locale in use (`en`, `tr`, `ar`). It changes only through
     /// [`I18n::set_locale`] (or the `locale` prop), once the new language's texts are here.
-    pub fn locale(&self) -> ReadSignal<&'static str> {
-        self.locale.read_only()
+    /// Read inside a reactive closure, the closure runs again when it changes.
+    pub fn locale(&self) -> &'static str {
+        self.locale.get()
     }
 
     /// Marks the locale as controlled by a prop (or not) and registers `on_locale_change`.
@@ -290,24 +291,37 @@ impl I18n {
         catalog(locale).tr_args(id, args)
     }
 
-    /// The friendly text for an error.
+    /// The friendly text for an error, in the chat's language, with the host's replacements
+    /// (`custom_messages`) for any message the page says itself.
     pub fn error(&self, err: &ChatError) -> String {
-        let locale = self.locale.get();
-        if let Some(code) = err.code() {
-            let id = format!("chat-error-code-{}", code.replace('_', "-"));
-            if let Some(text) = self.overrides.with_value(|o| o.get(&id).cloned()) {
-                return text;
-            }
-        }
-        err.describe(&catalog(locale))
+        err.describe(&self.error_catalog())
     }
 
     /// The server's own words shown under [`I18n::error`]'s sentence, when that sentence took
     /// their place ([`ChatError::server_detail`]).
     pub fn error_detail(&self, err: &ChatError) -> Option<String> {
-        let shown = self.error(err);
-        err.server_detail(&catalog(self.locale.get()))
+        let catalog = self.error_catalog();
+        let shown = err.describe(&catalog);
+        err.server_detail(&catalog)
             .filter(|words| !shown.contains(words.as_str()))
+    }
+
+    /// The catalog errors are described with: the chat's language with every replacement the
+    /// host gave on top, so a host rewords a known code (`chat.error.code.<code>`), a failure
+    /// a backend's gateway names by its message id, or a generic sentence alike.
+    fn error_catalog(&self) -> Rc<Catalog> {
+        let locale = self.locale.get();
+        let overrides = self
+            .overrides
+            .with_value(|o| (!o.is_empty()).then(|| o.clone()));
+        match overrides {
+            None => catalog(locale),
+            Some(overrides) => {
+                let mut c = locale_chunk::catalog(locale);
+                c.set_overrides(overrides);
+                Rc::new(c)
+            }
+        }
     }
 }
 

@@ -19,6 +19,7 @@ mod checker;
 mod commands;
 mod drive;
 mod events;
+pub(crate) mod find;
 mod hook;
 pub mod i18n;
 mod publish;
@@ -113,8 +114,9 @@ pub struct ChatStore {
     /// The composer has focus (with a non-empty draft that means "typing", so a card arriving then
     /// does not steal focus).
     pub composer_focused: ReadSignal<bool>,
-    /// How many cards wait for this person (the "(N)" title prefix).
-    pub pending_count: ReadSignal<usize>,
+    /// How many cards wait for this person (the "(N)" title prefix): read it with
+    /// [`ChatStore::pending_count`].
+    pending_count: RwSignal<usize>,
 }
 
 /// The write halves of [`ChatStore`]'s public slices.
@@ -129,7 +131,6 @@ struct Writers {
     draft: WriteSignal<String>,
     now: WriteSignal<crate::core::Millis>,
     composer_focused: WriteSignal<bool>,
-    pending_count: WriteSignal<usize>,
 }
 
 impl ChatStore {
@@ -246,7 +247,7 @@ impl ChatStore {
         let (draft, set_draft) = signal(String::new());
         let (now, set_now) = signal(crate::io::clock::now());
         let (composer_focused, set_composer_focused) = signal(false);
-        let (pending_count, set_pending_count) = signal(0);
+        let pending_count = RwSignal::new(0);
         let last_assistant_id = Memo::new(move |_| {
             messages.with(|ms| {
                 ms.iter()
@@ -267,7 +268,6 @@ impl ChatStore {
                 draft: set_draft,
                 now: set_now,
                 composer_focused: set_composer_focused,
-                pending_count: set_pending_count,
             },
             messages,
             last_assistant_id,
@@ -283,6 +283,8 @@ impl ChatStore {
             composer_focused,
         };
         provide_context(store);
+        // The find bar's state, shared by the list and the header that draws its button.
+        provide_context(find::FindControl::new());
         let ticker = every_second(move || {
             let counting = store.cards.try_with_untracked(|cards| {
                 cards

@@ -8,6 +8,12 @@ use crate::core::Run;
 use super::{AnswerableQuestion, ChatStore};
 
 impl ChatStore {
+    /// How many cards wait for this person (the "(N)" title prefix). Read inside a reactive
+    /// closure, the closure runs again when it changes.
+    pub fn pending_count(&self) -> usize {
+        self.pending_count.get()
+    }
+
     /// `pendingActions`: open actions (person-facing and `client_tool`), each with the
     /// message it belongs to.
     pub fn pending_actions(&self) -> Signal<Vec<crate::core::ActionCard>> {

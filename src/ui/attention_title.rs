@@ -7,7 +7,7 @@ use leptos::prelude::*;
 
 /// Keeps `document.title` prefixed with "(N) " while `enabled`, the tab is hidden and
 /// `pending` > 0; switched off, the page's own title is back at once.
-pub fn prefix_title(pending: ReadSignal<usize>, enabled: Signal<bool>) {
+pub fn prefix_title(pending: impl Fn() -> usize + Copy + 'static, enabled: Signal<bool>) {
     #[cfg(target_arch = "wasm32")]
     {
         use std::cell::RefCell;
@@ -24,7 +24,7 @@ pub fn prefix_title(pending: ReadSignal<usize>, enabled: Signal<bool>) {
             let base = base.clone();
             move || {
                 let n = if enabled.try_get_untracked().unwrap_or(false) {
-                    pending.try_get_untracked().unwrap_or(0)
+                    untrack(pending)
                 } else {
                     0
                 };
@@ -48,7 +48,7 @@ pub fn prefix_title(pending: ReadSignal<usize>, enabled: Signal<bool>) {
         );
         let effect_apply = apply.clone();
         Effect::new(move |_| {
-            pending.track();
+            pending();
             enabled.track();
             effect_apply();
         });

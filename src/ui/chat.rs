@@ -340,7 +340,6 @@ pub fn Chat(
     };
     let start_config = config.clone();
     let store = crate::store::use_chat(config, transport, callbacks);
-    crate::ui::find::provide();
     follow_props(store, authorization, headers, agent_id, conversation_id);
     // A language's texts that could not be fetched are a missing part like any other: the
     // banner and `on_error` say so, and their arrival clears it (D77).
@@ -385,7 +384,7 @@ pub fn Chat(
     if let Some(ready) = on_ready {
         ready.run(store);
     }
-    crate::ui::attention_title::prefix_title(store.pending_count, attention_title);
+    crate::ui::attention_title::prefix_title(move || store.pending_count(), attention_title);
     let drawer_open = RwSignal::new(default_history_open);
     // Built again (and the header drawn again) only when the history is switched on or off.
     let header_slot = move || HeaderSlot {
@@ -416,9 +415,9 @@ pub fn Chat(
         c
     };
     let run_state = move || store.status.with(|s| s.run.as_str());
-    let lang = move || i18n.locale().get();
+    let lang = move || i18n.locale();
     let dir = move || {
-        if crate::core::is_rtl(i18n.locale().get()) {
+        if crate::core::is_rtl(i18n.locale()) {
             "rtl"
         } else {
             "ltr"

@@ -166,7 +166,7 @@ pub fn ChatInput(
     }
     // F228: back to the composer once the last card is answered.
     Effect::new(move |prev: Option<u64>| {
-        let n = store.attention.focus_composer().get();
+        let n = store.attention.focus_composer();
         if prev.is_some_and(|p| p != n) {
             crate::ui::focus_later(textarea);
         }

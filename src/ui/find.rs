@@ -2,7 +2,7 @@
 //! browser's find-in-page cannot reach the others; this searches every loaded message and
 //! jumps to a hit, which draws it.
 
-use leptos::html::{Button, Div, Input};
+use leptos::html::{Div, Input};
 use leptos::prelude::*;
 
 use crate::store::ChatStore;
@@ -10,36 +10,7 @@ use crate::ui::i18n::I18n;
 use crate::ui::icons::{ChevronDownIcon, SearchIcon, XIcon};
 use crate::ui::window::Window;
 
-/// Whether the find bar is open and the button that opens it, shared by the list (which draws
-/// the bar) and the header of [`Chat`](crate::ui::chat::Chat), which draws the button out of
-/// the messages' way. A list with no such header (a custom header, a custom layout) draws the
-/// button in its own top corner, over the messages.
-#[derive(Clone, Copy)]
-pub(crate) struct FindControl {
-    /// The bar is open (the list's Ctrl+F / Cmd+F opens it too).
-    pub(crate) open: RwSignal<bool>,
-    toggle: NodeRef<Button>,
-    /// A header has drawn the button.
-    docked: RwSignal<bool>,
-}
-
-impl FindControl {
-    /// Closed, with no button drawn yet.
-    pub(crate) fn new() -> Self {
-        FindControl {
-            open: RwSignal::new(false),
-            toggle: NodeRef::new(),
-            docked: RwSignal::new(false),
-        }
-    }
-}
-
-/// Provides the find bar's state to the chat's views created from here on, so the list (which
-/// draws the bar) and the header (which draws its button) share it. A list without it keeps
-/// its own.
-pub(crate) fn provide() {
-    provide_context(FindControl::new());
-}
+pub(crate) use crate::store::find::FindControl;
 
 /// The button that opens the find bar (and closes it, in the header, where it stays while the
 /// bar is open). Shown once there are messages to find in.

@@ -83,7 +83,7 @@ impl UseI18n {
 
     /// The locale in use (`en`, `tr`, `ar`); reactive.
     pub fn locale(&self) -> &'static str {
-        self.i18n.locale().get()
+        self.i18n.locale()
     }
 
     /// See [`I18n::set_locale`].

@@ -215,10 +215,9 @@ fn list_view(args: ListArgs) -> impl IntoView {
     };
     // F226: one hidden polite region for cards that arrive live.
     let announcement = move || {
-        store.attention.announcement().with(|a| {
-            a.as_ref()
-                .map(|a| crate::ui::attention::text(&i18n, &a.notice))
-        })
+        store
+            .attention
+            .with_announcement(|a| a.map(|a| crate::ui::attention::text(&i18n, &a.notice)))
     };
 
     view! {

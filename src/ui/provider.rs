@@ -49,7 +49,6 @@ pub fn ChatProvider(
 ) -> impl IntoView {
     // `use_chat` provides the store as context for everything created below this point.
     let _store = use_chat(config, transport, callbacks);
-    crate::ui::find::provide();
     children()
 }
 

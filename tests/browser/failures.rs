@@ -8,6 +8,7 @@ use agent_chat_ui::core::transport::{TransportKind, TransportOptions};
 use agent_chat_ui::Chat;
 use leptos::prelude::*;
 use serde_json::{json, Value};
+use std::collections::HashMap;
 use wasm_bindgen::JsCast;
 use wasm_bindgen_test::*;
 
@@ -64,6 +65,17 @@ async fn failed_over(
     body: String,
     expected: &str,
 ) -> Option<String> {
+    failed_over_with(kind, base, body, expected, HashMap::new()).await
+}
+
+/// [`failed_over`] with `custom` as the chat's `custom_messages`.
+async fn failed_over_with(
+    kind: TransportKind,
+    base: &str,
+    body: String,
+    expected: &str,
+    custom: HashMap<String, String>,
+) -> Option<String> {
     // Every POST is the message (one request per send on each of these backends); what a
     // backend asks when it starts (an agent card) is answered 404 by the stub.
     let _fetch = web::fetch::FetchStub::install(json!([{ "url": "POST ", "chunks": [body] }]));
@@ -75,7 +87,10 @@ async fn failed_over(
     let root = section();
     let base = base.to_owned();
     let _handle = leptos::mount::mount_to(root.clone(), move || {
-        view! { <Chat base_url=base.clone() transport=options.clone() locale="tr" show_history=false/> }
+        view! {
+            <Chat base_url=base.clone() transport=options.clone() locale="tr" show_history=false
+                custom_messages=custom.clone()/>
+        }
     });
     let textarea: web_sys::HtmlTextAreaElement = wait_for(&root, "textarea.chat-input__textarea")
         .await
@@ -171,4 +186,23 @@ async fn issue_38_a_failed_task_reopened_says_why_in_turkish() {
     let reason = wait_for(&root, ".chat-message__failed-reason").await;
     assert_eq!(reason.text_content().unwrap_or_default(), said);
     clear_threads("https://fail");
+}
+
+/// A host may reword what the page says itself, as it may reword a server's known code:
+/// `custom_messages` replaces a failure's sentence by its message id (the React-style key or
+/// the Fluent id), in the chat's language or not.
+#[wasm_bindgen_test]
+async fn issue_38_a_host_rewords_a_failure_the_page_says_itself() {
+    let cases = [
+        (TransportKind::ChatCompletions, "chat.error.serverFailed"),
+        (TransportKind::AgUi, "chat-error-server-failed"),
+    ];
+    for (n, (kind, key)) in cases.into_iter().enumerate() {
+        let ours = "Our assistant had a problem; we are on it.";
+        let custom = HashMap::from([(key.to_owned(), ours.to_owned())]);
+        let base = format!("https://reworded{n}.test/api");
+        let detail = failed_over_with(kind, &base, failing_stream(kind, None), ours, custom).await;
+        assert_eq!(detail, None, "{kind:?}: nothing under the host's words");
+        clear_threads("https://reworded");
+    }
 }

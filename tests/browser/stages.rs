@@ -216,7 +216,10 @@ async fn i14_the_host_hears_how_many_cards_wait_and_a_hidden_tab_title_counts_th
     let (store, _h) = mount(&root, &format!("{APPROVAL},{SECOND}"), callbacks).await;
     let owner = Owner::new();
     owner.with(|| {
-        agent_chat_ui::ui::attention_title::prefix_title(store.pending_count, Signal::stored(true))
+        agent_chat_ui::ui::attention_title::prefix_title(
+            move || store.pending_count(),
+            Signal::stored(true),
+        )
     });
     wait_until("two waiting reported", &root, || {
         seen.borrow().last().map(|a| a.pending) == Some(2)

@@ -306,11 +306,7 @@ fn ActionCardView(action_id: String, revision: u32) -> impl IntoView {
         });
     }
     Effect::new(move |_| {
-        if store
-            .attention
-            .focus_card()
-            .with(|f| f.as_deref() != Some(action_id.as_str()))
-        {
+        if !store.attention.is_focus_card(&action_id) {
             return;
         }
         store.attention.focus_taken(&action_id);
