@@ -24,6 +24,12 @@
 //! `cargo xtask test` builds the page and runs this with `AGENT_CHAT_DIST` set. By hand:
 //! `trunk build --release && AGENT_CHAT_DIST=$PWD/dist cargo test -p dev-server --features e2e --test e2e`.
 //!
+//! Two groups of journeys live in their own modules: `frameworks` (the chat against the agent
+//! frameworks people run, each one's own server code from `test-servers/`, started by Node
+//! with a scripted model; needs `npm ci` there, which `cargo xtask setup` does) and `origin`
+//! (redirects of every endpoint to a second origin, which must receive nothing). One binary,
+//! so the journeys link once.
+//!
 //! After each journey the browser console is read; a wasm panic or trap there fails the
 //! journey even when the DOM looked right. On failure a screenshot, the page source, the
 //! console and the chromedriver log are saved under `.e2e-artifacts/<journey>/` in the
@@ -34,7 +40,12 @@
 mod cogitator;
 #[path = "e2e/execution.rs"]
 mod execution;
+// The chat against the agent frameworks' own servers (test-servers/, run by Node).
+mod frameworks;
 mod harness;
+// Nothing leaves for another origin, whatever the host page.
+#[path = "e2e/origin.rs"]
+mod origin;
 #[path = "e2e/shell.rs"]
 mod shell;
 #[path = "e2e/styles.rs"]

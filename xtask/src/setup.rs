@@ -63,7 +63,7 @@ pub struct Tools {
     /// `cargo fuzz --version` is [`CARGO_FUZZ_VERSION`].
     pub cargo_fuzz: bool,
     /// `test-servers/node_modules` installed from its lock file (the agent frameworks' own
-    /// servers the `e2e_frameworks` journeys talk to).
+    /// servers the e2e `frameworks` journeys talk to).
     pub test_servers: bool,
 }
 

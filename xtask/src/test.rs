@@ -235,12 +235,6 @@ pub fn main(ctx: &Ctx) -> ExitCode {
                 "e2e",
                 "--test",
                 "e2e",
-                // Redirects to a second origin never followed (issue 38).
-                "--test",
-                "e2e_origin",
-                // The agent frameworks' own servers, run by Node (issue 39).
-                "--test",
-                "e2e_frameworks",
                 "--no-fail-fast",
             ]);
             cmd.env("AGENT_CHAT_DIST", ctx.dist())

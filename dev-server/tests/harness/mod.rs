@@ -4,7 +4,7 @@
 //! talks to the page through, selectors ([`sel`]), the scripts it runs in the page, and the
 //! axe-core audit ([`AxeAudit`]).
 
-// Used by the `e2e_frameworks` journeys only; the other binaries that share this harness leave it.
+// Used by the `frameworks` journeys only.
 #[allow(dead_code)]
 pub mod node;
 
@@ -2265,7 +2265,7 @@ impl Harness {
     /// A fresh browser whose page is opened from the front of `node` (a framework's own server
     /// from `test-servers/`) rather than from the dev-server, so the page and that server share
     /// one origin.
-    #[allow(dead_code)] // only the `e2e_frameworks` journeys start one
+    #[allow(dead_code)] // only the `frameworks` journeys start one
     pub async fn start_beside(node: node::NodeServer) -> Self {
         let mut harness = Self::start().await;
         harness.page.base_url = format!("{}/", node.url);

@@ -1,5 +1,5 @@
 //! A framework's own server, run by Node from `test-servers/` (see its README): the journeys of
-//! `e2e_frameworks.rs` open the page from its front, so page and agent share one origin.
+//! the e2e `frameworks` journeys open the page from its front, so page and agent share one origin.
 
 use std::{
     io::{BufRead, BufReader},

@@ -1,4 +1,3 @@
-#![cfg(not(target_arch = "wasm32"))]
 //! Nothing leaves for another origin, whatever the host page (issue 38). The `<agent-chat>`
 //! element on the example pages, which set no Content-Security-Policy, against a dev-server
 //! whose every endpoint answers `307` to a second origin ([`Recorder`], another port, so
@@ -6,15 +5,12 @@
 //! or the card to answer again, and the second origin receives nothing at all. Each error on
 //! screen is the proof that the redirect came back to the page and was not followed.
 //!
-//! Run like `tests/e2e.rs` (`AGENT_CHAT_DIST` with the element built by `cargo xtask element`).
-
-#[allow(dead_code, unused_imports)]
-mod harness;
+//! Part of `tests/e2e.rs` (`AGENT_CHAT_DIST` with the element built by `cargo xtask element`).
 
 use dev_server::routes::elsewhere::Recorder;
 use serde_json::{json, Value};
 
-use harness::*;
+use crate::harness::*;
 
 /// The support agent's request that pauses on an approval.
 const EMAIL_BOB: &str = "Email bob@example.com about the launch";
