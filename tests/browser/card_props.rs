@@ -14,7 +14,7 @@ use agent_chat_ui::store::{ChatCallbacks, ChatStore};
 use agent_chat_ui::ui::cards::{CardSlot, ChatActions, RenderCard};
 use agent_chat_ui::ui::i18n::I18n;
 use agent_chat_ui::ui::message_list::ChatMessageList;
-use agent_chat_ui::{Chat, Theme};
+use agent_chat_ui::{CardOptions, Chat, Theme};
 use leptos::prelude::*;
 use serde_json::{json, Value};
 use wasm_bindgen::JsCast;
@@ -382,7 +382,7 @@ async fn issue35_action_expiry_refresh_ms_as_a_prop_sets_when_the_conversation_i
     let _h = mount_to(root.clone(), move || {
         view! {
             <Chat base_url="https://agents.test/api" show_history=false conversation_id="conv_1"
-                action_expiry_refresh_ms=100u64/>
+                cards=CardOptions::default().action_expiry_refresh_ms(100u64)/>
         }
     });
     wait_for(
@@ -424,7 +424,7 @@ async fn issue35_the_pages_per_tool_read_only_list_locks_that_tools_value() {
         let policy = vec![("refund".to_owned(), vec!["amount".to_owned()])];
         view! {
             <Chat base_url="https://agents.test/api" show_history=false conversation_id="conv_1"
-                allow_argument_edit=true read_only_args=policy/>
+                cards=CardOptions::default().allow_argument_edit(true).read_only_args(policy)/>
         }
     });
     let refund = wait_for(&root, ".chat-card[data-action-id=a_refund]").await;
