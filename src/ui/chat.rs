@@ -8,7 +8,6 @@ use crate::core::transport::TransportOptions;
 use crate::core::{ChatError, Chunk, Command, Message, SessionConfig, SessionOptions};
 use crate::io::http::TransportConfig;
 use crate::store::{ChatCallbacks, ChatStore};
-use crate::ui::options::{CardOptions, ChatSlots, UploadOptions};
 use crate::ui::cards::ChatActions;
 use crate::ui::chat_input::ChatInput;
 use crate::ui::chunk::Lazy;
@@ -16,6 +15,7 @@ use crate::ui::find::{FindControl, FindToggle};
 use crate::ui::history::{history_part, history_pending, preload_history, HistoryArgs};
 use crate::ui::i18n::I18n;
 use crate::ui::message_list::ChatMessageList;
+use crate::ui::options::{CardOptions, ChatSlots, UploadOptions};
 use crate::ui::slots::HeaderSlot;
 use crate::ui::style::Styles;
 

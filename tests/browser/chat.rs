@@ -10,7 +10,9 @@ use std::sync::{Arc, Mutex};
 use agent_chat_ui::core::{ComposerMode, Message, Role};
 use agent_chat_ui::ui::i18n::I18n;
 use agent_chat_ui::ui::{ChatHeader, HeaderSlot, MessageActionsSlot};
-use agent_chat_ui::{CardOptions, Chat, ChatCallbacks, ChatMinimal, ChatSlots, Theme, UploadOptions};
+use agent_chat_ui::{
+    CardOptions, Chat, ChatCallbacks, ChatMinimal, ChatSlots, Theme, UploadOptions,
+};
 use leptos::prelude::*;
 use wasm_bindgen::JsCast;
 use wasm_bindgen_test::*;
