@@ -24,7 +24,10 @@
 //!         max_files: Signal::stored(3),
 //!         ..UploadOptions::default()
 //!     };
-//!     let slots = ChatSlots::default().render_avatar(|role: Role| view! { <span>{role.as_str()}</span> });
+//!     let slots = ChatSlots::default().render_avatar(|role: Role| {
+//!         let who = if role == Role::User { "me" } else { "bot" };
+//!         view! { <span class="avatar">{who}</span> }
+//!     });
 //!     let callbacks = ChatCallbacks::default().on_error(|e| leptos::logging::warn!("{e}"));
 //!     view! {
 //!         <Chat base_url="/api/agents" cards=cards uploads=uploads slots=slots callbacks=callbacks/>
