@@ -43,7 +43,7 @@ use wasm_bindgen::prelude::*;
 use crate::core::{ComposerMode, PendingAction, Resolution};
 use crate::store::ChatStore;
 use crate::ui::style::InShadowRoot;
-use crate::ui::{Chat, Theme};
+use crate::ui::{CardOptions, Chat, ChatCallbacks, Theme, UploadOptions};
 
 /// The tag name registered by [`define_agent_chat`].
 pub const TAG: &str = "agent-chat";
@@ -595,29 +595,37 @@ fn mount_into(host: web_sys::HtmlElement, target: web_sys::HtmlElement) -> u32 {
                 enable_message_search=field(f, |f| f.search)
                 enable_citations=field(f, |f| f.citations)
                 streaming=field(f, |f| f.streaming)
-                allow_argument_edit=field(f, |f| f.allow_edit)
-                enable_tool_approvals=field(f, |f| f.approvals)
-                enable_questions=field(f, |f| f.questions)
-                expiry_warning_seconds=field(f, |f| f.warning)
-                action_expiry_refresh_ms=start.action_expiry_refresh_ms
-                pending_action_composer_mode=field(f, |f| f.mode)
-                enable_file_upload=field(f, |f| f.uploads)
-                allowed_file_types=field(f, |f| f.allowed_types.clone())
-                max_file_size=field(f, |f| f.max_file_size)
-                max_files=field(f, |f| f.max_files)
-                on_message_sent=events.callback("message-sent")
-                on_message_received=events.callback("message-received")
-                on_conversation_created=events.callback("conversation-created")
-                on_conversation_change=events.callback("conversation-change")
-                on_conversation_selected=events.callback("conversation-selected")
-                on_agent_change=events.callback("agent-change")
-                on_action_required=events.action_callback("action-required")
-                on_action_resolved=events.resolved_callback()
-                on_client_tool=events.client_tool_callback()
-                on_error=events.error_callback()
-                on_attention=events.callback("attention")
                 attention_title=field(f, |f| f.attention_title)
-                on_ready=on_ready
+                cards=CardOptions {
+                    composer_mode: field(f, |f| f.mode),
+                    enable_tool_approvals: field(f, |f| f.approvals),
+                    enable_questions: field(f, |f| f.questions),
+                    allow_argument_edit: field(f, |f| f.allow_edit),
+                    expiry_warning_seconds: field(f, |f| f.warning),
+                    action_expiry_refresh_ms: start.action_expiry_refresh_ms,
+                    read_only_args: Vec::new(),
+                }
+                uploads=UploadOptions {
+                    enabled: field(f, |f| f.uploads),
+                    allowed_types: field(f, |f| f.allowed_types.clone()),
+                    max_file_size: field(f, |f| f.max_file_size),
+                    max_files: field(f, |f| f.max_files),
+                }
+                callbacks=ChatCallbacks {
+                    on_message_sent: Some(events.callback("message-sent")),
+                    on_message_received: Some(events.callback("message-received")),
+                    on_conversation_created: Some(events.callback("conversation-created")),
+                    on_conversation_change: Some(events.callback("conversation-change")),
+                    on_conversation_selected: Some(events.callback("conversation-selected")),
+                    on_agent_change: Some(events.callback("agent-change")),
+                    on_action_required: Some(events.action_callback("action-required")),
+                    on_action_resolved: Some(events.resolved_callback()),
+                    on_client_tool: Some(events.client_tool_callback()),
+                    on_error: Some(events.error_callback()),
+                    on_attention: Some(events.callback("attention")),
+                    on_ready: Some(on_ready),
+                    ..ChatCallbacks::default()
+                }
             />
         }
     });

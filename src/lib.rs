@@ -33,6 +33,6 @@ pub use store::chat_history::{use_chat_history, UseChatHistoryOptions, UseChatHi
 #[cfg(feature = "ui")]
 pub use store::ChatStore;
 #[cfg(feature = "ui")]
-pub use ui::{Chat, ChatMinimal, Theme};
+pub use ui::{CardOptions, Chat, ChatCallbacks, ChatMinimal, ChatSlots, Theme, UploadOptions};
 #[cfg(feature = "ui")]
 pub use utils::{cn, format_file_size, format_relative_time, generate_id};

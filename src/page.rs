@@ -19,7 +19,10 @@ use crate::core::{approval_resolution, ActionKind, CardState, ComposerMode, Reso
 use crate::ui::cards::{CardOutcome, CardSlot, RenderCard};
 use crate::ui::i18n::I18n;
 use crate::ui::icons::SlidersIcon;
-use crate::ui::{Chat, ChatHeader, HeaderSlot, MessageActions, MessageActionsSlot, Theme};
+use crate::ui::{
+    CardOptions, Chat, ChatCallbacks, ChatHeader, ChatSlots, HeaderSlot, MessageActions,
+    MessageActionsSlot, Theme,
+};
 
 /// Page options read from the query string.
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -232,41 +235,41 @@ pub fn mount() {
                 />
             }
         };
-        // Render props strip their `Option` (hosts pass a closure), so the page picks a branch.
-        macro_rules! chat {
-            ($($extra:tt)*) => {
-                view! {
-                    <Chat
-                        base_url=cfg.base_url
-                        transport=cfg.transport.clone()
-                        agent_id=cfg.agent_id
-                        conversation_id=cfg.conversation_id
-                        default_locale=browser_lang.clone()
-                        theme=theme
-                        show_timestamps=cfg.show_timestamps
-                        render_header=header
-                        render_message_actions=message_actions
-                        allow_argument_edit=cfg.allow_argument_edit
-                        enable_tool_approvals=cfg.enable_tool_approvals
-                        enable_questions=cfg.enable_questions
-                        expiry_warning_seconds=cfg.expiry_warning_seconds
-                        action_expiry_refresh_ms=cfg.start.action_expiry_refresh_ms
-                        pending_action_composer_mode=cfg.composer_mode
-                        on_conversation_change=on_change
-                        class="chat-page"
-                        enable_message_search=true
-                        $($extra)*
-                    />
-                }
-                .into_any()
-            };
-        }
-        if cfg.custom_cards {
-            let custom =
-                RenderCard::new(|card: CardSlot| view! { <DemoCard card=card/> }.into_any());
-            chat!(render_tool_approval=custom render_question=custom)
-        } else {
-            chat!()
+        // The page's own cards (`customCards=1`) in place of the built-in ones.
+        let custom = cfg
+            .custom_cards
+            .then(|| RenderCard::new(|card: CardSlot| view! { <DemoCard card=card/> }.into_any()));
+        let slots = ChatSlots {
+            render_header: header.into(),
+            render_message_actions: message_actions.into(),
+            render_tool_approval: custom.into(),
+            render_question: custom.into(),
+            ..ChatSlots::default()
+        };
+        let cards = CardOptions {
+            allow_argument_edit: Signal::stored(cfg.allow_argument_edit),
+            enable_tool_approvals: Signal::stored(cfg.enable_tool_approvals),
+            enable_questions: Signal::stored(cfg.enable_questions),
+            expiry_warning_seconds: Signal::stored(cfg.expiry_warning_seconds),
+            action_expiry_refresh_ms: cfg.start.action_expiry_refresh_ms,
+            composer_mode: Signal::stored(cfg.composer_mode),
+            ..CardOptions::default()
+        };
+        view! {
+            <Chat
+                base_url=cfg.base_url
+                transport=cfg.transport.clone()
+                agent_id=cfg.agent_id
+                conversation_id=cfg.conversation_id
+                default_locale=browser_lang.clone()
+                theme=theme
+                show_timestamps=cfg.show_timestamps
+                class="chat-page"
+                enable_message_search=true
+                cards=cards
+                slots=slots
+                callbacks=ChatCallbacks::default().on_conversation_change(on_change)
+            />
         }
     });
     if let (Some(adopt), Some(body)) = (shell, window.document().and_then(|d| d.body())) {

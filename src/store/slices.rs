@@ -7,7 +7,11 @@ use crate::core::{
     AgentInfo, ChatError, ComposerMode, Conversation, ConversationListItem, Message, Run,
 };
 
-/// Callbacks a host registers (the `on_*` props of `Chat`).
+/// The handlers a host registers: `Chat`'s `callbacks` prop, and `ChatProvider`'s.
+///
+/// Every field defaults to `None`: nothing is called. Build it as a struct literal over
+/// `ChatCallbacks::default()` or with the setter of the same name as each field, which takes a
+/// closure.
 #[derive(Clone, Default)]
 pub struct ChatCallbacks {
     /// After the optimistic user message was added.
@@ -37,8 +41,15 @@ pub struct ChatCallbacks {
     /// The agent asks the page to run one of its tools; answer with
     /// [`ChatStore::resolve_client_tool`](crate::store::ChatStore::resolve_client_tool).
     pub on_client_tool: Option<Callback<crate::core::PendingAction>>,
-    /// The number of cards waiting for this person changed (also to 0).
+    /// The number of cards waiting for this person changed (also to 0): `{pending, kinds,
+    /// expiresAt}`, e.g. for a badge on the page.
     pub on_attention: Option<Callback<crate::core::PendingAttention>>,
+    /// The locale was switched with `I18n::set_locale`; given the shipped tag. Called by a
+    /// `Chat`, which owns its locale (a `ChatProvider` has none).
+    pub on_locale_change: Option<Callback<String>>,
+    /// Called once with the chat's store, so a host can drive it (answer client tools, send
+    /// messages, read `pending_actions`).
+    pub on_ready: Option<Callback<super::ChatStore>>,
 }
 
 /// Status slice: everything small the header, banner and composer read.

@@ -5,20 +5,18 @@ use std::collections::HashMap;
 use leptos::prelude::*;
 
 use crate::core::transport::TransportOptions;
-use crate::core::{
-    ChatError, Chunk, Command, ComposerMode, Conversation, ConversationListItem, Message,
-    PendingAction, Resolution, Role, SessionConfig, SessionOptions,
-};
+use crate::core::{ChatError, Chunk, Command, Message, SessionConfig, SessionOptions};
 use crate::io::http::TransportConfig;
 use crate::store::{ChatCallbacks, ChatStore};
-use crate::ui::cards::{ChatActions, RenderCard};
+use crate::ui::cards::ChatActions;
 use crate::ui::chat_input::ChatInput;
 use crate::ui::chunk::Lazy;
 use crate::ui::find::{FindControl, FindToggle};
 use crate::ui::history::{history_part, history_pending, preload_history, HistoryArgs};
 use crate::ui::i18n::I18n;
 use crate::ui::message_list::ChatMessageList;
-use crate::ui::slots::{HeaderSlot, MessageActionsSlot, RenderProp};
+use crate::ui::options::{CardOptions, ChatSlots, UploadOptions};
+use crate::ui::slots::HeaderSlot;
 use crate::ui::style::Styles;
 
 /// Light or dark colours.
@@ -56,24 +54,25 @@ impl Theme {
 #[component]
 pub fn Chat(
     /// API root including the base path, e.g. `https://host/api/agents`. A signal's new
-    /// value switches servers: the chat starts over there (the draft stays).
+    /// value switches servers: the chat starts over there (the draft stays). Required.
     #[prop(into)]
     base_url: Signal<String>,
     /// Which backend is at `base_url`: the agent server (default), or an OpenAI
     /// Chat Completions server (`TransportKind::ChatCompletions`, with its `model`), whose
     /// conversations are kept in this page (`thread_store`). Cards are read-only on a
-    /// backend that cannot take answers. Read at mount.
+    /// backend that cannot take answers. Read at mount. Default: the agent server, with
+    /// its conversations on the server.
     #[prop(optional)]
     transport: TransportOptions,
     /// An agent that runs in this page instead of a server: any
     /// [`crate::Agent`]. Given, the backend is the in-process one whatever `transport`'s kind
     /// says; its conversations are kept in `transport.thread_store` under `base_url` (any
-    /// name), and its pauses are answerable cards. Read at mount.
+    /// name), and its pauses are answerable cards. Read at mount. Default: none (a server).
     #[prop(optional, into)]
     agent: Option<crate::AgentHandle>,
     /// A thread store the host implements (`Some(HostThreads::new(my_store))`), for a backend
     /// without conversations of its own: it replaces `transport.thread_store`.
-    /// Read at mount.
+    /// Read at mount. Default: none (`transport.thread_store` is used).
     #[prop(default = None)]
     thread_storage: Option<crate::io::threads::HostThreads>,
     /// Agent to talk to; default: the first agent the server lists. A signal switches
@@ -81,204 +80,108 @@ pub fn Chat(
     #[prop(optional, into)]
     agent_id: MaybeProp<String>,
     /// Sent verbatim as the `Authorization` header. A signal's new value (a refreshed
-    /// token) is used from the next request on.
+    /// token) is used from the next request on. Default: none (no such header).
     #[prop(optional, into)]
     authorization: MaybeProp<String>,
-    /// Extra headers on every request; reactive like `authorization`.
+    /// Extra headers on every request; reactive like `authorization`. Default: none.
     #[prop(optional, into)]
     headers: Signal<Vec<(String, String)>>,
-    /// Stream replies over SSE (default) or wait for one JSON reply. A signal's new
-    /// value applies to the next message; a reply on its way keeps going.
+    /// Stream replies over SSE or wait for one JSON reply. A signal's new value applies to
+    /// the next message; a reply on its way keeps going. Default: `true` (streaming).
     #[prop(into, default = Signal::stored(true))]
     streaming: Signal<bool>,
     /// Conversation to open on mount. A signal opens another one later (`None`: a new
-    /// chat); the chat's own navigation does not write it back (see `on_conversation_change`).
+    /// chat); the chat's own navigation does not write it back (see the callback
+    /// `on_conversation_change`). Default: none (a new chat).
     #[prop(optional, into)]
     conversation_id: MaybeProp<String>,
     /// Messages shown before (or without) a conversation: the starting list, replaced
-    /// when a conversation opens and cleared by New Chat. Not sent to the server.
+    /// when a conversation opens and cleared by New Chat. Not sent to the server. Default:
+    /// empty.
     #[prop(optional)]
     initial_messages: Vec<Message>,
-    /// Show the history sidebar; switched on later, the history is loaded then.
+    /// Show the history sidebar; switched on later, the history is loaded then. Default:
+    /// `true`.
     #[prop(into, default = Signal::stored(true))]
     show_history: Signal<bool>,
-    /// Start with the mobile history drawer open.
+    /// Start with the mobile history drawer open. Default: `false`.
     #[prop(optional)]
     default_history_open: bool,
     /// Colour theme; a signal switches it live, keeping the draft and the conversation.
+    /// Default: [`Theme::Dark`].
     #[prop(optional, into)]
     theme: Signal<Theme>,
-    /// Composer placeholder; default from the locale.
+    /// Composer placeholder. Default: the locale's ("Type a message...").
     #[prop(optional, into)]
     input_placeholder: MaybeProp<String>,
-    /// A search box over the conversation titles in the sidebar.
+    /// A search box over the conversation titles in the sidebar. Default: `false`.
     #[prop(optional, into)]
     enable_message_search: Signal<bool>,
-    /// Follow new content while the reader is at the bottom.
+    /// Follow new content while the reader is at the bottom. Default: `true`.
     #[prop(default = true)]
     auto_scroll: bool,
-    /// Focus the composer on mount and after New Chat / opening a conversation.
+    /// Focus the composer on mount and after New Chat / opening a conversation. Default:
+    /// `false`.
     #[prop(optional)]
     auto_focus_input: bool,
     /// Locale (`en`, `tr`, `ar`, or a tag like `tr-TR`). When given, the chat is
     /// controlled: it follows this prop (a signal switches every string and the direction
     /// live), ignores `?lang=` and refuses [`I18n::set_locale`]. When absent, `?lang=` of the
-    /// page is used, then `default_locale`.
+    /// page is used, then `default_locale`. Default: none (uncontrolled).
     #[prop(optional, into)]
     locale: MaybeProp<String>,
-    /// Locale when neither `locale` nor a shipped `?lang=` says otherwise (default `en`).
+    /// Locale when neither `locale` nor a shipped `?lang=` says otherwise. Default: `en`.
     #[prop(optional, into)]
     default_locale: MaybeProp<String>,
-    /// Show avatars beside messages (default true).
+    /// Show avatars beside messages. Default: `true`.
     #[prop(default = true)]
     show_avatars: bool,
-    /// Show each message's local time, HH:MM (default false).
+    /// Show each message's local time, HH:MM. Default: `false`.
     #[prop(optional)]
     show_timestamps: bool,
-    /// Show the "Sources" block under assistant messages that have citations (default
-    /// true).
+    /// Show the "Sources" block under assistant messages that have citations. Default:
+    /// `true`.
     #[prop(into, default = Signal::stored(true))]
     enable_citations: Signal<bool>,
-    /// Actions under each finished assistant message, revealed on hover and on keyboard focus.
-    /// Given `MessageActionsSlot { message, is_streaming }`.
-    #[prop(optional, into)]
-    render_message_actions: RenderProp<MessageActionsSlot>,
-    /// Replaces the default avatars; given the message's role.
-    #[prop(optional, into)]
-    render_avatar: RenderProp<Role>,
-    /// Replaces the empty state ("Start a conversation").
-    #[prop(optional, into)]
-    render_empty_state: RenderProp<()>,
-    /// Replaces the header (title, agent picker, menu button); given a [`HeaderSlot`].
-    /// [`ChatHeader`] is the default one, to reuse with extra controls.
-    #[prop(optional, into)]
-    render_header: RenderProp<HeaderSlot>,
-    /// Replaces the top of the history sidebar (New Chat).
-    #[prop(optional, into)]
-    render_history_header: RenderProp<()>,
-    /// Drawn at the bottom of the history sidebar.
-    #[prop(optional, into)]
-    render_history_footer: RenderProp<()>,
-    /// Replace any message by id.
+    /// Replace any of the locale's messages by id (`chat-empty-title`...). Default: none.
     #[prop(optional)]
     custom_messages: HashMap<String, String>,
-    /// While an action waits: `Block` closes the composer, `Cancel` lets a message cancel it;
-    /// the agent's `metadata.pendingActionComposerMode` wins.
-    ///
-    /// This prop and the next eight follow signals: a change applies to the running chat at
-    /// once (cards drawn become answerable or read-only, the limits check the next files)
-    /// and keeps the conversation, the draft and a reply that is streaming.
-    #[prop(optional, into)]
-    pending_action_composer_mode: Signal<ComposerMode>,
-    /// Approval cards can be answered here; `false` draws them read-only.
-    #[prop(into, default = Signal::stored(true))]
-    enable_tool_approvals: Signal<bool>,
-    /// Question cards can be answered here; `false` draws them read-only.
-    #[prop(into, default = Signal::stored(true))]
-    enable_questions: Signal<bool>,
-    /// Offer the argument editor on approvals; the agent's `capabilities.approvalArgsEdit`
-    /// wins.
-    #[prop(optional, into)]
-    allow_argument_edit: Signal<bool>,
-    /// Countdowns turn amber below this many seconds.
-    #[prop(into, default = Signal::stored(600))]
-    expiry_warning_seconds: Signal<u64>,
-    /// How long after a card expires here the conversation is fetched again, so a server that
-    /// carries on by itself shows its continuation (default 1 500 ms). Read at mount.
-    #[prop(default = crate::core::session::start_options::DEFAULT_ACTION_EXPIRY_REFRESH_MS)]
-    action_expiry_refresh_ms: u64,
-    /// The page's edit policy per tool: `(tool name, the arguments a person may not change)`,
-    /// besides the schema's `readOnly` and the server's `readOnlyArgs`. Locked in
-    /// the form, refused from the JSON editor with the reason, and by the answer gate. Read at
-    /// mount.
-    #[prop(optional)]
-    read_only_args: Vec<(String, Vec<String>)>,
-    /// Offer attachments; the agent's `metadata.enableFileUpload` decides when it sets it.
-    /// Off: no attach button, pasted files are ignored.
-    #[prop(into, default = Signal::stored(true))]
-    enable_file_upload: Signal<bool>,
-    /// Accepted types: MIME types, `type/*` wildcards or `.ext`; empty accepts any.
-    /// An agent's `metadata.allowedFileTypes` narrows it further.
-    #[prop(optional, into)]
-    allowed_file_types: Signal<Vec<String>>,
-    /// Largest file in bytes (default 10 MiB); an agent's `maxFileSize` may lower it.
-    #[prop(into, default = Signal::stored(crate::core::files::DEFAULT_MAX_FILE_SIZE))]
-    max_file_size: Signal<u64>,
-    /// Most files per message (default 10); an agent's `maxFiles` may lower it.
-    #[prop(into, default = Signal::stored(crate::core::files::DEFAULT_MAX_FILES))]
-    max_files: Signal<usize>,
-    /// Replaces the built-in approval card.
-    #[prop(optional, into)]
-    render_tool_approval: Option<RenderCard>,
-    /// Replaces the built-in question card.
-    #[prop(optional, into)]
-    render_question: Option<RenderCard>,
-    /// After the optimistic user message was added.
-    #[prop(optional, into)]
-    on_message_sent: Option<Callback<Message>>,
-    /// A final assistant message arrived.
-    #[prop(optional, into)]
-    on_message_received: Option<Callback<Message>>,
-    /// Each streamed text chunk `(chunk, full_text)`.
-    #[prop(optional, into)]
-    on_stream_text: Option<Callback<(String, String)>>,
-    /// Each tool call `(tool_name, args)`.
-    #[prop(optional, into)]
-    on_tool_call: Option<Callback<(String, serde_json::Value)>>,
-    /// Each tool result `(tool_name, result)`.
-    #[prop(optional, into)]
-    on_tool_result: Option<Callback<(String, serde_json::Value)>>,
-    /// Any failure.
-    #[prop(optional, into)]
-    on_error: Option<Callback<ChatError>>,
-    /// A conversation was created.
-    #[prop(optional, into)]
-    on_conversation_created: Option<Callback<Conversation>>,
-    /// The selected agent changed.
-    #[prop(optional, into)]
-    on_agent_change: Option<Callback<String>>,
-    /// The locale was switched with [`I18n::set_locale`]; given the shipped tag.
-    #[prop(optional, into)]
-    on_locale_change: Option<Callback<String>>,
-    /// The open conversation changed (`None` = new chat); lets a page keep it in its URL.
-    #[prop(optional, into)]
-    on_conversation_change: Option<Callback<Option<String>>>,
-    /// A conversation was picked in the history sidebar.
-    #[prop(optional, into)]
-    on_conversation_selected: Option<Callback<ConversationListItem>>,
-    /// The server accepted an answer `(action_id, resolution)`.
-    #[prop(optional, into)]
-    on_action_resolved: Option<Callback<(String, Resolution)>>,
-    /// A turn paused for an approval or a question (not for `client_tool`, not for
-    /// cards restored with a loaded conversation).
-    #[prop(optional, into)]
-    on_action_required: Option<Callback<PendingAction>>,
-    /// The agent asks this page to run one of its tools (`client_tool`): no card is drawn;
-    /// answer with [`ChatStore::resolve_client_tool`] (get the store from `on_ready`).
-    #[prop(optional, into)]
-    on_client_tool: Option<Callback<PendingAction>>,
-    /// Called once with the chat's store, so a host can drive it (answer client tools, send
-    /// messages, read `pending_actions`).
-    #[prop(optional, into)]
-    on_ready: Option<Callback<ChatStore>>,
-    /// The number of cards waiting for this person changed: `{pending, kinds,
-    /// expiresAt}`, e.g. for a badge on the page.
-    #[prop(optional, into)]
-    on_attention: Option<Callback<crate::core::PendingAttention>>,
     /// Prefix the document title with "(N)" while the tab is hidden and N cards wait for this
     /// person. Off by default: the title belongs to the host page. A signal turns
     /// it on and off live.
     #[prop(optional, into)]
     attention_title: Signal<bool>,
     /// Colours by token: the React keys (`bgPrimary`, `accentPrimary`,...) or the
-    /// `--chat-*` names; set on the root, so they win over the theme's defaults.
+    /// `--chat-*` names; set on the root, so they win over the theme's defaults. Default:
+    /// none.
     #[prop(optional)]
     theme_colors: Vec<(String, String)>,
-    /// Extra classes for the root element.
+    /// Extra classes for the root element. Default: none.
     #[prop(optional, into)]
     class: MaybeProp<String>,
+    /// How approval and question cards behave (who may answer, argument editing, deadlines,
+    /// the composer while a card waits). Default: [`CardOptions::default`].
+    #[prop(optional)]
+    cards: CardOptions,
+    /// Attachments: on or off, accepted types, size and count limits. Default:
+    /// [`UploadOptions::default`].
+    #[prop(optional)]
+    uploads: UploadOptions,
+    /// Render overrides (header, sidebar parts, empty state, avatars, message actions,
+    /// cards); handed on whole to the message list. Default: none, the built-in parts.
+    #[prop(optional)]
+    slots: ChatSlots,
+    /// The `on_*` handlers (messages, errors, conversations, cards, the store once ready).
+    /// Default: none.
+    #[prop(optional)]
+    callbacks: ChatCallbacks,
 ) -> impl IntoView {
-    let i18n = I18n::provide_with(locale, default_locale, custom_messages, on_locale_change);
+    let i18n = I18n::provide_with(
+        locale,
+        default_locale,
+        custom_messages,
+        callbacks.on_locale_change,
+    );
     let mut backend = TransportOptions {
         // A stateless backend lists one agent: the configured one, else the `agent_id` prop.
         agent_id: transport
@@ -301,43 +204,28 @@ pub fn Chat(
     let options = Memo::new(move |_| SessionOptions {
         streaming: streaming.get(),
         show_history: show_history.get(),
-        composer_mode: pending_action_composer_mode.get(),
-        enable_tool_approvals: enable_tool_approvals.get(),
-        enable_questions: enable_questions.get(),
-        allow_argument_edit: allow_argument_edit.get(),
+        composer_mode: cards.composer_mode.get(),
+        enable_tool_approvals: cards.enable_tool_approvals.get(),
+        enable_questions: cards.enable_questions.get(),
+        allow_argument_edit: cards.allow_argument_edit.get(),
         uploads: crate::core::UploadLimits {
-            enabled: enable_file_upload.get(),
-            allowed_types: allowed_file_types.get(),
+            enabled: uploads.enabled.get(),
+            allowed_types: uploads.allowed_types.get(),
             agent_types: Vec::new(),
-            max_file_size: max_file_size.get(),
-            max_files: max_files.get(),
+            max_file_size: uploads.max_file_size.get(),
+            max_files: uploads.max_files.get(),
         },
     });
     let config = SessionConfig {
         agent_id: agent_id.get_untracked(),
         conversation_id: conversation_id.get_untracked(),
         initial_messages,
-        action_expiry_refresh_ms,
-        read_only_args,
+        action_expiry_refresh_ms: cards.action_expiry_refresh_ms,
+        read_only_args: cards.read_only_args,
         ..SessionConfig::default()
     }
     .with_options(options.get_untracked());
-    let callbacks = ChatCallbacks {
-        on_message_sent,
-        on_message_received,
-        on_stream_text,
-        on_tool_call,
-        on_tool_result,
-        on_error,
-        on_conversation_created,
-        on_agent_change,
-        on_conversation_change,
-        on_conversation_selected,
-        on_action_resolved,
-        on_action_required,
-        on_client_tool,
-        on_attention,
-    };
+    let on_ready = callbacks.on_ready;
     let start_config = config.clone();
     let store = crate::store::use_chat(config, transport, callbacks);
     follow_props(store, authorization, headers, agent_id, conversation_id);
@@ -376,9 +264,7 @@ pub fn Chat(
     // Whether a card may be answered is the session's to say, and it follows the props: the
     // list's own switches stay open.
     let actions = ChatActions {
-        expiry_warning_seconds,
-        render_tool_approval,
-        render_question,
+        expiry_warning_seconds: cards.expiry_warning_seconds,
         ..ChatActions::from_store(store)
     };
     if let Some(ready) = on_ready {
@@ -434,8 +320,8 @@ pub fn Chat(
                             open: drawer_open.into(),
                             on_close: Callback::new(move |_| drawer_open.set(false)),
                             enable_search: enable_message_search,
-                            header: render_history_header,
-                            footer: render_history_footer,
+                            header: slots.render_history_header,
+                            footer: slots.render_history_footer,
                         };
                         let open = args.open;
                         view! {
@@ -452,7 +338,8 @@ pub fn Chat(
                     {move || {
                         let slot = header_slot();
                         untrack(|| {
-                            render_header
+                            slots
+                                .render_header
                                 .render(slot.clone())
                                 .unwrap_or_else(|| view! { <ChatHeader header=slot/> }.into_any())
                         })
@@ -460,12 +347,10 @@ pub fn Chat(
                     <ChatMessageList
                         actions=actions
                         auto_scroll=auto_scroll
-                        render_actions=render_message_actions
-                        render_avatar=render_avatar
+                        slots=slots
                         show_avatars=show_avatars
                         show_timestamps=show_timestamps
                         enable_citations=enable_citations
-                        empty_state=render_empty_state
                     />
                     <ErrorBanner/>
                     <ChatInput placeholder=input_placeholder auto_focus=auto_focus_input/>

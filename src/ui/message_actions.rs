@@ -1,13 +1,13 @@
 //! `<MessageActions/>`: the ready-made action row for an assistant message: copy,
 //! regenerate, and thumbs up / down.
 //!
-//! Made for the `render_message_actions` slot:
+//! Made for the `render_message_actions` slot of [`ChatSlots`](crate::ui::ChatSlots):
 //!
 //! ```text
-//! <Chat base_url=url render_message_actions=|slot: MessageActionsSlot| view! {
+//! <Chat base_url=url slots=ChatSlots::default().render_message_actions(|slot: MessageActionsSlot| view! {
 //!     <MessageActions message=slot.message is_streaming=slot.is_streaming
 //!         on_feedback=|(id, kind): (String, Feedback)| log(id, kind.as_str())/>
-//! }/>
+//! })/>
 //! ```
 
 use leptos::prelude::*;

@@ -14,6 +14,7 @@ use crate::ui::chunk::Lazy;
 use crate::ui::find::{FindControl, FindInConversation};
 use crate::ui::i18n::I18n;
 use crate::ui::message::{ChatMessage, StreamingMessage};
+use crate::ui::options::ChatSlots;
 use crate::ui::slots::{MessageActionsSlot, RenderProp};
 use crate::ui::window::{Item, Window};
 
@@ -30,40 +31,45 @@ const MOVED_PX: i32 = 3;
 #[component]
 pub fn ChatMessageList(
     /// How cards are answered and drawn (`Chat` passes [`ChatActions::from_store`] plus its
-    /// props).
+    /// card options). Default: none, every card read-only.
     #[prop(optional)]
     actions: Option<ChatActions>,
-    /// Follow new content while the reader is at the bottom (default true).
+    /// Render overrides, the same struct as `Chat`'s: this list uses the empty state, avatars,
+    /// message actions and the two cards (which win over `actions`' renderers); the header
+    /// and sidebar ones are ignored. Default: none, the built-in parts.
+    #[prop(optional)]
+    slots: ChatSlots,
+    /// Follow new content while the reader is at the bottom. Default: `true`.
     #[prop(default = true)]
     auto_scroll: bool,
-    /// Actions under each finished assistant message.
-    #[prop(optional, into)]
-    render_actions: RenderProp<MessageActionsSlot>,
-    /// Replaces the default avatars.
-    #[prop(optional, into)]
-    render_avatar: RenderProp<crate::core::Role>,
-    /// Show avatars (default true).
+    /// Show avatars. Default: `true`.
     #[prop(default = true)]
     show_avatars: bool,
-    /// Show each message's local time (default false).
+    /// Show each message's local time. Default: `false`.
     #[prop(optional)]
     show_timestamps: bool,
-    /// Show the "Sources" block under assistant messages that have citations (default
-    /// true).
+    /// Show the "Sources" block under assistant messages that have citations. Default:
+    /// `true`.
     #[prop(into, default = Signal::stored(true))]
     enable_citations: Signal<bool>,
-    /// Replaces the empty state ("Start a conversation" and its suggestions when not given).
-    #[prop(optional, into)]
-    empty_state: RenderProp<()>,
-    /// Extra classes on the scrolling list.
+    /// Extra classes on the scrolling list. Default: none.
     #[prop(optional, into)]
     class: MaybeProp<String>,
 ) -> impl IntoView {
-    provide_context(actions.unwrap_or_default());
+    let actions = actions.unwrap_or_default();
+    provide_context(ChatActions {
+        render_tool_approval: slots
+            .render_tool_approval
+            .callback()
+            .or(actions.render_tool_approval),
+        render_question: slots.render_question.callback().or(actions.render_question),
+        ..actions
+    });
+    let empty_state = slots.render_empty_state;
     let args = ListArgs {
         auto_scroll,
-        render_actions,
-        render_avatar,
+        render_actions: slots.render_message_actions,
+        render_avatar: slots.render_avatar,
         show_avatars,
         show_timestamps,
         enable_citations,

@@ -27,6 +27,7 @@ pub mod markdown;
 pub mod message;
 pub mod message_actions;
 pub mod message_list;
+pub mod options;
 pub(crate) mod paging;
 pub mod provider;
 pub mod slots;
@@ -37,11 +38,13 @@ pub(crate) mod window;
 
 pub use self::window::NEW_ROWS_PER_FRAME;
 
+pub use crate::store::ChatCallbacks;
 pub use chat::{Chat, ChatHeader, ChatMinimal, Theme};
 pub use i18n::{
     tr, use_i18n, use_i18n_context, use_i18n_context_optional, ChatI18nProvider, I18n, UseI18n,
 };
 pub use message_actions::{Feedback, MessageActions};
+pub use options::{CardOptions, ChatSlots, UploadOptions};
 pub use provider::{
     use_chat_context, use_chat_context_optional, use_chat_theme, use_chat_theme_optional,
     ChatProvider, ChatThemeContext, ChatThemeProvider,

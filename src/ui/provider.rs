@@ -37,18 +37,23 @@ use crate::ui::style::Styles;
 /// `ChatMessageList`, `ChatInput`, `ChatHistory` or [`use_chat_context`] inside uses it.
 #[component]
 pub fn ChatProvider(
-    /// What to talk to and how (agent, conversation, streaming, card settings).
+    /// What to talk to and how (agent, conversation, streaming, card settings). Required.
     config: SessionConfig,
-    /// Server address and headers.
+    /// Server address and headers. Required.
     transport: TransportConfig,
-    /// Callbacks, as on `<Chat/>`.
+    /// The handlers, the same struct as `<Chat/>`'s `callbacks` (`on_locale_change` aside: a
+    /// provider has no locale of its own). Default: none.
     #[prop(optional)]
     callbacks: ChatCallbacks,
     /// The parts that share the controller.
     children: Children,
 ) -> impl IntoView {
+    let on_ready = callbacks.on_ready;
     // `use_chat` provides the store as context for everything created below this point.
-    let _store = use_chat(config, transport, callbacks);
+    let store = use_chat(config, transport, callbacks);
+    if let Some(ready) = on_ready {
+        ready.run(store);
+    }
     children()
 }
 

@@ -100,7 +100,7 @@ impl<P: 'static> From<Option<Callback<P, AnyView>>> for RenderProp<P> {
     }
 }
 
-/// What `render_message_actions` / `render_actions` is given.
+/// What `ChatSlots::render_message_actions` is given.
 #[derive(Clone, Debug, PartialEq)]
 pub struct MessageActionsSlot {
     /// The assistant message the actions belong to.
@@ -111,7 +111,7 @@ pub struct MessageActionsSlot {
     pub is_streaming: bool,
 }
 
-/// What `render_header` is given: everything the default header uses.
+/// What `ChatSlots::render_header` is given: everything the default header uses.
 #[derive(Clone)]
 pub struct HeaderSlot {
     /// Opens the history drawer (the mobile menu button); `None` without a history sidebar.

@@ -14,7 +14,7 @@ use agent_chat_ui::store::{ChatCallbacks, ChatStore};
 use agent_chat_ui::ui::cards::{CardSlot, ChatActions, RenderCard};
 use agent_chat_ui::ui::i18n::I18n;
 use agent_chat_ui::ui::message_list::ChatMessageList;
-use agent_chat_ui::{Chat, Theme};
+use agent_chat_ui::{CardOptions, Chat, ChatSlots, Theme};
 use leptos::prelude::*;
 use serde_json::{json, Value};
 use wasm_bindgen::JsCast;
@@ -319,6 +319,46 @@ async fn issue35_s000_row105_can_resolve_false_and_a_custom_cards_read_only() {
     }
 }
 
+/// A list's `slots` are the same struct as `Chat`'s: its approval card renderer is drawn, and
+/// wins over one its `actions` carry.
+#[wasm_bindgen_test]
+async fn issue36_a_lists_slots_card_wins_over_the_one_in_its_actions() {
+    let open = approval("act_1", "refund", None);
+    let root = section();
+    let slot = Rc::new(Cell::new(None));
+    let out = slot.clone();
+    let _h = mount_to(root.clone(), move || {
+        I18n::provide(Some("en"), HashMap::new());
+        let config = SessionConfig {
+            conversation_id: Some("conv_1".into()),
+            show_history: false,
+            ..SessionConfig::default()
+        };
+        let store = ChatStore::detached(Session::new(config), ChatCallbacks::default());
+        out.set(Some(store));
+        let actions = ChatActions {
+            render_tool_approval: Some(RenderCard::new(|_card: CardSlot| {
+                view! { <p class="actions-card">"from actions"</p> }.into_any()
+            })),
+            ..ChatActions::from_store(store)
+        };
+        let slots = ChatSlots::default().render_tool_approval(awaiting_card(store));
+        view! { <ChatMessageList actions=actions slots=slots/> }
+    });
+    let store = slot.get().expect("store");
+    web::open_conv_1(&store, "Approve?", &open.to_string());
+    let host = wait_for(&root, ".host-card").await;
+    assert_eq!(
+        host.get_attribute("data-read-only").as_deref(),
+        Some("false"),
+        "the slot's card is given the list's way to answer"
+    );
+    assert!(
+        query(&root, ".actions-card").is_none(),
+        "the slot's card replaces the one in actions"
+    );
+}
+
 /// Seed 000 rows 105 and 112 ("resolveAction"): a custom card that awaits
 /// `ChatStore::answer` learns when the server took the answer, and why it did not when the
 /// server refused it.
@@ -382,7 +422,7 @@ async fn issue35_action_expiry_refresh_ms_as_a_prop_sets_when_the_conversation_i
     let _h = mount_to(root.clone(), move || {
         view! {
             <Chat base_url="https://agents.test/api" show_history=false conversation_id="conv_1"
-                action_expiry_refresh_ms=100u64/>
+                cards=CardOptions::default().action_expiry_refresh_ms(100u64)/>
         }
     });
     wait_for(
@@ -424,7 +464,7 @@ async fn issue35_the_pages_per_tool_read_only_list_locks_that_tools_value() {
         let policy = vec![("refund".to_owned(), vec!["amount".to_owned()])];
         view! {
             <Chat base_url="https://agents.test/api" show_history=false conversation_id="conv_1"
-                allow_argument_edit=true read_only_args=policy/>
+                cards=CardOptions::default().allow_argument_edit(true).read_only_args(policy)/>
         }
     });
     let refund = wait_for(&root, ".chat-card[data-action-id=a_refund]").await;

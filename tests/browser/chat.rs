@@ -10,7 +10,9 @@ use std::sync::{Arc, Mutex};
 use agent_chat_ui::core::{ComposerMode, Message, Role};
 use agent_chat_ui::ui::i18n::I18n;
 use agent_chat_ui::ui::{ChatHeader, HeaderSlot, MessageActionsSlot};
-use agent_chat_ui::{Chat, ChatMinimal, Theme};
+use agent_chat_ui::{
+    CardOptions, Chat, ChatCallbacks, ChatMinimal, ChatSlots, Theme, UploadOptions,
+};
 use leptos::prelude::*;
 use wasm_bindgen::JsCast;
 use wasm_bindgen_test::*;
@@ -102,10 +104,11 @@ async fn f26_f69_message_actions_under_assistant_messages_revealed_on_focus() {
                 base_url=DEAD
                 show_history=false
                 initial_messages=seed()
-                render_message_actions=move |slot: MessageActionsSlot| {
-                    record.lock().unwrap().push((slot.message.id.clone(), slot.is_streaming));
-                    view! { <button type="button" class="test-copy">"Copy"</button> }
-                }
+                slots=ChatSlots::default()
+                    .render_message_actions(move |slot: MessageActionsSlot| {
+                        record.lock().unwrap().push((slot.message.id.clone(), slot.is_streaming));
+                        view! { <button type="button" class="test-copy">"Copy"</button> }
+                    })
             />
         }
     });
@@ -217,10 +220,11 @@ async fn f27_f32_f71_default_badges_custom_avatars_and_avatars_off() {
                 base_url=DEAD
                 show_history=false
                 initial_messages=seed()
-                render_avatar=|role: Role| {
-                    let who = if role == Role::User { "me" } else { "bot" };
-                    view! { <img class="test-avatar" alt="" data-who=who/> }
-                }
+                slots=ChatSlots::default()
+                    .render_avatar(|role: Role| {
+                        let who = if role == Role::User { "me" } else { "bot" };
+                        view! { <img class="test-avatar" alt="" data-who=who/> }
+                    })
             />
         }
     });
@@ -278,7 +282,8 @@ async fn f28_f61_render_empty_state_replaces_the_default() {
             <Chat
                 base_url=DEAD
                 show_history=false
-                render_empty_state=|_: ()| view! { <p class="test-empty">"Ask me about invoices"</p> }
+                slots=ChatSlots::default()
+                    .render_empty_state(|_: ()| view! { <p class="test-empty">"Ask me about invoices"</p> })
             />
         }
     });
@@ -294,17 +299,18 @@ async fn f29_render_header_gets_the_menu_callback_and_agents() {
         view! {
             <Chat
                 base_url=DEAD
-                render_header=|h: HeaderSlot| {
-                    let menu = h.on_menu_click;
-                    let agents = h.agents;
-                    view! {
-                        <div class="test-header" data-agents=move || agents.with(|a| a.len()).to_string()>
-                            <button type="button" class="test-menu" on:click=move |_| {
-                                if let Some(m) = menu { m.run(()); }
-                            }>"Menu"</button>
-                        </div>
-                    }
-                }
+                slots=ChatSlots::default()
+                    .render_header(|h: HeaderSlot| {
+                        let menu = h.on_menu_click;
+                        let agents = h.agents;
+                        view! {
+                            <div class="test-header" data-agents=move || agents.with(|a| a.len()).to_string()>
+                                <button type="button" class="test-menu" on:click=move |_| {
+                                    if let Some(m) = menu { m.run(()); }
+                                }>"Menu"</button>
+                            </div>
+                        }
+                    })
             />
         }
     });
@@ -327,9 +333,10 @@ async fn f29_render_header_gets_the_menu_callback_and_agents() {
         view! {
             <Chat
                 base_url=DEAD
-                render_header=|h: HeaderSlot| view! {
-                    <ChatHeader header=h><span class="test-extra">"extra"</span></ChatHeader>
-                }
+                slots=ChatSlots::default()
+                    .render_header(|h: HeaderSlot| view! {
+                        <ChatHeader header=h><span class="test-extra">"extra"</span></ChatHeader>
+                    })
             />
         }
     });
@@ -345,8 +352,9 @@ async fn f30_f31_f107_f108_history_header_and_footer_slots() {
         view! {
             <Chat
                 base_url=DEAD
-                render_history_header=|_: ()| view! { <p class="test-history-top">"My chats"</p> }
-                render_history_footer=|_: ()| view! { <p class="test-history-bottom">"v1.2"</p> }
+                slots=ChatSlots::default()
+                    .render_history_header(|_: ()| view! { <p class="test-history-top">"My chats"</p> })
+                    .render_history_footer(|_: ()| view! { <p class="test-history-bottom">"v1.2"</p> })
             />
         }
     });
@@ -436,20 +444,22 @@ async fn f40_f41_f128_set_locale_switches_strings_and_dir_live_and_rewrites_lang
                 base_url=DEAD
                 show_history=false
                 default_locale="tr"
-                on_locale_change=move |l: String| record.lock().unwrap().push(l)
-                render_empty_state=move |_: ()| {
-                    // Inside the chat: its i18n context, as a host control would use it.
-                    let i18n = I18n::get();
-                    let (to_ar, to_xx) = (answered.clone(), answered.clone());
-                    view! {
-                        <button type="button" class="test-to-ar" on:click=move |_| {
-                            to_ar.lock().unwrap().push(("ar-SA", i18n.set_locale("ar-SA")));
-                        }>"ar"</button>
-                        <button type="button" class="test-to-xx" on:click=move |_| {
-                            to_xx.lock().unwrap().push(("xx", i18n.set_locale("xx")));
-                        }>"xx"</button>
-                    }
-                }
+                slots=ChatSlots::default()
+                    .render_empty_state(move |_: ()| {
+                        // Inside the chat: its i18n context, as a host control would use it.
+                        let i18n = I18n::get();
+                        let (to_ar, to_xx) = (answered.clone(), answered.clone());
+                        view! {
+                            <button type="button" class="test-to-ar" on:click=move |_| {
+                                to_ar.lock().unwrap().push(("ar-SA", i18n.set_locale("ar-SA")));
+                            }>"ar"</button>
+                            <button type="button" class="test-to-xx" on:click=move |_| {
+                                to_xx.lock().unwrap().push(("xx", i18n.set_locale("xx")));
+                            }>"xx"</button>
+                        }
+                    })
+                callbacks=ChatCallbacks::default()
+                    .on_locale_change(move |l: String| record.lock().unwrap().push(l))
             />
         }
     });
@@ -545,15 +555,16 @@ async fn f39_controlled_locale_follows_its_prop_and_refuses_set_locale() {
                 base_url=DEAD
                 show_history=false
                 locale=locale
-                render_empty_state=move |_: ()| {
-                    let i18n = I18n::get();
-                    let answered = answered.clone();
-                    view! {
-                        <button type="button" class="test-try" on:click=move |_| {
-                            answered.lock().unwrap().push(i18n.set_locale("tr"));
-                        }>"try"</button>
-                    }
-                }
+                slots=ChatSlots::default()
+                    .render_empty_state(move |_: ()| {
+                        let i18n = I18n::get();
+                        let answered = answered.clone();
+                        view! {
+                            <button type="button" class="test-try" on:click=move |_| {
+                                answered.lock().unwrap().push(i18n.set_locale("tr"));
+                            }>"try"</button>
+                        }
+                    })
             />
         }
     });
@@ -760,7 +771,8 @@ async fn i17_server_props_given_as_signals_are_followed() {
                 headers=headers
                 agent_id=agent
                 conversation_id=conversation
-                on_agent_change=move |id: String| sink.lock().unwrap().push(id)
+                callbacks=ChatCallbacks::default()
+                    .on_agent_change(move |id: String| sink.lock().unwrap().push(id))
             />
         }
     });
@@ -1155,10 +1167,12 @@ async fn i17_flags_given_as_signals_apply_to_the_running_chat() {
                 base_url="https://agents.test/api"
                 show_history=false
                 conversation_id="conv_1"
-                enable_tool_approvals=approvals
-                pending_action_composer_mode=mode
-                enable_file_upload=uploads
-                expiry_warning_seconds=warning
+                cards=CardOptions::default()
+                    .enable_tool_approvals(approvals)
+                    .composer_mode(mode)
+                    .expiry_warning_seconds(warning)
+                uploads=UploadOptions::default()
+                    .enabled(uploads)
             />
         }
     });

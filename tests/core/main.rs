@@ -44,6 +44,7 @@ mod options;
 mod other_origin;
 mod paging;
 mod policy;
+mod prop_groups;
 mod public_surface;
 mod reading;
 mod records;

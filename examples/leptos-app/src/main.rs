@@ -20,7 +20,7 @@ mod app {
     use agent_chat_ui::core::{approval_resolution, ActionKind, CardState};
     use agent_chat_ui::ui::cards::{CardOutcome, CardSlot, RenderCard};
     use agent_chat_ui::ui::i18n::I18n;
-    use agent_chat_ui::Chat;
+    use agent_chat_ui::{Chat, ChatSlots};
     use leptos::prelude::*;
 
     /// The reference server, as `cargo xtask demo` or `cargo run -p dev-server` starts it.
@@ -37,7 +37,8 @@ mod app {
                     base_url=SERVER
                     agent_id="support"
                     show_history=false
-                    render_tool_approval=approval
+                    slots=ChatSlots::default()
+                        .render_tool_approval(approval)
                 />
             </div>
         }

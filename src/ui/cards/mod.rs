@@ -46,7 +46,7 @@ pub struct CardSlot {
     pub changed: bool,
 }
 
-/// A custom card renderer: `render_tool_approval` / `render_question`.
+/// A custom card renderer: `ChatSlots::render_tool_approval` / `render_question`.
 pub type RenderCard = Callback<CardSlot, AnyView>;
 
 /// How the cards of a message list are answered. Without `on_resolve` every card is read-only
@@ -55,25 +55,27 @@ pub type RenderCard = Callback<CardSlot, AnyView>;
 #[derive(Clone)]
 pub struct ChatActions {
     /// Sends `(shown, resolution)`: the action as the card drew it and the answer; usually
-    /// [`ChatStore::resolve_action`].
+    /// [`ChatStore::resolve_action`]. Default: none (every card read-only).
     pub on_resolve: Option<Callback<(Shown, Resolution)>>,
     /// Decides several calls of one turn at once, `(shown, approve)`: "Approve all (N)" /
-    /// "Deny all"; usually [`ChatStore::resolve_all`]. `None`: no batch buttons.
+    /// "Deny all"; usually [`ChatStore::resolve_all`]. Default: none (no batch buttons).
     pub on_resolve_all: Option<Callback<(Vec<Shown>, bool)>>,
-    /// The transport can answer.
+    /// The transport can answer. Default: `true`.
     pub can_resolve: bool,
     /// Offer the argument editor; the agent's `capabilities.approvalArgsEdit` wins.
-    /// `None`: the chat's own setting.
+    /// Default: `None`, the chat's own setting.
     pub allow_argument_edit: Option<bool>,
-    /// Countdowns turn amber below this many seconds; a signal moves it live.
+    /// Countdowns turn amber below this many seconds; a signal moves it live. Default: 600.
     pub expiry_warning_seconds: Signal<u64>,
-    /// Approval cards can be answered here.
+    /// Approval cards can be answered here. Default: `true`.
     pub enable_tool_approvals: bool,
-    /// Question cards can be answered here.
+    /// Question cards can be answered here. Default: `true`.
     pub enable_questions: bool,
-    /// Replaces the built-in approval card.
+    /// Replaces the built-in approval card; the list's `slots.render_tool_approval` wins.
+    /// Default: none (the built-in card).
     pub render_tool_approval: Option<RenderCard>,
-    /// Replaces the built-in question card.
+    /// Replaces the built-in question card; the list's `slots.render_question` wins.
+    /// Default: none (the built-in card).
     pub render_question: Option<RenderCard>,
 }
 
