@@ -4,6 +4,7 @@ use std::collections::HashMap;
 
 use leptos::prelude::*;
 
+use crate::core::first_draw::{FirstDraw, Stage};
 use crate::core::transport::TransportOptions;
 use crate::core::{
     ChatError, Chunk, Command, ComposerMode, Conversation, ConversationListItem, Message,
@@ -399,13 +400,21 @@ pub fn Chat(
     let inline_style =
         Some(crate::core::theme::theme_colors_style(&theme_colors)).filter(|css| !css.is_empty());
 
+    // Behind an instant shell the first screen is drawn over a few tasks (D96).
+    let stage = RwSignal::new(Stage::first(use_context::<FirstDraw>().unwrap_or_default()));
+    advance_first_draw(stage);
+    let parts = Memo::new(move |_| stage.get().draws_parts());
+    provide_context(FirstDrawShown(Memo::new(move |_| {
+        !stage.get().hidden(false)
+    })));
     let root_class = move || {
         let mut c = String::from("chat-root");
         if theme.get() == Theme::Light {
             c.push_str(" chat-theme-light");
         }
-        // Hidden until its language's texts are here (D71).
-        if i18n.is_waiting() {
+        // Hidden until its language's texts are here (D71) and its first screen is drawn
+        // (D96).
+        if stage.get().hidden(i18n.is_waiting()) {
             c.push_str(" chat-root--waiting");
         }
         if let Some(extra) = class.get() {
@@ -428,7 +437,7 @@ pub fn Chat(
         <div class=root_class data-state=run_state lang=lang dir=dir style=inline_style>
             <Styles/>
             <div class="chat-layout">
-                <Show when=move || show_history.get()>
+                <Show when=move || show_history.get() && parts.get()>
                     {
                         let args = HistoryArgs {
                             open: drawer_open.into(),
@@ -449,30 +458,57 @@ pub fn Chat(
                     }
                 </Show>
                 <main class="chat-main">
-                    {move || {
-                        let slot = header_slot();
-                        untrack(|| {
-                            render_header
-                                .render(slot.clone())
-                                .unwrap_or_else(|| view! { <ChatHeader header=slot/> }.into_any())
-                        })
-                    }}
-                    <ChatMessageList
-                        actions=actions
-                        auto_scroll=auto_scroll
-                        render_actions=render_message_actions
-                        render_avatar=render_avatar
-                        show_avatars=show_avatars
-                        show_timestamps=show_timestamps
-                        enable_citations=enable_citations
-                        empty_state=render_empty_state
-                    />
-                    <ErrorBanner/>
+                    {move || parts.get().then(|| {
+                        let actions = actions.clone();
+                        view! {
+                            {move || {
+                                let slot = header_slot();
+                                untrack(|| {
+                                    render_header.render(slot.clone()).unwrap_or_else(|| {
+                                        view! { <ChatHeader header=slot/> }.into_any()
+                                    })
+                                })
+                            }}
+                            <ChatMessageList
+                                actions=actions
+                                auto_scroll=auto_scroll
+                                render_actions=render_message_actions
+                                render_avatar=render_avatar
+                                show_avatars=show_avatars
+                                show_timestamps=show_timestamps
+                                enable_citations=enable_citations
+                                empty_state=render_empty_state
+                            />
+                            <ErrorBanner/>
+                        }
+                    })}
                     <ChatInput placeholder=input_placeholder auto_focus=auto_focus_input/>
                 </main>
             </div>
         </div>
     }
+}
+
+/// Whether the chat's first screen is drawn whole (always, unless it is drawn in stages):
+/// what waits for the chat to show, such as putting the focus in the composer, reads it.
+#[derive(Clone, Copy)]
+pub(crate) struct FirstDrawShown(pub(crate) Memo<bool>);
+
+/// Moves a staged first draw on by one stage per task of the browser until it is shown (a
+/// chat gone meanwhile stops it).
+fn advance_first_draw(stage: RwSignal<Stage>) {
+    if stage.get_untracked().next().is_none() {
+        return;
+    }
+    set_timeout(
+        move || {
+            if let Some(next) = stage.try_get_untracked().and_then(Stage::next) {
+                stage.set(next);
+                advance_first_draw(stage);
+            }
+        },
+        std::time::Duration::ZERO,
+    );
 }
 
 /// Applies later changes of `Chat`'s server-facing props to its store: credentials from the

@@ -50,6 +50,7 @@ pub const BUDGET_BYTES: u64 = 314 * 1024;
 const AUTO_DEFINE: &str = r#"
 // agent-chat-ui element build: draw the shells, load the wasm next to this module, register <agent-chat>.
 const __shell = agentChatShell();
+prefetchFirstChunks(import.meta.url);
 try {
   await __wbg_init({ module_or_path: new URL("agent-chat_bg.wasm", import.meta.url) });
 } catch (e) {
@@ -139,7 +140,10 @@ pub fn build(ctx: &Ctx) -> Result<Sizes, String> {
             js.display()
         ));
     }
-    glue.push_str(&crate::shell::script(&ctx.root)?);
+    let loader = fs::read_to_string(out.join(split::LOADER))
+        .map_err(|e| format!("read {}: {e}", split::LOADER))?;
+    let first = crate::first_chunks::part_files(&loader, crate::first_chunks::FIRST_PART)?;
+    glue.push_str(&crate::shell::script(&ctx.root, &first)?);
     glue.push_str(AUTO_DEFINE);
     fs::write(&js, glue).map_err(|e| format!("write {}: {e}", js.display()))?;
     split::minify_scripts(ctx, &out, "element")?;
