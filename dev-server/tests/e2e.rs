@@ -3116,9 +3116,3 @@ journey! {
     i37_the_pages_first_chunk_is_asked_for_once_the_wasm_has_arrived =>
         |page| shell::first_chunk_follows_the_wasm(page, false)
 }
-
-journey! {
-    /// Issue 37: the same for `<agent-chat>` (the example page).
-    i37_the_elements_first_chunk_is_asked_for_once_the_wasm_has_arrived =>
-        |page| shell::first_chunk_follows_the_wasm(page, true)
-}

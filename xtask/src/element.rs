@@ -50,7 +50,6 @@ pub const BUDGET_BYTES: u64 = 314 * 1024;
 const AUTO_DEFINE: &str = r#"
 // agent-chat-ui element build: draw the shells, load the wasm next to this module, register <agent-chat>.
 const __shell = agentChatShell();
-prefetchFirstChunks(import.meta.url);
 try {
   await __wbg_init({ module_or_path: new URL("agent-chat_bg.wasm", import.meta.url) });
 } catch (e) {

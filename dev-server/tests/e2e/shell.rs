@@ -364,8 +364,8 @@ async fn first_chunk(page: &ChatPage) -> Step<Value> {
         .map_err(|e| format!("reading the first chunk's requests: {e}"))
 }
 
-/// The steps of `i37_the_first_chunk_is_asked_for_once_the_wasm_has_arrived` (`element`:
-/// the example page, else the standalone page): while the main wasm is held nothing asks
+/// The steps of `i37_the_pages_first_chunk_is_asked_for_once_the_wasm_has_arrived`
+/// (`element`: the example page, else the standalone page): while the main wasm is held nothing asks
 /// for the message list's chunk (the shell is drawn, so its script has run); once the wasm
 /// has arrived the shell's preload asks for it, before the chat needs it, and the chat's own
 /// request takes that answer: one request, made by the `<link>`, and the list is drawn.
