@@ -35,7 +35,7 @@
 //! `BENCH_RUNS` (default 5) sets the repetitions; the report gives median and worst.
 //! `BENCH_ONLY=composer` runs only the composer's measurements (these two);
 //! `BENCH_ONLY=whole` only the 5,000 messages served whole, from a fresh load and opened from
-//! the history.
+//! the history; `BENCH_ONLY=fresh` only the fresh load's.
 
 use serde_json::Value;
 
@@ -244,6 +244,10 @@ fn main() {
         .expect("tokio runtime");
     let mut failed = false;
     let only = std::env::var("BENCH_ONLY").unwrap_or_default();
+    if only == "fresh" {
+        failed |= !fresh::fresh(&rt, runs, 5000);
+        std::process::exit(i32::from(failed));
+    }
     if only == "whole" {
         failed |= !fresh::fresh(&rt, runs, 5000);
         rt.block_on(async {

@@ -24,9 +24,11 @@ pub enum FirstDraw {
 /// How far the first draw has come. Ordered: each stage draws what the ones before drew.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
 pub enum Stage {
-    /// The chat's root with its theme, language and sheets, its state (the session starts,
-    /// its first requests leave) and the composer, which the shell will hand its text to.
+    /// The chat's root with its theme, language and sheets, and its state (the session
+    /// starts, its first requests leave).
     Frame,
+    /// The composer, which the shell will hand its text to.
+    Composer,
     /// Everything else of the first screen: header, message list, error banner, history.
     Parts,
     /// Drawn whole: the chat may show, and the shell hands over.
@@ -45,10 +47,16 @@ impl Stage {
     /// The stage the next task moves to; `None` once shown.
     pub fn next(self) -> Option<Stage> {
         match self {
-            Stage::Frame => Some(Stage::Parts),
+            Stage::Frame => Some(Stage::Composer),
+            Stage::Composer => Some(Stage::Parts),
             Stage::Parts => Some(Stage::Shown),
             Stage::Shown => None,
         }
+    }
+
+    /// Whether the composer is drawn.
+    pub fn draws_composer(self) -> bool {
+        self >= Stage::Composer
     }
 
     /// Whether the header, the message list, the error banner and the history are drawn.

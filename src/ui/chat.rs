@@ -401,12 +401,35 @@ pub fn Chat(
         Some(crate::core::theme::theme_colors_style(&theme_colors)).filter(|css| !css.is_empty());
 
     // Behind an instant shell the first screen is drawn over a few tasks (D96).
-    let stage = RwSignal::new(Stage::first(use_context::<FirstDraw>().unwrap_or_default()));
-    advance_first_draw(stage);
-    let parts = Memo::new(move |_| stage.get().draws_parts());
-    provide_context(FirstDrawShown(Memo::new(move |_| {
-        !stage.get().hidden(false)
-    })));
+    let first = Stage::first(use_context::<FirstDraw>().unwrap_or_default());
+    let composer = RwSignal::new(first.draws_composer());
+    let parts = RwSignal::new(first.draws_parts());
+    let shown = RwSignal::new(!first.hidden(false));
+    if !first.draws_parts() {
+        // The parts drawn later are asked for now, before the locale's texts, as when the
+        // chat is drawn at once: their chunks are on the way sooner, and which part's failure
+        // the banner shows last stays the same.
+        crate::ui::message_list::fetch_list_ahead();
+        if show_history.get_untracked() {
+            crate::ui::chunk::fetch_ahead(Chunk::History, preload_history);
+        }
+    }
+    advance_first_draw(first, move |stage| {
+        // Set only when it changes: a part drawn is never drawn again.
+        let set = |flag: RwSignal<bool>, on: bool| {
+            flag.try_get_untracked()
+                .map(|was| {
+                    if was != on {
+                        flag.set(on);
+                    }
+                })
+                .is_some()
+        };
+        set(composer, stage.draws_composer())
+            && set(parts, stage.draws_parts())
+            && set(shown, !stage.hidden(false))
+    });
+    provide_context(FirstDrawShown(shown.read_only()));
     let root_class = move || {
         let mut c = String::from("chat-root");
         if theme.get() == Theme::Light {
@@ -414,7 +437,7 @@ pub fn Chat(
         }
         // Hidden until its language's texts are here (D71) and its first screen is drawn
         // (D96).
-        if stage.get().hidden(i18n.is_waiting()) {
+        if !shown.get() || i18n.is_waiting() {
             c.push_str(" chat-root--waiting");
         }
         if let Some(extra) = class.get() {
@@ -458,7 +481,7 @@ pub fn Chat(
                     }
                 </Show>
                 <main class="chat-main">
-                    {move || parts.get().then(|| {
+                    {drawn_when(parts, Box::new(move || {
                         let actions = actions.clone();
                         view! {
                             {move || {
@@ -481,8 +504,12 @@ pub fn Chat(
                             />
                             <ErrorBanner/>
                         }
-                    })}
-                    <ChatInput placeholder=input_placeholder auto_focus=auto_focus_input/>
+                        .into_any()
+                    }))}
+                    {drawn_when(composer, Box::new(move || view! {
+                        <ChatInput placeholder=input_placeholder auto_focus=auto_focus_input/>
+                    }
+                    .into_any()))}
                 </main>
             </div>
         </div>
@@ -492,23 +519,31 @@ pub fn Chat(
 /// Whether the chat's first screen is drawn whole (always, unless it is drawn in stages):
 /// what waits for the chat to show, such as putting the focus in the composer, reads it.
 #[derive(Clone, Copy)]
-pub(crate) struct FirstDrawShown(pub(crate) Memo<bool>);
+pub(crate) struct FirstDrawShown(pub(crate) ReadSignal<bool>);
 
-/// Moves a staged first draw on by one stage per task of the browser until it is shown (a
-/// chat gone meanwhile stops it).
-fn advance_first_draw(stage: RwSignal<Stage>) {
-    if stage.get_untracked().next().is_none() {
+/// A part of the first screen, drawn once `drawn` says so (one type for every part, so the
+/// stages add little to the first download).
+type Part = Box<dyn Fn() -> AnyView + Send + Sync>;
+
+fn drawn_when(drawn: RwSignal<bool>, part: Part) -> impl IntoView {
+    move || drawn.get().then(&part)
+}
+
+/// Moves a staged first draw on by one stage per task of the browser until it is shown,
+/// telling `show` each stage; `show` says false when the chat is gone, which stops it.
+fn advance_first_draw(stage: Stage, show: impl Fn(Stage) -> bool + Copy + 'static) {
+    let Some(next) = stage.next() else {
         return;
+    };
+    let step = move || {
+        if show(next) {
+            advance_first_draw(next, show);
+        }
+    };
+    // A task of its own, without the wait browsers put on timers set from timers.
+    if !crate::io::soon::soon(step) {
+        set_timeout(step, std::time::Duration::ZERO);
     }
-    set_timeout(
-        move || {
-            if let Some(next) = stage.try_get_untracked().and_then(Stage::next) {
-                stage.set(next);
-                advance_first_draw(stage);
-            }
-        },
-        std::time::Duration::ZERO,
-    );
 }
 
 /// Applies later changes of `Chat`'s server-facing props to its store: credentials from the

@@ -16,26 +16,31 @@ fn stages(draw: FirstDraw) -> Vec<Stage> {
 #[test]
 fn i37_a_chat_without_a_shell_draws_everything_in_its_first_task() {
     assert_eq!(stages(FirstDraw::AtOnce), vec![Stage::Shown]);
+    assert!(Stage::first(FirstDraw::AtOnce).draws_composer());
     assert!(Stage::first(FirstDraw::AtOnce).draws_parts());
     assert!(!Stage::first(FirstDraw::AtOnce).hidden(false));
     assert_eq!(FirstDraw::default(), FirstDraw::AtOnce);
 }
 
 #[test]
-fn i37_a_staged_chat_draws_its_frame_then_its_parts_then_shows() {
+fn i37_a_staged_chat_draws_its_frame_then_its_composer_then_its_parts_then_shows() {
     assert_eq!(
         stages(FirstDraw::Staged),
-        vec![Stage::Frame, Stage::Parts, Stage::Shown]
+        vec![Stage::Frame, Stage::Composer, Stage::Parts, Stage::Shown]
     );
-    assert!(!Stage::Frame.draws_parts());
-    assert!(Stage::Parts.draws_parts());
+    assert!(!Stage::Frame.draws_composer() && !Stage::Frame.draws_parts());
+    assert!(Stage::Composer.draws_composer() && !Stage::Composer.draws_parts());
+    assert!(Stage::Parts.draws_composer() && Stage::Parts.draws_parts());
 }
 
 #[test]
 fn i37_a_staged_chat_shows_only_once_drawn_whole_and_never_hides_again() {
     for stage in stages(FirstDraw::Staged) {
         if !stage.hidden(false) {
-            assert!(stage.draws_parts(), "{stage:?} shown with parts missing");
+            assert!(
+                stage.draws_composer() && stage.draws_parts(),
+                "{stage:?} shown with parts missing"
+            );
             assert!(
                 stages(FirstDraw::Staged)
                     .into_iter()
@@ -45,12 +50,14 @@ fn i37_a_staged_chat_shows_only_once_drawn_whole_and_never_hides_again() {
             );
         }
     }
-    assert!(Stage::Frame.hidden(false) && Stage::Parts.hidden(false));
+    for stage in [Stage::Frame, Stage::Composer, Stage::Parts] {
+        assert!(stage.hidden(false), "{stage:?}");
+    }
 }
 
 #[test]
 fn i37_waiting_for_the_language_keeps_any_stage_hidden() {
-    for stage in [Stage::Frame, Stage::Parts, Stage::Shown] {
+    for stage in [Stage::Frame, Stage::Composer, Stage::Parts, Stage::Shown] {
         assert!(stage.hidden(true), "{stage:?}");
     }
 }
