@@ -4,7 +4,6 @@ use std::collections::HashMap;
 
 use leptos::prelude::*;
 
-use crate::core::first_draw::{FirstDraw, Stage};
 use crate::core::transport::TransportOptions;
 use crate::core::{
     ChatError, Chunk, Command, ComposerMode, Conversation, ConversationListItem, Message,
@@ -16,6 +15,7 @@ use crate::ui::cards::{ChatActions, RenderCard};
 use crate::ui::chat_input::ChatInput;
 use crate::ui::chunk::Lazy;
 use crate::ui::find::{FindControl, FindToggle};
+use crate::ui::first_draw::staged;
 use crate::ui::history::{history_part, history_pending, preload_history, HistoryArgs};
 use crate::ui::i18n::I18n;
 use crate::ui::message_list::ChatMessageList;
@@ -400,36 +400,9 @@ pub fn Chat(
     let inline_style =
         Some(crate::core::theme::theme_colors_style(&theme_colors)).filter(|css| !css.is_empty());
 
-    // Behind an instant shell the first screen is drawn over a few tasks (D96).
-    let first = Stage::first(use_context::<FirstDraw>().unwrap_or_default());
-    let composer = RwSignal::new(first.draws_composer());
-    let parts = RwSignal::new(first.draws_parts());
-    let shown = RwSignal::new(!first.hidden(false));
-    if !first.draws_parts() {
-        // The parts drawn later are asked for now, before the locale's texts, as when the
-        // chat is drawn at once: their chunks are on the way sooner, and which part's failure
-        // the banner shows last stays the same.
-        crate::ui::message_list::fetch_list_ahead();
-        if show_history.get_untracked() {
-            crate::ui::chunk::fetch_ahead(Chunk::History, preload_history);
-        }
-    }
-    advance_first_draw(first, move |stage| {
-        // Set only when it changes: a part drawn is never drawn again.
-        let set = |flag: RwSignal<bool>, on: bool| {
-            flag.try_get_untracked()
-                .map(|was| {
-                    if was != on {
-                        flag.set(on);
-                    }
-                })
-                .is_some()
-        };
-        set(composer, stage.draws_composer())
-            && set(parts, stage.draws_parts())
-            && set(shown, !stage.hidden(false))
-    });
-    provide_context(FirstDrawShown(shown.read_only()));
+    // Behind an instant shell the page draws its first screen over a few tasks (D96).
+    #[cfg(feature = "staged")]
+    let drawn = crate::ui::first_draw::start(show_history.get_untracked());
     let root_class = move || {
         let mut c = String::from("chat-root");
         if theme.get() == Theme::Light {
@@ -437,7 +410,11 @@ pub fn Chat(
         }
         // Hidden until its language's texts are here (D71) and its first screen is drawn
         // (D96).
-        if !shown.get() || i18n.is_waiting() {
+        #[cfg(feature = "staged")]
+        let waiting = !drawn.shown.get() || i18n.is_waiting();
+        #[cfg(not(feature = "staged"))]
+        let waiting = i18n.is_waiting();
+        if waiting {
             c.push_str(" chat-root--waiting");
         }
         if let Some(extra) = class.get() {
@@ -446,6 +423,11 @@ pub fn Chat(
         }
         c
     };
+    // The sidebar is one of the parts drawn in the third stage.
+    #[cfg(feature = "staged")]
+    let history_drawn = move || drawn.parts.get();
+    #[cfg(not(feature = "staged"))]
+    let history_drawn = || true;
     let run_state = move || store.status.with(|s| s.run.as_str());
     let lang = move || i18n.locale.get();
     let dir = move || {
@@ -460,7 +442,7 @@ pub fn Chat(
         <div class=root_class data-state=run_state lang=lang dir=dir style=inline_style>
             <Styles/>
             <div class="chat-layout">
-                <Show when=move || show_history.get() && parts.get()>
+                <Show when=move || show_history.get() && history_drawn()>
                     {
                         let args = HistoryArgs {
                             open: drawer_open.into(),
@@ -481,68 +463,33 @@ pub fn Chat(
                     }
                 </Show>
                 <main class="chat-main">
-                    {drawn_when(parts, Box::new(move || {
-                        let actions = actions.clone();
-                        view! {
-                            {move || {
-                                let slot = header_slot();
-                                untrack(|| {
-                                    render_header.render(slot.clone()).unwrap_or_else(|| {
-                                        view! { <ChatHeader header=slot/> }.into_any()
-                                    })
-                                })
-                            }}
-                            <ChatMessageList
-                                actions=actions
-                                auto_scroll=auto_scroll
-                                render_actions=render_message_actions
-                                render_avatar=render_avatar
-                                show_avatars=show_avatars
-                                show_timestamps=show_timestamps
-                                enable_citations=enable_citations
-                                empty_state=render_empty_state
-                            />
-                            <ErrorBanner/>
-                        }
-                        .into_any()
-                    }))}
-                    {drawn_when(composer, Box::new(move || view! {
+                    {staged!(drawn.parts, view! {
+                        {move || {
+                            let slot = header_slot();
+                            untrack(|| {
+                                render_header
+                                    .render(slot.clone())
+                                    .unwrap_or_else(|| view! { <ChatHeader header=slot/> }.into_any())
+                            })
+                        }}
+                        <ChatMessageList
+                            actions=actions
+                            auto_scroll=auto_scroll
+                            render_actions=render_message_actions
+                            render_avatar=render_avatar
+                            show_avatars=show_avatars
+                            show_timestamps=show_timestamps
+                            enable_citations=enable_citations
+                            empty_state=render_empty_state
+                        />
+                        <ErrorBanner/>
+                    })}
+                    {staged!(drawn.composer, view! {
                         <ChatInput placeholder=input_placeholder auto_focus=auto_focus_input/>
-                    }
-                    .into_any()))}
+                    })}
                 </main>
             </div>
         </div>
-    }
-}
-
-/// Whether the chat's first screen is drawn whole (always, unless it is drawn in stages):
-/// what waits for the chat to show, such as putting the focus in the composer, reads it.
-#[derive(Clone, Copy)]
-pub(crate) struct FirstDrawShown(pub(crate) ReadSignal<bool>);
-
-/// A part of the first screen, drawn once `drawn` says so (one type for every part, so the
-/// stages add little to the first download).
-type Part = Box<dyn Fn() -> AnyView + Send + Sync>;
-
-fn drawn_when(drawn: RwSignal<bool>, part: Part) -> impl IntoView {
-    move || drawn.get().then(&part)
-}
-
-/// Moves a staged first draw on by one stage per task of the browser until it is shown,
-/// telling `show` each stage; `show` says false when the chat is gone, which stops it.
-fn advance_first_draw(stage: Stage, show: impl Fn(Stage) -> bool + Copy + 'static) {
-    let Some(next) = stage.next() else {
-        return;
-    };
-    let step = move || {
-        if show(next) {
-            advance_first_draw(next, show);
-        }
-    };
-    // A task of its own, without the wait browsers put on timers set from timers.
-    if !crate::io::soon::soon(step) {
-        set_timeout(step, std::time::Duration::ZERO);
     }
 }
 

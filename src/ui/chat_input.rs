@@ -160,7 +160,7 @@ pub fn ChatInput(
                 .with(|s| s.conversation.as_ref().map(|c| c.id.clone()))
         });
         // A chat drawn in stages is hidden until drawn whole, and a hidden box takes no focus.
-        let shown = use_context::<crate::ui::chat::FirstDrawShown>();
+        let shown = use_context::<crate::ui::first_draw::FirstDrawShown>();
         Effect::new(move |_| {
             open_conversation.track();
             if shown.is_none_or(|s| s.0.get()) {

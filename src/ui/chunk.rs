@@ -124,20 +124,20 @@ where
     }
 }
 
-/// Starts fetching `chunk` (with `preload`, the `preload` of one of its split points) before
+/// Starts fetching `chunk` (`fetching`: the `preload` of one of its split points) before
 /// any place that draws it exists: a chat drawn in stages asks for the parts of its first
 /// screen in its first task, so these fetches leave in the order they did when the chat was
 /// drawn at once, before its locale's. The places drawn meanwhile wait for this fetch
 /// ([`Lazy`]): one request, and a failure said once, when it happens (the banner, `on_error`);
 /// the places then show it with Retry.
-pub(crate) fn fetch_ahead<PF>(chunk: Chunk, preload: impl FnOnce() -> PF)
-where
-    PF: Future<Output = Result<(), ChunkMissing>> + 'static,
-{
+#[cfg(feature = "staged")]
+pub(crate) fn fetch_ahead(
+    chunk: Chunk,
+    mut fetching: Pin<Box<dyn Future<Output = Result<(), ChunkMissing>>>>,
+) {
     if has_arrived(chunk) || ahead(chunk) != Ahead::None {
         return;
     }
-    let mut fetching = Box::pin(preload());
     // The first poll asks for the file: now, not in a later microtask.
     let ready = ready_now(fetching.as_mut());
     set_ahead(chunk, Ahead::Asked);

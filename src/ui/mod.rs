@@ -17,6 +17,7 @@ pub mod chunk;
 pub mod citations;
 pub mod countdown;
 pub(crate) mod find;
+pub(crate) mod first_draw;
 pub mod format;
 pub mod history;
 pub mod history_hook;
