@@ -1,4 +1,4 @@
-//! The first draw in stages behind an instant shell (D96; the stages are
+//! The first draw in stages behind an instant shell (the stages are
 //! [`crate::core::first_draw`]): the page's chat draws its root and starts its session in one
 //! task of the browser, its composer in the next, the rest of its first screen in the next,
 //! and shows in the last, so that no task of a fresh load is long while each function of the

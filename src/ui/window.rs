@@ -30,7 +30,7 @@ pub(crate) const MAX_ROWS: usize = 120;
 pub const NEW_ROWS_PER_FRAME: usize = 10;
 /// Rows drawn in the first frame of a conversation just opened: fewer, because that frame
 /// also runs the rows' code for the first time on a fresh load (compiled as it first runs),
-/// which alone took most of 50 ms (issue 37).
+/// which alone took most of 50 ms.
 pub const FIRST_ROWS: usize = 5;
 /// Height (px) a row that was never drawn counts as until some are measured.
 const DEFAULT_ROW_PX: f64 = 96.0;
