@@ -346,6 +346,12 @@ pub fn Chat(
     // banner and `on_error` say so, and their arrival clears it (D77).
     Effect::new(move |was_missing: Option<bool>| {
         let missing = i18n.is_missing();
+        // Drawn in stages, the first screen's parts were asked for ahead: their failures are
+        // said first, as a chat drawn at once said them, whichever answer came first.
+        #[cfg(feature = "staged")]
+        if missing && !crate::ui::chunk::ahead_settled() {
+            return was_missing.unwrap_or(false);
+        }
         if missing && was_missing != Some(true) {
             store.dispatch(Command::ReportError(ChatError::ChunkMissing(Chunk::Locale)));
         } else if !missing && was_missing == Some(true) {

@@ -161,6 +161,16 @@ pub(crate) fn fetch_ahead(
     });
 }
 
+/// Whether every fetch asked for ahead has its answer (and its failure said); tracked, so a
+/// reactive reader runs again when one does.
+#[cfg(feature = "staged")]
+pub(crate) fn ahead_settled() -> bool {
+    Chunk::ALL.iter().all(|&chunk| {
+        arrivals(chunk).track();
+        ahead(chunk) != Ahead::Asked
+    })
+}
+
 /// Where a fetch asked for ahead of the places of its chunk stands.
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum Ahead {
