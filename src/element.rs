@@ -40,6 +40,7 @@ use leptos::prelude::*;
 use send_wrapper::SendWrapper;
 use wasm_bindgen::prelude::*;
 
+use crate::core::first_draw::FirstDraw;
 use crate::core::{ComposerMode, PendingAction, Resolution};
 use crate::store::ChatStore;
 use crate::ui::style::InShadowRoot;
@@ -123,6 +124,8 @@ export function define_element(tag, attrs, props, mount, unmount, resolveTool, u
       root.replaceChildren();
       const host = document.createElement("div");
       host.style.height = "100%";
+      // Behind the shell the chat draws its first screen in stages (D96).
+      host._agentChatStaged = !!adopt;
       root.appendChild(host);
       this._handle = mount(this, host);
       this._applyStyles();
@@ -559,8 +562,18 @@ fn mount_into(host: web_sys::HtmlElement, target: web_sys::HtmlElement) -> u32 {
 
     let live_slot: Rc<Cell<Option<Live>>> = Rc::new(Cell::new(None));
     let live_out = live_slot.clone();
+    let first_draw = if js_sys::Reflect::get(&target, &"_agentChatStaged".into())
+        .ok()
+        .and_then(|v| v.as_bool())
+        .unwrap_or(false)
+    {
+        FirstDraw::Staged
+    } else {
+        FirstDraw::AtOnce
+    };
     let handle = mount_to(target, move || {
         provide_context(InShadowRoot);
+        provide_context(first_draw);
         let events = events.clone();
         // Owned by the mount: gone with it.
         let live = Live {

@@ -14,6 +14,7 @@
 use leptos::html::{Button, Div};
 use leptos::prelude::*;
 
+use crate::core::first_draw::FirstDraw;
 use crate::core::transport::options::OptionRefusal;
 use crate::core::{approval_resolution, ActionKind, CardState, ComposerMode, Resolution};
 use crate::ui::cards::{CardOutcome, CardSlot, RenderCard};
@@ -178,7 +179,19 @@ pub fn parse_query(query: &str) -> Vec<(String, String)> {
 }
 
 /// Mounts the page into `<body>`. Called by the page binary (`src/main.rs`).
+///
+/// Behind the instant shell the chat is drawn from the next task on: the task that
+/// compiled and started the WebAssembly ends first, and the chat draws its first screen in
+/// stages, the shell in front until it shows.
 pub fn mount() {
+    if has_shell() {
+        set_timeout(mount_now, std::time::Duration::ZERO);
+    } else {
+        mount_now();
+    }
+}
+
+fn mount_now() {
     let Some(window) = web_sys::window() else {
         return;
     };
@@ -205,7 +218,13 @@ pub fn mount() {
     // The composer drawn before the wasm arrived: its state is read while it is still in the
     // page, and handed to the chat's composer once the chat is drawn.
     let shell = take_shell();
+    let first_draw = if shell.is_some() {
+        FirstDraw::Staged
+    } else {
+        FirstDraw::AtOnce
+    };
     mount_to_body(move || {
+        provide_context(first_draw);
         let cfg = cfg.clone();
         let theme = RwSignal::new(cfg.theme);
         let header = move |h: HeaderSlot| {
@@ -275,6 +294,13 @@ pub fn mount() {
     if let (Some(adopt), Some(body)) = (shell, window.document().and_then(|d| d.body())) {
         let _ = adopt.call1(&wasm_bindgen::JsValue::NULL, &body);
     }
+}
+
+/// Whether the page's instant shell is there to be taken over.
+fn has_shell() -> bool {
+    web_sys::window()
+        .and_then(|w| js_sys::Reflect::get(&w, &"__agentChatPageShell".into()).ok())
+        .is_some_and(|shell| shell.is_object())
 }
 
 /// The hand-over function of the page's instant shell (`window.__agentChatPageShell.take()`,

@@ -12,6 +12,8 @@ const __agentChatSheet = "__AGENT_CHAT_SHELL_CSS__";
 // The shell's own frame: full height, and in front of a chat still hidden.
 const SHELL_FRAME_CSS = ".chat-shell{height:100%}.chat-shell--over{position:absolute;inset:0;z-index:1}";
 const SHELL_TEXTS = __AGENT_CHAT_SHELL_TEXTS__;
+// The files of the part the chat draws first (its message list and the chunks it shares).
+const SHELL_FIRST_CHUNKS = __AGENT_CHAT_SHELL_CHUNKS__;
 const SHELL_RTL = ["ar"];
 // The send icon, built node by node: no HTML string is ever parsed, so the shell works on a
 // page that enforces Trusted Types.
@@ -122,7 +124,7 @@ function drawShell(host) {
     // whether it had the focus is read now); `adopt(root)` after the chat is drawn.
     take() {
       host._agentChatShell = undefined;
-      const place = caretOf(ta, root);
+      const place = caretOf(ta);
       return (chatRoot) => adoptShell(chatRoot, { style, frame, ta, place, queued: () => queued });
     },
     // The wasm could not be loaded or started: the text is the person's again, with the error.
@@ -155,7 +157,7 @@ function adoptShell(chatRoot, s) {
     const watch = new MutationObserver(() => {
       if (real.classList.contains("chat-root--waiting") && real.isConnected) return;
       watch.disconnect();
-      const place = caretOf(s.ta, chatRoot);
+      const place = caretOf(s.ta);
       s.style.remove();
       s.frame.remove();
       if (real.isConnected) adoptShell(chatRoot, { ...s, place });
@@ -176,9 +178,12 @@ function adoptShell(chatRoot, s) {
 }
 
 // Where the caret is in a text box still in the page (a box out of the page forgets it).
-function caretOf(ta, root) {
+// The focus is asked of the box's own root (its shadow root, or the document once the shell
+// was moved in front of a page's hidden chat): an element has no `activeElement`.
+function caretOf(ta) {
+  const root = ta.getRootNode();
   return { start: ta.selectionStart, end: ta.selectionEnd, dir: ta.selectionDirection,
-    scroll: ta.scrollTop, focused: root.activeElement === ta };
+    scroll: ta.scrollTop, focused: !!root && root.activeElement === ta };
 }
 
 function placeCaret(ta, place) {
@@ -260,4 +265,30 @@ function agentChatShell() {
       }
     },
   };
+}
+
+// Once the main wasm (`*_bg.wasm` beside `base`, the URL of the script that loads it) has
+// arrived, asks for the files of the part the chat draws first, so they download while the
+// wasm compiles and starts instead of after; the chat's own requests for them then take these
+// answers. Not before: they would share the network with the wasm, which is needed first.
+function prefetchFirstChunks(base) {
+  if (!base || !SHELL_FIRST_CHUNKS.length || typeof PerformanceObserver === "undefined") return;
+  const dir = new URL(".", base).href;
+  let done = false;
+  const arrived = (entries) => entries.some((e) => e.name.startsWith(dir)
+    && /_bg\.wasm$/.test(e.name.split(/[?#]/)[0]));
+  const watch = new PerformanceObserver((list) => {
+    if (done || !arrived(list.getEntries())) return;
+    done = true;
+    watch.disconnect();
+    for (const file of SHELL_FIRST_CHUNKS) {
+      const link = document.createElement("link");
+      link.rel = "preload";
+      link.as = "fetch";
+      link.crossOrigin = "anonymous";
+      link.href = new URL(file, dir).href;
+      document.head.appendChild(link);
+    }
+  });
+  try { watch.observe({ type: "resource", buffered: true }); } catch (_) { /* not observable */ }
 }

@@ -29,11 +29,20 @@
 //! - **On a phone's network** (issue 37, [`throttled`]): time and bytes to a composer that
 //!   takes text and to a message that can be sent, on a throttled network without cache.
 //!
+//! - **A conversation served whole, opened by a fresh load** (issue 37, [`fresh`]): the
+//!   longest task from the navigation until the 5,000 messages are open.
+//!
 //! `BENCH_RUNS` (default 5) sets the repetitions; the report gives median and worst.
-//! `BENCH_ONLY=composer` runs only the composer's measurements (these two).
+//! `BENCH_ONLY=composer` runs only the composer's measurements (these two);
+//! `BENCH_ONLY=whole` only the 5,000 messages served whole, from a fresh load and opened from
+//! the history; `BENCH_ONLY=fresh` only the fresh load's.
 
 use serde_json::Value;
 
+#[path = "browser/cdp.rs"]
+mod cdp;
+#[path = "browser/fresh.rs"]
+mod fresh;
 #[allow(dead_code, unused_imports)]
 #[path = "../tests/harness/mod.rs"]
 mod harness;
@@ -234,6 +243,21 @@ fn main() {
         .build()
         .expect("tokio runtime");
     let mut failed = false;
+    let only = std::env::var("BENCH_ONLY").unwrap_or_default();
+    if only == "fresh" {
+        failed |= !fresh::fresh(&rt, runs, 5000);
+        std::process::exit(i32::from(failed));
+    }
+    if only == "whole" {
+        failed |= !fresh::fresh(&rt, runs, 5000);
+        rt.block_on(async {
+            let harness = Harness::start().await;
+            let outcome = whole_conversation(&harness.page, runs, 5000).await;
+            failed |= outcome.is_err();
+            harness.finish("bench_whole_conversation", outcome).await;
+        });
+        std::process::exit(i32::from(failed));
+    }
     rt.block_on(async {
         let harness = Harness::start().await;
         let outcome = composer(&harness.page, runs).await;
@@ -246,7 +270,7 @@ fn main() {
         failed |= outcome.is_err();
         harness.finish("bench_throttled", outcome).await;
     });
-    if std::env::var("BENCH_ONLY").as_deref() == Ok("composer") {
+    if only == "composer" {
         std::process::exit(i32::from(failed));
     }
     rt.block_on(async {
@@ -255,6 +279,7 @@ fn main() {
         failed |= outcome.is_err();
         harness.finish("bench_long_conversation", outcome).await;
     });
+    failed |= !fresh::fresh(&rt, runs, 5000);
     for n in [1000, 5000] {
         rt.block_on(async {
             let harness = Harness::start().await;

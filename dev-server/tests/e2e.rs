@@ -3120,3 +3120,10 @@ journey! {
     i34_the_page_is_styled_as_before_in_both_themes =>
         |page| styles::page_is_styled_as_before(page)
 }
+
+journey! {
+    /// Issue 37: the standalone page asks for the message list's chunk as soon as its wasm
+    /// has arrived, not when the chat needs it, and the chat takes that answer.
+    i37_the_pages_first_chunk_is_asked_for_once_the_wasm_has_arrived =>
+        |page| shell::first_chunk_follows_the_wasm(page, false)
+}

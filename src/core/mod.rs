@@ -13,6 +13,7 @@ pub mod edit;
 pub mod endpoint;
 pub mod error;
 pub mod files;
+pub mod first_draw;
 pub mod form;
 pub mod i18n;
 pub mod json_slices;

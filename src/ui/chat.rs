@@ -12,6 +12,7 @@ use crate::ui::cards::ChatActions;
 use crate::ui::chat_input::ChatInput;
 use crate::ui::chunk::Lazy;
 use crate::ui::find::{FindControl, FindToggle};
+use crate::ui::first_draw::staged;
 use crate::ui::history::{history_part, history_pending, preload_history, HistoryArgs};
 use crate::ui::i18n::I18n;
 use crate::ui::message_list::ChatMessageList;
@@ -233,6 +234,12 @@ pub fn Chat(
     // banner and `on_error` say so, and their arrival clears it (D77).
     Effect::new(move |was_missing: Option<bool>| {
         let missing = i18n.is_missing();
+        // Drawn in stages, the first screen's parts were asked for ahead: their failures are
+        // said first, as a chat drawn at once said them, whichever answer came first.
+        #[cfg(feature = "staged")]
+        if missing && !crate::ui::chunk::ahead_settled() {
+            return was_missing.unwrap_or(false);
+        }
         if missing && was_missing != Some(true) {
             store.dispatch(Command::ReportError(ChatError::ChunkMissing(Chunk::Locale)));
         } else if !missing && was_missing == Some(true) {
@@ -285,13 +292,21 @@ pub fn Chat(
     let inline_style =
         Some(crate::core::theme::theme_colors_style(&theme_colors)).filter(|css| !css.is_empty());
 
+    // Behind an instant shell the page draws its first screen over a few tasks (D96).
+    #[cfg(feature = "staged")]
+    let drawn = crate::ui::first_draw::start(show_history.get_untracked());
     let root_class = move || {
         let mut c = String::from("chat-root");
         if theme.get() == Theme::Light {
             c.push_str(" chat-theme-light");
         }
-        // Hidden until its language's texts are here (D71).
-        if i18n.is_waiting() {
+        // Hidden until its language's texts are here (D71) and its first screen is drawn
+        // (D96).
+        #[cfg(feature = "staged")]
+        let waiting = !drawn.shown.get() || i18n.is_waiting();
+        #[cfg(not(feature = "staged"))]
+        let waiting = i18n.is_waiting();
+        if waiting {
             c.push_str(" chat-root--waiting");
         }
         if let Some(extra) = class.get() {
@@ -300,6 +315,11 @@ pub fn Chat(
         }
         c
     };
+    // The sidebar is one of the parts drawn in the third stage.
+    #[cfg(feature = "staged")]
+    let history_drawn = move || drawn.parts.get();
+    #[cfg(not(feature = "staged"))]
+    let history_drawn = || true;
     let run_state = move || store.status.with(|s| s.run.as_str());
     let lang = move || i18n.locale();
     let dir = move || {
@@ -314,7 +334,7 @@ pub fn Chat(
         <div class=root_class data-state=run_state lang=lang dir=dir style=inline_style>
             <Styles/>
             <div class="chat-layout">
-                <Show when=move || show_history.get()>
+                <Show when=move || show_history.get() && history_drawn()>
                     {
                         let args = HistoryArgs {
                             open: drawer_open.into(),
@@ -335,25 +355,29 @@ pub fn Chat(
                     }
                 </Show>
                 <main class="chat-main">
-                    {move || {
-                        let slot = header_slot();
-                        untrack(|| {
-                            slots
-                                .render_header
-                                .render(slot.clone())
-                                .unwrap_or_else(|| view! { <ChatHeader header=slot/> }.into_any())
-                        })
-                    }}
-                    <ChatMessageList
-                        actions=actions
-                        auto_scroll=auto_scroll
-                        slots=slots
-                        show_avatars=show_avatars
-                        show_timestamps=show_timestamps
-                        enable_citations=enable_citations
-                    />
-                    <ErrorBanner/>
-                    <ChatInput placeholder=input_placeholder auto_focus=auto_focus_input/>
+                    {staged!(drawn.parts, view! {
+                        {move || {
+                            let slot = header_slot();
+                            untrack(|| {
+                                slots
+                                    .render_header
+                                    .render(slot.clone())
+                                    .unwrap_or_else(|| view! { <ChatHeader header=slot/> }.into_any())
+                            })
+                        }}
+                        <ChatMessageList
+                            actions=actions
+                            auto_scroll=auto_scroll
+                            slots=slots
+                            show_avatars=show_avatars
+                            show_timestamps=show_timestamps
+                            enable_citations=enable_citations
+                        />
+                        <ErrorBanner/>
+                    })}
+                    {staged!(drawn.composer, view! {
+                        <ChatInput placeholder=input_placeholder auto_focus=auto_focus_input/>
+                    })}
                 </main>
             </div>
         </div>

@@ -159,9 +159,13 @@ pub fn ChatInput(
                 .status
                 .with(|s| s.conversation.as_ref().map(|c| c.id.clone()))
         });
+        // A chat drawn in stages is hidden until drawn whole, and a hidden box takes no focus.
+        let shown = use_context::<crate::ui::first_draw::FirstDrawShown>();
         Effect::new(move |_| {
             open_conversation.track();
-            crate::ui::focus_later(textarea);
+            if shown.is_none_or(|s| s.0.get()) {
+                crate::ui::focus_later(textarea);
+            }
         });
     }
     // F228: back to the composer once the last card is answered.

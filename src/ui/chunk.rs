@@ -87,10 +87,20 @@ where
             });
         }
     };
-    let retry = move |_| failed.set(false);
+    let retry = move |_| {
+        clear_failed_ahead(chunk);
+        failed.set(false);
+    };
     move || {
         arrived.track();
-        let failed_before = failed.get();
+        // A fetch asked for ahead of this place ([`fetch_ahead`]) is its first: this place
+        // waits for its answer (`arrived` is notified either way), and starts failed if it
+        // failed.
+        let ahead = ahead(chunk);
+        if ahead == Ahead::Asked {
+            return stand_in(None);
+        }
+        let failed_before = failed.get() || ahead == Ahead::Failed;
         if failed_before && !has_arrived(chunk) {
             // Only Retry (or another place getting the chunk) fetches it again.
             return stand_in(Some(failed_view(retry).into_any()));
@@ -117,7 +127,86 @@ where
     }
 }
 
+/// Starts fetching `chunk` (`fetching`: the `preload` of one of its split points) before
+/// any place that draws it exists: a chat drawn in stages asks for the parts of its first
+/// screen in its first task, so these fetches leave in the order they did when the chat was
+/// drawn at once, before its locale's. The places drawn meanwhile wait for this fetch
+/// ([`Lazy`]): one request, and a failure said once, when it happens (the banner, `on_error`);
+/// the places then show it with Retry.
+#[cfg(feature = "staged")]
+pub(crate) fn fetch_ahead(
+    chunk: Chunk,
+    mut fetching: Pin<Box<dyn Future<Output = Result<(), ChunkMissing>>>>,
+) {
+    if has_arrived(chunk) || ahead(chunk) != Ahead::None {
+        return;
+    }
+    // The first poll asks for the file: now, not in a later microtask.
+    let ready = ready_now(fetching.as_mut());
+    set_ahead(chunk, Ahead::Asked);
+    let store = use_context::<ChatStore>();
+    leptos::task::spawn_local(async move {
+        let result = match ready {
+            Some(result) => result,
+            None => fetching.await,
+        };
+        if result.is_ok() {
+            set_ahead(chunk, Ahead::None);
+            let after_failures = with_fetch(chunk, ChunkFetch::arrived);
+            if let (true, Some(store)) = (after_failures, store) {
+                store.dispatch(Command::ChunkArrived(chunk));
+            }
+        } else {
+            let now = crate::io::clock::now();
+            with_fetch(chunk, |f| f.failed(now));
+            set_ahead(chunk, Ahead::Failed);
+            if let Some(store) = store {
+                store.dispatch(Command::ReportError(ChatError::ChunkMissing(chunk)));
+            }
+        }
+        arrivals(chunk).notify();
+    });
+}
+
+/// Whether every fetch asked for ahead has its answer (and its failure said); tracked, so a
+/// reactive reader runs again when one does.
+#[cfg(feature = "staged")]
+pub(crate) fn ahead_settled() -> bool {
+    Chunk::ALL.iter().all(|&chunk| {
+        arrivals(chunk).track();
+        ahead(chunk) != Ahead::Asked
+    })
+}
+
+/// Where a fetch asked for ahead of the places of its chunk stands.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Ahead {
+    /// None asked for, or it arrived, or a Retry took its place.
+    None,
+    /// On its way.
+    Asked,
+    /// Failed: every place of the chunk shows it, with Retry.
+    Failed,
+}
+
+fn ahead(chunk: Chunk) -> Ahead {
+    AHEAD.with(|a| a[index(chunk)].get())
+}
+
+fn set_ahead(chunk: Chunk, state: Ahead) {
+    AHEAD.with(|a| a[index(chunk)].set(state));
+}
+
+/// A Retry: the place fetches the chunk itself from now on.
+fn clear_failed_ahead(chunk: Chunk) {
+    if ahead(chunk) == Ahead::Failed {
+        set_ahead(chunk, Ahead::None);
+    }
+}
+
 thread_local! {
+    /// Per chunk: a fetch asked for ahead of its places ([`fetch_ahead`]).
+    static AHEAD: [std::cell::Cell<Ahead>; Chunk::ALL.len()] = const { [const { std::cell::Cell::new(Ahead::None) }; Chunk::ALL.len()] };
     /// Per chunk: notified when it arrives, so that every place of that part draws it.
     static ARRIVALS: [ArcTrigger; Chunk::ALL.len()] = std::array::from_fn(|_| ArcTrigger::new());
     /// Per chunk: the core's fetch lifecycle, recording whether it arrived (then it stays) and

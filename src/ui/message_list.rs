@@ -144,6 +144,13 @@ fn list_states(empty_state: RenderProp<()>) -> impl IntoView {
     }
 }
 
+/// Asks for the list's part before the list is drawn (a chat drawn in stages asks in its
+/// first task, as a chat drawn at once does when it draws the list).
+#[cfg(feature = "staged")]
+pub(crate) fn fetch_list_ahead() {
+    crate::ui::chunk::fetch_ahead(Chunk::Messages, Box::pin(preload_messages()));
+}
+
 crate::io::split::split_point!(
     messages,
     preload_messages,

@@ -17,6 +17,7 @@ pub mod chunk;
 pub mod citations;
 pub mod countdown;
 pub(crate) mod find;
+pub(crate) mod first_draw;
 pub mod format;
 pub mod history;
 /// `use_chat_history`, kept here for hosts that name it by this path; it lives in the store.

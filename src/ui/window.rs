@@ -28,6 +28,10 @@ pub(crate) const MAX_ROWS: usize = 120;
 /// growing it after the jump moved the view when the list's top changed meanwhile (the
 /// older-page row), since each growth puts the row seen before back where it was.
 pub const NEW_ROWS_PER_FRAME: usize = 10;
+/// Rows drawn in the first frame of a conversation just opened: fewer, because that frame
+/// also runs the rows' code for the first time on a fresh load (compiled as it first runs),
+/// which alone took most of 50 ms.
+pub(crate) const FIRST_ROWS: usize = 5;
 /// Height (px) a row that was never drawn counts as until some are measured.
 const DEFAULT_ROW_PX: f64 = 96.0;
 /// Height (px) of the box before it is laid out.
@@ -798,7 +802,7 @@ struct Drawn {
 
 /// The part of the window `from..=to` drawn this frame: at most [`NEW_ROWS_PER_FRAME`] rows
 /// that `before` (the rows drawn, when the window grows from them) did not have, nearest
-/// those; with nothing to grow from (a conversation just opened), the last rows. A window
+/// those; with nothing to grow from (a conversation just opened), the last [`FIRST_ROWS`]. A window
 /// that does not meet `before` (a jump) is drawn whole. Also: whether rows are left for the
 /// next frame.
 pub(crate) fn within_frame(
@@ -809,7 +813,7 @@ pub(crate) fn within_frame(
     let k = NEW_ROWS_PER_FRAME;
     match before {
         None => {
-            let first = from.max((to + 1).saturating_sub(k));
+            let first = from.max((to + 1).saturating_sub(FIRST_ROWS));
             (first, to, first > from)
         }
         Some((b_from, b_to)) if b_from <= to && b_to >= from => {

@@ -30,6 +30,7 @@ mod element_package;
 mod execution;
 mod failure_words;
 mod files;
+mod first_draw;
 mod form;
 mod history;
 mod host_threads;

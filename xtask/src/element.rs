@@ -139,7 +139,10 @@ pub fn build(ctx: &Ctx) -> Result<Sizes, String> {
             js.display()
         ));
     }
-    glue.push_str(&crate::shell::script(&ctx.root)?);
+    let loader = fs::read_to_string(out.join(split::LOADER))
+        .map_err(|e| format!("read {}: {e}", split::LOADER))?;
+    let first = crate::first_chunks::part_files(&loader, crate::first_chunks::FIRST_PART)?;
+    glue.push_str(&crate::shell::script(&ctx.root, &first)?);
     glue.push_str(AUTO_DEFINE);
     fs::write(&js, glue).map_err(|e| format!("write {}: {e}", js.display()))?;
     split::minify_scripts(ctx, &out, "element")?;

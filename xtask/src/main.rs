@@ -9,6 +9,7 @@ mod compress;
 mod demo;
 mod docs;
 mod element;
+mod first_chunks;
 mod fuzz;
 mod npm;
 mod page;

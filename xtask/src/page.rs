@@ -71,7 +71,8 @@ fn run(ctx: &Ctx) -> Result<Vec<String>, String> {
     fs::write(staging.join(split::LOADER), renamed)
         .map_err(|e| format!("write {}: {e}", split::LOADER))?;
     // The instant shell: the composer drawn while the wasm is on its way (D84).
-    let shell = crate::shell::page_script(&ctx.root)?;
+    let first = crate::first_chunks::part_files(&loader, crate::first_chunks::FIRST_PART)?;
+    let shell = crate::shell::page_script(&ctx.root, &first)?;
     fs::write(staging.join(crate::shell::PAGE_SCRIPT), shell)
         .map_err(|e| format!("write {}: {e}", crate::shell::PAGE_SCRIPT))?;
     let index = staging.join("index.html");

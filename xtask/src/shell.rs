@@ -31,8 +31,9 @@ pub const TEXTS: &[(&str, &str)] = &[
 /// The locales the element ships (the script picks one as the chat does).
 pub const LOCALES: &[&str] = &["en", "tr", "ar"];
 
-/// `src/shell.js` with the stylesheet and the texts filled in.
-pub fn script(root: &Path) -> Result<String, String> {
+/// `src/shell.js` with the stylesheet, the texts and the files of the part the chat draws
+/// first (`first_chunks`, fetched once the main wasm has arrived) filled in.
+pub fn script(root: &Path, first_chunks: &[String]) -> Result<String, String> {
     let read = |p: &str| fs::read_to_string(root.join(p)).map_err(|e| format!("read {p}: {e}"));
     let template = read("src/shell.js")?;
     // Byte for byte the sheet a chat in a shadow root drew from its compiled-in copies
@@ -56,14 +57,27 @@ pub fn script(root: &Path) -> Result<String, String> {
         texts.push('}');
     }
     texts.push('}');
+    let chunks = format!(
+        "[{}]",
+        first_chunks
+            .iter()
+            .map(|f| json_string(f))
+            .collect::<Vec<_>>()
+            .join(",")
+    );
     let css_slot = "\"__AGENT_CHAT_SHELL_CSS__\"";
     let texts_slot = "__AGENT_CHAT_SHELL_TEXTS__";
-    if !template.contains(css_slot) || !template.contains(texts_slot) {
-        return Err("src/shell.js lacks its stylesheet or texts slot".into());
+    let chunks_slot = "__AGENT_CHAT_SHELL_CHUNKS__";
+    if [css_slot, texts_slot, chunks_slot]
+        .iter()
+        .any(|slot| !template.contains(slot))
+    {
+        return Err("src/shell.js lacks its stylesheet, texts or chunks slot".into());
     }
     Ok(template
         .replacen(css_slot, &json_string(&css), 1)
-        .replacen(texts_slot, &texts, 1))
+        .replacen(texts_slot, &texts, 1)
+        .replacen(chunks_slot, &chunks, 1))
 }
 
 /// The chat's first stylesheet with its tokens on the shadow host, from the sources of
@@ -109,6 +123,7 @@ Object.defineProperty(window, "__agentChatSheet", { value: __agentChatSheet });
     settled = true;
     host._agentChatShell.fail();
   };
+  prefetchFirstChunks(document.currentScript && document.currentScript.src);
   addEventListener("error", fail);
   addEventListener("unhandledrejection", fail);
   window.__agentChatPageShell = {
@@ -127,14 +142,14 @@ Object.defineProperty(window, "__agentChatSheet", { value: __agentChatSheet });
 
 /// The page's shell script: [`script`] and the page's entry, in a function scope (a classic
 /// script, run while the page is parsed).
-pub fn page_script(root: &Path) -> Result<String, String> {
+pub fn page_script(root: &Path, first_chunks: &[String]) -> Result<String, String> {
     Ok(format!(
         "(function () {{
 {}
 {PAGE_ENTRY}
 }})();
 ",
-        script(root)?
+        script(root, first_chunks)?
     ))
 }
 
@@ -192,8 +207,9 @@ mod tests {
     #[test]
     fn the_shell_gets_every_locales_texts_and_the_chats_stylesheet() {
         let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
-        let script = super::script(&root).unwrap();
+        let script = super::script(&root, &["split_x.wasm".into()]).unwrap();
         assert!(!script.contains("__AGENT_CHAT_SHELL_"));
+        assert!(script.contains("SHELL_FIRST_CHUNKS = [\"split_x.wasm\"]"));
         assert!(script.contains("\"Type your message...\""));
         assert!(script.contains("\"Mesajınızı yazın...\""));
         assert!(script.contains("اكتب رسالتك..."));
@@ -245,7 +261,7 @@ mod tests {
         assert_eq!(super::into_page(&page).unwrap(), page);
         assert!(super::into_page("<html></html>").is_err());
         let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
-        let js = super::page_script(&root).unwrap();
+        let js = super::page_script(&root, &[]).unwrap();
         assert!(js.starts_with("(function () {") && js.contains("__agentChatPageShell"));
         // The page's wasm reads the sheet from `window`, set before the shell is drawn.
         let set = js

@@ -71,8 +71,10 @@ pub fn main(ctx: &Ctx) -> ExitCode {
         "-D",
         "warnings",
     ]);
-    // The split points as the element and the page compile them (D67): only this crate is
-    // checked again, its dependencies' features are the same.
+    // The split points as the element and the page compile them (D67), with the page's
+    // first draw in stages (D96; the element's build is the plain wasm32 one's code without
+    // those stages): only this crate is checked again, its dependencies' features are the
+    // same.
     let split_clippy = ctx.cargo([
         "clippy",
         "-p",
@@ -81,7 +83,7 @@ pub fn main(ctx: &Ctx) -> ExitCode {
         "--target",
         "wasm32-unknown-unknown",
         "--features",
-        "split",
+        "split,staged",
         "--",
         "-D",
         "warnings",

@@ -16,7 +16,6 @@
 
 use std::process::Command;
 
-use fantoccini::wd::WebDriverCompatibleCommand;
 use serde_json::{json, Value};
 
 use super::harness::{ChatPage, Step};
@@ -26,37 +25,8 @@ const LATENCY_MS: u64 = 150;
 const DOWN_BYTES_PER_S: u64 = 1_600_000 / 8;
 const UP_BYTES_PER_S: u64 = 750_000 / 8;
 
-/// A DevTools protocol command sent through chromedriver's `goog/cdp/execute`.
-#[derive(Debug)]
-struct Cdp {
-    cmd: &'static str,
-    params: Value,
-}
-
-impl WebDriverCompatibleCommand for Cdp {
-    fn endpoint(
-        &self,
-        base_url: &url::Url,
-        session_id: Option<&str>,
-    ) -> Result<url::Url, url::ParseError> {
-        base_url.join(&format!(
-            "session/{}/goog/cdp/execute",
-            session_id.unwrap_or_default()
-        ))
-    }
-
-    fn method_and_body(&self, _url: &url::Url) -> (http::Method, Option<String>) {
-        let body = json!({ "cmd": self.cmd, "params": self.params });
-        (http::Method::POST, Some(body.to_string()))
-    }
-}
-
 async fn cdp(page: &ChatPage, cmd: &'static str, params: Value) -> Step {
-    page.client
-        .issue_cmd(Cdp { cmd, params })
-        .await
-        .map(drop)
-        .map_err(|e| format!("{cmd}: {e}"))
+    super::cdp::cdp(page, cmd, params).await.map(drop)
 }
 
 /// Loads `arguments[0]` in a frame and fills `window.__bench` with `{composer, sendable,

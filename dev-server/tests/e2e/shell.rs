@@ -344,3 +344,54 @@ pub async fn page_shell_failed_load_gives_the_text_back(page: &ChatPage) -> Step
         .await
         .map(drop)
 }
+
+/// How each request of the message list's chunk (`split_messages.wasm`, the part the chat
+/// draws first) was made, by Resource Timing's `initiatorType`, and whether the list is drawn
+/// (in the page, or in `#first`'s shadow root).
+const FIRST_CHUNK_JS: &str = r#"
+const made = performance.getEntriesByType("resource")
+  .filter((e) => /\/split_messages\.wasm$/.test(e.name.split("?")[0]))
+  .map((e) => e.initiatorType);
+const el = document.getElementById("first");
+const root = el && el.shadowRoot ? el.shadowRoot : document;
+return { made, list: !!root.querySelector(".chat-message-list") };
+"#;
+
+async fn first_chunk(page: &ChatPage) -> Step<Value> {
+    page.client
+        .execute(FIRST_CHUNK_JS, vec![])
+        .await
+        .map_err(|e| format!("reading the first chunk's requests: {e}"))
+}
+
+/// The steps of `i37_the_pages_first_chunk_is_asked_for_once_the_wasm_has_arrived`
+/// (`element`: the example page, else the standalone page): while the main wasm is held nothing asks
+/// for the message list's chunk (the shell is drawn, so its script has run); once the wasm
+/// has arrived the shell's preload asks for it, before the chat needs it, and the chat's own
+/// request takes that answer: one request, made by the `<link>`, and the list is drawn.
+pub async fn first_chunk_follows_the_wasm(page: &ChatPage, element: bool) -> Step {
+    if element {
+        open_example_with_the_wasm_held(page).await?;
+    } else {
+        open_page_with_the_wasm_held(page).await?;
+    }
+    let held = first_chunk(page).await?;
+    expect(&held, "made", json!([]))?;
+    page.api_post("/_dev/wasm", json!({ "state": "released" }))
+        .await?;
+    if element {
+        wait_for_shell(page, false).await?;
+    } else {
+        wait_for_page_shell(page, false).await?;
+    }
+    page.wait_until("the message list drawn from its chunk", async || {
+        let now = first_chunk(page).await?;
+        if now["list"] == true {
+            Ok(())
+        } else {
+            Err(format!("{now}"))
+        }
+    })
+    .await?;
+    expect(&first_chunk(page).await?, "made", json!(["link"]))
+}
