@@ -432,7 +432,7 @@ async fn whole_conversation(page: &ChatPage, runs: usize, n: u64) -> Step {
 }
 
 async fn long_conversation(page: &ChatPage, runs: usize) -> Step {
-    let id = page.seed_numbered_conversation(1000).await?;
+    let id = page.seed_numbered_conversation(1000, 0).await?;
     let row = format!(".chat-history__item[data-conversation-id='{id}'] .chat-history__select");
     let (mut opened, mut open_task, mut paging_task) = (Vec::new(), Vec::new(), Vec::new());
     // The longest task of the first prepends (up to 125 rows loaded) and of the last ones (from

@@ -596,7 +596,9 @@ journey! {
 
 /// The steps of [`long_conversation_opens_at_its_end_and_pages_back`].
 async fn long_conversation_opens_at_its_end_and_pages_back_journey(page: &ChatPage) -> Step {
-    let id = page.seed_numbered_conversation(1000).await?;
+    // Each older page comes a quarter second late: the view a reader sees is settled before
+    // it arrives, so what the arrival does to it is what is measured.
+    let id = page.seed_numbered_conversation(1000, 250).await?;
     // From a link: it opens at its end.
     page.open_with_query(&format!("conversationId={id}"))
         .await?;
@@ -645,20 +647,50 @@ async fn long_conversation_opens_at_its_end_and_pages_back_journey(page: &ChatPa
     let first_number = |l: &Value| l["numbers"][0].as_u64().unwrap_or(0);
     // Scroll up, page by page, until "Message 1" is drawn.
     let mut pages = 0;
-    let mut oldest = first_number(&settled);
     loop {
         let before = page.message_list().await?;
         if before["firstId"].is_null() {
             return Err(format!("no rows: {before}"));
         }
-        // To the top; the window draws the rows there (D58), then the row in view is the
-        // one the reader sees while the older page arrives.
+        // To the top. The window draws the rows there over a frame or two (D58): right after
+        // the jump a spacer of estimated heights may still be in view, and the rows replacing
+        // it may be a few pixels shorter, which nothing can make up for at the very top. What
+        // a reader looks at while the older page is on its way is the settled view: the same
+        // row at the same place two frames apart, with the older page still loading (or no
+        // older page left). Should a slow machine miss the quarter second, the page came
+        // unmeasured: jump to the top again for the next one.
         let _ = page.scroll_messages(None).await;
-        let (anchor, anchor_top) = page
-            .wait_until("a row in view at the top", async || {
-                page.scroll_messages(Some(0)).await
-            })
+        let (anchor, anchor_top, loading) = page
+            .wait_until(
+                "the view at the top to settle while an older page is on its way",
+                async || {
+                    let seen = page.scroll_messages(Some(0)).await?;
+                    page.wait_for_frames().await?;
+                    let again = page.scroll_messages(Some(0)).await?;
+                    let older = page.texts(".chat-older").await?.len();
+                    let loading = page.texts(".chat-older[data-loading='true']").await?.len();
+                    if older == 1 && loading == 0 {
+                        let _ = page.scroll_messages(None).await;
+                        return Err(format!("no older page on its way after {again:?}"));
+                    }
+                    if seen == again {
+                        Ok((again.0, again.1, loading == 1))
+                    } else {
+                        Err(format!("{seen:?} then {again:?}"))
+                    }
+                },
+            )
             .await?;
+        let oldest = first_number(&page.message_list().await?);
+        if !loading {
+            // Every page is here, and the top of the list is in view.
+            if oldest == 1 {
+                break;
+            }
+            return Err(format!(
+                "no older page left, but the top row is message {oldest}"
+            ));
+        }
         let reached = page
             .wait_until("older messages above", async || {
                 let l = page.message_list().await?;
@@ -681,21 +713,27 @@ async fn long_conversation_opens_at_its_end_and_pages_back_journey(page: &ChatPa
                 ))
             }
         }
-        oldest = reached;
         pages += 1;
         let drawn = page.message_list().await?;
         if drawn["count"].as_u64().unwrap_or(0) > 60 {
             return Err(format!("more than 60 rows drawn: {drawn}"));
         }
-        if oldest == 1 {
+        if reached == 1 {
             break;
         }
-        // 39 pages of 25 after the newest one, and a few steps of the window in between.
-        if pages > 120 {
+        // 39 pages of 25 after the newest one.
+        if pages > 60 {
             return Err(format!(
-                "still not at the first message after {pages} steps: {drawn}"
+                "still not at the first message after {pages} pages: {drawn}"
             ));
         }
+    }
+    // 39 older pages: most of them came while the view was watched (a slow machine may miss
+    // a few quarter seconds).
+    if pages < 30 {
+        return Err(format!(
+            "only {pages} of 39 older pages came while the view was watched"
+        ));
     }
     // The first message is there and can be scrolled into view; what is drawn is a run of
     // consecutive messages from it, bounded (D58).

@@ -195,7 +195,8 @@ pub async fn delete(
 }
 
 /// E8: `GET /conversations/:id/messages?limit&offset&order` →
-/// `{ messages, total, limit, offset, hasMore }` (`order=desc` = newest first).
+/// `{ messages, total, limit, offset, hasMore }` (`order=desc` = newest first); a page after
+/// the first comes `pageDelayMs` late for a conversation seeded with that delay.
 pub async fn messages(
     State(app): State<AppState>,
     caller: Caller,
@@ -205,6 +206,19 @@ pub async fn messages(
     let limit = int_param(&query, "limit", MESSAGES_LIMIT);
     let offset = int_param(&query, "offset", 0);
     let desc = query.get("order").map(String::as_str) == Some("desc");
+    if offset > 0 {
+        // A conversation seeded with `pageDelayMs` answers its later pages that late.
+        let delay = app.lock().conversation(&id).and_then(|entry| {
+            entry
+                .conversation
+                .metadata
+                .get("pageDelayMs")
+                .and_then(Value::as_u64)
+        });
+        if let Some(ms) = delay {
+            tokio::time::sleep(std::time::Duration::from_millis(ms)).await;
+        }
+    }
     let mut store = app.lock();
     store.expire_due(Some(&id), Utc::now());
     let entry = store

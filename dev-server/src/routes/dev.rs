@@ -34,6 +34,9 @@ pub const MAX_SEED_MESSAGES: u64 = 100_000;
 /// test of a long conversation can look for its first and last message. With `whole: true` the
 /// conversation is served whole: E5 returns every message instead of the first 100, as a server
 /// that does not page would (issue 18's bench); it says so in its metadata (`servedWhole`).
+/// With `pageDelayMs: n` every later page of its messages (`GET .../messages` with an offset)
+/// is answered `n` ms late, so a test sees the page while an older page is on its way; kept
+/// in its metadata (`pageDelayMs`).
 pub async fn seed(
     State(app): State<AppState>,
     caller: Caller,
@@ -70,6 +73,18 @@ pub async fn seed(
         Some(Value::Bool(b)) => *b,
         Some(_) => return Err(ApiError::validation("whole must be a boolean")),
     };
+    let page_delay_ms = match body.get("pageDelayMs") {
+        None | Some(Value::Null) => None,
+        Some(v) => Some(
+            v.as_u64()
+                .filter(|n| *n <= MAX_ANSWER_DELAY_MS)
+                .ok_or_else(|| {
+                    ApiError::validation(format!(
+                        "pageDelayMs must be an integer between 0 and {MAX_ANSWER_DELAY_MS}"
+                    ))
+                })?,
+        ),
+    };
     let title = opt_string(&body, "title")?
         .filter(|s| !s.is_empty())
         .unwrap_or_else(|| format!("Seeded conversation ({count} messages)"));
@@ -80,10 +95,15 @@ pub async fn seed(
         agent_id,
         user_id,
         title: Some(title),
-        metadata: if whole {
-            json!({ "seeded": true, "servedWhole": true })
-        } else {
-            json!({ "seeded": true })
+        metadata: {
+            let mut metadata = json!({ "seeded": true });
+            if whole {
+                metadata["servedWhole"] = Value::Bool(true);
+            }
+            if let Some(ms) = page_delay_ms {
+                metadata["pageDelayMs"] = Value::from(ms);
+            }
+            metadata
         },
         state: empty_object(),
         created_at: iso(start),

@@ -1499,8 +1499,12 @@ new MutationObserver(note).observe(document.body, { subtree: true, childList: tr
 
     /// Seeds a conversation of `n` messages reading "Message 1" … "Message n" (`POST
     /// /_dev/seed` with `numbered`); its id.
-    pub async fn seed_numbered_conversation(&self, n: usize) -> Step<String> {
-        let body = json!({ "agentId": "echo", "messages": n, "numbered": true });
+    /// Its pages after the first are answered `page_delay_ms` late (0: at once), long enough
+    /// to look at the page while an older page is on its way.
+    pub async fn seed_numbered_conversation(&self, n: usize, page_delay_ms: u64) -> Step<String> {
+        let body = json!({
+            "agentId": "echo", "messages": n, "numbered": true, "pageDelayMs": page_delay_ms
+        });
         let answer = self.api_post("/_dev/seed", body).await?;
         answer["conversation"]["id"]
             .as_str()
