@@ -459,6 +459,107 @@ fn i39_an_approved_card_reads_executing_until_the_tools_output_arrives() {
     assert_eq!(stage_of(&l, APPROVAL_ID), CardStage::Denied);
 }
 
+/// Whether the stored record of `action_id` still says a tool runs.
+fn stored_as_executing(
+    threads: &[agent_chat_ui::core::transport::threads::Thread],
+    action_id: &str,
+) -> bool {
+    threads.iter().flat_map(|t| t.messages.iter()).any(|m| {
+        m["metadata"]["pendingActions"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .any(|a| a["id"] == action_id && a["executionStatus"] == "executing")
+    })
+}
+
+/// The route took the answer (its first chunk came) and runs the tool; nothing has said how
+/// it went yet. The link and the answer's wire request.
+fn executing() -> (Link, agent_chat_ui::core::RequestId, String) {
+    let (mut l, conversation) = paused(APPROVAL, "please delete report.txt");
+    resolve(&mut l, APPROVAL_ID, Resolution::allow());
+    let id = l.last_wire().id;
+    l.wire_input(Input::StreamChunk {
+        id,
+        bytes: b"data: {\"type\":\"start\"}\n\n".to_vec(),
+    });
+    assert_eq!(stage_of(&l, APPROVAL_ID), CardStage::Executing);
+    assert!(stored_as_executing(&l.threads(), APPROVAL_ID));
+    (l, id, conversation)
+}
+
+/// A reload of `l`'s stored conversation reads the card at `stage`.
+fn reload_reads(l: &Link, conversation: &str, stage: CardStage) {
+    let mut again = Link::new(TransportKind::AiSdk, l.stored_threads());
+    again.cmd(Command::Start);
+    again.cmd(Command::OpenConversation(conversation.to_owned()));
+    assert_eq!(stage_of(&again, APPROVAL_ID), stage, "after a reload");
+}
+
+#[test]
+fn i39_an_approved_card_whose_outcome_never_comes_reads_approved_not_executing_for_ever() {
+    use agent_chat_ui::core::transport::{pump, GatewayOutput, Work};
+    use agent_chat_ui::core::{Millis, TransportError};
+    let approved = CardStage::Approved { edited: false };
+
+    // The connection drops before the tool's output: the route keeps no conversation to ask,
+    // so the card says what is known, the decision.
+    let (mut l, id, conversation) = executing();
+    l.wire_input(Input::StreamClosed {
+        id,
+        error: Some(TransportError::Network("connection reset".into())),
+    });
+    assert_eq!(stage_of(&l, APPROVAL_ID), approved);
+    assert!(!stored_as_executing(&l.threads(), APPROVAL_ID));
+    reload_reads(&l, &conversation, approved.clone());
+
+    // The stream ends without the tool's output.
+    let (mut l, id, conversation) = executing();
+    l.wire_input(Input::StreamClosed { id, error: None });
+    assert_eq!(stage_of(&l, APPROVAL_ID), approved);
+    reload_reads(&l, &conversation, approved.clone());
+
+    // The person stops the reply: the request is dropped and the record says so.
+    let (mut l, id, conversation) = executing();
+    l.session.handle(Millis(l.now), Input::User(Command::Stop));
+    let mut saved = Vec::new();
+    let aborted: Vec<_> = pump(&mut l.session, &mut l.gateway, Millis(l.now))
+        .into_iter()
+        .filter_map(|w| match w {
+            Work::Gateway(GatewayOutput::Abort(a)) => Some(a),
+            Work::Gateway(GatewayOutput::SaveThread(t)) => {
+                saved.push(t);
+                None
+            }
+            _ => None,
+        })
+        .collect();
+    assert_eq!(aborted, vec![id]);
+    l.saved.extend(saved);
+    assert!(!stored_as_executing(&l.threads(), APPROVAL_ID));
+    reload_reads(&l, &conversation, approved.clone());
+    // The page looks again a second later, and the card on screen reads the same.
+    l.now += 1_000;
+    l.session.handle(Millis(l.now), Input::Timeout);
+    let _ = pump(&mut l.session, &mut l.gateway, Millis(l.now));
+    assert_eq!(stage_of(&l, APPROVAL_ID), approved);
+
+    // An output that came is kept: the card completes, and the end changes nothing.
+    let (mut l, id, conversation) = executing();
+    let fixture = APPROVED.replace("call_1", "call_2");
+    let rest = &fixture[fixture.find("data: {\"type\":\"tool-output").unwrap()..];
+    l.wire_input(Input::StreamChunk {
+        id,
+        bytes: rest.as_bytes().to_vec(),
+    });
+    l.wire_input(Input::StreamClosed {
+        id,
+        error: Some(TransportError::Network("connection reset".into())),
+    });
+    assert_eq!(stage_of(&l, APPROVAL_ID), CardStage::Completed);
+    reload_reads(&l, &conversation, CardStage::Completed);
+}
+
 #[test]
 fn i39_a_messages_files_are_kept_with_it_and_sent_again_as_use_chat_does() {
     use agent_chat_ui::core::transport::backend::{Backend, SendCall};

@@ -244,6 +244,15 @@ impl Session {
             self.revisions.messages += 1;
         }
         self.finish_turn();
+        // A tool that was running when the reply stopped is looked after, as when the
+        // reply ends by itself: the server says how it went.
+        if self
+            .cards
+            .iter()
+            .any(|c| crate::core::CardStage::of(c).awaits_server())
+        {
+            self.watch_cards(false);
+        }
     }
 
     pub(super) fn abort_stream(&mut self) {

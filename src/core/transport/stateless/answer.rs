@@ -33,6 +33,11 @@ use crate::core::endpoint::Endpoint;
 use crate::core::time::{format_iso, Millis};
 use crate::core::RequestId;
 
+/// The word kept as `executionStatus` for a call whose outcome nobody will report: not one
+/// the agent server uses, so it reads as no execution stage (the card shows the decision),
+/// and unlike no word at all it replaces the `executing` an earlier record said.
+const UNREPORTED: &str = "unreported";
+
 /// The card a wire turn answers.
 #[derive(Debug)]
 pub(super) struct Answering {
@@ -46,6 +51,9 @@ pub(super) struct Answering {
     pub accepted: bool,
     /// Cards of the same reply the request decides too, with the same answer.
     pub together: Vec<String>,
+    /// The tool calls the backend runs now that it took the answer: their cards read
+    /// Executing… until the outcome arrives on this turn (see [`Stateless::leave_unreported`]).
+    pub running: Vec<String>,
 }
 
 impl Stateless {
@@ -149,6 +157,7 @@ impl Stateless {
                 resolution: resolution.clone(),
                 accepted: false,
                 together,
+                running: Vec::new(),
             }),
             settles: Vec::new(),
         });
@@ -217,6 +226,7 @@ impl Stateless {
                 .push((conversation_id.clone(), other, resolution.clone()));
         }
         let running = self.mark_running(&conversation_id, &message_id);
+        answering.running.clone_from(&running);
         self.save(&conversation_id, outputs);
         if stream {
             let event = json!({ "type": "stream.action_resolved",
@@ -253,6 +263,61 @@ impl Stateless {
             entry["executionStatus"] = Value::from("executing");
         }
         calls
+    }
+
+    /// The answer's turn ended (its stream closed, failed or was stopped) while calls it ran
+    /// still read Executing…: nothing will report their outcome any more (the backend keeps
+    /// no conversations to ask), so their cards go back to what is known, the decision
+    /// ("Approved"), instead of reading Executing… for ever ([`UNREPORTED`]). Kept, so a reload reads the same;
+    /// `to_session`: the session still listens to this turn and hears it at once (else it
+    /// reads the kept record when it next looks at the conversation).
+    pub(super) fn leave_unreported(
+        &mut self,
+        now: Millis,
+        turn: &WireTurn,
+        to_session: bool,
+        outputs: &mut VecDeque<GatewayOutput>,
+    ) {
+        let Some(answering) = turn.answering.as_ref().filter(|a| !a.running.is_empty()) else {
+            return;
+        };
+        let conversation_id = turn.conversation_id.as_str();
+        let Some(thread) = self.thread_mut(conversation_id) else {
+            return;
+        };
+        let Some(message) = thread
+            .messages
+            .iter_mut()
+            .find(|m| m["id"] == answering.message_id.as_str())
+        else {
+            return;
+        };
+        let mut left = Vec::new();
+        for entry in message["metadata"]["pendingActions"]
+            .as_array_mut()
+            .into_iter()
+            .flatten()
+            .filter(|a| a["type"] == "tool_approval" && a["executionStatus"] == "executing")
+        {
+            let Some(call) = entry["toolCallId"].as_str() else {
+                continue;
+            };
+            if answering.running.iter().any(|r| r == call) {
+                left.push(call.to_owned());
+                entry["executionStatus"] = Value::from(UNREPORTED);
+            }
+        }
+        if left.is_empty() {
+            return;
+        }
+        self.save(conversation_id, outputs);
+        if to_session {
+            for call in left {
+                if let Some(event) = self.execution_event(conversation_id, &call) {
+                    Out(outputs).frame(turn.session, now, event);
+                }
+            }
+        }
     }
 
     /// Keeps a settled answer on the stored reply that waited for it.

@@ -467,6 +467,7 @@ impl Stateless {
         if turn.started && (!turn.text.is_empty() || !ending.tool_calls.is_empty()) {
             self.store_reply(now, &turn, turn.text.clone(), &ending, outputs);
         }
+        self.leave_unreported(now, &turn, false, outputs);
         let Some(running) = ending.running else {
             return;
         };

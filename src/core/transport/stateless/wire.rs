@@ -57,6 +57,7 @@ impl Stateless {
                 let deltas = self.turns[pos].decoder.finish();
                 self.on_deltas(now, pos, deltas, outputs);
                 let turn = self.turns.remove(pos);
+                self.leave_unreported(now, &turn, true, outputs);
                 match error {
                     Some(e) => Out(outputs).close(turn.session, Some(e)),
                     None if turn.failed => {
@@ -336,8 +337,10 @@ impl Stateless {
             }
         };
         let mut turn = turn;
-        // A whole 2xx reply: the backend took the answer.
+        // A whole 2xx reply: the backend took the answer. A whole reply reports no tool's
+        // outcome on its own, so the calls the answer ran read as decided.
         self.accept_answer(now, &mut turn, outputs);
+        self.leave_unreported(now, &turn, turn.stream, outputs);
         if turn.stream {
             // A server that ignored `stream: true` and answered whole: the same reply, framed.
             turn.text = reply.content.clone();
