@@ -1,5 +1,5 @@
-//! Issue 38 in the page: an answer a backend's gateway turns down itself, before anything is
-//! sent, is said in the person's language with nothing in English under it; what the person
+//! In the page, an answer a backend's gateway turns down itself, before anything is sent,
+//! is said in the person's language with nothing in English under it; what the person
 //! typed stays, the card can still be answered, and nothing reaches the server.
 //!
 //! The refusal a person can meet by clicking is AG-UI's check of a question's answer against
