@@ -15,7 +15,7 @@ use wasm_bindgen_test::*;
 wasm_bindgen_test_configure!(run_in_browser);
 
 use crate::web;
-use web::{query, section, type_text, wait_for, wait_until};
+use web::{clear_threads, query, section, type_text, wait_for, wait_until};
 
 /// How each backend's stream says it failed: with `words`, or with none.
 fn failing_stream(kind: TransportKind, words: Option<&str>) -> String {
@@ -119,19 +119,6 @@ async fn failed_over_with(
     .await;
     let (_, detail) = sentence().unwrap();
     detail
-}
-
-/// Removes the conversations the backends kept in `localStorage` under `prefix`, so later
-/// runs in this browser start empty.
-fn clear_threads(prefix: &str) {
-    let storage = web_sys::window().unwrap().local_storage().unwrap().unwrap();
-    let keys: Vec<String> = (0..storage.length().unwrap())
-        .filter_map(|i| storage.key(i).unwrap())
-        .filter(|k| k.contains(prefix))
-        .collect();
-    for k in keys {
-        storage.remove_item(&k).unwrap();
-    }
 }
 
 #[wasm_bindgen_test]

@@ -24,6 +24,7 @@ mod markdown;
 mod message;
 mod paging;
 mod providers;
+mod refusals;
 mod schema;
 mod stages;
 mod streaming;

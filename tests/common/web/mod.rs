@@ -241,3 +241,16 @@ pub fn open_conv_1(store: &agent_chat_ui::store::ChatStore, assistant: &str, ope
     );
     answer(store, &mut reqs, "/conversations/conv_1", 200, &conv);
 }
+
+/// Removes the conversations the backends kept in `localStorage` under `prefix`, so later
+/// runs in this browser start empty.
+pub fn clear_threads(prefix: &str) {
+    let storage = web_sys::window().unwrap().local_storage().unwrap().unwrap();
+    let keys: Vec<String> = (0..storage.length().unwrap())
+        .filter_map(|i| storage.key(i).unwrap())
+        .filter(|k| k.contains(prefix))
+        .collect();
+    for k in keys {
+        storage.remove_item(&k).unwrap();
+    }
+}
