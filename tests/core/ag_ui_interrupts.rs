@@ -189,7 +189,10 @@ fn i39_a_question_answer_that_breaks_the_schema_is_refused_before_it_is_sent() {
     assert_eq!(l.wire.len(), sent, "nothing was sent");
     assert_eq!(state_of(&l, "int_f"), CardState::Waiting);
     let said = format!("{:?}", l.session.error());
-    assert!(said.contains("/year"), "the refusal names where: {said}");
+    assert!(
+        said.contains("Which year?"),
+        "the refusal names the question: {said}"
+    );
 }
 
 #[test]
@@ -217,13 +220,14 @@ fn i39_the_question_payload_rules_in_core() {
     let number = card(json!({"type": "number", "minimum": 0}), "How much?");
     assert_eq!(number["questions"][0]["question"], "How much?");
     assert_eq!(one(&number, "2.5").unwrap()["payload"], json!(2.5));
+    // Refused, naming the one question asked.
     assert_eq!(
         one(&number, "-1"),
-        Err(AnswerRefusal::BreaksSchema(String::new()))
+        Err(AnswerRefusal::BreaksSchema("How much?".into()))
     );
     assert_eq!(
         one(&number, "lots"),
-        Err(AnswerRefusal::BreaksSchema(String::new()))
+        Err(AnswerRefusal::BreaksSchema("How much?".into()))
     );
     let yes = card(json!({"type": "boolean"}), "Go on?");
     assert_eq!(one(&yes, "true").unwrap()["payload"], json!(true));
@@ -332,9 +336,10 @@ fn issue_38_a_schema_refusal_reads_in_the_persons_language_with_where() {
     ] {
         let catalog = agent_chat_ui::core::Catalog::new(lang);
         assert_eq!(error.describe(&catalog), text, "{lang}");
+        // Where, as the card asked it, not as a JSON Pointer.
         assert_eq!(
             error.server_detail(&catalog).as_deref(),
-            Some("/year"),
+            Some("Which year?"),
             "{lang}"
         );
     }

@@ -21,7 +21,8 @@
 //! The answer becomes the payload (one value, or an object of the answered properties), each
 //! typed as its schema says (`integer`, `number`, `boolean` read from the text; a choice of
 //! an `enum` as the enum's value), and is checked against `responseSchema` with the same
-//! checker as edited arguments before anything is sent ([`AnswerRefusal::BreaksSchema`]).
+//! checker as edited arguments before anything is sent ([`AnswerRefusal::BreaksSchema`],
+//! which names the question whose answer does not fit, in the words the card showed).
 //! Skip sends `status: "cancelled"` without a payload, as the protocol asks.
 
 use serde_json::{json, Map, Value};
@@ -203,11 +204,33 @@ pub fn question_entry(action: &Value, resolution: &Value) -> Result<Value, Answe
     if schema.is_object() {
         let problems = gate_check(&payload, schema);
         if blocks(&problems) {
-            let at = problems.first().map(|p| p.path.clone()).unwrap_or_default();
-            return Err(AnswerRefusal::BreaksSchema(at));
+            let at = problems.first().map(|p| p.path.as_str()).unwrap_or_default();
+            return Err(AnswerRefusal::BreaksSchema(asked_at(&asked, at)));
         }
     }
     Ok(json!({ "interruptId": id, "status": "resolved", "payload": payload }))
+}
+
+/// Where an answer breaks the schema, as the person saw it: the text of the question whose
+/// answer it is (the property the JSON pointer `at` starts with, or the one question of a
+/// card that asks one), else the pointer itself.
+fn asked_at(asked: &[(Value, Option<String>)], at: &str) -> String {
+    let first = at
+        .strip_prefix('/')
+        .map(|rest| rest.split('/').next().unwrap_or_default())
+        .map(|segment| segment.replace("~1", "/").replace("~0", "~"));
+    let question = match (asked, first) {
+        ([(q, None)], _) => Some(q),
+        (_, Some(name)) => asked
+            .iter()
+            .find(|(_, property)| property.as_deref() == Some(name.as_str()))
+            .map(|(q, _)| q),
+        _ => None,
+    };
+    question
+        .and_then(|q| q["question"].as_str())
+        .filter(|text| !text.trim().is_empty())
+        .map_or_else(|| at.to_owned(), str::to_owned)
 }
 
 /// The answer given to the question `q`, if any.

@@ -251,7 +251,8 @@ pub enum AnswerRefusal {
     NotAnApproval,
     /// The answer to a question card has no answers and does not skip.
     NotAnAnswer,
-    /// The answer breaks the interrupt's `responseSchema`, first at this JSON Pointer.
+    /// The answer breaks the interrupt's `responseSchema`: the text of the question whose
+    /// answer is the first that does not fit (the JSON Pointer when no question is its).
     BreaksSchema(String),
 }
 
