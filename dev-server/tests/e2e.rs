@@ -596,9 +596,9 @@ journey! {
 
 /// The steps of [`long_conversation_opens_at_its_end_and_pages_back`].
 async fn long_conversation_opens_at_its_end_and_pages_back_journey(page: &ChatPage) -> Step {
-    // Each older page comes a quarter second late: the view a reader sees is settled before
-    // it arrives, so what the arrival does to it is what is measured.
-    let id = page.seed_numbered_conversation(1000, 250).await?;
+    // Each older page comes 400 ms late: the view a reader sees is settled before it
+    // arrives, so what the arrival does to it is what is measured.
+    let id = page.seed_numbered_conversation(1000, 400).await?;
     // From a link: it opens at its end.
     page.open_with_query(&format!("conversationId={id}"))
         .await?;
@@ -657,26 +657,22 @@ async fn long_conversation_opens_at_its_end_and_pages_back_journey(page: &ChatPa
         // it may be a few pixels shorter, which nothing can make up for at the very top. What
         // a reader looks at while the older page is on its way is the settled view: the same
         // row at the same place two frames apart, with the older page still loading (or no
-        // older page left). Should a slow machine miss the quarter second, the page came
-        // unmeasured: jump to the top again for the next one.
-        let _ = page.scroll_messages(None).await;
+        // older page left), read in the page itself. Should a slow machine miss the older
+        // page's delay, that page came unmeasured: the next jump to the top asks for another.
         let (anchor, anchor_top, loading) = page
             .wait_until(
                 "the view at the top to settle while an older page is on its way",
                 async || {
-                    let seen = page.scroll_messages(Some(0)).await?;
-                    page.wait_for_frames().await?;
-                    let again = page.scroll_messages(Some(0)).await?;
-                    let older = page.texts(".chat-older").await?.len();
-                    let loading = page.texts(".chat-older[data-loading='true']").await?.len();
-                    if older == 1 && loading == 0 {
-                        let _ = page.scroll_messages(None).await;
-                        return Err(format!("no older page on its way after {again:?}"));
+                    let v = page.settle_at_top().await?;
+                    let (a, b) = (&v["a"], &v["b"]);
+                    let older = v["older"] == true;
+                    let loading = v["loading"] == true;
+                    if older && !loading {
+                        return Err(format!("no older page on its way: {v}"));
                     }
-                    if seen == again {
-                        Ok((again.0, again.1, loading == 1))
-                    } else {
-                        Err(format!("{seen:?} then {again:?}"))
+                    match (b["id"].as_str(), b["top"].as_f64()) {
+                        (Some(id), Some(top)) if a == b => Ok((id.to_owned(), top, loading)),
+                        _ => Err(format!("not settled: {v}")),
                     }
                 },
             )
@@ -729,7 +725,7 @@ async fn long_conversation_opens_at_its_end_and_pages_back_journey(page: &ChatPa
         }
     }
     // 39 older pages: most of them came while the view was watched (a slow machine may miss
-    // a few quarter seconds).
+    // a few).
     if pages < 30 {
         return Err(format!(
             "only {pages} of 39 older pages came while the view was watched"

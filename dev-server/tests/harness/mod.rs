@@ -367,6 +367,41 @@ for (var i = 0; i < rows.length; i++) {
 return null;
 "#;
 
+/// Scrolls the message list to its very top, then, all in the page (no WebDriver round trip
+/// between the reads, which a busy machine makes slow): the first row on screen two frames
+/// later (`a`) and two frames after that (`b`), each `{id, top}` as `SCROLL_LIST_JS` reads
+/// it or null, and whether the older-messages row is shown (`older`) and loading
+/// (`loading`).
+pub const SETTLE_AT_TOP_JS: &str = r#"
+var done = arguments[arguments.length - 1];
+var list = document.querySelector('.chat-message-list');
+if (!list) { done(null); return; }
+function first() {
+  var box = list.getBoundingClientRect();
+  var rows = list.querySelectorAll('article.chat-message');
+  for (var i = 0; i < rows.length; i++) {
+    var r = rows[i].getBoundingClientRect();
+    if (r.bottom > box.top && r.top < box.bottom) {
+      return { id: rows[i].getAttribute('data-message-id'), top: r.top - box.top };
+    }
+  }
+  return null;
+}
+function frames(n, then) {
+  if (n === 0) { then(); } else { requestAnimationFrame(function () { frames(n - 1, then); }); }
+}
+list.scrollTop = 0;
+frames(2, function () {
+  var a = first();
+  frames(2, function () {
+    var b = first();
+    var older = list.querySelector('.chat-older');
+    done({ a: a, b: b, older: !!older,
+           loading: !!older && older.getAttribute('data-loading') === 'true' });
+  });
+});
+"#;
+
 /// Offset of the row `data-message-id = arguments[0]` from the list's top, or null.
 pub const ROW_TOP_JS: &str = r#"
 var list = document.querySelector('.chat-message-list');
@@ -1537,6 +1572,21 @@ new MutationObserver(note).observe(document.body, { subtree: true, childList: tr
         match (v["id"].as_str(), v["top"].as_f64()) {
             (Some(id), Some(top)) => Ok((id.to_owned(), top)),
             _ => Err(format!("no message row in view after scrolling: {v}")),
+        }
+    }
+
+    /// Scrolls the message list to its very top and reads, in the page, whether the view
+    /// there has settled (see `SETTLE_AT_TOP_JS`).
+    pub async fn settle_at_top(&self) -> Step<Value> {
+        let v = self
+            .client
+            .execute_async(SETTLE_AT_TOP_JS, vec![])
+            .await
+            .map_err(|e| format!("scrolling the message list to its top: {e}"))?;
+        if v.is_null() {
+            Err("no `.chat-message-list`".to_owned())
+        } else {
+            Ok(v)
         }
     }
 
