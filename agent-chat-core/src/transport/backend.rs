@@ -6,7 +6,7 @@
 //!
 //! # Adding a backend
 //!
-//! 1. Write one file (or folder) under `src/core/transport/` with three public items:
+//! 1. Write one file (or folder) under `src/transport/` with three public items:
 //!    - `CAPABILITIES`: a [`Capabilities`] (its configured names, whether it keeps threads in
 //!      the page, takes answers to cards, needs an action endpoint for them, offers
 //!      "remember for this chat", runs in the page, and its storage tag);
