@@ -68,7 +68,7 @@ impl ErrorContext {
 
 /// A failure as the UI shows it. Keeps the server's wording (`server_message`) and the
 /// lower-case code next to what [`ChatError::describe`] makes of them.
-#[derive(Clone, Debug, PartialEq, thiserror::Error)]
+#[derive(Debug, PartialEq, thiserror::Error)]
 pub enum ChatError {
     /// The server refused a request (error envelope, any status).
     #[error("{} failed: {error}", context.name())]
@@ -136,6 +136,42 @@ pub enum ChatError {
     /// A part of the interface loaded on first use could not be fetched.
     #[error("part not loaded: {}", .0.as_str())]
     ChunkMissing(crate::Chunk),
+}
+
+// Cloned by hand, not derived: a derived `clone` is `#[inline]`, so the UI crate compiled its
+// own copy beside this crate's and the element's first download carried both (D104). This
+// one is compiled here only; a new variant fails to compile until it is added below.
+impl Clone for ChatError {
+    fn clone(&self) -> Self {
+        match self {
+            ChatError::Api { context, error } => ChatError::Api {
+                context: *context,
+                error: error.clone(),
+            },
+            ChatError::Stream { code, message } => ChatError::Stream {
+                code: code.clone(),
+                message: message.clone(),
+            },
+            ChatError::Network { context, detail } => ChatError::Network {
+                context: *context,
+                detail: detail.clone(),
+            },
+            ChatError::OtherOrigin { context } => ChatError::OtherOrigin { context: *context },
+            ChatError::BadResponse { context, detail } => ChatError::BadResponse {
+                context: *context,
+                detail: detail.clone(),
+            },
+            ChatError::StreamCut => ChatError::StreamCut,
+            ChatError::NoAgent => ChatError::NoAgent,
+            ChatError::Files(rejections) => ChatError::Files(rejections.clone()),
+            ChatError::Storage { unreadable } => ChatError::Storage {
+                unreadable: *unreadable,
+            },
+            ChatError::StorageLoad => ChatError::StorageLoad,
+            ChatError::Refused(refusal) => ChatError::Refused(refusal.clone()),
+            ChatError::ChunkMissing(chunk) => ChatError::ChunkMissing(*chunk),
+        }
+    }
 }
 
 impl ChatError {

@@ -205,7 +205,7 @@ fn record_args(obj: &Map<String, Value>) -> Value {
 ///
 /// Reading never fails for an unknown `type`/`kind` (it becomes [`ActionKind::Unknown`]); it
 /// fails only when the entry is not an object or has no `id`, and lists drop such entries.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Debug, PartialEq)]
 pub struct PendingAction {
     /// Action id, used in `POST /conversations/:cid/actions/:aid`.
     pub id: String,
@@ -253,6 +253,35 @@ pub struct PendingAction {
     /// The record's transition history as the server keeps it (`history`, or `transitions`),
     /// oldest first; entries without a status are dropped.
     pub history: Vec<Transition>,
+}
+
+// Cloned by hand, not derived: a derived `clone` is `#[inline]`, so the UI crate compiled its
+// own copy beside this crate's and the element's first download carried both (D104). This
+// one is compiled here only; a new field fails to compile until it is added below.
+impl Clone for PendingAction {
+    fn clone(&self) -> Self {
+        PendingAction {
+            id: self.id.clone(),
+            kind: self.kind.clone(),
+            status: self.status,
+            expires_at: self.expires_at,
+            resolution: self.resolution.clone(),
+            resolved_by: self.resolved_by.clone(),
+            message_id: self.message_id.clone(),
+            tool_call_id: self.tool_call_id.clone(),
+            created_at: self.created_at,
+            version: self.version,
+            execution_status: self.execution_status.clone(),
+            resolved_at: self.resolved_at,
+            execution_result: self.execution_result.clone(),
+            execution_error: self.execution_error.clone(),
+            side_effects: self.side_effects.clone(),
+            stage: self.stage,
+            execution_started_at: self.execution_started_at,
+            execution_ended_at: self.execution_ended_at,
+            history: self.history.clone(),
+        }
+    }
 }
 
 /// One entry of a record's transition history.
@@ -342,7 +371,7 @@ impl ActionKind {
 }
 
 /// Fields of a `tool_approval` action.
-#[derive(Clone, Debug, Default, PartialEq)]
+#[derive(Debug, Default, PartialEq)]
 pub struct ToolApproval {
     /// Tool to run (`toolName`; `tool_name`/`name` also read). Empty if the server omitted it.
     pub tool_name: String,
@@ -368,6 +397,25 @@ pub struct ToolApproval {
     /// (a LangGraph interrupt's `allow_respond` / `allow_ignore`); absent: with or without a
     /// reason.
     pub decline: Option<Decline>,
+}
+
+// Cloned by hand, not derived: a derived `clone` is `#[inline]`, so the UI crate compiled its
+// own copy beside this crate's and the element's first download carried both (D104). This
+// one is compiled here only; a new field fails to compile until it is added below.
+impl Clone for ToolApproval {
+    fn clone(&self) -> Self {
+        ToolApproval {
+            tool_name: self.tool_name.clone(),
+            args: self.args.clone(),
+            args_schema: self.args_schema.clone(),
+            title: self.title.clone(),
+            summary: self.summary.clone(),
+            read_only_args: self.read_only_args.clone(),
+            host_read_only_args: self.host_read_only_args.clone(),
+            args_editable: self.args_editable,
+            decline: self.decline,
+        }
+    }
 }
 
 /// How a `tool_approval` may be declined (`decline`: `never`, `silent`, `reason`, `any`).

@@ -599,7 +599,7 @@ fn action_states_of(v: Option<&Value>) -> BTreeMap<String, ActionStateEntry> {
 }
 
 /// A stored (or locally built) chat message.
-#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+#[derive(Debug, Default, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Message {
     /// Server id (`msg_…`) or a client optimistic id.
@@ -649,6 +649,30 @@ pub struct Message {
     /// drawn as interrupted, with Retry, until a load shows the server's copy.
     #[serde(skip)]
     pub interrupted: bool,
+}
+
+// Cloned by hand, not derived: a derived `clone` is `#[inline]`, so the UI crate compiled its
+// own copy beside this crate's and the element's first download carried both (D104). This
+// one is compiled here only; a new field fails to compile until it is added below.
+impl Clone for Message {
+    fn clone(&self) -> Self {
+        Message {
+            id: self.id.clone(),
+            conversation_id: self.conversation_id.clone(),
+            role: self.role.clone(),
+            content: self.content.clone(),
+            tool_calls: self.tool_calls.clone(),
+            tool_call_id: self.tool_call_id.clone(),
+            name: self.name.clone(),
+            files: self.files.clone(),
+            citations: self.citations.clone(),
+            metadata: self.metadata.clone(),
+            action_states: self.action_states.clone(),
+            created_at: self.created_at,
+            updated_at: self.updated_at,
+            interrupted: self.interrupted,
+        }
+    }
 }
 by_hand!(Message, "a message object with an id");
 
