@@ -12,7 +12,7 @@ pub const DEFAULT_MAX_FILE_SIZE: u64 = 10 * 1024 * 1024;
 pub const DEFAULT_MAX_FILES: usize = 10;
 
 /// What may be attached to one message.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Debug, PartialEq, Eq)]
 pub struct UploadLimits {
     /// Uploads are on; off means no attach button and nothing is accepted.
     pub enabled: bool,
@@ -26,6 +26,21 @@ pub struct UploadLimits {
     pub max_file_size: u64,
     /// Most files per message.
     pub max_files: usize,
+}
+
+// Cloned by hand, not derived: a derived `clone` is `#[inline]`, so the UI crate compiled its
+// own copy beside this crate's and the element's first download carried both (D104). A new
+// field fails to compile until it is added below.
+impl Clone for UploadLimits {
+    fn clone(&self) -> Self {
+        UploadLimits {
+            enabled: self.enabled,
+            allowed_types: self.allowed_types.clone(),
+            agent_types: self.agent_types.clone(),
+            max_file_size: self.max_file_size,
+            max_files: self.max_files,
+        }
+    }
 }
 
 impl Default for UploadLimits {
