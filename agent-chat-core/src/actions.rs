@@ -143,12 +143,22 @@ pub enum CardState {
 }
 
 // Compared by hand, not derived: a derived `eq` is `#[inline]`, so the UI crate compiled its
-// own copy beside this crate's and the element's first download carried both (D104).
+// own copy beside this crate's and the element's first download carried both (D104). A new
+// variant fails to compile until it is matched below.
 impl PartialEq for CardState {
     fn eq(&self, other: &Self) -> bool {
         match (self, other) {
+            (CardState::Waiting, CardState::Waiting)
+            | (CardState::Sending, CardState::Sending)
+            | (CardState::Checking, CardState::Checking) => true,
             (CardState::Settled(a), CardState::Settled(b)) => a == b,
-            _ => std::mem::discriminant(self) == std::mem::discriminant(other),
+            (
+                CardState::Waiting
+                | CardState::Sending
+                | CardState::Checking
+                | CardState::Settled(_),
+                _,
+            ) => false,
         }
     }
 }
