@@ -55,11 +55,16 @@ pub const ELEMENT_BUILD: &[&str] = &[
 /// list, plus panics that stop the module at once without formatting a message
 /// (`-Cpanic=immediate-abort`) and no source locations kept for them (`-Zlocation-detail=none`),
 /// and `#[derive(Debug)]` printing type names only (`-Zfmt-debug=shallow`, D79: no text a
-/// person or a host reads comes from a derived `Debug`).
+/// person or a host reads comes from a derived `Debug`), and every function of every crate
+/// compiled into the crate that calls it (`-Zcross-crate-inline-threshold=always`, D104):
+/// each crate is optimized on its own before the link, so a function the core and the UI
+/// both use was optimized twice, once per crate, and the copies did not fold; compiled where
+/// it is called, the final crate optimizes the whole program at once.
 /// The standard library is rebuilt with them (`build-std`), from the toolchain's `rust-src`.
 /// Tests, clippy and `trunk serve` keep the config's flags: a failing test still says why.
 pub const SHIPPING_RUSTFLAGS: &str = "--cfg erase_components -Zlocation-detail=none \
-     -Zfmt-debug=shallow -Zunstable-options -Cpanic=immediate-abort";
+     -Zfmt-debug=shallow -Zunstable-options -Cpanic=immediate-abort \
+     -Zcross-crate-inline-threshold=always";
 
 /// What `build-std` rebuilds for a shipped wasm.
 pub const SHIPPING_BUILD_STD: &str = "std,panic_abort";
@@ -295,6 +300,7 @@ mod tests {
             );
         }
         assert!(shipping.contains(&"-Cpanic=immediate-abort"));
+        assert!(shipping.contains(&"-Zcross-crate-inline-threshold=always"));
     }
 
     /// Trunk's hook runs `cargo xtask split-page` under Trunk's environment, which carries
