@@ -1,13 +1,15 @@
 //! agent-chat-ui: a Leptos chat UI for AI agents whose headline is human-in-the-loop.
 //!
 //! Layers (one-way): [`core`] is sans-IO (protocol types, SSE decoder, the
-//! `Session` state machine, i18n catalog); [`io`] is the browser edge (fetch, streams, clock);
+//! `Session` state machine, i18n catalog: the agent-chat-core crate, usable without a
+//! browser); [`io`] is the browser edge (fetch, streams, clock);
 //! [`store`] drives a `Session` and exposes signals; [`ui`] holds the Leptos components;
 //! [`element`] registers the `<agent-chat>` custom element; [`page`] is the standalone page.
 
 #![warn(missing_docs, unreachable_pub)]
 
-pub mod core;
+/// The sans-IO core: the agent-chat-core crate, under the name this crate has always used.
+pub use agent_chat_core as core;
 #[cfg(feature = "ui")]
 pub mod element;
 #[cfg(feature = "ui")]

@@ -4,7 +4,8 @@
 // send at once. Enter or Send keeps the message as "sending"; when the chat mounts it takes
 // the shell over (`take` below: text, caret, selection, focus, scroll, and the queued send),
 // and if the wasm cannot load, the text stays editable with an error. Nothing typed is lost.
-// `cargo xtask element` fills in the stylesheet and the texts (from locales/<lang>/chat.ftl).
+// `cargo xtask element` fills in the stylesheet and the texts (from
+// agent-chat-core/locales/<lang>/chat.ftl).
 // The stylesheet is the chat's first sheet, tokens on :host: the chat's wasm has no copy of
 // it and reads this one by its name (`io::shell::shell_sheet`; the page's script also sets it
 // on window).

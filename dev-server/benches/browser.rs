@@ -335,7 +335,7 @@ async fn longest_task(page: &ChatPage) -> Step<f64> {
 }
 
 /// Rows drawn when a long conversation opens: one E8 page (`MESSAGE_PAGE` in
-/// src/core/session.rs, D26).
+/// agent-chat-core/src/session/mod.rs, D26).
 const PAGE: usize = 25;
 
 /// The number in the first drawn row's "Message i" (0: none).

@@ -6,7 +6,7 @@ use serde_json::{Map, Value};
 
 /// A message's attachment and an upload's record are the chat's own wire types, so the
 /// reference server writes exactly what the chat reads.
-pub use agent_chat_ui::core::wire::{FileAttachment, FileRecord};
+pub use agent_chat_core::wire::{FileAttachment, FileRecord};
 
 /// Current time as an ISO-8601 string with milliseconds, e.g. `2025-05-01T10:00:00.000Z`.
 pub fn now_iso() -> String {

@@ -32,7 +32,7 @@ pub struct FileEntry {
 
 /// An action's status and the `resolvedBy` of one the server denied at its deadline are the
 /// chat's own wire vocabulary.
-pub use agent_chat_ui::core::wire::{ActionStatus, RESOLVED_BY_TIMEOUT as TIMEOUT_RESOLVER};
+pub use agent_chat_core::wire::{ActionStatus, RESOLVED_BY_TIMEOUT as TIMEOUT_RESOLVER};
 
 /// A pending (or settled) action raised by an agent turn.
 #[derive(Debug, Clone)]

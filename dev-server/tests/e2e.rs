@@ -1800,8 +1800,8 @@ async fn send_refused_while_busy_keeps_the_draft_journey(page: &ChatPage) -> Ste
 journey! {
     /// Seed 000 "Errors" in Turkish (`lang=tr`): refusals of a message (`#ratelimit`, `#quota`) and
     /// of an answer (`#guardrail` in a deny reason, then `action_forbidden`) read as the Turkish
-    /// texts of `locales/tr/chat.ftl`; a refused message goes back to the composer, a refused answer
-    /// puts the card back to waiting, and the next answer is accepted.
+    /// texts of `agent-chat-core/locales/tr/chat.ftl`; a refused message goes back to the
+    /// composer, a refused answer puts the card back to waiting, and the next answer is accepted.
     refusals_read_in_turkish => |page| refusals_read_in_turkish_journey(page)
 }
 

@@ -7,7 +7,7 @@
 
 #![no_main]
 
-use agent_chat_ui::core::transport::a2a;
+use agent_chat_core::transport::a2a;
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {

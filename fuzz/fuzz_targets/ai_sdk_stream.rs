@@ -7,7 +7,7 @@
 
 #![no_main]
 
-use agent_chat_ui::core::transport::ai_sdk;
+use agent_chat_core::transport::ai_sdk;
 use libfuzzer_sys::fuzz_target;
 use serde_json::{json, Value};
 

@@ -5,7 +5,7 @@
 
 #![no_main]
 
-use agent_chat_ui::core::{args_equal, check_args_text, check_value};
+use agent_chat_core::{args_equal, check_args_text, check_value};
 use libfuzzer_sys::fuzz_target;
 use serde_json::Value;
 

@@ -6,7 +6,7 @@
 
 #![no_main]
 
-use agent_chat_ui::core::transport::chat_completions;
+use agent_chat_core::transport::chat_completions;
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {

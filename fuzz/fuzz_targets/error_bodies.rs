@@ -9,9 +9,9 @@
 
 #![no_main]
 
-use agent_chat_ui::core::transport::failure::FailedTurn;
-use agent_chat_ui::core::transport::{cogitator, langgraph, reply};
-use agent_chat_ui::core::{parse_http_date, parse_retry_after, plain_text_words, ApiError};
+use agent_chat_core::transport::failure::FailedTurn;
+use agent_chat_core::transport::{cogitator, langgraph, reply};
+use agent_chat_core::{parse_http_date, parse_retry_after, plain_text_words, ApiError};
 use libfuzzer_sys::fuzz_target;
 use serde_json::Value;
 

@@ -3,7 +3,7 @@
 
 #![no_main]
 
-use agent_chat_ui::core::json_slices::array_elements;
+use agent_chat_core::json_slices::array_elements;
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {

@@ -7,7 +7,7 @@
 
 #![no_main]
 
-use agent_chat_ui::core::transport::langgraph;
+use agent_chat_core::transport::langgraph;
 use libfuzzer_sys::fuzz_target;
 use serde_json::json;
 

@@ -5,7 +5,7 @@
 
 #![no_main]
 
-use agent_chat_ui::core::markdown::{parse, MarkdownStream};
+use agent_chat_core::markdown::{parse, MarkdownStream};
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {

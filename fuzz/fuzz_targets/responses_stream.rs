@@ -6,7 +6,7 @@
 
 #![no_main]
 
-use agent_chat_ui::core::transport::responses;
+use agent_chat_core::transport::responses;
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {

@@ -7,7 +7,7 @@
 
 #![no_main]
 
-use agent_chat_ui::core::{blocks, check_value, Problem};
+use agent_chat_core::{blocks, check_value, Problem};
 use libfuzzer_sys::arbitrary::{Result, Unstructured};
 use libfuzzer_sys::fuzz_target;
 use serde_json::{json, Map, Value};

@@ -7,7 +7,7 @@
 
 #![no_main]
 
-use agent_chat_ui::core::{decode_all, SseDecoder};
+use agent_chat_core::{decode_all, SseDecoder};
 use libfuzzer_sys::fuzz_target;
 
 /// Number of header bytes holding chunk lengths.

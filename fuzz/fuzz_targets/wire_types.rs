@@ -4,7 +4,7 @@
 
 #![no_main]
 
-use agent_chat_ui::core::{
+use agent_chat_core::{
     decode_body, decode_optional_body, ActionStateEntry, AgentInfo, AgentList, AnswerValue,
     ApiError, ContentPart, Conversation, ConversationEnvelope, ConversationList,
     ConversationWithMessages, FileEnvelope, Message, MessageContent, MessagesPage, PendingAction,

@@ -17,7 +17,7 @@ crate::io::split::split_point!(
     preload_locale_tr,
     /// Turkish, formatted by Fluent.
     fn tr_fluent() -> Rc<dyn Formatter> {
-        crate::core::i18n::fluent("tr", include_str!(concat!(env!("OUT_DIR"), "/tr.ftl")))
+        crate::core::i18n::fluent("tr", crate::core::i18n::ftl::TR)
     }
 );
 
@@ -27,7 +27,7 @@ crate::io::split::split_point!(
     preload_locale_ar,
     /// Arabic, formatted by Fluent.
     fn ar_fluent() -> Rc<dyn Formatter> {
-        crate::core::i18n::fluent("ar", include_str!(concat!(env!("OUT_DIR"), "/ar.ftl")))
+        crate::core::i18n::fluent("ar", crate::core::i18n::ftl::AR)
     }
 );
 

@@ -164,9 +164,9 @@ fn i16_a_part_sheet_is_added_once() {
 #[test]
 fn i16_the_compiled_locales_are_the_sources_without_comment_lines() {
     let sources = [
-        include_str!("../../locales/en/chat.ftl"),
-        include_str!("../../locales/tr/chat.ftl"),
-        include_str!("../../locales/ar/chat.ftl"),
+        include_str!("../../agent-chat-core/locales/en/chat.ftl"),
+        include_str!("../../agent-chat-core/locales/tr/chat.ftl"),
+        include_str!("../../agent-chat-core/locales/ar/chat.ftl"),
     ];
     for ((tag, compiled), source) in LOCALES.iter().zip(sources) {
         let expected: Vec<&str> = source.lines().filter(|l| !l.starts_with('#')).collect();

@@ -1,13 +1,17 @@
-//! DESIGN.md §2: `src/core` is sans-IO. It must not name browser or view crates, so every rule
-//! in it stays testable natively in milliseconds.
+//! DESIGN.md §2: the core (the agent-chat-core crate, `agent-chat-core/src`) is sans-IO. It
+//! must not name or depend on browser or view crates, so every rule in it stays testable
+//! natively in milliseconds, and imports in this crate point down to it.
 #![cfg(not(target_arch = "wasm32"))]
 
 use std::path::Path;
 
 const FORBIDDEN: &[&str] = &["leptos", "web_sys", "js_sys", "wasm_bindgen", "gloo"];
 
+/// The core crate's sources, from this crate's folder.
+const CORE_SRC: &str = "agent-chat-core/src";
+
 fn rust_files(dir: &Path, out: &mut Vec<std::path::PathBuf>) {
-    for entry in std::fs::read_dir(dir).expect("src/core readable") {
+    for entry in std::fs::read_dir(dir).expect("source folder readable") {
         let path = entry.expect("dir entry").path();
         if path.is_dir() {
             rust_files(&path, out);
@@ -34,7 +38,7 @@ fn find_word(text: &str, word: &str) -> Option<usize> {
 fn core_names_no_browser_or_view_crate() {
     let mut files = Vec::new();
     rust_files(
-        &Path::new(env!("CARGO_MANIFEST_DIR")).join("src/core"),
+        &Path::new(env!("CARGO_MANIFEST_DIR")).join(CORE_SRC),
         &mut files,
     );
     assert!(
@@ -54,7 +58,7 @@ fn core_names_no_browser_or_view_crate() {
     }
     assert!(
         offences.is_empty(),
-        "src/core must stay sans-IO:\n{}",
+        "the core must stay sans-IO:\n{}",
         offences.join("\n")
     );
 }
@@ -69,7 +73,7 @@ fn word_finder_catches_a_use_line_and_ignores_longer_names() {
 
 #[test]
 fn core_dependencies_are_the_allowed_ones() {
-    // Every `use` of an external crate in src/core is one of the crates DESIGN.md §2 allows.
+    // Every `use` of an external crate in the core is one of the crates DESIGN.md §2 allows.
     let allowed = [
         "std",
         "serde",
@@ -86,8 +90,12 @@ fn core_dependencies_are_the_allowed_ones() {
     ];
     let mut files = Vec::new();
     rust_files(
-        &Path::new(env!("CARGO_MANIFEST_DIR")).join("src/core"),
+        &Path::new(env!("CARGO_MANIFEST_DIR")).join(CORE_SRC),
         &mut files,
+    );
+    assert!(
+        files.len() >= 5,
+        "expected the core modules, found {files:?}"
     );
     for file in files {
         let text = std::fs::read_to_string(&file).expect("readable source");
@@ -110,10 +118,91 @@ fn core_dependencies_are_the_allowed_ones() {
     }
 }
 
+/// The crates a `[dependencies]`-like table of a Cargo manifest names (`name = ...` lines and
+/// `[...dependencies.name]` headers), with the table they are in. Dev-dependencies and build
+/// dependencies are left out: they never reach a user's build of the core.
+fn manifest_dependencies(manifest: &str) -> Vec<(String, String)> {
+    let mut found = Vec::new();
+    let mut table = String::new();
+    for line in manifest.lines().map(str::trim) {
+        if let Some(header) = line.strip_prefix('[').and_then(|l| l.strip_suffix(']')) {
+            table = header.trim_matches(|c| c == '[' || c == ']').to_owned();
+            if let Some((deps, name)) = table.rsplit_once("dependencies.") {
+                if !deps.ends_with("dev-") && !deps.ends_with("build-") {
+                    found.push((format!("{deps}dependencies"), name.to_owned()));
+                }
+            }
+            continue;
+        }
+        let is_deps = table == "dependencies" || table.ends_with(".dependencies");
+        if !is_deps || line.starts_with('#') {
+            continue;
+        }
+        if let Some((name, _)) = line.split_once('=') {
+            let name = name.trim();
+            if !name.is_empty() && name.chars().all(|c| is_word_char(c) || c == '-') {
+                found.push((table.clone(), name.to_owned()));
+            }
+        }
+    }
+    found
+}
+
+#[test]
+fn the_core_crate_depends_on_no_browser_or_view_crate() {
+    // The crates DESIGN.md §2 allows, as Cargo names them; anything else (web-sys, leptos, an
+    // async runtime) would make the core something other than sans-IO for its users.
+    let allowed = [
+        "serde",
+        "serde_json",
+        "thiserror",
+        "chrono",
+        "fluent-bundle",
+        "unic-langid",
+        "regex-lite",
+        "pulldown-cmark",
+    ];
+    let manifest = std::fs::read_to_string(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("agent-chat-core/Cargo.toml"),
+    )
+    .expect("the core's manifest is readable");
+    let deps = manifest_dependencies(&manifest);
+    assert!(
+        deps.len() >= 5,
+        "expected the core's dependencies, found {deps:?}"
+    );
+    let offences: Vec<String> = deps
+        .iter()
+        .filter(|(_, name)| !allowed.contains(&name.as_str()))
+        .map(|(table, name)| format!("[{table}] {name}"))
+        .collect();
+    assert!(
+        offences.is_empty(),
+        "the core may depend only on {allowed:?}:\n{}",
+        offences.join("\n")
+    );
+}
+
+#[test]
+fn the_manifest_reader_sees_every_kind_of_dependency_table() {
+    // The check above must be able to fail.
+    let manifest = "[package]\nname = \"x\"\n\
+                    [dependencies]\nserde = \"1\"\n# leptos = \"0.8\"\n\
+                    [target.'cfg(not(target_arch = \"wasm32\"))'.dependencies]\nweb-sys = \"0.3\"\n\
+                    [dependencies.leptos]\nversion = \"0.8\"\n\
+                    [dev-dependencies]\nwasm-bindgen-test = \"0.3\"\n\
+                    [build-dependencies.gloo]\nversion = \"1\"\n";
+    let names: Vec<String> = manifest_dependencies(manifest)
+        .into_iter()
+        .map(|(_, name)| name)
+        .collect();
+    assert_eq!(names, ["serde", "web-sys", "leptos"]);
+}
+
 /// The layers, lowest first. A file may name its own layer and the ones below it, never one
 /// above: `core ← io ← store ← utils ← ui ← page / element` (ARCHITECTURE.md).
 const LAYERS: &[(&str, &[&str])] = &[
-    ("core", &["src/core"]),
+    ("core", &[CORE_SRC]),
     ("io", &["src/io"]),
     ("store", &["src/store"]),
     ("utils", &["src/utils.rs"]),

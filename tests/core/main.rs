@@ -18,6 +18,7 @@ mod api;
 mod backend_chunk;
 mod backend_recipe;
 mod chunks;
+mod clones;
 mod cogitator;
 mod cogitator_batch;
 mod compiled_assets;

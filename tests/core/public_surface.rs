@@ -1,6 +1,6 @@
 //! What a reader of the crate's documentation meets, who has only the crate (docs.rs):
 //!
-//! - a doc comment (`///` or `//!`) under `src/` never names a tracker id (a feature, decision
+//! - a doc comment (`///` or `//!`) under `src/` or the core's `agent-chat-core/src/` never names a tracker id (a feature, decision
 //!   or contract number such as `F26`, `D79` or `C20`, an issue, a seed document or a row of a
 //!   table), nor the numbers of the protocol notes outside the crate (endpoint `E14`,
 //!   discrepancy `X5`, section `§9.6`), since nothing in the crate says what they mean. It
@@ -12,6 +12,22 @@
 #![cfg(not(target_arch = "wasm32"))]
 
 use std::path::{Path, PathBuf};
+
+/// The Rust files of both published crates: this one's `src/` and the core's
+/// (`agent-chat-core/src`), whose docs.rs pages a reader meets the same way.
+fn crate_sources() -> Vec<PathBuf> {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut files = Vec::new();
+    rust_files(&root.join("src"), &mut files);
+    let ui = files.len();
+    rust_files(&root.join("agent-chat-core/src"), &mut files);
+    assert!(
+        ui >= 20 && files.len() - ui >= 20,
+        "expected both crates' modules, found {ui} and {}",
+        files.len() - ui
+    );
+    files
+}
 
 fn rust_files(dir: &Path, out: &mut Vec<PathBuf>) {
     for entry in std::fs::read_dir(dir).expect("source folder readable") {
@@ -79,15 +95,7 @@ fn tracker_ids(text: &str) -> Vec<String> {
 
 #[test]
 fn doc_comments_name_no_tracker_id() {
-    let mut files = Vec::new();
-    rust_files(
-        &Path::new(env!("CARGO_MANIFEST_DIR")).join("src"),
-        &mut files,
-    );
-    assert!(
-        files.len() >= 20,
-        "expected the crate's modules, found {files:?}"
-    );
+    let files = crate_sources();
     let mut offences = Vec::new();
     for file in &files {
         let text = std::fs::read_to_string(file).expect("readable source");
@@ -168,11 +176,7 @@ fn glob_reexports(text: &str) -> Vec<String> {
 
 #[test]
 fn every_reexport_names_what_it_reexports() {
-    let mut files = Vec::new();
-    rust_files(
-        &Path::new(env!("CARGO_MANIFEST_DIR")).join("src"),
-        &mut files,
-    );
+    let files = crate_sources();
     let mut offences = Vec::new();
     for file in &files {
         let text = std::fs::read_to_string(file).expect("readable source");

@@ -2,7 +2,7 @@
 //!
 //! 1. setup (the same tools as `test`), `trunk build --release`, the element build;
 //! 2. sizes: the page's and the element's files, gzip -9 and brotli 11, per file;
-//! 3. the core benchmark (`benches/core.rs`, native, the sans-IO core alone);
+//! 3. the core benchmark (`agent-chat-core/benches/core.rs`, native, the sans-IO core alone);
 //! 4. the browser benchmark (`dev-server/benches/browser.rs`, headless Chromium): opening and
 //!    paging a 1,000-message conversation, streaming a long answer.
 //!
@@ -107,14 +107,7 @@ pub fn main(ctx: &Ctx) -> ExitCode {
 
     ok &= step(
         "core benchmark (native)",
-        ctx.cargo([
-            "bench",
-            "-p",
-            "agent-chat-ui",
-            "--no-default-features",
-            "--bench",
-            "core",
-        ]),
+        ctx.cargo(["bench", "-p", "agent-chat-core", "--bench", "core"]),
     );
     // The dev profile for the driver side: what is measured runs in Chromium, and the debug
     // build of dev-server's test dependencies already exists after `cargo xtask test`.

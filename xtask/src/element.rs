@@ -121,7 +121,7 @@ pub fn out_dir(ctx: &Ctx) -> PathBuf {
 /// Builds the element into `dist/element` and copies the HTML example; returns the sizes.
 pub fn build(ctx: &Ctx) -> Result<Sizes, String> {
     let mut build = ctx.cargo(split::ELEMENT_BUILD);
-    split::shipping(&mut build);
+    split::shipping_element(&mut build);
     step(build)?;
     let raw = split::wasm_dir(ctx, "release").join("agent_chat_ui.wasm");
     let out = out_dir(ctx);

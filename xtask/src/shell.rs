@@ -2,7 +2,7 @@
 //! arrives. This fills in what the script needs from the sources, so it never drifts from
 //! them: the chat's first stylesheet (`style/tokens.css` with its tokens on `:host`, as in a
 //! shadow root, and `style/chat.css`, compiled as the crate's build script compiles them) and
-//! the shell's texts in every locale, read from `locales/<lang>/chat.ftl`.
+//! the shell's texts in every locale, read from `agent-chat-core/locales/<lang>/chat.ftl`.
 //!
 //! The split builds' wasm has no copy of that stylesheet: the chat takes the shell's, the
 //! element's from the same module, the page's from the global the page's shell script sets
@@ -41,14 +41,15 @@ pub fn script(root: &Path, first_chunks: &[String]) -> Result<String, String> {
     let css = first_sheet(&read("style/tokens.css")?, &read("style/chat.css")?)?;
     let mut texts = String::from("{");
     for (i, lang) in LOCALES.iter().enumerate() {
-        let ftl = read(&format!("locales/{lang}/chat.ftl"))?;
+        let ftl = read(&format!("agent-chat-core/locales/{lang}/chat.ftl"))?;
         if i > 0 {
             texts.push(',');
         }
         texts.push_str(&format!("{}:{{", json_string(lang)));
         for (j, (key, id)) in TEXTS.iter().enumerate() {
-            let value = message(&ftl, id)
-                .ok_or_else(|| format!("locales/{lang}/chat.ftl has no plain message {id}"))?;
+            let value = message(&ftl, id).ok_or_else(|| {
+                format!("agent-chat-core/locales/{lang}/chat.ftl has no plain message {id}")
+            })?;
             if j > 0 {
                 texts.push(',');
             }

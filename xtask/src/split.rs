@@ -61,6 +61,13 @@ pub const ELEMENT_BUILD: &[&str] = &[
 pub const SHIPPING_RUSTFLAGS: &str = "--cfg erase_components -Zlocation-detail=none \
      -Zfmt-debug=shallow -Zunstable-options -Cpanic=immediate-abort";
 
+/// What the element's build adds to [`SHIPPING_RUSTFLAGS`] (D104): every function of every
+/// crate compiled into the crate that calls it. Each crate is optimized on its own before the
+/// link, so a function the core and the UI both use was optimized twice, once per crate, and
+/// the copies did not fold; compiled where it is called, the element's crate optimizes the
+/// whole program at once. Not the page's: its wasm grew with it (D104).
+pub const ELEMENT_RUSTFLAGS: &str = "-Zcross-crate-inline-threshold=always";
+
 /// What `build-std` rebuilds for a shipped wasm.
 pub const SHIPPING_BUILD_STD: &str = "std,panic_abort";
 
@@ -86,6 +93,14 @@ pub fn shipping(cmd: &mut Command) -> &mut Command {
             "CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUSTFLAGS",
             SHIPPING_RUSTFLAGS,
         )
+}
+
+/// [`shipping`] with the element's own flags ([`ELEMENT_RUSTFLAGS`]) after the shipped ones.
+pub fn shipping_element(cmd: &mut Command) -> &mut Command {
+    shipping(cmd).env(
+        "CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUSTFLAGS",
+        format!("{SHIPPING_RUSTFLAGS} {ELEMENT_RUSTFLAGS}"),
+    )
 }
 
 /// Splits `raw` (the linker's wasm) and writes `<name>_bg.wasm`, `<name>.js` (wasm-bindgen

@@ -59,6 +59,8 @@ pub fn main(ctx: &Ctx) -> ExitCode {
     let wasm_clippy = ctx.cargo([
         "clippy",
         "-p",
+        "agent-chat-core",
+        "-p",
         "agent-chat-ui",
         "-p",
         "leptos-app-example",
@@ -73,10 +75,12 @@ pub fn main(ctx: &Ctx) -> ExitCode {
     ]);
     // The split points as the element and the page compile them (D67), with the page's
     // first draw in stages (D96; the element's build is the plain wasm32 one's code without
-    // those stages): only this crate is checked again, its dependencies' features are the
-    // same.
+    // those stages): only the two crates whose code `split` changes are checked again, the
+    // other dependencies' features are the same.
     let split_clippy = ctx.cargo([
         "clippy",
+        "-p",
+        "agent-chat-core",
         "-p",
         "agent-chat-ui",
         "--lib",
@@ -96,15 +100,29 @@ pub fn main(ctx: &Ctx) -> ExitCode {
         p.skip("clippy (wasm32, split)", "wasm32 target missing");
     }
 
-    // The crate as docs.rs and a registry user get it (issue 17): every public item documented
-    // (`missing_docs` warns, and warnings fail), intra-doc links resolved, and the published
-    // layout builds on its own.
-    let mut doc = ctx.cargo(["doc", "--no-deps", "-p", "agent-chat-ui"]);
+    // The crates as docs.rs and a registry user get them (issue 17): every public item
+    // documented (`missing_docs` warns, and warnings fail), intra-doc links resolved, and the
+    // published layout builds on its own (the UI crate against the core as packaged, D104).
+    let mut doc = ctx.cargo([
+        "doc",
+        "--no-deps",
+        "-p",
+        "agent-chat-core",
+        "-p",
+        "agent-chat-ui",
+    ]);
     doc.env("RUSTDOCFLAGS", "-D warnings");
     p.check("cargo doc (-D warnings)", doc);
     p.check(
-        "cargo package (the published crate builds)",
-        ctx.cargo(["package", "-p", "agent-chat-ui", "--allow-dirty"]),
+        "cargo package (the published crates build)",
+        ctx.cargo([
+            "package",
+            "-p",
+            "agent-chat-core",
+            "-p",
+            "agent-chat-ui",
+            "--allow-dirty",
+        ]),
     );
 
     p.tests(

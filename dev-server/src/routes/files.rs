@@ -12,7 +12,7 @@ use super::messages::decode_file;
 use super::{check_access, json_body, opt_object, opt_string, Caller};
 use crate::error::ApiError;
 use crate::ids::new_id;
-use agent_chat_ui::core::time::Millis;
+use agent_chat_core::time::Millis;
 
 use crate::model::{now_ms, FileRecord};
 use crate::store::FileEntry;
