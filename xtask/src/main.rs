@@ -25,6 +25,7 @@ mod wasm_module;
 use std::{
     env,
     ffi::OsStr,
+    fs,
     path::{Path, PathBuf},
     process::{Command, ExitCode},
 };
@@ -201,13 +202,47 @@ impl Ctx {
     }
 }
 
-/// `$CARGO_HOME/bin`, or `~/.cargo/bin`, where `cargo install` puts binaries.
-pub fn cargo_bin_dir() -> PathBuf {
+/// `$CARGO_HOME`, or `~/.cargo`.
+pub fn cargo_home() -> PathBuf {
     env::var_os("CARGO_HOME")
         .map(PathBuf::from)
         .or_else(|| env::var_os("HOME").map(|home| PathBuf::from(home).join(".cargo")))
         .unwrap_or_else(|| PathBuf::from(".cargo"))
-        .join("bin")
+}
+
+/// `$CARGO_HOME/bin`, or `~/.cargo/bin`, where `cargo install` puts binaries.
+pub fn cargo_bin_dir() -> PathBuf {
+    cargo_home().join("bin")
+}
+
+/// Removes what an earlier `cargo package` of the workspace left unpacked in cargo's registry
+/// sources: packaging the two crates together publishes the core to a temporary registry
+/// and unpacks it under `$CARGO_HOME/registry/src/`, and a later run with the same version
+/// reuses that copy instead of the core as it is now, so the UI crate would be checked
+/// against old code (or fail on a file the old copy lacks). Neither crate comes from
+/// crates.io here, so every unpacked copy of one of them is such a leftover. Returns the
+/// directories removed.
+pub fn forget_unpacked_workspace_crates(cargo_home: &Path) -> Vec<PathBuf> {
+    let mut removed = Vec::new();
+    let Ok(registries) = fs::read_dir(cargo_home.join("registry").join("src")) else {
+        return removed;
+    };
+    for registry in registries.flatten() {
+        let Ok(crates) = fs::read_dir(registry.path()) else {
+            continue;
+        };
+        for unpacked in crates.flatten() {
+            let name = unpacked.file_name().to_string_lossy().into_owned();
+            let ours = ["agent-chat-core-", "agent-chat-ui-"].iter().any(|prefix| {
+                name.strip_prefix(prefix)
+                    .is_some_and(|v| v.starts_with(|c: char| c.is_ascii_digit()))
+            });
+            if ours && fs::remove_dir_all(unpacked.path()).is_ok() {
+                removed.push(unpacked.path());
+            }
+        }
+    }
+    removed
 }
 
 /// The first executable called `name` on `path` (like `which`).
@@ -220,4 +255,38 @@ pub fn which(name: &str, path: &OsStr) -> Option<PathBuf> {
                 .metadata()
                 .is_ok_and(|m| m.is_file() && m.permissions().mode() & 0o111 != 0)
         })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Only unpacked copies of the workspace's own crates go; crates.io's stay.
+    #[test]
+    fn a_packaged_cores_leftover_is_forgotten_and_nothing_else() {
+        let home = env::temp_dir().join(format!("xtask-cargo-home-{}", std::process::id()));
+        let local = home.join("registry/src/-19325d760f5a1098");
+        let io = home.join("registry/src/index.crates.io-1949cf8c6b5b557f");
+        for dir in [
+            local.join("agent-chat-core-0.1.0/src"),
+            local.join("agent-chat-ui-0.1.0"),
+            io.join("serde-1.0.228"),
+            io.join("agent-chat-core-tools"),
+        ] {
+            fs::create_dir_all(&dir).unwrap();
+        }
+        let mut removed = forget_unpacked_workspace_crates(&home);
+        removed.sort();
+        assert_eq!(
+            removed,
+            vec![
+                local.join("agent-chat-core-0.1.0"),
+                local.join("agent-chat-ui-0.1.0")
+            ]
+        );
+        assert!(io.join("serde-1.0.228").is_dir());
+        assert!(io.join("agent-chat-core-tools").is_dir());
+        assert!(forget_unpacked_workspace_crates(&home.join("nowhere")).is_empty());
+        fs::remove_dir_all(&home).unwrap();
+    }
 }

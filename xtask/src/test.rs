@@ -113,6 +113,12 @@ pub fn main(ctx: &Ctx) -> ExitCode {
     ]);
     doc.env("RUSTDOCFLAGS", "-D warnings");
     p.check("cargo doc (-D warnings)", doc);
+    for leftover in crate::forget_unpacked_workspace_crates(&crate::cargo_home()) {
+        println!(
+            "[test] removed {} (unpacked by an earlier cargo package)",
+            leftover.display()
+        );
+    }
     p.check(
         "cargo package (the published crates build)",
         ctx.cargo([

@@ -249,7 +249,7 @@ impl Session {
         if self
             .cards
             .iter()
-            .any(|c| crate::core::CardStage::of(c).awaits_server())
+            .any(|c| crate::CardStage::of(c).awaits_server())
         {
             self.watch_cards(false);
         }
