@@ -3,6 +3,7 @@
 
 pub mod cogitator;
 pub mod link;
+pub mod source;
 
 use agent_chat_ui::core::{
     Command, HttpRequest, HttpResponse, Input, Method, Millis, Output, Session, SessionConfig,

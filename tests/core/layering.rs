@@ -3,27 +3,13 @@
 //! natively in milliseconds, and imports in this crate point down to it.
 #![cfg(not(target_arch = "wasm32"))]
 
+use crate::common::source::{is_word_char, rust_files};
 use std::path::Path;
 
 const FORBIDDEN: &[&str] = &["leptos", "web_sys", "js_sys", "wasm_bindgen", "gloo"];
 
 /// The core crate's sources, from this crate's folder.
 const CORE_SRC: &str = "agent-chat-core/src";
-
-fn rust_files(dir: &Path, out: &mut Vec<std::path::PathBuf>) {
-    for entry in std::fs::read_dir(dir).expect("source folder readable") {
-        let path = entry.expect("dir entry").path();
-        if path.is_dir() {
-            rust_files(&path, out);
-        } else if path.extension().is_some_and(|e| e == "rs") {
-            out.push(path);
-        }
-    }
-}
-
-fn is_word_char(c: char) -> bool {
-    c.is_ascii_alphanumeric() || c == '_'
-}
 
 /// Positions where `word` occurs as a whole identifier.
 fn find_word(text: &str, word: &str) -> Option<usize> {

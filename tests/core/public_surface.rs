@@ -11,6 +11,7 @@
 //!   by accident.
 #![cfg(not(target_arch = "wasm32"))]
 
+use crate::common::source::{is_word_char, rust_files};
 use std::path::{Path, PathBuf};
 
 /// The Rust files of both published crates: this one's `src/` and the core's
@@ -29,17 +30,6 @@ fn crate_sources() -> Vec<PathBuf> {
     files
 }
 
-fn rust_files(dir: &Path, out: &mut Vec<PathBuf>) {
-    for entry in std::fs::read_dir(dir).expect("source folder readable") {
-        let path = entry.expect("dir entry").path();
-        if path.is_dir() {
-            rust_files(&path, out);
-        } else if path.extension().is_some_and(|e| e == "rs") {
-            out.push(path);
-        }
-    }
-}
-
 /// The text of a doc comment line (`///` or `//!`), `None` for any other line. `////` is a
 /// plain comment, as rustdoc reads it.
 fn doc_text(line: &str) -> Option<&str> {
@@ -55,10 +45,6 @@ fn is_numbered_id(word: &str) -> bool {
     matches!(chars.next(), Some('D' | 'F' | 'C' | 'E' | 'X'))
         && (2..=4).contains(&word.len())
         && chars.all(|c| c.is_ascii_digit())
-}
-
-fn is_word_char(c: char) -> bool {
-    c.is_ascii_alphanumeric() || c == '_'
 }
 
 /// The tracker ids in one line of doc text, as found: numbered ids, `s000`, a section sign,
