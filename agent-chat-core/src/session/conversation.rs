@@ -284,13 +284,7 @@ impl Session {
             self.set_error(error);
         }
         self.settle_checked(&checking);
-        if self
-            .cards
-            .iter()
-            .any(|c| crate::CardStage::of(c).awaits_server())
-        {
-            self.watch_cards(false);
-        }
+        self.watch_cards_awaiting_server();
         // A waiting request that came back with other content is drawn afresh (issue 13).
         let changed: Vec<PendingAction> = self
             .cards

@@ -7,7 +7,6 @@ use serde_json::{json, Map, Value};
 
 use crate::actions::{CardState, Outcome};
 use crate::error::DecodeError;
-use crate::stage::CardStage;
 use crate::time::Millis;
 use crate::wire::{Message, MessageContent, Role, StreamEvent, TurnStatus};
 
@@ -380,9 +379,7 @@ impl Session {
         if let Some(action_id) = unconfirmed {
             return self.check_answer(&action_id, None);
         }
-        if self.cards.iter().any(|c| CardStage::of(c).awaits_server()) {
-            self.watch_cards(false);
-        }
+        self.watch_cards_awaiting_server();
     }
 
     pub(super) fn assistant_message(

@@ -246,13 +246,7 @@ impl Session {
         self.finish_turn();
         // A tool that was running when the reply stopped is looked after, as when the
         // reply ends by itself: the server says how it went.
-        if self
-            .cards
-            .iter()
-            .any(|c| crate::CardStage::of(c).awaits_server())
-        {
-            self.watch_cards(false);
-        }
+        self.watch_cards_awaiting_server();
     }
 
     pub(super) fn abort_stream(&mut self) {

@@ -42,6 +42,14 @@ impl Session {
         }
     }
 
+    /// Starts looking (not right away) when a card waits on the server's word: an answer
+    /// the page cannot know was taken, or a tool that still runs.
+    pub(super) fn watch_cards_awaiting_server(&mut self) {
+        if self.cards.iter().any(|c| CardStage::of(c).awaits_server()) {
+            self.watch_cards(false);
+        }
+    }
+
     /// The timer fired: look again when a card still waits on the server.
     pub(super) fn poll_watch(&mut self) {
         let Some(watch) = self.watch.clone() else {
