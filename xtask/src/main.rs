@@ -11,6 +11,7 @@ mod docs;
 mod element;
 mod first_chunks;
 mod fuzz;
+mod install;
 mod npm;
 mod page;
 mod run;
@@ -127,6 +128,7 @@ fn usage_error(msg: &str) -> ExitCode {
 }
 
 /// Paths shared by every subcommand, and a factory for child processes that see them.
+#[derive(Clone)]
 pub struct Ctx {
     /// The workspace root (parent of `xtask/`).
     pub root: PathBuf,

@@ -28,6 +28,38 @@ pub fn display(cmd: &Command) -> String {
     parts.join(" ")
 }
 
+/// `cmd` run through `nice -n 19`: it gets only the CPU time the other commands leave, so a
+/// job in the background does not slow the step in front of it.
+pub fn niced(cmd: &Command) -> Command {
+    let mut niced = Command::new("nice");
+    niced
+        .args(["-n", "19"])
+        .arg(cmd.get_program())
+        .args(cmd.get_args());
+    for (key, value) in cmd.get_envs() {
+        match value {
+            Some(value) => niced.env(key, value),
+            None => niced.env_remove(key),
+        };
+    }
+    if let Some(dir) = cmd.get_current_dir() {
+        niced.current_dir(dir);
+    }
+    niced
+}
+
+/// Runs `cmd` with its stdout and stderr kept, for a job whose lines would cut into another
+/// step's: returns the status and the output (stdout, then stderr) to print if it failed.
+pub fn logged(mut cmd: Command) -> Result<(ExitStatus, String), String> {
+    let out = cmd
+        .stdin(Stdio::null())
+        .output()
+        .map_err(|e| format!("could not start `{}`: {e}", display(&cmd)))?;
+    let mut text = String::from_utf8_lossy(&out.stdout).into_owned();
+    text.push_str(&String::from_utf8_lossy(&out.stderr));
+    Ok((out.status, text))
+}
+
 /// Runs `cmd` with inherited stdio; `Err` says why it could not be started.
 pub fn status(cmd: &mut Command) -> Result<ExitStatus, String> {
     cmd.status()
@@ -223,6 +255,7 @@ pub fn fmt_duration(d: Duration) -> String {
 pub fn side_by_side(
     cmds: impl IntoIterator<Item = (&'static str, Command)>,
     lanes: usize,
+    out: &mut impl Write,
 ) -> Vec<String> {
     let logs = std::env::temp_dir().join(format!("xtask-side-by-side-{}", std::process::id()));
     let _ = std::fs::create_dir_all(&logs);
@@ -239,7 +272,7 @@ pub fn side_by_side(
             let Some((label, mut cmd)) = waiting.pop_front() else {
                 break;
             };
-            println!("$ {}", display(&cmd));
+            let _ = writeln!(out, "$ {}", display(&cmd));
             let log = logs.join(format!("{label}.log"));
             let spawned = std::fs::File::create(&log).and_then(|out| {
                 let err = out.try_clone()?;
@@ -265,14 +298,16 @@ pub fn side_by_side(
             let (label, _, log, started) = running.swap_remove(i);
             let took = fmt_duration(started.elapsed());
             match done {
-                Ok(st) if st.success() => println!("[{label}] ok in {took}"),
+                Ok(st) if st.success() => {
+                    let _ = writeln!(out, "[{label}] ok in {took}");
+                }
                 outcome => {
                     let why = match outcome {
                         Ok(st) => st.to_string(),
                         Err(e) => e,
                     };
-                    println!("[{label}] FAILED ({why}) in {took}; its output:");
-                    let _ = io::stdout().write_all(&std::fs::read(&log).unwrap_or_default());
+                    let _ = writeln!(out, "[{label}] FAILED ({why}) in {took}; its output:");
+                    let _ = out.write_all(&std::fs::read(&log).unwrap_or_default());
                     failed.push(format!("{label}: {why}"));
                 }
             }
@@ -302,6 +337,7 @@ mod tests {
                 ("last", sh(&format!("touch {}", marker.display()))),
             ],
             2,
+            &mut io::sink(),
         );
         assert_eq!(failed.len(), 1, "{failed:?}");
         assert!(failed[0].starts_with("broken: "), "{failed:?}");

@@ -10,19 +10,8 @@ use std::{
     process::{Command, ExitCode},
 };
 
-use crate::{run, split, which, Ctx};
+use crate::{install, run, split, which, Ctx};
 
-/// The Trunk release the page is built with.
-pub const TRUNK_VERSION: &str = "0.21.14";
-/// The wasm-split-cli release (crate `wasm_split_cli_support`) that cuts the element's and the
-/// page's lazy chunks out of the main wasm (D67). It must read what the `wasm_split_helpers`
-/// crate in Cargo.lock (Leptos' dependency) writes.
-pub const WASM_SPLIT_VERSION: &str = "0.2.4";
-/// The cargo-fuzz release the fuzz targets (`fuzz/`) are run with.
-pub const CARGO_FUZZ_VERSION: &str = "0.13.2";
-/// The wasm-bindgen CLI must equal the `wasm-bindgen` crate in Cargo.lock; this is used only
-/// when Cargo.lock can't be read.
-const WASM_BINDGEN_FALLBACK: &str = "0.2.130";
 /// binaryen release pinned in package.json. Debian's binaryen 108 miscompiles the page.
 const WASM_OPT_VERSION: &str = "132";
 /// axe-core release pinned in package.json; the end-to-end journeys inject its `axe.min.js`.
@@ -35,7 +24,7 @@ const TERSER_VERSION: &str = "5.51.4";
 const WASM_TARGET: &str = "wasm32-unknown-unknown";
 
 /// What `setup` found usable after it ran.
-#[derive(Debug, Default)]
+#[derive(Debug, Default, Clone)]
 pub struct Tools {
     /// `rustup target add wasm32-unknown-unknown` done.
     pub wasm_target: bool,
@@ -43,9 +32,9 @@ pub struct Tools {
     pub rust_src: bool,
     /// `wasm-bindgen --version` matches Cargo.lock.
     pub wasm_bindgen: bool,
-    /// `trunk --version` is [`TRUNK_VERSION`].
+    /// `trunk --version` is [`crate::install::TRUNK_VERSION`].
     pub trunk: bool,
-    /// `wasm-split-cli` of [`WASM_SPLIT_VERSION`] is installed (cargo's install list).
+    /// wasm-split-cli of [`crate::install::WASM_SPLIT_VERSION`] is installed.
     pub wasm_split: bool,
     /// `node_modules/.bin/wasm-opt` is binaryen 132 and `node_modules/terser` is
     /// [`TERSER_VERSION`] (the build's two npm tools).
@@ -60,7 +49,7 @@ pub struct Tools {
     pub chromedriver: Option<PathBuf>,
     /// `cargo fetch` succeeded, so offline Trunk builds can resolve every crate.
     pub fetched: bool,
-    /// `cargo fuzz --version` is [`CARGO_FUZZ_VERSION`].
+    /// `cargo fuzz --version` is [`crate::install::CARGO_FUZZ_VERSION`].
     pub cargo_fuzz: bool,
     /// `test-servers/node_modules` installed from its lock file (the agent frameworks' own
     /// servers the e2e `frameworks` journeys talk to).
@@ -111,31 +100,80 @@ pub fn main(ctx: &Ctx) -> ExitCode {
 }
 
 /// Checks every tool, installs what is missing and reports what is usable now.
-///
-/// The four `cargo install`s and the apt/npm installs run side by side: on a fresh machine
-/// they are most of the wait, and one install's single-threaded stretches (a large crate, the
-/// final link, downloads) leave the cores to the others.
 pub fn ensure(ctx: &Ctx) -> Tools {
+    begin(ctx).finish()
+}
+
+/// The tools checked so far, and the cargo-installed ones still building (see [`begin`]).
+pub struct Setup {
+    /// Everything but the four cargo-installed tools, final.
+    tools: Tools,
+    /// wasm-bindgen-cli, Trunk, wasm-split-cli and cargo-fuzz, found or building.
+    installs: install::Installs,
+}
+
+impl Setup {
+    /// The tools checked so far: the four cargo-installed ones read `false` until
+    /// [`Setup::finish`].
+    pub fn so_far(&self) -> &Tools {
+        &self.tools
+    }
+
+    /// Whether everything but the cargo-installed tools is there (they are still building).
+    pub fn ready_but_the_builds(&self) -> bool {
+        Tools {
+            wasm_bindgen: true,
+            trunk: true,
+            wasm_split: true,
+            cargo_fuzz: true,
+            ..self.tools.clone()
+        }
+        .all_ready()
+    }
+
+    /// Waits for the cargo installs still running and returns every tool's state.
+    pub fn finish(self) -> Tools {
+        let installed = self.installs.finish();
+        Tools {
+            wasm_bindgen: installed.wasm_bindgen,
+            trunk: installed.trunk,
+            wasm_split: installed.wasm_split,
+            cargo_fuzz: installed.cargo_fuzz,
+            ..self.tools
+        }
+    }
+}
+
+/// Checks every tool and installs what is missing; the four `cargo install`s (most of a fresh
+/// machine's wait) go on in the background until [`Setup::finish`], so the steps that need
+/// none of them can run meanwhile. The rustup, apt and npm installs and `cargo fetch` are done
+/// when this returns.
+pub fn begin(ctx: &Ctx) -> Setup {
     let mut tools = Tools {
         wasm_target: ensure_wasm_target(ctx),
         rust_src: ensure_rust_src(ctx),
         ..Tools::default()
     };
-    std::thread::scope(|s| {
-        let wasm_bindgen = s.spawn(|| ensure_wasm_bindgen(ctx));
-        let trunk = s.spawn(|| ensure_trunk(ctx));
-        let wasm_split = s.spawn(|| ensure_wasm_split(ctx));
-        let cargo_fuzz = s.spawn(|| ensure_cargo_fuzz(ctx));
+    let installs = install::begin(ctx);
+    // apt and the two `npm ci`s wait mostly on downloads: side by side, unless apt is to
+    // bring npm itself.
+    let apt_brings_npm = which("npm", &ctx.path).is_none();
+    let system = || {
         let mut system = Tools::default();
         ensure_system_packages(ctx, &mut system);
-        (tools.chromium, tools.chromedriver) = (system.chromium, system.chromedriver);
-        (tools.wasm_opt, tools.axe_core, tools.typescript) = ensure_npm_packages(ctx);
+        (system.chromium, system.chromedriver)
+    };
+    let mut before = None;
+    if apt_brings_npm {
+        before = Some(system());
+    }
+    std::thread::scope(|s| {
+        let system = s.spawn(|| before.unwrap_or_else(system));
+        let npm = s.spawn(|| ensure_npm_packages(ctx));
         tools.test_servers = ensure_test_servers(ctx);
-        let joined = |h: std::thread::ScopedJoinHandle<'_, bool>| h.join().unwrap_or(false);
-        tools.wasm_bindgen = joined(wasm_bindgen);
-        tools.trunk = joined(trunk);
-        tools.wasm_split = joined(wasm_split);
-        tools.cargo_fuzz = joined(cargo_fuzz);
+        (tools.chromium, tools.chromedriver) = system.join().unwrap_or_default();
+        (tools.wasm_opt, tools.axe_core, tools.typescript) =
+            npm.join().unwrap_or((false, false, false));
     });
     println!("[setup] cargo fetch: running");
     // The second fetch brings the crates the standard library of a shipped wasm is rebuilt
@@ -150,7 +188,7 @@ pub fn ensure(ctx: &Ctx) -> Tools {
         "[setup] cargo fetch: {}",
         if tools.fetched { "done" } else { "FAILED" }
     );
-    tools
+    Setup { tools, installs }
 }
 
 /// The wasm32 standard library, through rustup.
@@ -205,123 +243,6 @@ fn ensure_rust_src(ctx: &Ctx) -> bool {
         if done { "installed" } else { "FAILED" }
     );
     done
-}
-
-/// wasm-bindgen-cli at exactly the version of the `wasm-bindgen` crate in Cargo.lock: any other
-/// version refuses to process the wasm (schema mismatch).
-fn ensure_wasm_bindgen(ctx: &Ctx) -> bool {
-    let version =
-        locked_version(ctx, "wasm-bindgen").unwrap_or_else(|| WASM_BINDGEN_FALLBACK.to_owned());
-    let wanted = format!("wasm-bindgen {version}");
-    let found = || run::first_line(ctx.command("wasm-bindgen").arg("--version"));
-    let label = format!("wasm-bindgen-cli {version}");
-    match found() {
-        Some(line) if line == wanted => {
-            println!("[setup] {label}: present");
-            return true;
-        }
-        Some(line) => println!("[setup] {label}: found `{line}`, installing… (~6 min)"),
-        None => println!("[setup] {label}: installing… (~6 min)"),
-    }
-    // No `--locked`: the CLI's own lock file of that release does not build on current Rust.
-    let ok = run::ok(&mut ctx.cargo(["install", "wasm-bindgen-cli", "--version", &version]))
-        && found().as_deref() == Some(wanted.as_str());
-    println!(
-        "[setup] {label}: {}",
-        if ok { "installed" } else { "FAILED" }
-    );
-    ok
-}
-
-/// Trunk at [`TRUNK_VERSION`].
-fn ensure_trunk(ctx: &Ctx) -> bool {
-    let wanted = format!("trunk {TRUNK_VERSION}");
-    let found = || run::first_line(ctx.command("trunk").arg("--version"));
-    let label = format!("trunk {TRUNK_VERSION}");
-    match found() {
-        Some(line) if line == wanted => {
-            println!("[setup] {label}: present");
-            return true;
-        }
-        Some(line) => println!("[setup] {label}: found `{line}`, installing… (~12 min)"),
-        None => println!("[setup] {label}: installing… (~12 min)"),
-    }
-    // Trunk's own release profile is fat LTO in one codegen unit, the slowest build of the
-    // four, for a tool that only starts cargo, wasm-bindgen and wasm-opt: its speed is theirs.
-    let ok = run::ok(
-        ctx.cargo(["install", "trunk", "--version", TRUNK_VERSION, "--locked"])
-            .env("CARGO_PROFILE_RELEASE_LTO", "false")
-            .env("CARGO_PROFILE_RELEASE_CODEGEN_UNITS", "16"),
-    ) && found().as_deref() == Some(wanted.as_str());
-    println!(
-        "[setup] {label}: {}",
-        if ok { "installed" } else { "FAILED" }
-    );
-    ok
-}
-
-/// wasm-split-cli at [`WASM_SPLIT_VERSION`]. It has no `--version`, so cargo's list of
-/// installed packages says which release is there.
-fn ensure_wasm_split(ctx: &Ctx) -> bool {
-    let wanted = format!("wasm_split_cli_support v{WASM_SPLIT_VERSION}:");
-    let found = || {
-        ctx.cargo(["install", "--list"])
-            .output()
-            .ok()
-            .map(|out| {
-                String::from_utf8_lossy(&out.stdout)
-                    .lines()
-                    .any(|l| l == wanted)
-            })
-            .unwrap_or(false)
-    };
-    let label = format!("wasm-split-cli {WASM_SPLIT_VERSION}");
-    if found() {
-        println!("[setup] {label}: present");
-        return true;
-    }
-    println!("[setup] {label}: installing… (~2 min)");
-    let ok = run::ok(&mut ctx.cargo([
-        "install",
-        "wasm_split_cli_support",
-        "--version",
-        WASM_SPLIT_VERSION,
-        "--features",
-        "build-binary",
-        "--locked",
-    ])) && found();
-    println!(
-        "[setup] {label}: {}",
-        if ok { "installed" } else { "FAILED" }
-    );
-    ok
-}
-
-/// cargo-fuzz at [`CARGO_FUZZ_VERSION`]. It runs on the stable toolchain because the fuzz
-/// step sets `RUSTC_BOOTSTRAP=1` (docs/development.md, "Fuzzing").
-fn ensure_cargo_fuzz(ctx: &Ctx) -> bool {
-    let wanted = format!("cargo-fuzz {CARGO_FUZZ_VERSION}");
-    let found = || run::first_line(&mut ctx.cargo(["fuzz", "--version"]));
-    match found() {
-        Some(line) if line == wanted => {
-            println!("[setup] {wanted}: present");
-            return true;
-        }
-        Some(line) => println!("[setup] {wanted}: found `{line}`, installing… (~3 min)"),
-        None => println!("[setup] {wanted}: installing… (~3 min)"),
-    }
-    let ok = run::ok(&mut ctx.cargo([
-        "install",
-        "cargo-fuzz",
-        "--version",
-        CARGO_FUZZ_VERSION,
-        "--locked",
-    ])) && found().as_deref() == Some(wanted.as_str());
-    println!(
-        "[setup] {wanted}: {}",
-        if ok { "installed" } else { "FAILED" }
-    );
-    ok
 }
 
 /// Chromium, chromedriver and npm come from apt: installed directly as root, otherwise the
@@ -528,7 +449,7 @@ fn is_root(ctx: &Ctx) -> bool {
 }
 
 /// The version of `package` in Cargo.lock (the first one, if several).
-fn locked_version(ctx: &Ctx, package: &str) -> Option<String> {
+pub fn locked_version(ctx: &Ctx, package: &str) -> Option<String> {
     let lock = fs::read_to_string(ctx.root.join("Cargo.lock")).ok()?;
     let name_line = format!("name = \"{package}\"");
     let mut lines = lock.lines();

@@ -7,6 +7,7 @@
 
 use std::{
     env,
+    io::Write,
     process::{Command, ExitCode},
     time::{Duration, Instant},
 };
@@ -18,7 +19,13 @@ use crate::{
 };
 
 /// Number of steps, for the `[i/N]` banners.
-const STEPS: usize = 17;
+const STEPS: usize = 18;
+
+/// The step that waits for the cargo-installed tools (see `crate::install`).
+const TOOL_BUILDS: &str = "tool builds (cargo install, in the background since setup)";
+
+/// The fuzz step's name.
+const FUZZ_SHORT: &str = "fuzz (short, in the background since the native tests)";
 
 /// Seconds each fuzz target runs when `FUZZ_SECONDS` is unset.
 const FUZZ_SECONDS_DEFAULT: u64 = 20;
@@ -32,14 +39,17 @@ pub fn main(ctx: &Ctx) -> ExitCode {
     setup::check_disk(ctx);
     let mut p = Pipeline::default();
 
+    // The cargo-installed tools build in the background while the steps up to the native
+    // tests run: none of those needs them.
     let t = p.begin("setup");
-    let tools = setup::ensure(ctx);
-    let outcome = if tools.all_ready() {
+    let setup = setup::begin(ctx);
+    let outcome = if setup.ready_but_the_builds() {
         Outcome::Ok
     } else {
         Outcome::Failed("tools missing".into())
     };
     p.end("setup", t, outcome);
+    let wasm_target = setup.so_far().wasm_target;
 
     p.check("fmt", ctx.cargo(["fmt", "--all", "--", "--check"]));
     // `--features dev-server/e2e` so the e2e test file is linted too (it is feature-gated).
@@ -107,7 +117,7 @@ pub fn main(ctx: &Ctx) -> ExitCode {
         "-D",
         "warnings",
     ]);
-    if tools.wasm_target {
+    if wasm_target {
         p.check("clippy (wasm32)", wasm_clippy);
         p.check("clippy (wasm32, split)", split_clippy);
         p.check("clippy (wasm32, split, the element's)", element_clippy);
@@ -156,7 +166,18 @@ pub fn main(ctx: &Ctx) -> ExitCode {
         [ctx.cargo(["test", "--workspace", "--no-fail-fast"])],
     );
 
-    fuzz_short(ctx, &tools, &mut p);
+    let t = p.begin(TOOL_BUILDS);
+    let tools = setup.finish();
+    let outcome = if tools.wasm_bindgen && tools.trunk && tools.wasm_split && tools.cargo_fuzz {
+        Outcome::Ok
+    } else {
+        Outcome::Failed("a build failed (see its [setup] line)".into())
+    };
+    p.end(TOOL_BUILDS, t, outcome);
+
+    // Fuzzing uses what CPU the later steps leave (the browser and end-to-end tests wait on
+    // Chromium much of the time); its report comes last.
+    let fuzz = fuzz_in_background(ctx, &tools);
 
     match (&tools.chromedriver, tools.browser_tests_ready()) {
         (Some(chromedriver), true) => p.tests(
@@ -294,6 +315,8 @@ pub fn main(ctx: &Ctx) -> ExitCode {
         ),
     }
 
+    fuzz.report(&mut p);
+
     let code = p.summary(started.elapsed());
     if code != ExitCode::SUCCESS {
         // CI shows the end of the log: say how much room the failed steps had.
@@ -348,12 +371,13 @@ fn browser_commands(ctx: &Ctx, chromedriver: &std::path::Path) -> Vec<Command> {
     runs
 }
 
-/// `fuzz (short)`: every cargo-fuzz target built in one cargo run, then each run for
-/// `FUZZ_SECONDS` (default 20), as many at once as there are cores; a crash, a failed build or
-/// a leak fails the step. Stable Rust runs cargo-fuzz's nightly-only flags with
-/// `RUSTC_BOOTSTRAP=1`; its build goes to `fuzz/target`, apart from the main one.
-fn fuzz_short(ctx: &Ctx, tools: &setup::Tools, p: &mut Pipeline) {
-    const NAME: &str = "fuzz (short)";
+/// `fuzz (short)`, started: every cargo-fuzz target built in one cargo run, then each run for
+/// `FUZZ_SECONDS` (default 20), as many at once as there are cores, all at the lowest CPU
+/// priority; a crash, a failed build or a leak fails the step. Stable Rust runs cargo-fuzz's
+/// nightly-only flags with `RUSTC_BOOTSTRAP=1`; its build goes to `fuzz/target`, apart from
+/// the main one. A fuzzer starved by the steps in front still runs every seed (libFuzzer reads
+/// its whole corpus before it looks at the clock).
+fn fuzz_in_background(ctx: &Ctx, tools: &setup::Tools) -> Background {
     let seconds = match env::var("FUZZ_SECONDS") {
         Err(_) => FUZZ_SECONDS_DEFAULT,
         Ok(v) => v.trim().parse().unwrap_or_else(|_| {
@@ -362,31 +386,83 @@ fn fuzz_short(ctx: &Ctx, tools: &setup::Tools, p: &mut Pipeline) {
         }),
     };
     if seconds == 0 {
-        p.skip(NAME, "FUZZ_SECONDS=0");
-        return;
+        return Background::Skipped("FUZZ_SECONDS=0");
     }
     if !tools.cargo_fuzz {
-        p.skip(NAME, "cargo-fuzz missing");
-        return;
+        return Background::Skipped("cargo-fuzz missing");
     }
-    let started = p.begin(NAME);
-    let mut build = fuzz_build_command(ctx);
-    println!("$ RUSTC_BOOTSTRAP=1 {}", run::display(&build));
-    let outcome = match run::status(&mut build) {
-        Ok(st) if st.success() => {
-            let lanes = std::thread::available_parallelism().map_or(1, usize::from);
-            let runs = FUZZ_TARGETS.map(|target| (target, fuzz_command(ctx, target, seconds)));
-            let failed = run::side_by_side(runs, lanes);
-            if failed.is_empty() {
-                Outcome::Ok
-            } else {
-                Outcome::Failed(failed.join("; "))
+    let ctx = ctx.clone();
+    let started = Instant::now();
+    Background::Running {
+        started,
+        job: std::thread::spawn(move || {
+            let mut report = Vec::new();
+            let build = run::niced(&fuzz_build_command(&ctx));
+            let _ = writeln!(report, "$ RUSTC_BOOTSTRAP=1 {}", run::display(&build));
+            let outcome = match run::logged(build) {
+                Ok((st, _)) if st.success() => {
+                    let _ = writeln!(
+                        report,
+                        "[fuzz] built in {}",
+                        run::fmt_duration(started.elapsed())
+                    );
+                    let lanes = std::thread::available_parallelism().map_or(1, usize::from);
+                    let runs = FUZZ_TARGETS
+                        .map(|target| (target, run::niced(&fuzz_command(&ctx, target, seconds))));
+                    let failed = run::side_by_side(runs, lanes, &mut report);
+                    if failed.is_empty() {
+                        Outcome::Ok
+                    } else {
+                        Outcome::Failed(failed.join("; "))
+                    }
+                }
+                Ok((st, text)) => {
+                    report.extend_from_slice(text.as_bytes());
+                    Outcome::Failed(format!("cargo fuzz build: {st}"))
+                }
+                Err(msg) => Outcome::Failed(msg),
+            };
+            (outcome, String::from_utf8_lossy(&report).into_owned())
+        }),
+    }
+}
+
+/// A step running on its own thread, reported when [`Background::report`] joins it.
+enum Background {
+    /// Not started, and why.
+    Skipped(&'static str),
+    /// Started at `started`; the thread returns the outcome and everything it would have
+    /// printed.
+    Running {
+        started: Instant,
+        job: std::thread::JoinHandle<(Outcome, String)>,
+    },
+}
+
+impl Background {
+    /// Waits for the job, prints its output and records it as the fuzz step; the step's time
+    /// is the wait, and the job's own time is printed beside it.
+    fn report(self, p: &mut Pipeline) {
+        let t = p.begin(FUZZ_SHORT);
+        match self {
+            Background::Skipped(why) => p.end(FUZZ_SHORT, t, Outcome::Skipped(why)),
+            Background::Running { started, job } => {
+                let (outcome, text) = job.join().unwrap_or_else(|_| {
+                    (
+                        Outcome::Failed("the fuzz thread panicked".into()),
+                        String::new(),
+                    )
+                });
+                print!("{text}");
+                println!(
+                    "[fuzz] ran for {} beside the other steps; waited {} for it here",
+                    run::fmt_duration(started.elapsed()),
+                    run::fmt_duration(t.elapsed())
+                );
+                p.end(FUZZ_SHORT, t, outcome);
             }
         }
-        Ok(st) => Outcome::Failed(format!("cargo fuzz build: {st}")),
-        Err(msg) => Outcome::Failed(msg),
-    };
-    p.end(NAME, started, outcome);
+    }
 }
 
 /// How one step ended.
