@@ -3,8 +3,8 @@
 //!
 //! On a fresh machine these builds are the longest wait of `cargo xtask test`: about 1,100
 //! CPU-seconds with each tool's own release profile. Two things shorten the wait:
-//! - a light profile for all four (no LTO, 16 codegen units, optimisation level 1, no debug
-//!   information), and Trunk without its TLS and update-check features (Trunk.toml sets
+//! - a light profile for all four (no LTO, 16 codegen units, no debug information,
+//!   optimisation level 1 or 0), and Trunk without its TLS and update-check features (Trunk.toml sets
 //!   `offline = true`: it downloads nothing). The tools read and write files a few times per
 //!   build; a run never waits on their own speed, only on the compilers they start.
 //! - they build while the steps that need none of them run (fmt, clippy, rustdoc, cargo
@@ -37,11 +37,11 @@ pub const CARGO_FUZZ_VERSION: &str = "0.13.2";
 const WASM_BINDGEN_FALLBACK: &str = "0.2.130";
 
 /// The release profile every tool is built with, as cargo's environment overrides (they win
-/// over a package's own `[profile.release]`, such as Trunk's fat LTO in one codegen unit).
-const LIGHT_PROFILE: [(&str, &str); 4] = [
+/// over a package's own `[profile.release]`, such as Trunk's fat LTO in one codegen unit);
+/// the optimisation level is each tool's own ([`Tool::opt_level`]).
+const LIGHT_PROFILE: [(&str, &str); 3] = [
     ("CARGO_PROFILE_RELEASE_LTO", "false"),
     ("CARGO_PROFILE_RELEASE_CODEGEN_UNITS", "16"),
-    ("CARGO_PROFILE_RELEASE_OPT_LEVEL", "1"),
     ("CARGO_PROFILE_RELEASE_DEBUG", "false"),
 ];
 
@@ -113,6 +113,16 @@ impl Tool {
                 run::first_line(&mut ctx.cargo(["fuzz", "--version"])),
                 format!("cargo-fuzz {CARGO_FUZZ_VERSION}"),
             ),
+        }
+    }
+
+    /// The optimisation level it is built at: 1 for the two that rewrite large wasm files
+    /// (wasm-bindgen reads every 40 MB test wasm; level 1 does it as fast as level 3), 0 for
+    /// the two that mostly start other programs.
+    fn opt_level(self) -> &'static str {
+        match self {
+            Tool::WasmBindgen | Tool::WasmSplit => "1",
+            Tool::Trunk | Tool::CargoFuzz => "0",
         }
     }
 
@@ -247,6 +257,7 @@ fn build(ctx: &Ctx, tool: Tool, label: &str) -> bool {
     let log = log_path(tool);
     let mut cmd = ctx.cargo(tool.install_args(ctx));
     cmd.envs(LIGHT_PROFILE)
+        .env("CARGO_PROFILE_RELEASE_OPT_LEVEL", tool.opt_level())
         // Its own temporary target dir: the main one is locked by the steps running meanwhile.
         .env_remove("CARGO_TARGET_DIR")
         .env_remove("CARGO_BUILD_TARGET_DIR")

@@ -113,6 +113,15 @@ fn forward_noting(from: impl Read, mut to: impl Write, noted: &std::sync::Mutex<
     }
 }
 
+/// The first error lines of a command's kept output (see `status_noting_errors`).
+pub fn error_lines(output: &str) -> Vec<String> {
+    output
+        .lines()
+        .filter_map(|line| error_line(&strip_ansi(line)))
+        .take(NOTED_ERRORS)
+        .collect()
+}
+
 /// `text` trimmed and cut to 200 characters if it reports an error, as cargo, rustc, the
 /// linker and Trunk print them.
 fn error_line(text: &str) -> Option<String> {

@@ -25,7 +25,7 @@ const STEPS: usize = 18;
 const TOOL_BUILDS: &str = "tool builds (cargo install, in the background since setup)";
 
 /// The fuzz step's name.
-const FUZZ_SHORT: &str = "fuzz (short, in the background since the native tests)";
+const FUZZ_SHORT: &str = "fuzz (short)";
 
 /// Seconds each fuzz target runs when `FUZZ_SECONDS` is unset.
 const FUZZ_SECONDS_DEFAULT: u64 = 20;
@@ -149,17 +149,22 @@ pub fn main(ctx: &Ctx) -> ExitCode {
             leftover.display()
         );
     }
-    p.check(
-        "cargo package (the published crates build)",
-        ctx.cargo([
-            "package",
-            "-p",
-            "agent-chat-core",
-            "-p",
-            "agent-chat-ui",
-            "--allow-dirty",
-        ]),
-    );
+    // In the background from here on (see `Background`), in a target dir of its own: its build
+    // of the packaged crates shares no artefact with the steps in front, and would only lock
+    // theirs.
+    let mut package = ctx.cargo([
+        "package",
+        "-p",
+        "agent-chat-core",
+        "-p",
+        "agent-chat-ui",
+        "--allow-dirty",
+    ]);
+    package
+        .env("CARGO_TARGET_DIR", target_dir(ctx).join("package-check"))
+        // Whether the packaged crates build, not a binary to debug: no debug information.
+        .env("CARGO_PROFILE_DEV_DEBUG", "false");
+    let package = Background::check("cargo package (the published crates build)", package);
 
     p.tests(
         "native tests",
@@ -178,6 +183,7 @@ pub fn main(ctx: &Ctx) -> ExitCode {
     // Fuzzing uses what CPU the later steps leave (the browser and end-to-end tests wait on
     // Chromium much of the time); its report comes last.
     let fuzz = fuzz_in_background(ctx, &tools);
+    let mut background = vec![package];
 
     match (&tools.chromedriver, tools.browser_tests_ready()) {
         (Some(chromedriver), true) => p.tests(
@@ -188,6 +194,26 @@ pub fn main(ctx: &Ctx) -> ExitCode {
             "browser tests (wasm-bindgen-test, headless Chromium)",
             "wasm32 target, wasm-bindgen or chromium/chromedriver missing",
         ),
+    }
+
+    // The examples must keep compiling against the public API (issue 7); the in-page agent
+    // example has no server, its agent is the one tests/browser/in_process.rs drives. Both in
+    // the background: nothing after the browser tests builds for wasm32 in debug.
+    for (name, package) in [
+        ("examples/leptos-app builds (wasm32)", "leptos-app-example"),
+        (
+            "examples/in-process-agent builds (wasm32)",
+            "in-process-agent-example",
+        ),
+    ] {
+        background.push(if tools.wasm_target {
+            Background::check(
+                name,
+                ctx.cargo(["build", "-p", package, "--target", "wasm32-unknown-unknown"]),
+            )
+        } else {
+            Background::skipped(name, "wasm32 target missing")
+        });
     }
 
     let page_built = if tools.page_ready() {
@@ -207,45 +233,6 @@ pub fn main(ctx: &Ctx) -> ExitCode {
         );
         false
     };
-
-    // The Leptos app example must keep compiling against the public API (issue 7).
-    if tools.wasm_target {
-        p.check(
-            "examples/leptos-app builds (wasm32)",
-            ctx.cargo([
-                "build",
-                "-p",
-                "leptos-app-example",
-                "--target",
-                "wasm32-unknown-unknown",
-            ]),
-        );
-    } else {
-        p.skip(
-            "examples/leptos-app builds (wasm32)",
-            "wasm32 target missing",
-        );
-    }
-
-    // The in-page agent example: no server, built like the Leptos app (issue 15); its agent
-    // is the one tests/browser/in_process.rs drives.
-    if tools.wasm_target {
-        p.check(
-            "examples/in-process-agent builds (wasm32)",
-            ctx.cargo([
-                "build",
-                "-p",
-                "in-process-agent-example",
-                "--target",
-                "wasm32-unknown-unknown",
-            ]),
-        );
-    } else {
-        p.skip(
-            "examples/in-process-agent builds (wasm32)",
-            "wasm32 target missing",
-        );
-    }
 
     // The custom element next to the page (after Trunk, which empties dist/).
     let page_built = if page_built {
@@ -315,7 +302,10 @@ pub fn main(ctx: &Ctx) -> ExitCode {
         ),
     }
 
-    fuzz.report(&mut p);
+    background.push(fuzz);
+    for job in background {
+        job.report(&mut p);
+    }
 
     let code = p.summary(started.elapsed());
     if code != ExitCode::SUCCESS {
@@ -386,80 +376,128 @@ fn fuzz_in_background(ctx: &Ctx, tools: &setup::Tools) -> Background {
         }),
     };
     if seconds == 0 {
-        return Background::Skipped("FUZZ_SECONDS=0");
+        return Background::skipped(FUZZ_SHORT, "FUZZ_SECONDS=0");
     }
     if !tools.cargo_fuzz {
-        return Background::Skipped("cargo-fuzz missing");
+        return Background::skipped(FUZZ_SHORT, "cargo-fuzz missing");
     }
     let ctx = ctx.clone();
-    let started = Instant::now();
-    Background::Running {
-        started,
-        job: std::thread::spawn(move || {
-            let mut report = Vec::new();
-            let build = run::niced(&fuzz_build_command(&ctx));
-            let _ = writeln!(report, "$ RUSTC_BOOTSTRAP=1 {}", run::display(&build));
-            let outcome = match run::logged(build) {
-                Ok((st, _)) if st.success() => {
-                    let _ = writeln!(
-                        report,
-                        "[fuzz] built in {}",
-                        run::fmt_duration(started.elapsed())
-                    );
-                    let lanes = std::thread::available_parallelism().map_or(1, usize::from);
-                    let runs = FUZZ_TARGETS
-                        .map(|target| (target, run::niced(&fuzz_command(&ctx, target, seconds))));
-                    let failed = run::side_by_side(runs, lanes, &mut report);
-                    if failed.is_empty() {
-                        Outcome::Ok
-                    } else {
-                        Outcome::Failed(failed.join("; "))
-                    }
+    Background::start(FUZZ_SHORT, move || {
+        let started = Instant::now();
+        let mut report = Vec::new();
+        let build = run::niced(&fuzz_build_command(&ctx));
+        let _ = writeln!(report, "$ RUSTC_BOOTSTRAP=1 {}", run::display(&build));
+        let outcome = match run::logged(build) {
+            Ok((st, _)) if st.success() => {
+                let _ = writeln!(
+                    report,
+                    "[fuzz] built in {}",
+                    run::fmt_duration(started.elapsed())
+                );
+                let lanes = std::thread::available_parallelism().map_or(1, usize::from);
+                let runs = FUZZ_TARGETS
+                    .map(|target| (target, run::niced(&fuzz_command(&ctx, target, seconds))));
+                let failed = run::side_by_side(runs, lanes, &mut report);
+                if failed.is_empty() {
+                    Outcome::Ok
+                } else {
+                    Outcome::Failed(failed.join("; "))
                 }
-                Ok((st, text)) => {
-                    report.extend_from_slice(text.as_bytes());
-                    Outcome::Failed(format!("cargo fuzz build: {st}"))
-                }
-                Err(msg) => Outcome::Failed(msg),
-            };
-            (outcome, String::from_utf8_lossy(&report).into_owned())
-        }),
-    }
+            }
+            Ok((st, text)) => {
+                report.extend_from_slice(text.as_bytes());
+                Outcome::Failed(format!("cargo fuzz build: {st}"))
+            }
+            Err(msg) => Outcome::Failed(msg),
+        };
+        (outcome, String::from_utf8_lossy(&report).into_owned())
+    })
 }
 
-/// A step running on its own thread, reported when [`Background::report`] joins it.
-enum Background {
-    /// Not started, and why.
-    Skipped(&'static str),
-    /// Started at `started`; the thread returns the outcome and everything it would have
-    /// printed.
-    Running {
-        started: Instant,
-        job: std::thread::JoinHandle<(Outcome, String)>,
-    },
+/// The build's target dir: `$CARGO_TARGET_DIR`, or `target/` in the root.
+fn target_dir(ctx: &Ctx) -> std::path::PathBuf {
+    env::var_os("CARGO_TARGET_DIR").map_or_else(|| ctx.root.join("target"), Into::into)
+}
+
+/// A step that runs on its own thread while the steps after it go on, its commands at the
+/// lowest CPU priority (`nice -n 19`): it takes the CPU they leave (the browser and end-to-end
+/// tests wait on Chromium much of the time, a release build ends in one long single-threaded
+/// link) without slowing them. Its output is kept and printed by [`Background::report`], which
+/// waits for it and records it as a step of its own after the others.
+struct Background {
+    /// The step's name.
+    name: &'static str,
+    /// Why it did not start, or the thread doing it.
+    state: Result<Running, &'static str>,
+}
+
+/// A started [`Background`] step.
+struct Running {
+    /// When the thread started.
+    started: Instant,
+    /// Returns the outcome and everything the step would have printed.
+    job: std::thread::JoinHandle<(Outcome, String)>,
 }
 
 impl Background {
-    /// Waits for the job, prints its output and records it as the fuzz step; the step's time
-    /// is the wait, and the job's own time is printed beside it.
+    /// A step that could not run, and why.
+    fn skipped(name: &'static str, why: &'static str) -> Self {
+        Background {
+            name,
+            state: Err(why),
+        }
+    }
+
+    /// Starts `job` on a thread of its own.
+    fn start(name: &'static str, job: impl FnOnce() -> (Outcome, String) + Send + 'static) -> Self {
+        Background {
+            name,
+            state: Ok(Running {
+                started: Instant::now(),
+                job: std::thread::spawn(job),
+            }),
+        }
+    }
+
+    /// A non-test step: `cmd`, niced, its output printed only when it fails (with its first
+    /// error lines in the summary, as `Pipeline::check` does).
+    fn check(name: &'static str, cmd: Command) -> Self {
+        Self::start(name, move || {
+            let mut text = format!("$ {}\n", run::display(&cmd));
+            let outcome = match run::logged(run::niced(&cmd)) {
+                Ok((st, _)) if st.success() => Outcome::Ok,
+                Ok((st, out)) => {
+                    let errors = run::error_lines(&out);
+                    text.push_str(&out);
+                    if errors.is_empty() {
+                        Outcome::Failed(st.to_string())
+                    } else {
+                        Outcome::Failed(format!("{st}: {}", errors.join(" | ")))
+                    }
+                }
+                Err(msg) => Outcome::Failed(msg),
+            };
+            (outcome, text)
+        })
+    }
+
+    /// Waits for the step, prints its output and records it; the step's time is the wait,
+    /// and the job's own time is printed beside it.
     fn report(self, p: &mut Pipeline) {
-        let t = p.begin(FUZZ_SHORT);
-        match self {
-            Background::Skipped(why) => p.end(FUZZ_SHORT, t, Outcome::Skipped(why)),
-            Background::Running { started, job } => {
+        let t = p.begin(self.name);
+        match self.state {
+            Err(why) => p.end(self.name, t, Outcome::Skipped(why)),
+            Ok(Running { started, job }) => {
                 let (outcome, text) = job.join().unwrap_or_else(|_| {
-                    (
-                        Outcome::Failed("the fuzz thread panicked".into()),
-                        String::new(),
-                    )
+                    (Outcome::Failed("its thread panicked".into()), String::new())
                 });
                 print!("{text}");
                 println!(
-                    "[fuzz] ran for {} beside the other steps; waited {} for it here",
+                    "[background] ran for {} beside the other steps; waited {} for it here",
                     run::fmt_duration(started.elapsed()),
                     run::fmt_duration(t.elapsed())
                 );
-                p.end(FUZZ_SHORT, t, outcome);
+                p.end(self.name, t, outcome);
             }
         }
     }
