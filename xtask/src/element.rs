@@ -120,37 +120,16 @@ pub fn out_dir(ctx: &Ctx) -> PathBuf {
     ctx.dist().join("element")
 }
 
-/// The element's own target dir, `target/element`: its Rust flags differ from the page's
-/// (every crate compiles again either way), and in its own directory its build does not wait
-/// on the lock of a page build running beside it (`cargo xtask test` runs both at once).
-pub fn target_dir(ctx: &Ctx) -> PathBuf {
-    ctx.target_dir().join("element")
-}
-
-/// The element's cargo build (the linker's wasm, before splitting), in [`target_dir`].
-pub fn compile_command(ctx: &Ctx) -> Command {
-    let mut build = ctx.cargo(split::ELEMENT_BUILD);
-    split::shipping_element(&mut build).env("CARGO_TARGET_DIR", target_dir(ctx));
-    build
-}
-
 /// Builds the element into `dist/element` and copies the HTML example; returns the sizes.
 pub fn build(ctx: &Ctx) -> Result<Sizes, String> {
-    step(compile_command(ctx))?;
-    finish(ctx)
-}
-
-/// The element from its compiled wasm ([`compile_command`]): split, bound, minified and
-/// checked into `dist/element`, with the HTML examples; returns the sizes.
-pub fn finish(ctx: &Ctx) -> Result<Sizes, String> {
-    let wasm_dir = target_dir(ctx)
-        .join("wasm32-unknown-unknown")
-        .join("release");
-    let raw = wasm_dir.join("agent_chat_ui.wasm");
+    let mut build = ctx.cargo(split::ELEMENT_BUILD);
+    split::shipping_element(&mut build);
+    step(build)?;
+    let raw = split::wasm_dir(ctx, "release").join("agent_chat_ui.wasm");
     let out = out_dir(ctx);
     let _ = fs::remove_dir_all(&out);
     fs::create_dir_all(&out).map_err(|e| format!("create {}: {e}", out.display()))?;
-    let work = wasm_dir.join("split-element");
+    let work = split::wasm_dir(ctx, "release").join("split-element");
     split::split_and_bind(ctx, &raw, &work, &out, "agent-chat", "element", true)?;
 
     let js = out.join("agent-chat.js");

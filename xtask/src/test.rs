@@ -161,7 +161,7 @@ pub fn main(ctx: &Ctx) -> ExitCode {
         "--allow-dirty",
     ]);
     package
-        .env("CARGO_TARGET_DIR", ctx.target_dir().join("package-check"))
+        .env("CARGO_TARGET_DIR", target_dir(ctx).join("package-check"))
         // Whether the packaged crates build, not a binary to debug: no debug information.
         .env("CARGO_PROFILE_DEV_DEBUG", "false");
     let package = Background::check("cargo package (the published crates build)", package);
@@ -196,9 +196,28 @@ pub fn main(ctx: &Ctx) -> ExitCode {
         ),
     }
 
+    let page_built = if tools.page_ready() {
+        let built = p.check("trunk build --release", ctx.trunk_build());
+        let index = ctx.dist().join("index.html");
+        if built && !index.is_file() {
+            println!(
+                "trunk build succeeded but {} does not exist",
+                index.display()
+            );
+        }
+        built && index.is_file()
+    } else {
+        p.skip(
+            "trunk build --release",
+            "trunk, wasm-bindgen or wasm-opt missing",
+        );
+        false
+    };
+
     // The examples must keep compiling against the public API (issue 7); the in-page agent
     // example has no server, its agent is the one tests/browser/in_process.rs drives. Both in
-    // the background: nothing after the browser tests builds for wasm32 in debug.
+    // the background, once Trunk is done: a debug build holds the lock of the host's debug
+    // artefacts, which Trunk's post-build hook (`cargo xtask split-page`) waits on.
     for (name, package) in [
         ("examples/leptos-app builds (wasm32)", "leptos-app-example"),
         (
@@ -216,8 +235,8 @@ pub fn main(ctx: &Ctx) -> ExitCode {
         });
     }
 
-    // The end-to-end test binary compiles beside the release builds (it waits on nothing
-    // they build): its step then only runs it.
+    // The end-to-end binary compiles in the background too (the element's release build in
+    // front takes other locks), and its step then only runs it.
     let e2e_command = || {
         ctx.cargo([
             "test",
@@ -236,56 +255,10 @@ pub fn main(ctx: &Ctx) -> ExitCode {
         std::thread::spawn(move || run::logged(run::niced(&warm)))
     };
 
-    // The element compiles beside Trunk's build of the page, in its own target dir: each
-    // release build ends in a long single-threaded link that leaves a core to the other.
-    let page_built = if tools.page_ready() {
-        let element = crate::element::compile_command(ctx);
-        let element = std::thread::spawn(move || {
-            let shown = run::display(&element);
-            (shown, run::logged(element))
-        });
-        let built = p.check(
-            "trunk build --release (and the element's compile beside it)",
-            ctx.trunk_build(),
-        );
-        let index = ctx.dist().join("index.html");
-        if built && !index.is_file() {
-            println!(
-                "trunk build succeeded but {} does not exist",
-                index.display()
-            );
-        }
-        let element = element.join().unwrap_or_else(|_| {
-            (
-                String::new(),
-                Err("the element's compile thread panicked".into()),
-            )
-        });
-        (built && index.is_file()).then_some(element)
-    } else {
-        p.skip(
-            "trunk build --release (and the element's compile beside it)",
-            "trunk, wasm-bindgen or wasm-opt missing",
-        );
-        None
-    };
-
     // The custom element next to the page (after Trunk, which empties dist/).
-    let page_built = if let Some((shown, compiled)) = page_built {
+    let page_built = if page_built {
         let started = p.begin("element build (dist/element)");
-        println!("[element] $ {shown} (ran beside the trunk build)");
-        let compiled = match compiled {
-            Ok((st, out)) if st.success() => {
-                println!("{}", out.lines().last().unwrap_or_default());
-                Ok(())
-            }
-            Ok((st, out)) => {
-                print!("{out}");
-                Err(format!("`{shown}` failed: {st}"))
-            }
-            Err(msg) => Err(msg),
-        };
-        let outcome = match compiled.and_then(|()| crate::element::finish(ctx)) {
+        let outcome = match crate::element::build(ctx) {
             Ok(sizes) => {
                 crate::element::report(&sizes);
                 if sizes.within_budget() {
@@ -453,6 +426,11 @@ fn fuzz_in_background(ctx: &Ctx, tools: &setup::Tools) -> Background {
         };
         (outcome, String::from_utf8_lossy(&report).into_owned())
     })
+}
+
+/// The build's target dir: `$CARGO_TARGET_DIR`, or `target/` in the root.
+fn target_dir(ctx: &Ctx) -> std::path::PathBuf {
+    env::var_os("CARGO_TARGET_DIR").map_or_else(|| ctx.root.join("target"), Into::into)
 }
 
 /// A step that runs on its own thread while the steps after it go on, its commands at the
