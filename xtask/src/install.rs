@@ -126,30 +126,30 @@ impl Tool {
         }
     }
 
-    /// The `cargo install` arguments.
+    /// The `cargo install` arguments, the pinned version last.
     fn install_args(self, ctx: &Ctx) -> Vec<String> {
-        let args: &[&str] = match self {
+        let (args, version): (&[&str], String) = match self {
             // No `--locked`: the CLI's own lock file of that release does not build on current
             // Rust.
-            Tool::WasmBindgen => &["wasm-bindgen-cli", "--version"],
-            Tool::Trunk => &["trunk", "--locked", "--no-default-features", "--version"],
-            Tool::WasmSplit => &[
-                "wasm_split_cli_support",
-                "--features",
-                "build-binary",
-                "--locked",
-                "--version",
-            ],
-            Tool::CargoFuzz => &["cargo-fuzz", "--locked", "--version"],
-        };
-        let version = match self {
-            Tool::WasmBindgen => wasm_bindgen_version(ctx),
-            Tool::Trunk => TRUNK_VERSION.to_owned(),
-            Tool::WasmSplit => WASM_SPLIT_VERSION.to_owned(),
-            Tool::CargoFuzz => CARGO_FUZZ_VERSION.to_owned(),
+            Tool::WasmBindgen => (&["wasm-bindgen-cli"], wasm_bindgen_version(ctx)),
+            Tool::Trunk => (
+                &["trunk", "--locked", "--no-default-features"],
+                TRUNK_VERSION.to_owned(),
+            ),
+            Tool::WasmSplit => (
+                &[
+                    "wasm_split_cli_support",
+                    "--features",
+                    "build-binary",
+                    "--locked",
+                ],
+                WASM_SPLIT_VERSION.to_owned(),
+            ),
+            Tool::CargoFuzz => (&["cargo-fuzz", "--locked"], CARGO_FUZZ_VERSION.to_owned()),
         };
         std::iter::once("install")
             .chain(args.iter().copied())
+            .chain(["--version"])
             .map(str::to_owned)
             .chain([version])
             .collect()
