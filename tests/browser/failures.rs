@@ -7,43 +7,16 @@
 use agent_chat_ui::core::transport::{TransportKind, TransportOptions};
 use agent_chat_ui::Chat;
 use leptos::prelude::*;
-use serde_json::{json, Value};
+use serde_json::json;
 use std::collections::HashMap;
 use wasm_bindgen::JsCast;
 use wasm_bindgen_test::*;
 
 wasm_bindgen_test_configure!(run_in_browser);
 
+use crate::failing::failing_stream;
 use crate::web;
 use web::{clear_threads, query, section, type_text, wait_for, wait_until};
-
-/// How each backend's stream says it failed: with `words`, or with none.
-fn failing_stream(kind: TransportKind, words: Option<&str>) -> String {
-    let data = |v: Value| format!("data: {v}\n\n");
-    match (kind, words) {
-        (TransportKind::ChatCompletions, Some(w)) => data(json!({"error": {"message": w}})),
-        (TransportKind::ChatCompletions, None) => data(json!({"error": {"type": "server_error"}})),
-        (TransportKind::Responses, Some(w)) => data(json!({"type": "error", "message": w})),
-        (TransportKind::Responses, None) => data(json!({"type": "error"})),
-        (TransportKind::A2a, Some(w)) => {
-            data(json!({"jsonrpc": "2.0", "id": 1, "error": {"code": -32603, "message": w}}))
-        }
-        (TransportKind::A2a, None) => {
-            data(json!({"jsonrpc": "2.0", "id": 1, "error": {"code": -32603}}))
-        }
-        (TransportKind::Cogitator, Some(w)) => data(json!({"type": "error", "message": w})),
-        (TransportKind::Cogitator, None) => data(json!({"type": "error"})),
-        (TransportKind::AiSdk, Some(w)) => data(json!({"type": "error", "errorText": w})),
-        (TransportKind::AiSdk, None) => data(json!({"type": "error"})),
-        (TransportKind::AgUi, Some(w)) => data(json!({"type": "RUN_ERROR", "message": w})),
-        (TransportKind::AgUi, None) => data(json!({"type": "RUN_ERROR"})),
-        (TransportKind::Langgraph, Some(w)) => {
-            format!("event: error\ndata: {}\n\n", json!({"message": w}))
-        }
-        (TransportKind::Langgraph, None) => "event: error\ndata: {}\n\n".to_owned(),
-        (other, _) => unreachable!("{other:?} has no wire of its own"),
-    }
-}
 
 /// Every backend with a stream of its own, and what its failure without words reads in
 /// Turkish.

@@ -4,6 +4,8 @@
 //! browser <module>::` runs one file's tests. The shared helpers are `tests/common/web/`.
 #![cfg(target_arch = "wasm32")]
 
+#[path = "../common/failing.rs"]
+mod failing;
 #[path = "../common/web/mod.rs"]
 mod web;
 

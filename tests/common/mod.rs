@@ -2,6 +2,7 @@
 #![allow(dead_code)] // each test file uses a different part
 
 pub mod cogitator;
+pub mod failing;
 pub mod link;
 pub mod source;
 

@@ -4,6 +4,7 @@
 //! the gateway made up.
 #![cfg(not(target_arch = "wasm32"))]
 
+use crate::common::failing::failing_stream;
 use crate::common::link;
 
 use agent_chat_ui::core::transport::failure::{FailedTurn, Failure, FailureKind, Refusal};
@@ -52,34 +53,6 @@ fn streamed_over(kind: TransportKind, body: &str, lang: &str) -> Read {
     assert!(streamed, "{kind:?}: the reply streams");
     l.stream(body);
     read(l.session.error(), lang)
-}
-
-/// How each backend's stream says it failed: with `words`, or with none.
-fn failing_stream(kind: TransportKind, words: Option<&str>) -> String {
-    let data = |v: Value| format!("data: {v}\n\n");
-    match (kind, words) {
-        (TransportKind::ChatCompletions, Some(w)) => data(json!({"error": {"message": w}})),
-        (TransportKind::ChatCompletions, None) => data(json!({"error": {"type": "server_error"}})),
-        (TransportKind::Responses, Some(w)) => data(json!({"type": "error", "message": w})),
-        (TransportKind::Responses, None) => data(json!({"type": "error", "code": "server_error"})),
-        (TransportKind::A2a, Some(w)) => {
-            data(json!({"jsonrpc": "2.0", "id": 1, "error": {"code": -32603, "message": w}}))
-        }
-        (TransportKind::A2a, None) => {
-            data(json!({"jsonrpc": "2.0", "id": 1, "error": {"code": -32603}}))
-        }
-        (TransportKind::Cogitator, Some(w)) => data(json!({"type": "error", "message": w})),
-        (TransportKind::Cogitator, None) => data(json!({"type": "error"})),
-        (TransportKind::AiSdk, Some(w)) => data(json!({"type": "error", "errorText": w})),
-        (TransportKind::AiSdk, None) => data(json!({"type": "error"})),
-        (TransportKind::AgUi, Some(w)) => data(json!({"type": "RUN_ERROR", "message": w})),
-        (TransportKind::AgUi, None) => data(json!({"type": "RUN_ERROR"})),
-        (TransportKind::Langgraph, Some(w)) => {
-            format!("event: error\ndata: {}\n\n", json!({"message": w}))
-        }
-        (TransportKind::Langgraph, None) => "event: error\ndata: {}\n\n".to_owned(),
-        (other, _) => unreachable!("{other:?} has no wire of its own"),
-    }
 }
 
 /// Every backend with a stream of its own, and the kind its failure without words is.
