@@ -348,35 +348,13 @@ return {
 };
 "#;
 
-/// Scrolls the message list by `arguments[0]` px (negative = up; `null` = to the very top)
-/// and returns, read in the same task (before the page can react), the first row on screen
-/// and its offset from the list's top: `{id, top}`; null when no row is on screen (the list
-/// draws only the rows near the view, D58: right after a jump a spacer may be in view).
-pub const SCROLL_LIST_JS: &str = r#"
-var list = document.querySelector('.chat-message-list');
-if (!list) { return null; }
-if (arguments[0] === null) { list.scrollTop = 0; } else { list.scrollTop += arguments[0]; }
-var box = list.getBoundingClientRect();
-var rows = list.querySelectorAll('article.chat-message');
-for (var i = 0; i < rows.length; i++) {
-  var r = rows[i].getBoundingClientRect();
-  if (r.bottom > box.top && r.top < box.bottom) {
-    return { id: rows[i].getAttribute('data-message-id'), top: r.top - box.top };
-  }
-}
-return null;
-"#;
-
-/// Scrolls the message list to its very top, then, all in the page (no WebDriver round trip
-/// between the reads, which a busy machine makes slow): the first row on screen two frames
-/// later (`a`) and two frames after that (`b`), each `{id, top}` as `SCROLL_LIST_JS` reads
-/// it or null, and whether the older-messages row is shown (`older`) and loading
-/// (`loading`).
-pub const SETTLE_AT_TOP_JS: &str = r#"
-var done = arguments[arguments.length - 1];
-var list = document.querySelector('.chat-message-list');
-if (!list) { done(null); return; }
-function first() {
+/// The JavaScript function `firstRowOnScreen(list)`: the first message row on screen in the
+/// message list and its offset from the list's top, `{id, top}`, or null when none is (the
+/// list draws only the rows near the view, D58: right after a jump a spacer may be in view).
+macro_rules! first_row_js {
+    () => {
+        r#"
+function firstRowOnScreen(list) {
   var box = list.getBoundingClientRect();
   var rows = list.querySelectorAll('article.chat-message');
   for (var i = 0; i < rows.length; i++) {
@@ -387,20 +365,48 @@ function first() {
   }
   return null;
 }
+"#
+    };
+}
+
+/// Scrolls the message list by `arguments[0]` px (negative = up; `null` = to the very top)
+/// and returns, read in the same task (before the page can react), the first row on screen
+/// as `firstRowOnScreen` reads it.
+pub const SCROLL_LIST_JS: &str = concat!(
+    first_row_js!(),
+    r#"
+var list = document.querySelector('.chat-message-list');
+if (!list) { return null; }
+if (arguments[0] === null) { list.scrollTop = 0; } else { list.scrollTop += arguments[0]; }
+return firstRowOnScreen(list);
+"#
+);
+
+/// Scrolls the message list to its very top, then, all in the page (no WebDriver round trip
+/// between the reads, which a busy machine makes slow): the first row on screen two frames
+/// later (`a`) and two frames after that (`b`), each as `firstRowOnScreen` reads it, and
+/// whether the older-messages row is shown (`older`) and loading (`loading`).
+pub const SETTLE_AT_TOP_JS: &str = concat!(
+    first_row_js!(),
+    r#"
+var done = arguments[arguments.length - 1];
+var list = document.querySelector('.chat-message-list');
+if (!list) { done(null); return; }
 function frames(n, then) {
   if (n === 0) { then(); } else { requestAnimationFrame(function () { frames(n - 1, then); }); }
 }
 list.scrollTop = 0;
 frames(2, function () {
-  var a = first();
+  var a = firstRowOnScreen(list);
   frames(2, function () {
-    var b = first();
+    var b = firstRowOnScreen(list);
     var older = list.querySelector('.chat-older');
     done({ a: a, b: b, older: !!older,
            loading: !!older && older.getAttribute('data-loading') === 'true' });
   });
 });
-"#;
+"#
+);
 
 /// Offset of the row `data-message-id = arguments[0]` from the list's top, or null.
 pub const ROW_TOP_JS: &str = r#"
