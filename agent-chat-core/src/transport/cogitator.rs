@@ -26,7 +26,7 @@ use super::backend::{
     AnswerCall, Backend, Capabilities, ReadError, Refusal, SendCall, WireCall,
 };
 use super::reply::ReplyDecoder;
-use super::threads::Thread;
+use super::threads::{reply_listing, Thread};
 use super::TransportOptions;
 use super::reply::push_whole_or_stream;
 use crate::sse::SseFrameDecoder;
@@ -150,11 +150,7 @@ pub fn batch_resume_body(thread_id: &str, decided: &[(String, Value)], waiting: 
 /// The calls the stored reply that lists `action_id` still waits on: its pending entries
 /// with no answer kept.
 pub fn waiting_calls(messages: &[Value], action_id: &str) -> Vec<String> {
-    let Some(reply) = messages.iter().rev().find(|m| {
-        m["metadata"]["pendingActions"]
-            .as_array()
-            .is_some_and(|list| list.iter().any(|a| a["id"] == action_id))
-    }) else {
+    let Some(reply) = reply_listing(messages, action_id) else {
         return Vec::new();
     };
     reply["metadata"]["pendingActions"]

@@ -121,6 +121,16 @@ pub fn read_threads(texts: &[String]) -> (Vec<Thread>, usize) {
     (threads, unreadable)
 }
 
+/// The latest stored reply that lists `action_id` among the actions it waits on
+/// (`metadata.pendingActions`), if any.
+pub fn reply_listing<'a>(messages: &'a [Value], action_id: &str) -> Option<&'a Value> {
+    messages.iter().rev().find(|m| {
+        m["metadata"]["pendingActions"]
+            .as_array()
+            .is_some_and(|list| list.iter().any(|a| a["id"] == action_id))
+    })
+}
+
 /// The key of thread `id` under `prefix`.
 pub fn thread_key(prefix: &str, id: &str) -> String {
     format!("{prefix}:{id}")

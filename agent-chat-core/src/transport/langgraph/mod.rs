@@ -44,7 +44,7 @@ use serde_json::{json, Map, Value};
 
 use super::backend::{AnswerCall, Backend, Capabilities, ReadError, Refusal, SendCall, WireCall};
 use super::reply::{error_envelope, Delta, Reply, ReplyDecoder, WireFile};
-use super::threads::Thread;
+use super::threads::{reply_listing, Thread};
 use super::TransportOptions;
 
 pub use self::decoder::Decoder;
@@ -150,11 +150,7 @@ pub fn resume_body(assistant: &str, resume: Map<String, Value>, stream: bool) ->
 /// The answers kept, not sent yet, for the other interrupts of the run that asked `action_id`
 /// (the cards of the reply that waits on it, answered before it): each card with its answer.
 fn held_answers<'a>(thread: &'a Thread, action_id: &str) -> Vec<(&'a Value, &'a Value)> {
-    let Some(message) = thread.messages.iter().rev().find(|m| {
-        m["metadata"]["pendingActions"]
-            .as_array()
-            .is_some_and(|list| list.iter().any(|a| a["id"] == action_id))
-    }) else {
+    let Some(message) = reply_listing(&thread.messages, action_id) else {
         return Vec::new();
     };
     message["metadata"]["pendingActions"]
