@@ -253,12 +253,13 @@ mod agents;
 mod conversations;
 mod events;
 mod messages;
+mod questions;
 mod requests;
 mod resolutions;
 
 pub use self::actions::{
-    ActionKind, ActionStatus, Decline, ExecutionStatus, PendingAction, Question, QuestionOption,
-    ToolApproval, Transition, UserQuestion, RESOLVED_BY_TIMEOUT,
+    ActionKind, ActionStatus, Decline, ExecutionStatus, PendingAction, ToolApproval, Transition,
+    RESOLVED_BY_TIMEOUT,
 };
 pub use self::agents::{AgentCapabilities, AgentInfo, AgentList, AgentMetadata, ComposerMode};
 use self::conversations::pending_actions_of;
@@ -272,6 +273,7 @@ pub use self::messages::{
     ActionStateEntry, Citation, ContentPart, FileAttachment, FileRecord, Message, MessageContent,
     Role, ToolCallDetail, ToolCallRecord, Usage,
 };
+pub use self::questions::{Question, QuestionOption, UserQuestion};
 pub use self::requests::{
     CreateConversationRequest, ResolveActionRequest, ResolveActionResponse, SendMessageRequest,
     SendMessageResponse, TurnStatus, UpdateConversationRequest, UploadFile,
