@@ -189,6 +189,11 @@ impl Ctx {
         cmd
     }
 
+    /// The build's target dir: `$CARGO_TARGET_DIR`, or `target/` in the root.
+    pub fn target_dir(&self) -> PathBuf {
+        std::env::var_os("CARGO_TARGET_DIR").map_or_else(|| self.root.join("target"), PathBuf::from)
+    }
+
     /// Where Trunk writes the page (`dist/`, Trunk's default).
     pub fn dist(&self) -> PathBuf {
         self.root.join("dist")

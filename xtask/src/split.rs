@@ -251,8 +251,7 @@ pub fn minify_scripts(ctx: &Ctx, dir: &Path, log: &str) -> Result<(), String> {
 
 /// Where a wasm32 build of `profile` (`release`, `debug`) puts the linker's wasm.
 pub fn wasm_dir(ctx: &Ctx, profile: &str) -> PathBuf {
-    std::env::var_os("CARGO_TARGET_DIR")
-        .map_or_else(|| ctx.root.join("target"), PathBuf::from)
+    ctx.target_dir()
         .join("wasm32-unknown-unknown")
         .join(profile)
 }

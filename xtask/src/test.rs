@@ -8,7 +8,7 @@
 use std::{
     env,
     io::Write,
-    process::{Command, ExitCode},
+    process::{Command, ExitCode, ExitStatus},
     time::{Duration, Instant},
 };
 
@@ -161,7 +161,7 @@ pub fn main(ctx: &Ctx) -> ExitCode {
         "--allow-dirty",
     ]);
     package
-        .env("CARGO_TARGET_DIR", target_dir(ctx).join("package-check"))
+        .env("CARGO_TARGET_DIR", ctx.target_dir().join("package-check"))
         // Whether the packaged crates build, not a binary to debug: no debug information.
         .env("CARGO_PROFILE_DEV_DEBUG", "false");
     let package = Background::check("cargo package (the published crates build)", package);
@@ -428,11 +428,6 @@ fn fuzz_in_background(ctx: &Ctx, tools: &setup::Tools) -> Background {
     })
 }
 
-/// The build's target dir: `$CARGO_TARGET_DIR`, or `target/` in the root.
-fn target_dir(ctx: &Ctx) -> std::path::PathBuf {
-    env::var_os("CARGO_TARGET_DIR").map_or_else(|| ctx.root.join("target"), Into::into)
-}
-
 /// A step that runs on its own thread while the steps after it go on, its commands at the
 /// lowest CPU priority (`nice -n 19`): it takes the CPU they leave (the browser and end-to-end
 /// tests wait on Chromium much of the time, a release build ends in one long single-threaded
@@ -478,19 +473,14 @@ impl Background {
     fn check(name: &'static str, cmd: Command) -> Self {
         Self::start(name, move || {
             let mut text = format!("$ {}\n", run::display(&cmd));
-            let outcome = match run::logged(run::niced(&cmd)) {
-                Ok((st, _)) if st.success() => Outcome::Ok,
-                Ok((st, out)) => {
-                    let errors = run::error_lines(&out);
-                    text.push_str(&out);
-                    if errors.is_empty() {
-                        Outcome::Failed(st.to_string())
-                    } else {
-                        Outcome::Failed(format!("{st}: {}", errors.join(" | ")))
-                    }
+            let result = run::logged(run::niced(&cmd)).map(|(st, out)| {
+                if st.success() {
+                    return (st, Vec::new());
                 }
-                Err(msg) => Outcome::Failed(msg),
-            };
+                text.push_str(&out);
+                (st, run::error_lines(&out))
+            });
+            let outcome = Outcome::of_check(result);
             (outcome, text)
         })
     }
@@ -528,6 +518,19 @@ enum Outcome {
     Tests { counts: TestCounts, success: bool },
     /// Not run, and why.
     Skipped(&'static str),
+}
+
+impl Outcome {
+    /// A non-test step's outcome from its exit status and first error lines: failed with
+    /// those lines (or the status alone) unless it succeeded.
+    fn of_check(result: Result<(ExitStatus, Vec<String>), String>) -> Outcome {
+        match result {
+            Ok((st, _)) if st.success() => Outcome::Ok,
+            Ok((st, errors)) if errors.is_empty() => Outcome::Failed(st.to_string()),
+            Ok((st, errors)) => Outcome::Failed(format!("{st}: {}", errors.join(" | "))),
+            Err(msg) => Outcome::Failed(msg),
+        }
+    }
 }
 
 /// The steps run so far, in order.
@@ -573,12 +576,7 @@ impl Pipeline {
     fn check(&mut self, name: &str, mut cmd: Command) -> bool {
         let started = self.begin(name);
         println!("$ {}", run::display(&cmd));
-        let outcome = match run::status_noting_errors(&mut cmd) {
-            Ok((st, _)) if st.success() => Outcome::Ok,
-            Ok((st, errors)) if errors.is_empty() => Outcome::Failed(st.to_string()),
-            Ok((st, errors)) => Outcome::Failed(format!("{st}: {}", errors.join(" | "))),
-            Err(msg) => Outcome::Failed(msg),
-        };
+        let outcome = Outcome::of_check(run::status_noting_errors(&mut cmd));
         let passed = matches!(outcome, Outcome::Ok);
         self.end(name, started, outcome);
         passed
